@@ -1,0 +1,37 @@
+from django.contrib import admin
+
+from club.models import Club, Evening, Member, Table, WorkerHeartbeat
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "currency", "is_public"]
+    search_fields = ["name", "slug"]
+    filter_horizontal = ["secretaries"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "is_guest"]
+    list_filter = ["club", "is_guest"]
+    search_fields = ["name"]
+
+
+@admin.register(Evening)
+class EveningAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "club", "date", "ruleset", "stake", "status"]
+    list_filter = ["club", "ruleset", "status"]
+    date_hierarchy = "date"
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "club", "evening", "number"]
+    list_filter = ["club"]
+    readonly_fields = ["token"]
+
+
+@admin.register(WorkerHeartbeat)
+class WorkerHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ["worker", "at", "task_id"]

@@ -1,0 +1,197 @@
+"""API views for clubs, members and accounts. Thin: validate, call a service, answer."""
+
+from django.contrib.auth import authenticate
+from django.db.models import ProtectedError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from club import services
+from club.models import Club, Member
+from club.permissions import club_for_request, table_of_request
+from club.selectors import clubs_managed_by, clubs_visible_to, members_of
+from config.api import LoginRateThrottle, Pagination, UserError
+
+
+class ClubOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "currency", "is_public"]
+
+
+class ClubCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=60)
+    currency = serializers.RegexField(r"^[A-Z]{3}$", default="USD")
+    is_public = serializers.BooleanField(default=True)
+    secretary = serializers.CharField(required=False, help_text="username of the secretary")
+
+
+class ClubListView(APIView):
+    """Clubs the caller may see; staff may create one with its first secretary."""
+
+    @extend_schema(responses=ClubOutput(many=True))
+    def get(self, request):
+        paginator = Pagination()
+        page = paginator.paginate_queryset(clubs_visible_to(user=request.user), request, self)
+        return paginator.get_paginated_response(ClubOutput(page, many=True).data)
+
+    @extend_schema(request=ClubCreateInput, responses={201: ClubOutput})
+    def post(self, request):
+        if not (request.user.is_authenticated and request.user.is_staff):
+            raise exceptions.PermissionDenied("Only staff may create a club.")
+        data = ClubCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        secretary = request.user
+        if username := data.validated_data.pop("secretary", None):
+            from django.contrib.auth import get_user_model
+
+            secretary = get_user_model().objects.filter(username=username).first()
+            if secretary is None:
+                raise UserError(f"No user named {username!r}.", field="secretary")
+        club = services.club_create(**data.validated_data, secretary=secretary)
+        return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
+
+
+class ClubUpdateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
+    is_public = serializers.BooleanField(required=False)
+
+
+class ClubDetailView(APIView):
+    """One club; its secretary may rename it or change its visibility."""
+
+    @extend_schema(responses=ClubOutput)
+    def get(self, request, slug):
+        return Response(ClubOutput(club_for_request(request, slug)).data)
+
+    @extend_schema(request=ClubUpdateInput, responses=ClubOutput)
+    def patch(self, request, slug):
+        club = club_for_request(request, slug, write=True)
+        data = ClubUpdateInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        for key, value in data.validated_data.items():
+            setattr(club, key, value)
+        club.save()
+        return Response(ClubOutput(club).data)
+
+
+class MemberOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Member
+        fields = ["id", "name", "is_guest"]
+
+
+class MemberInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    is_guest = serializers.BooleanField(default=False)
+
+
+class MemberListView(APIView):
+    """A club's roster; the secretary adds members and guests."""
+
+    @extend_schema(responses=MemberOutput(many=True))
+    def get(self, request, slug):
+        club = club_for_request(request, slug)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(members_of(club=club), request, self)
+        return paginator.get_paginated_response(MemberOutput(page, many=True).data)
+
+    @extend_schema(request=MemberInput, responses={201: MemberOutput})
+    def post(self, request, slug):
+        club = club_for_request(request, slug, write=True)
+        data = MemberInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        member = services.member_create(club=club, **data.validated_data)
+        return Response(MemberOutput(member).data, status=status.HTTP_201_CREATED)
+
+
+class MemberDetailView(APIView):
+    """One member of a club."""
+
+    def get_member(self, request, slug, pk, *, write=False) -> Member:
+        club = club_for_request(request, slug, write=write)
+        return get_object_or_404(Member, club=club, pk=pk)
+
+    @extend_schema(responses=MemberOutput)
+    def get(self, request, slug, pk):
+        return Response(MemberOutput(self.get_member(request, slug, pk)).data)
+
+    @extend_schema(request=MemberInput(partial=True), responses=MemberOutput)
+    def patch(self, request, slug, pk):
+        member = self.get_member(request, slug, pk, write=True)
+        data = MemberInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        member = services.member_update(member=member, **data.validated_data)
+        return Response(MemberOutput(member).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, slug, pk):
+        member = self.get_member(request, slug, pk, write=True)
+        try:
+            member.delete()
+        except ProtectedError as exc:
+            raise UserError(
+                f"{member.name} has played at the club; his record is kept.", code="protected"
+            ) from exc
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenInput(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class TokenView(APIView):
+    """Exchange a secretary's username and password for his API token (rate limited)."""
+
+    authentication_classes = []
+    throttle_classes = [LoginRateThrottle]
+
+    def get_authenticate_header(self, request):
+        return "Token"  # so a wrong password answers 401, not 403
+
+    @extend_schema(
+        request=TokenInput,
+        responses=inline_serializer("TokenOutput", {"token": serializers.CharField()}),
+    )
+    def post(self, request):
+        data = TokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, **data.validated_data)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Wrong username or password.")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class MeView(APIView):
+    """Who the caller is: a secretary (and his clubs), a table, or nobody."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "Me",
+            {
+                "username": serializers.CharField(allow_null=True),
+                "clubs": ClubOutput(many=True),
+                "table": serializers.DictField(allow_null=True),
+            },
+        )
+    )
+    def get(self, request):
+        table = table_of_request(request)
+        return Response(
+            {
+                "username": request.user.username if request.user.is_authenticated else None,
+                "clubs": ClubOutput(clubs_managed_by(user=request.user), many=True).data,
+                "table": (
+                    {"club": table.club.slug, "evening": table.evening_id, "number": table.number}
+                    if table
+                    else None
+                ),
+            }
+        )

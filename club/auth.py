@@ -1,0 +1,52 @@
+"""API authentication: a secretary's token, and a table's token for the phone at the table.
+
+    Authorization: Token <secretary token>     -> request.user is the secretary
+    Authorization: Table <table token>         -> request.user is anonymous,
+                                                  request.auth is the Table
+
+A table token opens only that table's hands (see club.permissions).
+"""
+
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions
+from rest_framework.authentication import (
+    BaseAuthentication,
+    TokenAuthentication,
+    get_authorization_header,
+)
+
+
+class SecretaryTokenAuthentication(TokenAuthentication):
+    """DRF's token authentication (keyword `Token`) for secretaries and staff."""
+
+    keyword = "Token"
+
+
+class TableTokenAuthentication(BaseAuthentication):
+    """`Authorization: Table <token>`: the phone at one table."""
+
+    keyword = "Table"
+
+    def authenticate(self, request):
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed("Table token header must be 'Table <token>'.")
+        try:
+            token = parts[1].decode()
+        except UnicodeError as exc:
+            raise exceptions.AuthenticationFailed("Table token is not valid text.") from exc
+        return self.authenticate_token(token)
+
+    def authenticate_token(self, token: str):
+        """Find the table a token opens, or fail; closed evenings' tables are shut too."""
+        from club.models import Table
+
+        table = Table.objects.select_related("evening", "club").filter(token=token).first()
+        if table is None:
+            raise exceptions.AuthenticationFailed("Unknown table token.")
+        return AnonymousUser(), table
+
+    def authenticate_header(self, request):
+        return self.keyword

@@ -1,0 +1,143 @@
+"""Clubs, their secretaries and members, evenings and tables.
+
+Every row of the service belongs to one club, directly or through its parent;
+`club.selectors` is the one place that decides who may see which club.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models.functions import Lower
+
+
+def new_table_token() -> str:
+    """A secret for a table's phone link: unguessable, URL-safe (ruling T10's source)."""
+    return secrets.token_urlsafe(24)
+
+
+class Club(models.Model):
+    """A card club: its name, address on the site, currency and whether the public sees it."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    currency = models.CharField(
+        max_length=3,
+        default="USD",
+        validators=[RegexValidator(r"^[A-Z]{3}$", "An ISO 4217 code of three capitals.")],
+        help_text="ISO 4217 code; stakes and ledgers are kept in this currency (ruling M1).",
+    )
+    is_public = models.BooleanField(
+        default=True, help_text="Public clubs show their standings and evenings to anyone."
+    )
+    secretaries = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(currency__regex=r"^[A-Z]{3}$"), name="club_currency_iso"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Member(models.Model):
+    """A player on a club's roster: a member, or a guest brought for the evening."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=80)
+    is_guest = models.BooleanField(default=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="memberships",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            # Names identify players in cuts, logs and score sheets, so they are unique
+            # within a club, whatever their case.
+            models.UniqueConstraint("club", Lower("name"), name="member_unique_name_per_club"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Evening(models.Model):
+    """A club night played under one rule set at one stake per point (ruling M1)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="evenings")
+    title = models.CharField(max_length=120, blank=True)
+    date = models.DateField()
+    ruleset = models.CharField(max_length=40)
+    options = models.JSONField(default=dict, blank=True)
+    stake = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(0)],
+        help_text="Stake per point in the club's currency (ruling M1).",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(stake__gte=0), name="evening_stake_gte_0"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["open", "closed"]), name="evening_status_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return self.title or f"{self.club} {self.date:%Y-%m-%d}"
+
+
+class Table(models.Model):
+    """A table of an evening. Its token is the secret in the link a player's phone uses."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tables")
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint("evening", "number", name="table_unique_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="table_number_gte_1"),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number} ({self.evening})"
+
+
+class WorkerHeartbeat(models.Model):
+    """The last time a Celery worker ran the heartbeat task; /healthz reports it."""
+
+    worker = models.CharField(max_length=200, unique=True)
+    task_id = models.CharField(max_length=64)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at"]
+        get_latest_by = "at"
+
+    def __str__(self):
+        return f"{self.worker} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -1,0 +1,33 @@
+"""Who may do what. Reads follow club visibility; writes need the club's secretary.
+
+A request for a club the user may not see answers 404 — the same as a club that
+does not exist — so nothing leaks about private clubs, list endpoints included.
+"""
+
+from django.http import Http404
+from rest_framework import exceptions
+
+from club.models import Club, Table
+from club.selectors import club_is_managed_by, clubs_visible_to
+
+
+def table_of_request(request) -> Table | None:
+    """The table whose token authenticated this request, if any."""
+    return request.auth if isinstance(request.auth, Table) else None
+
+
+def club_for_request(request, slug: str, *, write: bool = False) -> Club:
+    """Load the club named in the URL as this request may see it.
+
+    Invisible clubs answer 404; a visible club the user may not change answers 403
+    to a write.
+    """
+    table = table_of_request(request)
+    club = clubs_visible_to(user=request.user).filter(slug=slug).first()
+    if club is None and table is not None and table.club.slug == slug:
+        club = table.club
+    if club is None:
+        raise Http404("No such club.")
+    if write and not club_is_managed_by(club=club, user=request.user):
+        raise exceptions.PermissionDenied("Only the club's secretary may change this.")
+    return club

@@ -1,0 +1,150 @@
+"""API plumbing shared by every endpoint: one error shape, pagination, throttles.
+
+Every error the API returns has the same shape::
+
+    {"error": {"code": "...", "message": "...", "field": "hands[2].tricks" | null,
+               "law": "law 3" | "ruling E6" | null, "details": {...}}}
+
+A user error (bad input, or an action the laws forbid) is a 4xx in that shape
+and changes nothing; anything else is a bug and is left loud (500, logged).
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class UserError(Exception):
+    """An error the user can fix: it names the field, what was wrong and the law.
+
+    Services raise it (or a subclass) before writing anything, so a rejected
+    request never leaves half its change behind.
+    """
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        law: str | None = None,
+        code: str | None = None,
+        details: dict | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.law = law
+        self.code = code or self.default_code
+        self.details = details or {}
+
+    def as_dict(self) -> dict:
+        """The error as the API's JSON shape (without the outer "error" key)."""
+        return {
+            "code": self.code,
+            "message": self.message,
+            "field": self.field,
+            "law": self.law,
+            "details": self.details,
+        }
+
+
+class Conflict(UserError):
+    """Another request changed the same table or rubber first; retrying is safe."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
+def _user_error_types() -> tuple[type[Exception], ...]:
+    # The pure engines (scoring rules, table formation) cannot import this module,
+    # so their error classes are recognised here by type.
+    from club.formation import FormationError
+    from scoring.rules import ScoringError
+
+    return (UserError, ScoringError, FormationError)
+
+
+def error_body(
+    code: str, message: str, *, field=None, law=None, details: dict | None = None
+) -> dict:
+    """Build the one error shape the API speaks."""
+    return {
+        "error": {
+            "code": code,
+            "message": message,
+            "field": field,
+            "law": law,
+            "details": details or {},
+        }
+    }
+
+
+def _first_field_error(detail, prefix: str = "") -> tuple[str | None, str]:
+    """Walk a DRF ValidationError detail to its first message and dotted field path."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            path = key if not prefix else f"{prefix}.{key}"
+            if key == "non_field_errors":
+                path = prefix or None
+            return _first_field_error(value, path or "")
+    if isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                inner = f"{prefix}[{index}]" if prefix else f"[{index}]"
+                return _first_field_error(value, inner)
+            return (prefix or None), str(value)
+    return (prefix or None), str(detail)
+
+
+def exception_handler(exc, context):
+    """DRF exception handler answering every error in the one shape."""
+    if isinstance(exc, _user_error_types()):
+        status_code = getattr(exc, "status_code", status.HTTP_400_BAD_REQUEST)
+        body = error_body(
+            getattr(exc, "code", None) or "invalid",
+            exc.message,
+            field=getattr(exc, "field", None),
+            law=getattr(exc, "law", None),
+            details=getattr(exc, "details", None),
+        )
+        return Response(body, status=status_code)
+
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a bug: let Django answer 500 and log it
+
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_field_error(exc.detail)
+        response.data = error_body("invalid", message, field=field, details={"fields": exc.detail})
+    else:
+        detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+        code = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
+        if not isinstance(code, str):
+            code = "error"
+        response.data = error_body(code, str(detail))
+    return response
+
+
+class Pagination(PageNumberPagination):
+    """Page-number pagination; a client may ask for up to 200 rows a page, never more."""
+
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class LoginRateThrottle(AnonRateThrottle):
+    """Login attempts are rate limited per address (settings: THROTTLE_LOGIN)."""
+
+    scope = "login"

@@ -1,0 +1,37 @@
+"""The Celery app, and the base class every task of the service uses.
+
+Tasks take ids, load the rows they need, call a service and are enqueued only
+after the surrounding transaction commits (`delay_on_commit`), so a worker
+never sees a row that was rolled back or not yet written. With no broker
+configured (no REDIS_URL) the same tasks run eagerly in-process.
+"""
+
+import os
+
+from celery import Celery
+from celery.contrib.django.task import DjangoTask
+from django.db import InterfaceError, OperationalError
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+class ClubTask(DjangoTask):
+    """Base task: late acknowledgement, capped retries with back-off.
+
+    The back-off is capped far below the broker's visibility timeout, so a
+    retrying task is never also redelivered.
+    Only transient database errors are retried; a bug fails loudly.
+    """
+
+    autoretry_for = (OperationalError, InterfaceError)
+    retry_backoff = 2
+    retry_jitter = True
+    acks_late = True
+    reject_on_worker_lost = True
+    retry_backoff_max = 600  # seconds; below CELERY_VISIBILITY_TIMEOUT (a test holds this)
+    max_retries = 5
+
+
+app = Celery("cardclub", task_cls=ClubTask)
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

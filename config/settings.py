@@ -1,0 +1,255 @@
+"""The one settings module, read from the environment (django-environ).
+
+A laptop run needs no variables at all: SQLite in the project folder, Celery
+tasks run eagerly in-process, an in-memory cache. `DJANGO_ENV=production`
+turns on the production posture (no DEBUG, secure cookies, HSTS, a real
+SECRET_KEY required) and `manage.py check --deploy` is clean there.
+
+Variables:
+    DJANGO_ENV            "development" (default), "production" or "test"
+    SECRET_KEY            required in production
+    DEBUG                 default True in development, False in production
+    ALLOWED_HOSTS         comma-separated
+    CSRF_TRUSTED_ORIGINS  comma-separated, with scheme
+    DATABASE_URL          default sqlite:///<project>/db.sqlite3; postgres://... for PostgreSQL
+    REDIS_URL             unset: tasks run eagerly, cache in memory;
+                          set: Redis is the Celery broker and the cache
+    DB_CONN_MAX_AGE       seconds to keep database connections (default 60)
+    SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
+                          that already redirects)
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+# A .env file is a convenience for developers; the environment always wins.
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DJANGO_ENV = env.str("DJANGO_ENV", default="development")
+PRODUCTION = DJANGO_ENV == "production"
+
+_DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+if PRODUCTION:
+    # Refuse to start without a real key: a guessable key would let anyone
+    # forge sessions and password-reset links.
+    SECRET_KEY = env.str("SECRET_KEY", default="")
+    if len(SECRET_KEY) < 50 or SECRET_KEY == _DEV_SECRET_KEY or len(set(SECRET_KEY)) < 5:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "DJANGO_ENV=production needs SECRET_KEY: at least 50 characters, not the "
+            "development key (python -c 'import secrets; print(secrets.token_urlsafe(64))')."
+        )
+else:
+    SECRET_KEY = env.str("SECRET_KEY", default=_DEV_SECRET_KEY)
+
+DEBUG = env.bool("DEBUG", default=not PRODUCTION and DJANGO_ENV != "test")
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS", default=[] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"]
+)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
+    "club",
+    "scoring",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Wait for a concurrent writer rather than failing at once with "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "secretary-home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = env.str("TIME_ZONE", default="UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# Request bodies are capped: no legitimate scoresheet or evening log comes near this.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 * 1024 * 1024)
+
+# --- Redis: broker and cache ------------------------------------------------------------
+REDIS_URL = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="cardclub"),
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery ---------------------------------------------------------------------------
+# Without a broker the same task code runs eagerly, in-process (the embedded default).
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+# Late acknowledgement: a task whose worker dies is delivered again, so every task
+# must be idempotent (they take ids and recompute from committed state).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
+# Redelivery of an unacknowledged task happens after the visibility timeout; every
+# retry back-off (config.celery.ClubTask) and time limit is kept well below it, so a
+# task is never run twice at once merely because it was slow.
+CELERY_VISIBILITY_TIMEOUT = 3600
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+# A deployment (or a test's own worker) may give its tasks a queue of their own.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+CELERY_BEAT_SCHEDULE = {
+    "worker-heartbeat": {"task": "club.tasks.worker_heartbeat", "schedule": 60.0},
+}
+# --- REST framework -----------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "club.auth.SecretaryTokenAuthentication",
+        "club.auth.TableTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON", default="600/min"),
+        "user": env.str("THROTTLE_USER", default="6000/min"),
+        "login": env.str("THROTTLE_LOGIN", default="10/min"),
+    },
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Card club API",
+    "DESCRIPTION": (
+        "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
+        "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
+        'shape: {"error": {"code", "message", "field", "law"}}.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+# --- Production posture -----------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # the board's htmx requests read it to send X-CSRFToken
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    # /healthz answers the load balancer over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

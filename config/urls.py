@@ -1,0 +1,22 @@
+"""URL map: public pages, the secretary's pages, the API under /api/v1/, admin, health."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from club import views as club_views
+from config.health import healthz
+
+urlpatterns = [
+    path("", club_views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("accounts/login/", club_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("secretary/", include("club.urls_secretary")),
+    path("clubs/", include("club.urls_public")),
+    path("api/v1/", include("config.urls_api")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,110 @@
+"""Settings read from the environment: the laptop default and the production posture."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_check(env_overrides: dict, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_refuses_to_start_without_a_real_secret_key():
+    result = run_check({"DJANGO_ENV": "production", "ALLOWED_HOSTS": "club.example"})
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_the_development_key():
+    result = run_check(
+        {
+            "DJANGO_ENV": "production",
+            "SECRET_KEY": "dev-only-insecure-key-do-not-use-in-production",
+            "ALLOWED_HOSTS": "club.example",
+        }
+    )
+    assert result.returncode != 0
+
+
+def test_check_deploy_is_clean_under_production_settings():
+    result = run_check(
+        {
+            "DJANGO_ENV": "production",
+            "SECRET_KEY": "k" * 20 + "x8#Qv!p2Lz@9wR$tY7uB^nM4cE&sJ1hG" + "f" * 10,
+            "ALLOWED_HOSTS": "club.example",
+        },
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_laptop_default_is_sqlite_with_eager_tasks(monkeypatch):
+    code = (
+        "from django.conf import settings as s; import django; django.setup();"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
+        " s.CACHES['default']['BACKEND'])"
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "SECRET_KEY"}
+    }
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "True",
+        "django.core.cache.backends.locmem.LocMemCache",
+    ], out.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "engine"),
+    [("postgres://postgres@127.0.0.1:5432/cardclub", "django.db.backends.postgresql")],
+)
+def test_database_url_selects_postgresql(url, engine):
+    code = (
+        "import django; django.setup(); from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER,"
+        " s.CELERY_BROKER_URL, s.CACHES['default']['BACKEND'])"
+    )
+    env = dict(os.environ, DATABASE_URL=url, REDIS_URL="redis://127.0.0.1:6379/5")
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.stdout.split() == [
+        engine,
+        "False",
+        "redis://127.0.0.1:6379/5",
+        "django.core.cache.backends.redis.RedisCache",
+    ], out.stderr
+
+
+def test_retry_backoff_stays_below_the_visibility_timeout(settings):
+    from config.celery import ClubTask
+
+    assert ClubTask.retry_backoff_max < settings.CELERY_VISIBILITY_TIMEOUT
+    assert settings.CELERY_TASK_TIME_LIMIT < settings.CELERY_VISIBILITY_TIMEOUT
+    assert settings.CELERY_TASK_SOFT_TIME_LIMIT < settings.CELERY_TASK_TIME_LIMIT
+    assert ClubTask.acks_late and ClubTask.reject_on_worker_lost
+    assert 0 < ClubTask.max_retries <= 10
