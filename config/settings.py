@@ -226,6 +226,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "SideEnum": ["NS", "EW"],
+        "RulesetEnum": "scoring.models.RULESET_CHOICES",
+    },
     "COMPONENT_SPLIT_REQUEST": True,
 }
 

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from club import api as club_api
+from scoring import api as scoring_api
 
 urlpatterns = [
     path("auth/token/", club_api.TokenView.as_view(), name="api-token"),
@@ -14,5 +15,28 @@ urlpatterns = [
         "clubs/<slug:slug>/members/<int:pk>/",
         club_api.MemberDetailView.as_view(),
         name="api-member",
+    ),
+    path("rulesets/", scoring_api.RulesetsView.as_view(), name="api-rulesets"),
+    path("scoresheets/score", scoring_api.ScoresheetScoreView.as_view(), name="api-score-sheet"),
+    path("clubs/<slug:slug>/rubbers/", scoring_api.RubberListView.as_view(), name="api-rubbers"),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/",
+        scoring_api.RubberDetailView.as_view(),
+        name="api-rubber",
+    ),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/",
+        scoring_api.RubberHandsView.as_view(),
+        name="api-rubber-hands",
+    ),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/",
+        scoring_api.RubberHandDetailView.as_view(),
+        name="api-rubber-hand",
+    ),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/close/",
+        scoring_api.RubberCloseView.as_view(),
+        name="api-rubber-close",
     ),
 ]

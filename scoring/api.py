@@ -1,0 +1,344 @@
+"""API views for rule sets, stateless scoresheets, rubbers and hands.
+
+The laws validate hands (scoring.rules); the serializers here describe the
+shapes for the OpenAPI schema and check only what is not a matter of law.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from club.models import Evening, Table
+from club.permissions import club_for_request, table_of_request
+from club.selectors import club_is_managed_by
+from config.api import Pagination
+from scoring import selectors, services
+from scoring.models import RULESET_CHOICES, Rubber
+from scoring.rules import RULESETS
+from scoring.sheet import score_sheet
+
+
+def side(**kwargs) -> serializers.ChoiceField:
+    """A partnership field, "NS" or "EW" (a new field each time: DRF binds fields)."""
+    return serializers.ChoiceField(choices=["NS", "EW"], **kwargs)
+
+
+class EuchreHandInput(serializers.Serializer):
+    """A hand of Euchre (Somerset Club, 1888), as in docs/scoresheet.md."""
+
+    makers = side()
+    alone = serializers.BooleanField(default=False)
+    tricks = serializers.IntegerField(min_value=0, max_value=5, help_text="taken by the makers")
+    revokes = serializers.ListField(child=side(), required=False, help_text="one entry a revoke")
+    law90 = side(allow_null=True, required=False, help_text="the side at fault (law 90)")
+    law102 = serializers.BooleanField(default=False)
+    law50 = serializers.BooleanField(default=False)
+
+
+class HonoursInput(serializers.Serializer):
+    side = side()
+    held = serializers.IntegerField(min_value=0, max_value=5)
+    in_one_hand = serializers.IntegerField(min_value=0, max_value=5)
+
+
+class SidesCount(serializers.Serializer):
+    NS = serializers.IntegerField(min_value=0)
+    EW = serializers.IntegerField(min_value=0)
+
+
+class BridgeHandInput(serializers.Serializer):
+    """A hand of Bridge (Elwell, 1907), as in docs/scoresheet.md."""
+
+    declarer = side()
+    trump = serializers.ChoiceField(choices=["S", "C", "D", "H", "NT"])
+    doubles = serializers.IntegerField(min_value=0, default=0)
+    tricks = SidesCount(help_text="tricks taken by each side, adding to thirteen")
+    honours = HonoursInput(allow_null=True, required=False)
+    chicane = SidesCount(required=False)
+    revokes = SidesCount(required=False)
+
+
+class CallAceDealInput(serializers.Serializer):
+    """A deal of Call-Ace Euchre (Foster, 1905), as in docs/scoresheet.md."""
+
+    maker = serializers.CharField()
+    partner = serializers.CharField(allow_null=True, required=False)
+    alone = serializers.BooleanField(default=False)
+    tricks = serializers.IntegerField(min_value=0, max_value=5)
+    revoke = serializers.ChoiceField(
+        choices=["makers", "adversaries", "both"], allow_null=True, required=False
+    )
+    void = serializers.BooleanField(default=False)
+    no_score = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+HAND_SCHEMA = PolymorphicProxySerializer(
+    component_name="HandInput",
+    serializers=[EuchreHandInput, BridgeHandInput, CallAceDealInput],
+    resource_type_field_name=None,
+)
+
+
+class ScoresheetInput(serializers.Serializer):
+    ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
+    options = serializers.DictField(required=False)
+    players = serializers.JSONField(required=False)
+    stake = serializers.CharField(required=False, help_text='a decimal string, e.g. "0.25"')
+    hands = serializers.ListField(child=serializers.DictField(), required=False)
+    deals = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class HandOutput(serializers.Serializer):
+    """A scored hand: its points per side (Bridge: below and above the line) or per
+    player (Call-Ace), and the explanation, one line per law or ruling applied."""
+
+    number = serializers.IntegerField()
+    hand = serializers.JSONField(required=False, help_text="the hand as recorded (stored)")
+    points = serializers.JSONField()
+    lines = serializers.ListField(child=serializers.CharField())
+    game_won = serializers.CharField(allow_null=True)
+    rubber_complete = serializers.BooleanField()
+    facts = serializers.JSONField()
+    recorded_at = serializers.DateTimeField(required=False)
+    corrected = serializers.BooleanField(required=False)
+    corrections = serializers.ListField(child=serializers.JSONField(), required=False)
+
+
+class RubberResultOutput(serializers.Serializer):
+    complete = serializers.BooleanField()
+    winner = serializers.CharField(allow_null=True)
+    totals = serializers.JSONField()
+    value = serializers.IntegerField(allow_null=True)
+
+
+class ScoresheetOutput(serializers.Serializer):
+    """A scored sheet (docs/scoresheet.md); stored rubbers add id, status and corrections."""
+
+    id = serializers.IntegerField(required=False)
+    ruleset = serializers.CharField()
+    title = serializers.CharField(required=False)
+    options = serializers.JSONField()
+    players = serializers.JSONField(allow_null=True)
+    stake = serializers.CharField(allow_null=True)
+    status = serializers.CharField(required=False)
+    evening = serializers.IntegerField(allow_null=True, required=False)
+    table = serializers.IntegerField(allow_null=True, required=False)
+    hands = HandOutput(many=True, required=False)
+    deals = HandOutput(many=True, required=False)
+    games = serializers.ListField(child=serializers.JSONField())
+    current = serializers.JSONField(allow_null=True, required=False)
+    rubber = RubberResultOutput()
+    played = serializers.IntegerField()
+    totals = serializers.JSONField(required=False)
+    settlement = serializers.JSONField(required=False)
+    ledger = serializers.DictField(child=serializers.CharField(), allow_null=True)
+
+
+class RecordedHandOutput(HandOutput):
+    rubber = serializers.JSONField(help_text="the rubber's status and summary after the hand")
+
+
+class RulesetOutput(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    partnership = serializers.BooleanField()
+    players = serializers.ListField(child=serializers.IntegerField())
+    options = serializers.JSONField()
+    hands_key = serializers.CharField()
+    correction_law = serializers.CharField(allow_null=True)
+    correction = serializers.CharField()
+
+
+class RulesetsView(APIView):
+    """The rule sets the service scores by, with their options and correction limits."""
+
+    @extend_schema(responses=RulesetOutput(many=True))
+    def get(self, request):
+        return Response(
+            [
+                {
+                    "key": rules.key,
+                    "title": rules.title,
+                    "partnership": rules.partnership,
+                    "players": [rules.min_players, rules.max_players],
+                    "options": rules.validate_options(None),
+                    "hands_key": rules.hands_key,
+                    "correction_law": rules.correction_law,
+                    "correction": rules.correction_text,
+                }
+                for rules in RULESETS.values()
+            ]
+        )
+
+
+class ScoresheetScoreView(APIView):
+    """Score a whole scoresheet without storing anything (docs/scoresheet.md)."""
+
+    @extend_schema(
+        request=ScoresheetInput,
+        responses={200: ScoresheetOutput, 400: OpenApiResponse(description="error")},
+    )
+    def post(self, request):
+        if not isinstance(request.data, dict):
+            raise exceptions.ValidationError({"non_field_errors": ["Send a JSON object."]})
+        return Response(score_sheet(request.data))
+
+
+class RubberInput(serializers.Serializer):
+    ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
+    players = serializers.JSONField(
+        help_text='{"NS": [a, b], "EW": [c, d]}, or a list of 4-7 names for Call-Ace'
+    )
+    options = serializers.DictField(required=False)
+    stake = serializers.CharField(required=False, help_text="default: the evening's stake")
+    evening = serializers.IntegerField(required=False)
+    table = serializers.IntegerField(required=False, help_text="the table's number")
+
+
+class RubberSummaryOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Rubber
+        fields = [
+            "id", "ruleset", "players", "stake", "status", "winner", "value", "hand_count",
+            "evening", "created_at", "completed_at",
+        ]  # fmt: skip
+
+
+def _rubber(request, slug: str, pk: int) -> Rubber:
+    club = club_for_request(request, slug)
+    table = table_of_request(request)
+    rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
+    # A table's link reads only its own table's rubbers when the club is private.
+    if (
+        table is not None
+        and not club.is_public
+        and not club_is_managed_by(club=club, user=request.user)
+    ):
+        rubbers = rubbers.filter(table=table)
+    return get_object_or_404(rubbers, pk=pk)
+
+
+def _may_record(request, rubber: Rubber) -> None:
+    """The club's secretary, or the phone at the rubber's own table."""
+    if club_is_managed_by(club=rubber.club, user=request.user):
+        return
+    table = table_of_request(request)
+    if table is not None:
+        if table.pk != rubber.table_id:
+            raise exceptions.PermissionDenied("This table's link opens only its own hands.")
+        return
+    if not request.user.is_authenticated and request.auth is None:
+        raise exceptions.NotAuthenticated()
+    raise exceptions.PermissionDenied("Only the club's secretary or the table may record hands.")
+
+
+class RubberListView(APIView):
+    """A club's rubbers and Call-Ace sittings; the secretary starts one."""
+
+    @extend_schema(responses=RubberSummaryOutput(many=True))
+    def get(self, request, slug):
+        club = club_for_request(request, slug)
+        table = table_of_request(request)
+        if club_is_managed_by(club=club, user=request.user) or club.is_public:
+            table = None
+        rubbers = selectors.rubbers_of(club=club, table=table)
+        if status_filter := request.query_params.get("status"):
+            rubbers = rubbers.filter(status=status_filter)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(rubbers, request, self)
+        return paginator.get_paginated_response(RubberSummaryOutput(page, many=True).data)
+
+    @extend_schema(request=RubberInput, responses={201: ScoresheetOutput})
+    def post(self, request, slug):
+        club = club_for_request(request, slug, write=True)
+        data = RubberInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        evening = table = None
+        if "evening" in values:
+            evening = get_object_or_404(Evening, club=club, pk=values.pop("evening"))
+        if "table" in values:
+            number = values.pop("table")
+            if evening is None:
+                raise exceptions.ValidationError({"table": ["Name the evening of the table."]})
+            table = get_object_or_404(Table, evening=evening, number=number)
+        rubber = services.rubber_start(
+            club=club, evening=evening, table=table, user=request.user, **values
+        )
+        return Response(selectors.rubber_scoresheet(rubber=rubber), status=status.HTTP_201_CREATED)
+
+
+class RubberDetailView(APIView):
+    """A rubber's scoresheet: hands with explanations, games, laps, values, ledger."""
+
+    @extend_schema(responses=ScoresheetOutput)
+    def get(self, request, slug, pk):
+        return Response(selectors.rubber_scoresheet(rubber=_rubber(request, slug, pk)))
+
+
+class RubberHandsView(APIView):
+    """Record the next hand (Call-Ace: deal) of a rubber: the secretary or the table."""
+
+    @extend_schema(request=HAND_SCHEMA, responses={201: RecordedHandOutput})
+    def post(self, request, slug, pk):
+        rubber = _rubber(request, slug, pk)
+        _may_record(request, rubber)
+        hand = services.rubber_record_hand(
+            rubber_id=rubber.pk,
+            data=request.data,
+            user=request.user,
+            table=table_of_request(request)
+            if not club_is_managed_by(club=rubber.club, user=request.user)
+            else None,
+        )
+        rubber.refresh_from_db()
+        body = selectors.hand_as_dict(hand, rubber=rubber)
+        body["rubber"] = {"status": rubber.status, **rubber.summary}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class CorrectionInput(serializers.Serializer):
+    hand = serializers.DictField(help_text="the corrected hand, in the scoresheet's shape")
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RubberHandDetailView(APIView):
+    """One hand with its corrections; correcting it re-scores every hand after it."""
+
+    @extend_schema(responses=HandOutput)
+    def get(self, request, slug, pk, number):
+        rubber = _rubber(request, slug, pk)
+        hand = get_object_or_404(rubber.hands.prefetch_related("corrections"), number=number)
+        return Response(selectors.hand_as_dict(hand, rubber=rubber))
+
+    @extend_schema(request=CorrectionInput, responses=ScoresheetOutput)
+    def put(self, request, slug, pk, number):
+        rubber = _rubber(request, slug, pk)
+        _may_record(request, rubber)
+        data = CorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
+        services.hand_correct(
+            rubber_id=rubber.pk,
+            number=number,
+            data=data.validated_data["hand"],
+            reason=data.validated_data["reason"],
+            user=request.user,
+            table=None if is_secretary else table_of_request(request),
+            is_secretary=is_secretary,
+        )
+        rubber.refresh_from_db()
+        return Response(selectors.rubber_scoresheet(rubber=rubber))
+
+
+class RubberCloseView(APIView):
+    """End a Call-Ace sitting and settle it (ruling C5)."""
+
+    @extend_schema(request=None, responses=ScoresheetOutput)
+    def post(self, request, slug, pk):
+        rubber = _rubber(request, slug, pk)
+        _may_record(request, rubber)
+        rubber = services.rubber_close(rubber_id=rubber.pk)
+        return Response(selectors.rubber_scoresheet(rubber=rubber))

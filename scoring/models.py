@@ -1,0 +1,251 @@
+"""Rubbers, games and hands as recorded, with the points each player scored kept beside them.
+
+The rule sets in `scoring.rules` decide every figure; these rows keep what was
+recorded (a hand's raw data, exactly as the scoresheet format has it) and,
+denormalised, what the rule set made of it, so standings sum stored points and
+never re-score a hand. A Call-Ace sitting is stored as a Rubber whose rule set is
+`call-ace-foster-1905`; its hands are the sitting's deals.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from scoring.rules import RULESETS
+
+RULESET_CHOICES = [(key, rules.title) for key, rules in RULESETS.items()]
+
+
+class Rubber(models.Model):
+    """A rubber of Euchre or Bridge, or a sitting of Call-Ace, and its running result."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        COMPLETE = "complete", "Complete"
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="rubbers")
+    evening = models.ForeignKey(
+        "club.Evening", null=True, blank=True, on_delete=models.CASCADE, related_name="rubbers"
+    )
+    table = models.ForeignKey(
+        "club.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="rubbers"
+    )
+    ruleset = models.CharField(max_length=40, choices=RULESET_CHOICES)
+    options = models.JSONField(default=dict, blank=True)
+    # As the rule set normalised them: {"NS": [a, b], "EW": [c, d]}, or a list for Call-Ace.
+    players = models.JSONField()
+    stake = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    winner = models.CharField(max_length=80, blank=True)
+    value = models.IntegerField(null=True, blank=True)
+    # The rule set's summary after the last hand: games, current game, rubber totals.
+    summary = models.JSONField(default=dict, blank=True)
+    hand_count = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "status"]), models.Index(fields=["evening"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ruleset__in=list(RULESETS)), name="rubber_known_ruleset"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["in_progress", "complete"]),
+                name="rubber_status_valid",
+            ),
+            models.CheckConstraint(condition=models.Q(stake__gte=0), name="rubber_stake_gte_0"),
+            # Ruling E4: a Euchre rubber is worth nothing to ten.
+            models.CheckConstraint(
+                condition=~models.Q(ruleset="euchre-somerset-1888")
+                | models.Q(value__isnull=True)
+                | models.Q(value__gte=0, value__lte=10),
+                name="rubber_euchre_value_0_to_10",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status="in_progress", completed_at__isnull=True)
+                | models.Q(status="complete", completed_at__isnull=False),
+                name="rubber_completed_at_iff_complete",
+            ),
+        ]
+
+    def __str__(self):
+        kind = "Sitting" if self.ruleset == "call-ace-foster-1905" else "Rubber"
+        return f"{kind} {self.pk} ({self.ruleset})"
+
+    @property
+    def rules(self):
+        """The pure rule set this rubber is scored by."""
+        return RULESETS[self.ruleset]
+
+    @property
+    def is_complete(self) -> bool:
+        return self.status == self.Status.COMPLETE
+
+
+class RubberPlayer(models.Model):
+    """A member's place in a rubber: his side (Euchre, Bridge) or his seat (Call-Ace)."""
+
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="seats")
+    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="seats")
+    side = models.CharField(max_length=2, blank=True)  # "NS", "EW"; blank for Call-Ace
+    position = models.PositiveSmallIntegerField()  # order within the players as given
+
+    class Meta:
+        ordering = ["rubber", "position"]
+        constraints = [
+            models.UniqueConstraint("rubber", "member", name="rubberplayer_once_per_rubber"),
+            models.UniqueConstraint("rubber", "position", name="rubberplayer_unique_position"),
+            models.CheckConstraint(
+                condition=models.Q(side__in=["NS", "EW", ""]), name="rubberplayer_side_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.member} ({self.side or self.position}) in {self.rubber}"
+
+
+class Game(models.Model):
+    """A finished game of a rubber, rebuilt from the hands whenever they are re-scored."""
+
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    winner = models.CharField(max_length=2)
+    value = models.IntegerField(null=True, blank=True)  # Euchre: 1 or 2 (ruling E3)
+    lap = models.IntegerField(default=0)  # Euchre: points carried on (ruling E2)
+    scores = models.JSONField(default=dict)
+    detail = models.JSONField(default=dict)  # the rule set's own description of the game
+
+    class Meta:
+        ordering = ["rubber", "number"]
+        constraints = [
+            models.UniqueConstraint("rubber", "number", name="game_unique_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="game_number_gte_1"),
+            models.CheckConstraint(
+                condition=models.Q(winner__in=["NS", "EW"]), name="game_winner_is_a_side"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Game {self.number} of {self.rubber}"
+
+
+class Hand(models.Model):
+    """One hand (Call-Ace: one deal) as recorded, and what the rule set scored for it."""
+
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    # The hand as recorded, in the scoresheet format (docs/scoresheet.md); after a
+    # correction, the corrected hand (the original stays in HandCorrection).
+    data = models.JSONField()
+    # Tricks taken by the makers (Euchre, Call-Ace) or by North-South (Bridge).
+    tricks = models.PositiveSmallIntegerField()
+    points = models.JSONField()  # as HandResult.points
+    lines = models.JSONField(default=list)  # the explanation, one string per law applied
+    facts = models.JSONField(default=dict)
+    game_won = models.CharField(max_length=2, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at_table = models.BooleanField(default=False)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    correction_count = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["rubber", "number"]
+        constraints = [
+            models.UniqueConstraint("rubber", "number", name="hand_unique_number_per_rubber"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_gte_1"),
+            models.CheckConstraint(
+                condition=models.Q(tricks__gte=0, tricks__lte=13), name="hand_tricks_0_to_13"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Hand {self.number} of {self.rubber}"
+
+
+class HandCorrection(models.Model):
+    """A correction of a recorded hand: the original stays visible beside it (ruling E9)."""
+
+    class Kind(models.TextChoices):
+        FREE = "free", "By the players, before the next hand (law 5)"
+        REFEREE = "referee", "By the secretary, as the club's referee (ruling E9)"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="corrections")
+    previous_data = models.JSONField()
+    previous_points = models.JSONField()
+    data = models.JSONField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    reason = models.TextField(blank=True)
+    law = models.CharField(max_length=60)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at_table = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind="free") | ~models.Q(reason=""),
+                name="handcorrection_referee_needs_reason",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Correction of {self.hand} ({self.kind})"
+
+
+class HandScore(models.Model):
+    """Denormalised: the points one player scored on one hand, for standings to sum.
+
+    Euchre: his side's points; Bridge: his side's points below and above the line;
+    Call-Ace: his own. `SELECT member_id, SUM(points) ... GROUP BY member_id` is a
+    player's points won.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores")
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="hand_scores")
+    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="hand_scores")
+    side = models.CharField(max_length=2, blank=True)
+    points = models.IntegerField()
+    # Countable facts of the hand from this player's side of it, for standings' metrics.
+    # Euchre's sheet records a lone hand for the makers' side, so both partners count it.
+    march = models.PositiveSmallIntegerField(default=0)  # his side (or he) took all five
+    lone_made = models.PositiveSmallIntegerField(default=0)  # a lone hand that scored
+    euchred = models.PositiveSmallIntegerField(default=0)  # he was among the makers euchred
+    honours = models.IntegerField(default=0)  # Bridge: his side's honours (ruling B3)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("hand", "member", name="handscore_once_per_player"),
+            models.CheckConstraint(
+                condition=models.Q(march__lte=1, lone_made__lte=1, euchred__lte=1),
+                name="handscore_counts_are_flags",
+            ),
+        ]
+        indexes = [models.Index(fields=["member", "rubber"])]
+
+    def __str__(self):
+        return f"{self.member}: {self.points} on {self.hand}"
+
+
+class Settlement(models.Model):
+    """What a player won (+) or lost (-) on a finished rubber or sitting (ruling M1, C5)."""
+
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="settlements")
+    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="settlements")
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("rubber", "member", name="settlement_once_per_player"),
+        ]
+
+    def __str__(self):
+        return f"{self.member}: {self.amount} on {self.rubber}"

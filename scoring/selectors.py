@@ -1,0 +1,79 @@
+"""Reads for rubbers: the scoresheet of a stored rubber, in the scoresheet format's shape."""
+
+from django.db.models import Prefetch, QuerySet
+
+from club.models import Club
+from scoring.models import Hand, HandCorrection, Rubber
+
+
+def rubbers_of(*, club: Club, table=None) -> QuerySet[Rubber]:
+    """A club's rubbers, newest first (a table's token sees only its table's)."""
+    rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
+    if table is not None:
+        rubbers = rubbers.filter(table=table)
+    return rubbers.order_by("-created_at", "-id")
+
+
+def correction_as_dict(correction: HandCorrection) -> dict:
+    """A correction as the API shows it, the original beside the corrected hand (ruling E9)."""
+    return {
+        "at": correction.at.isoformat(),
+        "kind": correction.kind,
+        "law": correction.law,
+        "reason": correction.reason,
+        "by": correction.by_user.username if correction.by_user else None,
+        "at_table": correction.at_table,
+        "original": correction.previous_data,
+        "original_points": correction.previous_points,
+        "corrected": correction.data,
+    }
+
+
+def hand_as_dict(hand: Hand, *, rubber: Rubber) -> dict:
+    """One stored hand in the scoresheet's output shape, with its corrections."""
+    last = hand.number == rubber.hand_count
+    return {
+        "number": hand.number,
+        "hand": hand.data,
+        "points": hand.points,
+        "lines": hand.lines,
+        "game_won": hand.game_won or None,
+        "rubber_complete": bool(last and rubber.is_complete and rubber.rules.partnership),
+        "facts": hand.facts,
+        "recorded_at": hand.recorded_at.isoformat(),
+        "corrected": hand.correction_count > 0,
+        "corrections": [correction_as_dict(c) for c in hand.corrections.all()],
+    }
+
+
+def rubber_scoresheet(*, rubber: Rubber) -> dict:
+    """The rubber as stored: its hands with their points and explanations, the games
+    (laps and values for Euchre; below and above the line for Bridge), the rubber's
+    totals and value, per-player totals (Call-Ace) and the ledger once it is over.
+
+    Built from the stored rows alone, never by re-scoring, so it shows exactly what
+    standings sum.
+    """
+    rules = rubber.rules
+    hands = rubber.hands.order_by("number").prefetch_related(
+        Prefetch(
+            "corrections", queryset=HandCorrection.objects.select_related("by_user").order_by("at")
+        )
+    )
+    ledger = None
+    if rubber.is_complete:
+        ledger = {s.member.name: str(s.amount) for s in rubber.settlements.select_related("member")}
+    return {
+        "id": rubber.pk,
+        "ruleset": rubber.ruleset,
+        "title": rules.title,
+        "options": rubber.options,
+        "players": rubber.players,
+        "stake": str(rubber.stake),
+        "status": rubber.status,
+        "evening": rubber.evening_id,
+        "table": rubber.table.number if rubber.table_id else None,
+        rules.hands_key: [hand_as_dict(h, rubber=rubber) for h in hands],
+        **rubber.summary,
+        "ledger": ledger,
+    }

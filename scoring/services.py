@@ -1,0 +1,368 @@
+"""Writes for rubbers and hands: record, correct, remove the last hand, close a sitting.
+
+Every write locks the rubber's row, replays the recorded hands through the pure
+rule set to rebuild the rubber's state, validates the new hand against that
+state, and only then writes: the hand, its points per player (denormalised for
+standings), the games, the rubber's summary and, when it is over, the money.
+A rejected request raises before the first write and so changes nothing.
+"""
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.models import Club, Evening, Table
+from config.api import UserError
+from config.db import lock_one
+from scoring.models import Game, Hand, HandCorrection, HandScore, Rubber, RubberPlayer, Settlement
+from scoring.rules import RuleSet, ScoringError, get_ruleset
+from scoring.rules.base import parse_stake
+
+
+class PermissionDeniedByLaw(UserError):
+    """The caller may not do this now under the laws (e.g. a late correction by a table)."""
+
+    status_code = 403
+    default_code = "permission_denied"
+
+
+def _players_of(rules: RuleSet, players: Any) -> list[tuple[str, str]]:
+    """(name, side) pairs in seat order: sides for partnership games, "" for Call-Ace."""
+    if rules.partnership:
+        return [(name, side) for side in ("NS", "EW") for name in players[side]]
+    return [(name, "") for name in players]
+
+
+@transaction.atomic
+def rubber_start(
+    *,
+    club: Club,
+    ruleset: str,
+    players: Any,
+    options: dict | None = None,
+    stake: Decimal | str | None = None,
+    evening: Evening | None = None,
+    table: Table | None = None,
+    user=None,
+) -> Rubber:
+    """Start a rubber (Call-Ace: a sitting) for named members of the club.
+
+    Players are given as the scoresheet has them (`{"NS": [a, b], "EW": [c, d]}`, or a
+    list of four to seven names for Call-Ace); each must be on the club's roster.
+    The stake defaults to the evening's (ruling M1).
+    """
+    rules = get_ruleset(ruleset)
+    options = rules.validate_options(options)
+    if players is None or isinstance(players, int):
+        raise ScoringError("name the players of the rubber", field="players")
+    players = rules.validate_players(players)
+    if stake is None:
+        stake = evening.stake if evening is not None else Decimal("0")
+    stake = parse_stake(str(stake) if isinstance(stake, Decimal) else stake)
+    if stake != stake.quantize(Decimal("0.01")):
+        raise ScoringError(
+            "a stake is kept in the currency's minor units: at most two decimal places",
+            field="stake",
+            law="ruling M1",
+        )
+    if evening is not None and evening.club_id != club.pk:
+        raise UserError("That evening belongs to another club.", field="evening")
+    if table is not None and (evening is None or table.evening_id != evening.pk):
+        raise UserError("That table is not one of the evening's tables.", field="table")
+
+    seats = _players_of(rules, players)
+    members = {m.name.casefold(): m for m in club.members.all()}
+    missing = [name for name, _ in seats if name.casefold() not in members]
+    if missing:
+        raise UserError(
+            f"Not on the club's roster: {', '.join(missing)}. Add them as members or guests.",
+            field="players",
+        )
+    # The roster's spelling of each name is the one the rubber keeps.
+    canonical = {name: members[name.casefold()].name for name, _ in seats}
+    if rules.partnership:
+        players = {side: [canonical[n] for n in players[side]] for side in ("NS", "EW")}
+    else:
+        players = [canonical[n] for n in players]
+
+    state = rules.start(options, players)
+    rubber = Rubber.objects.create(
+        club=club,
+        evening=evening,
+        table=table,
+        ruleset=rules.key,
+        options=options,
+        players=players,
+        stake=stake,
+        summary=rules.summary(state),
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+    RubberPlayer.objects.bulk_create(
+        RubberPlayer(rubber=rubber, member=members[name.casefold()], side=side, position=i)
+        for i, (name, side) in enumerate(seats)
+    )
+    return rubber
+
+
+def _replay(rules: RuleSet, rubber: Rubber, raw_hands: Iterable[dict]):
+    """Fold recorded hands through the rule set: (state, [(validated hand, result), ...]).
+
+    Every hand is validated again against the state before it, so a correction that
+    makes a later hand impossible is caught, naming that hand. A Call-Ace sitting
+    that was closed is closed again after its deals (ruling C5).
+    """
+    state = rules.start(rubber.options, rubber.players)
+    scored = []
+    for i, raw in enumerate(raw_hands):
+        hand = rules.validate_hand(state, raw, field_prefix=f"hands[{i}]")
+        state, result = rules.apply(state, hand)
+        scored.append((hand, result))
+    if rubber.is_complete and not rules.partnership and not rules.is_complete(state):
+        state = rules.close(state)
+    return state, scored
+
+
+def _tricks(rules: RuleSet, canonical: dict) -> int:
+    """The trick count kept in its own column (checked by a constraint): the makers'
+    (Euchre, Call-Ace) or North-South's (Bridge)."""
+    tricks = canonical["tricks"]
+    return tricks["NS"] if isinstance(tricks, dict) else tricks
+
+
+def _player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
+    """What one hand gave each named player: his points (his side's, or his own in
+    Call-Ace) and the countable facts standings use (march, lone hand made, euchred,
+    honours)."""
+    points, facts = result.points, result.facts
+    out = {}
+    for name, side in _players_of(rules, rubber.players):
+        if side:  # Euchre, Bridge: the player shares his side's score
+            value = points[side]
+            is_bridge = isinstance(value, dict)
+            out[name] = {
+                "side": side,
+                "points": value["below"] + value["above"] if is_bridge else value,
+                "march": int(facts.get("march") == side),
+                "lone_made": int(facts.get("lone") == side and bool(facts.get("lone_made"))),
+                "euchred": int(facts.get("euchred") == side),
+                "honours": facts["honours"][side] if is_bridge else 0,
+            }
+        else:  # Call-Ace: each for himself; the maker's side is the maker and his partner
+            makers = {facts.get("maker"), facts.get("partner")} - {None}
+            among = name in makers
+            out[name] = {
+                "side": "",
+                "points": points[name],
+                "march": int(among and bool(facts.get("march"))),
+                "lone_made": int(
+                    name == facts.get("maker")
+                    and bool(facts.get("alone"))
+                    and not facts.get("euchred")
+                    and not facts.get("void")
+                ),
+                "euchred": int(among and bool(facts.get("euchred"))),
+                "honours": 0,
+            }
+    return out
+
+
+def _write_from(
+    *, rubber: Rubber, rules: RuleSet, state, scored: list, first: int, hands: list[Hand]
+) -> None:
+    """Write what the rule set made of hands[first:], the games, the rubber and its money.
+
+    `hands` are the Hand rows in order (unsaved for new ones); rows before `first` are
+    unchanged by construction (their results depend only on the hands before them).
+    """
+    members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
+    HandScore.objects.filter(rubber=rubber, hand__number__gt=first).delete()
+    scores = []
+    for (hand, result), row in zip(scored[first:], hands[first:], strict=True):
+        canonical = hand.as_dict()
+        row.data = canonical
+        row.tricks = _tricks(rules, canonical)
+        row.points = result.points
+        row.lines = [str(line) for line in result.lines]
+        row.facts = result.facts
+        row.game_won = result.game_won or ""
+        row.save()
+        for name, score in _player_scores(rules, rubber, result).items():
+            scores.append(HandScore(hand=row, rubber=rubber, member=members[name], **score))
+    HandScore.objects.bulk_create(scores)
+    _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
+
+
+def _write_rubber(*, rubber: Rubber, rules: RuleSet, state, hand_count: int, members) -> None:
+    summary = rules.summary(state)
+    Game.objects.filter(rubber=rubber).delete()
+    Game.objects.bulk_create(
+        Game(
+            rubber=rubber,
+            number=game["number"],
+            winner=game["winner"],
+            value=game.get("value"),
+            lap=game.get("lap") or 0,
+            scores=game.get("scores") or {},
+            detail=game,
+        )
+        for game in summary.get("games", [])
+    )
+    complete = rules.is_complete(state)
+    rubber.summary = summary
+    rubber.hand_count = hand_count
+    rubber.winner = summary["rubber"].get("winner") or ""
+    rubber.value = summary["rubber"].get("value")
+    rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
+    rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
+    rubber.save()
+    Settlement.objects.filter(rubber=rubber).delete()
+    if complete:
+        ledger = rules.settle(state, rubber.stake, rubber.players)
+        Settlement.objects.bulk_create(
+            Settlement(rubber=rubber, member=members[name], amount=amount)
+            for name, amount in ledger.items()
+        )
+
+
+def _lock_rubber(rubber_id: int) -> Rubber:
+    return lock_one(Rubber.objects.filter(pk=rubber_id), what="rubber")
+
+
+def _check_table(rubber: Rubber, table: Table | None) -> None:
+    """A table token opens only its own table's rubbers."""
+    if table is not None and rubber.table_id != table.pk:
+        raise PermissionDeniedByLaw("This table's link cannot record another table's hands.")
+
+
+@transaction.atomic
+def rubber_record_hand(
+    *, rubber_id: int, data: dict, user=None, table: Table | None = None
+) -> Hand:
+    """Record the next hand of a rubber (Call-Ace: the next deal of a sitting) and score it."""
+    rubber = _lock_rubber(rubber_id)
+    _check_table(rubber, table)
+    rules = rubber.rules
+    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
+        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+    hands = list(rubber.hands.order_by("number"))
+    state, scored = _replay(rules, rubber, [h.data for h in hands])
+    if rules.is_complete(state):
+        raise ScoringError(
+            "the rubber is over; no further hand may be recorded in it",
+            field="hand",
+            law=rules.rubber_law,
+        )
+    hand = rules.validate_hand(state, data, field_prefix="hand")
+    state, result = rules.apply(state, hand)
+    scored.append((hand, result))
+    row = Hand(
+        rubber=rubber,
+        number=len(hands) + 1,
+        recorded_by=user if user is not None and user.is_authenticated else None,
+        recorded_at_table=table is not None,
+    )
+    hands.append(row)
+    _write_from(
+        rubber=rubber, rules=rules, state=state, scored=scored, first=len(hands) - 1, hands=hands
+    )
+    return row
+
+
+def _later_hand_at_table(hand: Hand) -> bool:
+    """Has a hand been recorded after this one at the same table (or in the same rubber)?"""
+    rubber = hand.rubber
+    if rubber.table_id is None:
+        return rubber.hands.filter(number__gt=hand.number).exists()
+    return (
+        Hand.objects.filter(rubber__table_id=rubber.table_id, recorded_at__gt=hand.recorded_at)
+        .exclude(pk=hand.pk)
+        .exists()
+        or rubber.hands.filter(number__gt=hand.number).exists()
+    )
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    rubber_id: int,
+    number: int,
+    data: dict,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+) -> Hand:
+    """Correct a recorded hand and re-score every hand after it.
+
+    Law 5 and ruling E9 (Euchre; the Bridge laws' own limits, and Call-Ace's, through
+    the rule set's `may_correct`): the players may correct a hand until the next hand
+    at that table is recorded. After that only the secretary, the club's referee, may
+    correct it, and must say why. The original always stays beside the correction.
+    """
+    rubber = _lock_rubber(rubber_id)
+    _check_table(rubber, table)
+    rules = rubber.rules
+    hands = list(rubber.hands.order_by("number"))
+    if not 1 <= number <= len(hands):
+        raise UserError(f"This rubber has no hand {number}.", field="number", code="not_found")
+    row = hands[number - 1]
+    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
+        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+
+    state_now, _ = _replay(rules, rubber, [h.data for h in hands])
+    free = not _later_hand_at_table(row) and rules.may_correct(state_now, number)
+    law = rules.correction_law or "ruling E9"
+    if not free:
+        if not is_secretary:
+            raise PermissionDeniedByLaw(
+                "Too late for the players to correct this hand: a later hand has been recorded."
+                " Only the secretary, as the club's referee, may correct it now.",
+                field="number",
+                law=f"{law}, ruling E9" if law != "ruling E9" else law,
+            )
+        if not reason.strip():
+            raise UserError(
+                "A correction after the next hand was recorded needs a reason.",
+                field="reason",
+                law="ruling E9",
+            )
+
+    corrected = [h.data for h in hands]
+    corrected[number - 1] = data
+    state, scored = _replay(rules, rubber, corrected)
+    previous = (row.data, row.points)
+    _write_from(
+        rubber=rubber, rules=rules, state=state, scored=scored, first=number - 1, hands=hands
+    )
+    row.correction_count += 1
+    row.save(update_fields=["correction_count"])
+    HandCorrection.objects.create(
+        hand=row,
+        previous_data=previous[0],
+        previous_points=previous[1],
+        data=row.data,
+        kind=HandCorrection.Kind.FREE if free else HandCorrection.Kind.REFEREE,
+        reason=reason.strip(),
+        law=law,
+        by_user=user if user is not None and user.is_authenticated else None,
+        at_table=table is not None,
+    )
+    return row
+
+
+@transaction.atomic
+def rubber_close(*, rubber_id: int) -> Rubber:
+    """End a Call-Ace sitting and settle it (ruling C5). Partnership rubbers end when won."""
+    rubber = _lock_rubber(rubber_id)
+    rules = rubber.rules
+    raw_hands = rubber.hands.order_by("number").values_list("data", flat=True)
+    state, scored = _replay(rules, rubber, raw_hands)
+    if rules.is_complete(state):
+        raise UserError("It is over already.", code="complete", law=rules.rubber_law)
+    state = rules.close(state)
+    members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
+    _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
+    return rubber

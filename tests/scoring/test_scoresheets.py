@@ -1,0 +1,145 @@
+"""The scoresheet format: the stateless endpoint, `manage.py score_sheet`, and the
+equivalence of scoring a sheet at once with recording it hand by hand."""
+
+import io
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.models import Rubber
+from tests.scoring.conftest import NAMES, PAIRS
+from tests.scoring.strategies import scoresheet
+
+EUCHRE_SHEET = {
+    "ruleset": "euchre-somerset-1888",
+    "players": PAIRS,
+    "stake": "0.25",
+    # Law 7's ten: four double games and two for the rubber against nothing (ruling E4).
+    # Games 1 and 2: a lone march (4, law 3) and three tricks (1). Game 3: two lone
+    # marches, 8, leaving a lap of 3 (ruling E2), so a fourth game is played (ruling E1);
+    # it opens at 3 and a march (2) wins it.
+    "hands": [
+        {"makers": "NS", "tricks": 5, "alone": True},
+        {"makers": "NS", "tricks": 3},
+        {"makers": "NS", "tricks": 5, "alone": True},
+        {"makers": "NS", "tricks": 3},
+        {"makers": "NS", "tricks": 5, "alone": True},
+        {"makers": "NS", "tricks": 5, "alone": True},
+        {"makers": "NS", "tricks": 5},
+    ],
+}
+
+
+def test_stateless_endpoint_scores_law_7s_ten(api, db):
+    response = api.post("/api/v1/scoresheets/score", EUCHRE_SHEET)
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    games = [(g["winner"], g["value"], g["lap"]) for g in body["games"]]
+    assert games == [("NS", 2, 0), ("NS", 2, 0), ("NS", 2, 3), ("NS", 2, 0)]
+    assert body["rubber"]["value"] == 10
+    assert body["ledger"] == {"Ann": "2.50", "Cora": "2.50", "Bob": "-2.50", "Dan": "-2.50"}
+    assert not Rubber.objects.exists()  # nothing stored
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"ruleset": "whist"}, "ruleset"),
+        ({"hands": [{"makers": "NS", "tricks": 6}]}, "hands[0].tricks"),
+        ({"stake": 0.25}, "stake"),
+        ({"options": {"odd_trick_cap": 100}}, "options.odd_trick_cap"),
+    ],
+)
+def test_stateless_endpoint_names_the_bad_field(api, db, change, field):
+    response = api.post("/api/v1/scoresheets/score", {**EUCHRE_SHEET, **change})
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == field
+
+
+def test_stateless_endpoint_refuses_a_non_object(api, db):
+    response = api.post("/api/v1/scoresheets/score", [1, 2], format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid"
+
+
+def test_score_sheet_command_prints_what_the_endpoint_answers(api, db, tmp_path):
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(EUCHRE_SHEET))
+    out = io.StringIO()
+    call_command("score_sheet", str(path), stdout=out)
+    assert json.loads(out.getvalue()) == api.post("/api/v1/scoresheets/score", EUCHRE_SHEET).json()
+
+
+def test_score_sheet_command_errors_name_field_and_law(db, tmp_path):
+    path = tmp_path / "sheet.json"
+    after = EUCHRE_SHEET["hands"] + [{"makers": "NS", "tricks": 3}]
+    path.write_text(json.dumps({**EUCHRE_SHEET, "hands": after}))
+    with pytest.raises(CommandError) as error:
+        call_command("score_sheet", str(path))
+    assert "hands[7]" in str(error.value)
+    assert "ruling E1" in str(error.value)
+
+
+def test_score_sheet_command_refuses_what_is_not_json(db, tmp_path):
+    path = tmp_path / "sheet.json"
+    path.write_text("{not json")
+    with pytest.raises(CommandError, match="not JSON"):
+        call_command("score_sheet", str(path))
+
+
+COMPARED = ("games", "rubber", "ledger")
+
+
+def _record_by_hand(client, sheet) -> dict:
+    created = client.post(
+        "/api/v1/clubs/somerset/rubbers/",
+        {"ruleset": sheet["ruleset"], "players": sheet["players"], "stake": sheet["stake"]},
+    )
+    assert created.status_code == 201, created.json()
+    rubber_id = created.json()["id"]
+    key = "deals" if sheet["ruleset"] == "call-ace-foster-1905" else "hands"
+    for hand in sheet[key]:
+        response = client.post(f"/api/v1/clubs/somerset/rubbers/{rubber_id}/hands/", hand)
+        assert response.status_code == 201, response.json()
+    if key == "deals":
+        assert client.post(f"/api/v1/clubs/somerset/rubbers/{rubber_id}/close/").status_code == 200
+    return client.get(f"/api/v1/clubs/somerset/rubbers/{rubber_id}/").json()
+
+
+def _same(stored: dict, at_once: dict, key: str) -> None:
+    assert [h["points"] for h in stored[key]] == [h["points"] for h in at_once[key]]
+    assert [h["lines"] for h in stored[key]] == [h["lines"] for h in at_once[key]]
+    for part in COMPARED:
+        if part == "ledger" and at_once[part] is not None:
+            assert {k: Decimal(v) for k, v in stored[part].items()} == {
+                k: Decimal(v) for k, v in at_once[part].items()
+            }
+            assert sum(Decimal(v) for v in stored[part].values()) == 0
+        else:
+            assert stored[part] == at_once[part], part
+
+
+sheets = st.one_of(
+    scoresheet("euchre-somerset-1888", PAIRS),
+    scoresheet("bridge-elwell-1907", PAIRS, max_hands=12),
+    st.integers(4, 7).flatmap(
+        lambda n: scoresheet("call-ace-foster-1905", NAMES[:n], max_hands=12)
+    ),
+)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(sheet=sheets)
+def test_recorded_hand_by_hand_equals_scored_at_once(roster, secretary_api, api, sheet):
+    key = "deals" if sheet["ruleset"] == "call-ace-foster-1905" else "hands"
+    at_once = api.post("/api/v1/scoresheets/score", sheet)
+    assert at_once.status_code == 200, at_once.json()
+    _same(_record_by_hand(secretary_api, sheet), at_once.json(), key)
