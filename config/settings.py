@@ -185,10 +185,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
+# A recalculation waits this long after the first change, gathering a burst of hands
+# into one (public standings must still show a hand within two seconds).
+STANDINGS_DEBOUNCE_SECONDS = env.float("STANDINGS_DEBOUNCE_SECONDS", default=0.3)
 # A deployment (or a test's own worker) may give its tasks a queue of their own.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "club.tasks.worker_heartbeat", "schedule": 60.0},
+    # The outbox sweep: changes recorded while the broker was down are recalculated.
+    "standings-sweep": {"task": "tournaments.tasks.sweep_standings", "schedule": 30.0},
 }
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -4,6 +4,7 @@ from django.urls import path
 
 from club import api as club_api
 from scoring import api as scoring_api
+from tournaments import api as tournaments_api
 
 urlpatterns = [
     path("auth/token/", club_api.TokenView.as_view(), name="api-token"),
@@ -35,8 +36,33 @@ urlpatterns = [
         name="api-rubber-hand",
     ),
     path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/remove/",
+        scoring_api.RubberHandRemoveView.as_view(),
+        name="api-rubber-hand-remove",
+    ),
+    path(
         "clubs/<slug:slug>/rubbers/<int:pk>/close/",
         scoring_api.RubberCloseView.as_view(),
         name="api-rubber-close",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/",
+        tournaments_api.TournamentListView.as_view(),
+        name="api-tournaments",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/",
+        tournaments_api.TournamentDetailView.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/standings/",
+        tournaments_api.StandingsView.as_view(),
+        name="api-standings",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/recalculation/",
+        tournaments_api.RecalculationView.as_view(),
+        name="api-recalculation",
     ),
 ]

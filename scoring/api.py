@@ -333,6 +333,32 @@ class RubberHandDetailView(APIView):
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 
 
+class RemoveInput(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class RubberHandRemoveView(APIView):
+    """Take the last recorded hand off a rubber (same limits as a correction, law 5)."""
+
+    @extend_schema(request=RemoveInput, responses=ScoresheetOutput)
+    def post(self, request, slug, pk, number):
+        rubber = _rubber(request, slug, pk)
+        _may_record(request, rubber)
+        data = RemoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
+        services.hand_remove_last(
+            rubber_id=rubber.pk,
+            number=number,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            table=None if is_secretary else table_of_request(request),
+            is_secretary=is_secretary,
+        )
+        rubber.refresh_from_db()
+        return Response(selectors.rubber_scoresheet(rubber=rubber))
+
+
 class RubberCloseView(APIView):
     """End a Call-Ace sitting and settle it (ruling C5)."""
 

@@ -201,6 +201,27 @@ class HandCorrection(models.Model):
         return f"Correction of {self.hand} ({self.kind})"
 
 
+class RemovedHand(models.Model):
+    """A hand taken off a rubber (the last one recorded, entered by mistake), kept on record."""
+
+    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="removed_hands")
+    number = models.PositiveSmallIntegerField()
+    data = models.JSONField()
+    points = models.JSONField()
+    reason = models.TextField(blank=True)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at_table = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rubber", "at"]
+
+    def __str__(self):
+        return f"Hand {self.number} removed from {self.rubber}"
+
+
 class HandScore(models.Model):
     """Denormalised: the points one player scored on one hand, for standings to sum.
 

@@ -17,9 +17,19 @@ from django.utils import timezone
 from club.models import Club, Evening, Table
 from config.api import UserError
 from config.db import lock_one
-from scoring.models import Game, Hand, HandCorrection, HandScore, Rubber, RubberPlayer, Settlement
+from scoring.models import (
+    Game,
+    Hand,
+    HandCorrection,
+    HandScore,
+    RemovedHand,
+    Rubber,
+    RubberPlayer,
+    Settlement,
+)
 from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import parse_stake
+from tournaments.services import standings_note_change
 
 
 class PermissionDeniedByLaw(UserError):
@@ -225,6 +235,7 @@ def _write_rubber(*, rubber: Rubber, rules: RuleSet, state, hand_count: int, mem
             Settlement(rubber=rubber, member=members[name], amount=amount)
             for name, amount in ledger.items()
         )
+    standings_note_change(rubber=rubber)
 
 
 def _lock_rubber(rubber_id: int) -> Rubber:
@@ -284,6 +295,32 @@ def _later_hand_at_table(hand: Hand) -> bool:
     )
 
 
+def _check_may_change(
+    rules: RuleSet, rubber: Rubber, hands: list[Hand], row: Hand, *, reason: str, is_secretary: bool
+) -> tuple[bool, str]:
+    """Law 5 / ruling E9 (and the Bridge and Call-Ace limits through `may_correct`):
+    (free, law). Free while the players may still put it right themselves; after that
+    only the secretary, with a reason."""
+    state_now, _ = _replay(rules, rubber, [h.data for h in hands])
+    free = not _later_hand_at_table(row) and rules.may_correct(state_now, row.number)
+    law = rules.correction_law or "ruling E9"
+    if not free:
+        if not is_secretary:
+            raise PermissionDeniedByLaw(
+                "Too late for the players to change this hand: a later hand has been recorded."
+                " Only the secretary, as the club's referee, may change it now.",
+                field="number",
+                law=f"{law}, ruling E9" if law != "ruling E9" else law,
+            )
+        if not reason.strip():
+            raise UserError(
+                "A change after the next hand was recorded needs a reason.",
+                field="reason",
+                law="ruling E9",
+            )
+    return free, law
+
+
 @transaction.atomic
 def hand_correct(
     *,
@@ -312,23 +349,9 @@ def hand_correct(
     if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
         raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
 
-    state_now, _ = _replay(rules, rubber, [h.data for h in hands])
-    free = not _later_hand_at_table(row) and rules.may_correct(state_now, number)
-    law = rules.correction_law or "ruling E9"
-    if not free:
-        if not is_secretary:
-            raise PermissionDeniedByLaw(
-                "Too late for the players to correct this hand: a later hand has been recorded."
-                " Only the secretary, as the club's referee, may correct it now.",
-                field="number",
-                law=f"{law}, ruling E9" if law != "ruling E9" else law,
-            )
-        if not reason.strip():
-            raise UserError(
-                "A correction after the next hand was recorded needs a reason.",
-                field="reason",
-                law="ruling E9",
-            )
+    free, law = _check_may_change(
+        rules, rubber, hands, row, reason=reason, is_secretary=is_secretary
+    )
 
     corrected = [h.data for h in hands]
     corrected[number - 1] = data
@@ -351,6 +374,47 @@ def hand_correct(
         at_table=table is not None,
     )
     return row
+
+
+@transaction.atomic
+def hand_remove_last(
+    *,
+    rubber_id: int,
+    number: int,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+) -> RemovedHand:
+    """Take the last recorded hand off a rubber (one entered by mistake), under the same
+    limits as a correction (law 5, ruling E9); it stays on record as a RemovedHand."""
+    rubber = _lock_rubber(rubber_id)
+    _check_table(rubber, table)
+    rules = rubber.rules
+    hands = list(rubber.hands.order_by("number"))
+    if not hands or number != len(hands):
+        raise UserError(
+            "Only the last hand recorded can be removed; correct an earlier one instead.",
+            field="number",
+        )
+    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
+        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+    row = hands[-1]
+    _check_may_change(rules, rubber, hands, row, reason=reason, is_secretary=is_secretary)
+    removed = RemovedHand.objects.create(
+        rubber=rubber,
+        number=row.number,
+        data=row.data,
+        points=row.points,
+        reason=reason.strip(),
+        by_user=user if user is not None and user.is_authenticated else None,
+        at_table=table is not None,
+    )
+    row.delete()
+    state, scored = _replay(rules, rubber, [h.data for h in hands[:-1]])
+    members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
+    _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
+    return removed
 
 
 @transaction.atomic

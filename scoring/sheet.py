@@ -38,8 +38,11 @@ def score_sheet(data: dict) -> dict:
     closed = None
     if "closed" in data:
         if rules.partnership:
-            raise ScoringError("a partnership rubber ends when it is won, not when closed",
-                               field="closed", law=rules.rubber_law)
+            raise ScoringError(
+                "a partnership rubber ends when it is won, not when closed",
+                field="closed",
+                law=rules.rubber_law,
+            )
         closed = check_bool(data["closed"], "closed")
 
     # Each hand is checked against the rubber as the hands before it left it, then scored;

@@ -1,0 +1,60 @@
+"""Fixtures for tournaments: a ladder over an evening, and helpers to play rubbers."""
+
+import pytest
+
+from scoring import services as scoring
+from tests.factories import EveningFactory, MemberFactory
+from tournaments import services
+
+NAMES = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
+
+
+@pytest.fixture
+def roster(club):
+    return {name: MemberFactory(club=club, name=name) for name in NAMES}
+
+
+@pytest.fixture
+def evening(club):
+    return EveningFactory(club=club, stake="0.25")
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run a write as if it had committed: its on-commit callbacks (the standings
+    recalculation, eager here) run when the block ends."""
+
+    def run(function, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return function(**kwargs)
+
+    return run
+
+
+@pytest.fixture
+def ladder(club, roster, evening, commit):
+    return commit(
+        services.tournament_create,
+        club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk],
+    )  # fmt: skip
+
+
+def start(club, evening, ns, ew):
+    return scoring.rubber_start(
+        club=club, evening=evening, ruleset="euchre-somerset-1888", players={"NS": ns, "EW": ew}
+    )
+
+
+def record(commit, rubber, *hands):
+    for hand in hands:
+        commit(scoring.rubber_record_hand, rubber_id=rubber.pk, data=hand)
+
+
+def hand(makers="NS", tricks=3, alone=False):
+    return {"makers": makers, "tricks": tricks, "alone": alone}
+
+
+# Three games of march, march, three tricks (2 + 2 + 1 = 5 each): the side wins every game,
+# each double (ruling E3), the third game always played (ruling E1): worth 2+2+2+2 = 8.
+def sweep(side):
+    return [hand(side, 5), hand(side, 5), hand(side, 3)] * 3

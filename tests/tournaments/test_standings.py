@@ -1,0 +1,156 @@
+"""Standings: each metric, precedence and ties, recalculation and publication."""
+
+from decimal import Decimal
+
+import pytest
+
+from tests.tournaments.conftest import hand, record, start, sweep
+from tournaments import services
+from tournaments.metrics import rank
+from tournaments.models import StandingsDirty, StandingsVersion, TournamentTotal
+
+# The rubber worked by hand in tests/scoring/test_api_rubbers.py: NS win 2+2 (double
+# games) and lose the third single; the rubber is worth 5 (ruling E4).
+RUBBER = [
+    hand("NS", 5), hand("NS", 5), hand("NS", 3),
+    hand("NS", 5), hand("NS", 5), hand("NS", 5),
+    hand("EW", 5, alone=True), hand("EW", 3),
+]  # fmt: skip
+
+
+def rows_by_name(tournament):
+    tournament.refresh_from_db()
+    version = StandingsVersion.objects.get(
+        tournament=tournament, number=tournament.standings_version
+    )
+    return {row["name"]: row for row in version.rows}
+
+
+def test_every_metric_from_a_whole_rubber(club, evening, ladder, commit):
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, *RUBBER)
+    rows = rows_by_name(ladder)
+    ann, bob = rows["Ann"]["metrics"], rows["Bob"]["metrics"]
+    # Points: NS 2+2+1+2+2+2 = 11 (hand 6's second point is its lap, ruling E6); EW 4+1.
+    assert (ann["points"], bob["points"]) == (11, 5)
+    assert (ann["net_rubber_points"], bob["net_rubber_points"]) == (5, -5)
+    assert (ann["rubbers_won"], bob["rubbers_won"]) == (1, 0)
+    assert (ann["games_won"], bob["games_won"]) == (2, 1)
+    assert (ann["marches"], bob["marches"]) == (5, 1)  # EW's lone march counts too
+    assert (ann["lone_hands"], bob["lone_hands"]) == (0, 1)
+    assert (ann["euchres"], bob["euchres"]) == (0, 0)
+    assert (Decimal(ann["stake_won"]), Decimal(bob["stake_won"])) == (
+        Decimal("1.25"), Decimal("-1.25")
+    )  # fmt: skip
+    # Default precedence: net rubber points first; partners tie and show "=1", "=3".
+    assert [rows[n]["display_rank"] for n in ["Ann", "Cora", "Bob", "Dan"]] == [
+        "=1", "=1", "=3", "=3"
+    ]  # fmt: skip
+
+
+def test_euchres_suffered_rank_lower_first(club, evening, ladder, commit):
+    commit(services.tournament_update, tournament=ladder, precedence=["euchres", "points"])
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, hand("NS", 2), hand("EW", 3))  # NS euchred: EW 2; then EW 1
+    rows = rows_by_name(ladder)
+    assert rows["Ann"]["metrics"]["euchres"] == 1
+    assert rows["Bob"]["display_rank"] == "=1"
+    assert rows["Ann"]["display_rank"] == "=3"
+
+
+def test_head_to_head_ranks_players_by_their_meetings(club, evening, ladder, commit):
+    commit(services.tournament_update, tournament=ladder, precedence=["head_to_head"])
+    for ns, ew in [(["Ann", "Cora"], ["Bob", "Dan"]), (["Ann", "Dan"], ["Bob", "Cora"]),
+                   (["Ann", "Cora"], ["Bob", "Dan"])]:  # fmt: skip
+        record(commit, start(club, evening, ns, ew), *sweep("NS"))
+    rows = rows_by_name(ladder)
+    # Each rubber: a winner +2 (two opponents beaten), a loser -2.
+    assert {n: rows[n]["metrics"]["head_to_head"] for n in ["Ann", "Cora", "Dan", "Bob"]} == {
+        "Ann": 6, "Cora": 2, "Dan": -2, "Bob": -6
+    }  # fmt: skip
+    assert [rows[n]["rank"] for n in ["Ann", "Cora", "Dan", "Bob"]] == [1, 2, 3, 4]
+
+
+def test_rank_keeps_ties_and_skips_places():
+    rows = [
+        {"member": i, "name": name, "metrics": {"points": points, "euchres": 0}}
+        for i, (name, points) in enumerate([("A", 9), ("B", 7), ("C", 7), ("D", 7), ("E", 1)])
+    ]
+    ranked = {row["name"]: row for row in rank(rows, ["points"])}
+    assert [ranked[n]["display_rank"] for n in "ABCDE"] == ["1", "=2", "=2", "=2", "5"]
+    assert [ranked[n]["tied"] for n in "ABCDE"] == [False, True, True, True, False]
+
+
+def test_head_to_head_is_asked_only_for_tied_groups():
+    asked = []
+
+    def h2h(ids):
+        asked.append(sorted(ids))
+        return {ids[0]: 1}
+
+    rows = [
+        {"member": i, "name": n, "metrics": {"points": p}}
+        for i, (n, p) in enumerate([("A", 5), ("B", 3), ("C", 3)])
+    ]
+    ranked = rank(rows, ["points", "head_to_head"], head_to_head=h2h)
+    assert asked == [[1, 2]]
+    assert [r["name"] for r in ranked] == ["A", "B", "C"]
+    assert [r["display_rank"] for r in ranked] == ["1", "2", "3"]
+
+
+def test_a_rubber_outside_the_ladder_does_not_count(club, evening, ladder, commit):
+    from tests.factories import EveningFactory
+
+    other_evening = EveningFactory(club=club)
+    record(commit, start(club, other_evening, ["Ann", "Cora"], ["Bob", "Dan"]), *sweep("NS"))
+    assert not TournamentTotal.objects.filter(tournament=ladder).exists()
+    assert not StandingsDirty.objects.exists()
+
+
+def test_correction_and_removal_update_the_standings(club, evening, ladder, commit):
+    from scoring import services as scoring
+
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, hand("NS", 3), hand("NS", 3))
+    commit(scoring.hand_correct, rubber_id=rubber.pk, number=2, data=hand("NS", 5),
+           reason="", is_secretary=True)  # fmt: skip
+    assert rows_by_name(ladder)["Ann"]["metrics"]["points"] == 3
+    commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=2, is_secretary=True)
+    assert rows_by_name(ladder)["Ann"]["metrics"]["points"] == 1
+    commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=1, is_secretary=True)
+    assert "Ann" not in rows_by_name(ladder)
+
+
+def test_full_recalculation_equals_incremental(club, evening, ladder, commit):
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, *RUBBER)
+    record(commit, start(club, evening, ["Edith", "Bob"], ["Frank", "Ann"]), *sweep("EW"))
+    incremental = rows_by_name(ladder)
+    version = services.standings_full_recalculation(tournament_id=ladder.pk)
+    assert version.kind == "full"
+    assert rows_by_name(ladder) == incremental
+
+
+def test_changing_the_evenings_recalculates_in_full(club, evening, ladder, commit):
+    from tests.factories import EveningFactory
+
+    other = EveningFactory(club=club)
+    record(commit, start(club, other, ["Ann", "Cora"], ["Bob", "Dan"]), *sweep("NS"))
+    commit(services.tournament_update, tournament=ladder, evening_ids=[evening.pk, other.pk])
+    assert rows_by_name(ladder)["Ann"]["metrics"]["rubbers_won"] == 1
+    assert services.standings_progress(tournament_id=ladder.pk)["state"] == "done"
+
+
+def test_old_versions_are_pruned(club, evening, ladder, commit):
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, *([hand("NS", 3), hand("EW", 3)] * 12))
+    assert StandingsVersion.objects.filter(tournament=ladder).count() <= services.KEEP_VERSIONS
+
+
+@pytest.mark.parametrize("precedence", [[], ["nonsense"], ["points", "points"]])
+def test_bad_precedence_names_the_field(ladder, precedence):
+    from config.api import UserError
+
+    with pytest.raises(UserError) as error:
+        services.tournament_update(tournament=ladder, precedence=precedence)
+    assert error.value.field == "precedence"

@@ -1,0 +1,50 @@
+from django.contrib import admin
+
+from tournaments.models import (
+    Round,
+    RoundTable,
+    StandingsDirty,
+    StandingsVersion,
+    Tournament,
+    TournamentPlayer,
+    TournamentTotal,
+)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "kind", "ruleset", "is_public", "standings_version"]
+    list_filter = ["club", "kind"]
+    filter_horizontal = ["evenings"]
+
+
+@admin.register(TournamentPlayer)
+class TournamentPlayerAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "joined_round", "left_round"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "created_at"]
+
+
+@admin.register(RoundTable)
+class RoundTableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "rubber"]
+
+
+@admin.register(TournamentTotal)
+class TournamentTotalAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "points", "rubbers_won", "net_rubber_points"]
+    list_filter = ["tournament"]
+
+
+@admin.register(StandingsDirty)
+class StandingsDirtyAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "created_at"]
+
+
+@admin.register(StandingsVersion)
+class StandingsVersionAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kind", "players_recomputed", "duration_ms", "created_at"]
+    list_filter = ["tournament"]

@@ -1,0 +1,164 @@
+"""API views for tournaments and their standings."""
+
+from django.utils.http import quote_etag
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from club.permissions import club_for_request
+from config.api import Pagination
+from scoring.models import RULESET_CHOICES
+from tournaments import selectors, services
+from tournaments.metrics import METRICS
+from tournaments.models import Tournament
+
+
+class TournamentOutput(serializers.ModelSerializer):
+    evenings = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "slug", "name", "kind", "ruleset", "is_public", "precedence", "evenings",
+            "movement", "rounds_planned", "deals_per_round", "standings_round",
+            "standings_version",
+        ]  # fmt: skip
+
+
+class TournamentInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    slug = serializers.SlugField(max_length=60)
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
+    ruleset = serializers.ChoiceField(choices=RULESET_CHOICES, required=False, default="")
+    is_public = serializers.BooleanField(default=True)
+    precedence = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(METRICS)), required=False
+    )
+    evenings = serializers.ListField(child=serializers.IntegerField(), required=False)
+    movement = serializers.CharField(required=False, default="")
+    rounds_planned = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    deals_per_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
+
+
+class TournamentUpdateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    is_public = serializers.BooleanField(required=False)
+    precedence = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(METRICS)), required=False
+    )
+    evenings = serializers.ListField(child=serializers.IntegerField(), required=False)
+    standings_round = serializers.IntegerField(min_value=0, required=False)
+
+
+class StandingRowOutput(serializers.Serializer):
+    member = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField()
+    tied = serializers.BooleanField()
+    display_rank = serializers.CharField()
+    metrics = serializers.JSONField()
+
+
+class MetricOutput(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+
+
+class StandingsOutput(serializers.Serializer):
+    tournament = serializers.CharField()
+    version = serializers.IntegerField()
+    computed_at = serializers.DateTimeField(allow_null=True)
+    precedence = MetricOutput(many=True)
+    rows = StandingRowOutput(many=True)
+
+
+class ProgressOutput(serializers.Serializer):
+    state = serializers.CharField()
+    percent = serializers.IntegerField()
+    version = serializers.IntegerField(required=False)
+
+
+class TournamentListView(APIView):
+    """A club's tournaments; a director (the club's secretary) creates one."""
+
+    @extend_schema(responses=TournamentOutput(many=True))
+    def get(self, request, slug):
+        club = club_for_request(request, slug)
+        paginator = Pagination()
+        tournaments = selectors.tournaments_visible(club=club, user=request.user).prefetch_related(
+            "evenings"
+        )
+        page = paginator.paginate_queryset(tournaments, request, self)
+        return paginator.get_paginated_response(TournamentOutput(page, many=True).data)
+
+    @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
+    def post(self, request, slug):
+        club = club_for_request(request, slug, write=True)
+        data = TournamentInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        tournament = services.tournament_create(
+            club=club, evening_ids=values.pop("evenings", None), **values
+        )
+        return Response(TournamentOutput(tournament).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(APIView):
+    """One tournament; its director changes what counts and how it ranks."""
+
+    @extend_schema(responses=TournamentOutput)
+    def get(self, request, slug, tslug):
+        club = club_for_request(request, slug)
+        return Response(
+            TournamentOutput(
+                selectors.tournament_for(club=club, slug=tslug, user=request.user)
+            ).data
+        )
+
+    @extend_schema(request=TournamentUpdateInput, responses=TournamentOutput)
+    def patch(self, request, slug, tslug):
+        club = club_for_request(request, slug, write=True)
+        tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        data = TournamentUpdateInput(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        tournament = services.tournament_update(
+            tournament=tournament, evening_ids=values.pop("evenings", None), **values
+        )
+        return Response(TournamentOutput(tournament).data)
+
+
+class StandingsView(APIView):
+    """The latest published standings; `If-None-Match` with the version's ETag gets 304."""
+
+    @extend_schema(responses=StandingsOutput)
+    def get(self, request, slug, tslug):
+        club = club_for_request(request, slug)
+        tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        number = selectors.standings_version_number(tournament_id=tournament.pk)
+        etag = quote_etag(f"standings-{tournament.pk}-{number}")
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        body = selectors.standings_published(tournament=tournament, number=number)
+        return Response(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
+
+
+class RecalculationView(APIView):
+    """A director starts a full recalculation of the standings and follows its progress."""
+
+    @extend_schema(responses=ProgressOutput)
+    def get(self, request, slug, tslug):
+        club = club_for_request(request, slug, write=True)
+        tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        return Response(services.standings_progress(tournament_id=tournament.pk))
+
+    @extend_schema(request=None, responses={202: ProgressOutput})
+    def post(self, request, slug, tslug):
+        club = club_for_request(request, slug, write=True)
+        tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        services.standings_request_full(tournament_id=tournament.pk)
+        return Response(
+            services.standings_progress(tournament_id=tournament.pk),
+            status=status.HTTP_202_ACCEPTED,
+        )

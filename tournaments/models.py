@@ -1,0 +1,183 @@
+"""Tournaments (club ladders and progressive tournaments) and their standings.
+
+Standings are kept two ways: per player running totals (`TournamentTotal`),
+brought up to date by a Celery task for just the players whose hands changed
+(`StandingsDirty` is the outbox of such changes), and published versions
+(`StandingsVersion`), each a ranked snapshot written atomically, which the
+public pages and their caches are keyed on.
+"""
+
+from django.db import models
+
+from scoring.models import RULESET_CHOICES
+
+
+class Tournament(models.Model):
+    """A competition on top of the evenings: a ladder over a season, or a progressive."""
+
+    class Kind(models.TextChoices):
+        LADDER = "ladder", "Club ladder"
+        PROGRESSIVE = "progressive", "Progressive tournament"
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    ruleset = models.CharField(max_length=40, choices=RULESET_CHOICES, blank=True)
+    is_public = models.BooleanField(default=True)
+    # Metric keys in order of precedence (tournaments.metrics.METRICS), the director's choice.
+    precedence = models.JSONField(default=list)
+    # Ladder: the evenings of the season; every rubber and sitting played in them counts.
+    evenings = models.ManyToManyField("club.Evening", blank=True, related_name="tournaments")
+    # Progressive: the movement seating each round, the rounds planned, deals per round
+    # (None: a rubber), and the last round whose results count (None: all).
+    movement = models.CharField(max_length=20, blank=True)
+    rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
+    deals_per_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    standings_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    standings_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint("club", "slug", name="tournament_unique_slug_per_club"),
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["ladder", "progressive"]), name="tournament_kind"
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class TournamentPlayer(models.Model):
+    """A player entered in a progressive tournament, from the round he arrived to the
+    round he left (late arrivals and departures change nothing already played)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="+")
+    joined_round = models.PositiveSmallIntegerField(default=1)
+    left_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "member__name"]
+        constraints = [
+            models.UniqueConstraint("tournament", "member", name="tournamentplayer_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.member} in {self.tournament}"
+
+
+class Round(models.Model):
+    """A round of a progressive tournament: its seating, from the movement, and its rubbers."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    seating = models.JSONField(default=dict)  # the movement's RoundSeating.to_dict()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint("tournament", "number", name="round_unique_number"),
+        ]
+
+    def __str__(self):
+        return f"Round {self.number} of {self.tournament}"
+
+
+class RoundTable(models.Model):
+    """One table of a round and the rubber (or fixed deals) played at it."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    rubber = models.OneToOneField(
+        "scoring.Rubber", on_delete=models.PROTECT, related_name="round_table"
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint("round", "number", name="roundtable_unique_number"),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number}, {self.round}"
+
+
+class TournamentTotal(models.Model):
+    """A player's running totals in a tournament: one column per metric SQL computes."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="totals")
+    member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="+")
+    points = models.IntegerField(default=0)
+    net_rubber_points = models.IntegerField(default=0)
+    rubbers_played = models.IntegerField(default=0)
+    rubbers_won = models.IntegerField(default=0)
+    games_won = models.IntegerField(default=0)
+    marches = models.IntegerField(default=0)
+    lone_hands = models.IntegerField(default=0)
+    euchres = models.IntegerField(default=0)
+    honours = models.IntegerField(default=0)
+    stake_won = models.DecimalField(max_digits=14, decimal_places=2, default=0)
+    hands = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("tournament", "member", name="tournamenttotal_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.member} in {self.tournament}"
+
+
+class StandingsDirty(models.Model):
+    """The outbox: a player whose totals in a tournament must be brought up to date.
+
+    Written in the same transaction as the hand that changed them, so no change is
+    lost when the broker is down; the recalculation task (or the periodic sweep)
+    consumes it.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint("tournament", "member", name="standingsdirty_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.member} in {self.tournament} needs recalculation"
+
+
+class StandingsVersion(models.Model):
+    """A published, ranked snapshot of a tournament's standings."""
+
+    class Kind(models.TextChoices):
+        INCREMENTAL = "incremental", "Incremental"
+        FULL = "full", "Full"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings_versions"
+    )
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    # [{"member": id, "name": str, "rank": int, "tied": bool, "metrics": {...}}, ...]
+    rows = models.JSONField(default=list)
+    precedence = models.JSONField(default=list)
+    players_recomputed = models.PositiveIntegerField(default=0)
+    duration_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-number"]
+        constraints = [
+            models.UniqueConstraint("tournament", "number", name="standingsversion_unique"),
+        ]
+
+    def __str__(self):
+        return f"Standings v{self.number} of {self.tournament}"

@@ -1,0 +1,451 @@
+"""Standings: which rubbers count, totals computed in SQL, recalculation and publication.
+
+The flow, for every hand recorded, corrected or removed:
+
+1. In the writing transaction, `standings_note_change` marks the rubber's players
+   dirty (`StandingsDirty`, the outbox) in every tournament the rubber counts for.
+2. After commit, `standings_schedule` enqueues one recalculation per tournament,
+   unless one is already queued (a cache key), so a burst of hands causes one or
+   two recalculations, not one each. If the broker is down the outbox waits for
+   the periodic sweep (`standings_sweep`).
+3. The task (`tournaments.tasks.recalculate_standings`) takes the tournament's
+   advisory lock (one recalculation at a time per tournament), recomputes the
+   dirty players' totals from committed rows, ranks everyone and writes a new
+   `StandingsVersion` in one transaction. Idempotent: it recomputes, never adds.
+"""
+
+import logging
+import time
+from collections import defaultdict
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When
+from django.db.models.functions import Coalesce
+
+from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
+from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, rank
+from tournaments.models import StandingsDirty, StandingsVersion, Tournament, TournamentTotal
+
+logger = logging.getLogger(__name__)
+
+KEEP_VERSIONS = 20  # older published versions are pruned
+QUEUED_KEY = "standings:queued:{}"
+VERSION_KEY = "standings:version:{}"
+PROGRESS_KEY = "standings:progress:{}"
+TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
+
+
+# --- which rubbers count ------------------------------------------------------------------
+
+
+def counted_rubbers(tournament: Tournament) -> QuerySet[Rubber]:
+    """The rubbers (and Call-Ace sittings) whose hands count in the tournament.
+
+    Ladder: every rubber played in the season's evenings. Progressive: the rubbers of
+    its rounds, up to the round the director has selected (all when none is).
+    """
+    if tournament.kind == Tournament.Kind.LADDER:
+        return Rubber.objects.filter(evening__tournaments=tournament)
+    rubbers = Rubber.objects.filter(round_table__round__tournament=tournament)
+    if tournament.standings_round:
+        rubbers = rubbers.filter(round_table__round__number__lte=tournament.standings_round)
+    return rubbers
+
+
+def tournaments_counting(rubber: Rubber) -> QuerySet[Tournament]:
+    """The tournaments a rubber counts in (its evening's ladders, its progressive)."""
+    condition = Q(kind=Tournament.Kind.PROGRESSIVE, rounds__tables__rubber=rubber)
+    if rubber.evening_id:
+        condition |= Q(kind=Tournament.Kind.LADDER, evenings=rubber.evening_id)
+    return Tournament.objects.filter(condition).distinct()
+
+
+# --- totals in SQL --------------------------------------------------------------------------
+
+
+def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
+    """Every column metric for each player (or just `member_ids`), from stored rows.
+
+    Four aggregate queries: hand scores (points, marches, lone hands, euchres,
+    honours, hands), finished rubbers (played, won, net rubber points), games won,
+    and settlements. Nothing is re-scored.
+    """
+    rubbers = counted_rubbers(tournament).values("pk")
+    totals: dict[int, dict] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
+
+    def only(queryset, field="member_id"):
+        return (
+            queryset.filter(**{f"{field}__in": member_ids}) if member_ids is not None else queryset
+        )
+
+    hand_rows = (
+        only(HandScore.objects.filter(rubber__in=rubbers))
+        .values("member_id")
+        .annotate(
+            points=Sum("points"),
+            marches=Sum("march"),
+            lone_hands=Sum("lone_made"),
+            euchres=Sum("euchred"),
+            honours=Sum("honours"),
+            hands=Count("id"),
+        )
+    )
+    for row in hand_rows:
+        totals[row.pop("member_id")].update(row)
+
+    finished = only(
+        RubberPlayer.objects.filter(rubber__in=rubbers, rubber__status=Rubber.Status.COMPLETE)
+    )
+    won = Q(side=F("rubber__winner")) & ~Q(side="")
+    for row in finished.values("member_id").annotate(
+        rubbers_played=Count("id"),
+        rubbers_won=Count("id", filter=won),
+        net_rubber_points=Coalesce(
+            Sum(
+                Case(
+                    When(won, then=F("rubber__value")),
+                    When(~Q(side=""), then=-F("rubber__value")),
+                    default=Value(0),
+                    output_field=IntegerField(),
+                )
+            ),
+            0,
+        ),
+    ):
+        totals[row.pop("member_id")].update(row)
+
+    # One join from each seat to its rubber's games, filtered and counted on the same join.
+    seats_in_games = only(
+        RubberPlayer.objects.filter(rubber__in=rubbers, rubber__games__winner=F("side"))
+    )
+    for row in seats_in_games.values("member_id").annotate(games_won=Count("rubber__games")):
+        totals[row["member_id"]]["games_won"] = row["games_won"]
+
+    money = only(Settlement.objects.filter(rubber__in=rubbers))
+    for row in money.values("member_id").annotate(stake_won=Sum("amount")):
+        totals[row["member_id"]]["stake_won"] = row["stake_won"]
+
+    if member_ids is not None:
+        for member_id in member_ids:
+            totals[member_id]  # a player whose hands were all removed is back to nothing
+    return dict(totals)
+
+
+def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_all: bool) -> None:
+    existing = TournamentTotal.objects.filter(tournament=tournament)
+    if replace_all:
+        existing.delete()
+    else:
+        existing.filter(member_id__in=list(totals)).delete()
+    TournamentTotal.objects.bulk_create(
+        TournamentTotal(tournament=tournament, member_id=member_id, **values)
+        for member_id, values in totals.items()
+        if values["hands"] or values["rubbers_played"]
+    )
+
+
+# --- ranking and publication ----------------------------------------------------------------
+
+
+def head_to_head(tournament: Tournament, member_ids: list[int]) -> dict[int, int]:
+    """Among these players: finished rubbers each won less those he lost against the others."""
+    rubbers = counted_rubbers(tournament).filter(status=Rubber.Status.COMPLETE).values("pk")
+    seats = RubberPlayer.objects.filter(rubber__in=rubbers, member_id__in=member_ids).exclude(
+        side=""
+    )
+    by_rubber: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+    for member_id, rubber_id, side, winner in seats.values_list(
+        "member_id", "rubber_id", "side", "rubber__winner"
+    ):
+        by_rubber[rubber_id].append((member_id, side, winner))
+    score = dict.fromkeys(member_ids, 0)
+    for players in by_rubber.values():
+        for member_id, side, winner in players:
+            opponents = sum(1 for _, other, _ in players if other != side)
+            if opponents:
+                score[member_id] += opponents if side == winner else -opponents
+    return score
+
+
+def standings_rows(tournament: Tournament) -> list[dict]:
+    """Rank every player with totals by the tournament's precedence list."""
+    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    rows = [
+        {
+            "member": total.member_id,
+            "name": total.member.name,
+            "metrics": {
+                **{key: getattr(total, key) for key in COLUMN_METRICS},
+                "stake_won": str(total.stake_won),
+                "hands": total.hands,
+                "rubbers_played": total.rubbers_played,
+            },
+        }
+        for total in TournamentTotal.objects.filter(tournament=tournament).select_related("member")
+    ]
+    return rank(rows, precedence, head_to_head=lambda ids: head_to_head(tournament, ids))
+
+
+def _publish(
+    tournament: Tournament, *, kind: str, players: int, started: float
+) -> StandingsVersion:
+    tournament.standings_version += 1
+    version = StandingsVersion.objects.create(
+        tournament=tournament,
+        number=tournament.standings_version,
+        kind=kind,
+        rows=standings_rows(tournament),
+        precedence=tournament.precedence or DEFAULT_PRECEDENCE,
+        players_recomputed=players,
+        duration_ms=int((time.monotonic() - started) * 1000),
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=version.number)
+    StandingsVersion.objects.filter(
+        tournament=tournament, number__lte=version.number - KEEP_VERSIONS
+    ).delete()
+    number = version.number
+    transaction.on_commit(lambda: cache.set(VERSION_KEY.format(tournament.pk), number, None))
+    return version
+
+
+def _advisory_lock(tournament_id: int) -> bool:
+    """Take the tournament's recalculation lock for this transaction (PostgreSQL); True if
+    taken. Elsewhere (SQLite, one process) there is nothing to race."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [7301, tournament_id])
+        return cursor.fetchone()[0]
+
+
+def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
+    """Bring the dirty players' totals up to date and publish a new version.
+
+    Returns None when another recalculation holds the lock (the caller retries) or
+    when there was nothing to do. Must not run inside an outer transaction.
+    """
+    started = time.monotonic()
+    with transaction.atomic():
+        if not _advisory_lock(tournament_id):
+            return None
+        tournament = Tournament.objects.get(pk=tournament_id)
+        dirty = list(
+            StandingsDirty.objects.filter(tournament=tournament).values_list("pk", "member_id")
+        )
+        if not dirty:
+            return None
+        member_ids = sorted({member_id for _, member_id in dirty})
+        _write_totals(tournament, compute_totals(tournament, member_ids), replace_all=False)
+        StandingsDirty.objects.filter(pk__in=[pk for pk, _ in dirty]).delete()
+        return _publish(
+            tournament, kind=StandingsVersion.Kind.INCREMENTAL, players=len(member_ids),
+            started=started,
+        )  # fmt: skip
+
+
+def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | None:
+    """Recompute every player's totals from scratch and publish, reporting progress."""
+    started = time.monotonic()
+    progress = PROGRESS_KEY.format(tournament_id)
+    with transaction.atomic():
+        if not _advisory_lock(tournament_id):
+            return None
+        cache.set(progress, {"state": "running", "percent": 5}, 3600)
+        tournament = Tournament.objects.get(pk=tournament_id)
+        StandingsDirty.objects.filter(tournament=tournament).delete()
+        totals = compute_totals(tournament)
+        cache.set(progress, {"state": "running", "percent": 70}, 3600)
+        _write_totals(tournament, totals, replace_all=True)
+        cache.set(progress, {"state": "running", "percent": 85}, 3600)
+        version = _publish(
+            tournament, kind=StandingsVersion.Kind.FULL, players=len(totals), started=started
+        )
+    cache.set(progress, {"state": "done", "percent": 100, "version": version.number}, 3600)
+    return version
+
+
+# --- noting changes and scheduling -------------------------------------------------------------
+
+
+def standings_note_change(*, rubber: Rubber) -> None:
+    """Mark the rubber's players dirty in every tournament it counts in (same transaction),
+    and schedule a recalculation of each after commit."""
+    tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))
+    if not tournament_ids:
+        return
+    member_ids = list(rubber.seats.values_list("member_id", flat=True))
+    StandingsDirty.objects.bulk_create(
+        [StandingsDirty(tournament_id=t, member_id=m) for t in tournament_ids for m in member_ids],
+        ignore_conflicts=True,
+    )
+    for tournament_id in tournament_ids:
+        transaction.on_commit(
+            lambda t=tournament_id: standings_schedule(
+                tournament_id=t, countdown=settings.STANDINGS_DEBOUNCE_SECONDS
+            )
+        )
+
+
+def standings_schedule(*, tournament_id: int, countdown: float = 0) -> bool:
+    """Enqueue a recalculation unless one is queued already; never fail the caller.
+
+    The queued flag lives in the cache for a short while; the task clears it when it
+    starts, so a change arriving during a recalculation queues exactly one more. The
+    small countdown gathers a burst of hands into one recalculation.
+    If the broker (or the cache) is down, the outbox rows wait for `standings_sweep`.
+    """
+    from tournaments.tasks import recalculate_standings
+
+    try:
+        if not cache.add(QUEUED_KEY.format(tournament_id), 1, timeout=60):
+            return False
+        recalculate_standings.apply_async(args=[tournament_id], countdown=countdown)
+        return True
+    except Exception:  # broker or cache down: the outbox keeps the change
+        logger.warning(
+            "standings: could not enqueue for tournament %s", tournament_id, exc_info=True
+        )
+        try:
+            cache.delete(QUEUED_KEY.format(tournament_id))
+        except Exception:
+            logger.debug("cache unavailable too", exc_info=True)
+        return False
+
+
+def standings_sweep() -> list[int]:
+    """Schedule every tournament with changes waiting in the outbox (run by Celery beat)."""
+    ids = list(StandingsDirty.objects.values_list("tournament_id", flat=True).distinct())
+    return [
+        tournament_id for tournament_id in ids if standings_schedule(tournament_id=tournament_id)
+    ]
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+def _check_precedence(precedence) -> list[str]:
+    from config.api import UserError
+    from tournaments.metrics import validate_precedence
+
+    try:
+        return validate_precedence(precedence)
+    except ValueError as exc:
+        raise UserError(str(exc), field="precedence") from exc
+
+
+def _check_evenings(club, evening_ids) -> list:
+    from club.models import Evening
+    from config.api import UserError
+
+    evenings = list(Evening.objects.filter(club=club, pk__in=evening_ids))
+    if len(evenings) != len(set(evening_ids)):
+        missing = sorted(set(evening_ids) - {e.pk for e in evenings})
+        raise UserError(f"No such evenings in this club: {missing}.", field="evenings")
+    return evenings
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    club,
+    name: str,
+    slug: str,
+    kind: str,
+    ruleset: str = "",
+    is_public: bool = True,
+    precedence: list[str] | None = None,
+    evening_ids: list[int] | None = None,
+    movement: str = "",
+    rounds_planned: int | None = None,
+    deals_per_round: int | None = None,
+) -> Tournament:
+    """Create a ladder over a season's evenings, or a progressive tournament."""
+    from config.api import UserError
+
+    if Tournament.objects.filter(club=club, slug=slug).exists():
+        raise UserError(f"The club has a tournament called {slug!r} already.", field="slug")
+    if kind == Tournament.Kind.PROGRESSIVE and not ruleset:
+        raise UserError("A progressive tournament is played under one rule set.", field="ruleset")
+    if kind == Tournament.Kind.LADDER and (movement or rounds_planned):
+        raise UserError("A ladder has no rounds or movement; it counts evenings.", field="movement")
+    if kind == Tournament.Kind.PROGRESSIVE:
+        from tournaments.movements import MOVEMENTS
+
+        if movement not in MOVEMENTS:
+            raise UserError(f"Choose a movement: {', '.join(MOVEMENTS)}.", field="movement")
+    tournament = Tournament.objects.create(
+        club=club,
+        name=name,
+        slug=slug,
+        kind=kind,
+        ruleset=ruleset,
+        is_public=is_public,
+        precedence=_check_precedence(precedence or DEFAULT_PRECEDENCE),
+        movement=movement,
+        rounds_planned=rounds_planned,
+        deals_per_round=deals_per_round,
+    )
+    if evening_ids:
+        if kind != Tournament.Kind.LADDER:
+            raise UserError("Only a ladder counts whole evenings.", field="evenings")
+        tournament.evenings.set(_check_evenings(club, evening_ids))
+        standings_request_full(tournament_id=tournament.pk)
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str | None = None,
+    is_public: bool | None = None,
+    precedence: list[str] | None = None,
+    evening_ids: list[int] | None = None,
+    standings_round: int | None = None,
+) -> Tournament:
+    """Change a tournament; a change to what counts or how it ranks recalculates in full."""
+    from config.api import UserError
+
+    recalc = False
+    changed = []
+    if name is not None:
+        tournament.name = name
+        changed.append("name")
+    if is_public is not None:
+        tournament.is_public = is_public
+        changed.append("is_public")
+    if precedence is not None:
+        tournament.precedence = _check_precedence(precedence)
+        changed.append("precedence")
+        recalc = True
+    if standings_round is not None:
+        if tournament.kind != Tournament.Kind.PROGRESSIVE:
+            raise UserError("Only a progressive tournament has rounds.", field="standings_round")
+        tournament.standings_round = standings_round or None
+        changed.append("standings_round")
+        recalc = True
+    # Only the fields changed: the standings version is the recalculation's to write.
+    tournament.save(update_fields=changed)
+    if evening_ids is not None:
+        if tournament.kind != Tournament.Kind.LADDER:
+            raise UserError("Only a ladder counts whole evenings.", field="evenings")
+        tournament.evenings.set(_check_evenings(tournament.club, evening_ids))
+        recalc = True
+    if recalc:
+        standings_request_full(tournament_id=tournament.pk)
+    return tournament
+
+
+def standings_request_full(*, tournament_id: int) -> None:
+    """Start a full recalculation after commit (a director's button, or a changed rule)."""
+    from tournaments.tasks import recalculate_standings_full
+
+    cache.set(PROGRESS_KEY.format(tournament_id), {"state": "queued", "percent": 0}, 3600)
+    transaction.on_commit(lambda: recalculate_standings_full.delay(tournament_id))
+
+
+def standings_progress(*, tournament_id: int) -> dict:
+    """How far the last full recalculation has come (for the director's progress bar)."""
+    return cache.get(PROGRESS_KEY.format(tournament_id)) or {"state": "idle", "percent": 100}
