@@ -3,10 +3,12 @@
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 
+from club import selectors_public
+from club.models import Club, Evening, Member
 from club.ratelimit import rate_limited
 from club.selectors import clubs_managed_by, clubs_visible_to
 
@@ -16,13 +18,51 @@ def home(request):
     return render(request, "home.html", {"clubs": clubs_visible_to(user=request.user)})
 
 
-def club_home(request, slug):
-    """A club's public home: its evenings (private clubs only for their secretaries)."""
+def _visible_club(request, slug: str) -> Club:
     club = clubs_visible_to(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")
-    evenings = club.evenings.order_by("-date", "-id")[:30]
-    return render(request, "club/home.html", {"club": club, "evenings": evenings})
+    return club
+
+
+def club_home(request, slug):
+    """A club's public home: tables in play, tournaments and evenings (private clubs
+    only for their secretaries)."""
+    from tournaments.selectors import tournaments_visible
+
+    club = _visible_club(request, slug)
+    return render(
+        request,
+        "club/home.html",
+        {
+            "club": club,
+            "in_play": selectors_public.rubbers_in_play(club=club)[:30],
+            "tournaments": tournaments_visible(club=club, user=request.user)[:30],
+            "evenings": club.evenings.order_by("-date", "-id")[:30],
+        },
+    )
+
+
+def evening_results(request, slug, pk):
+    """An evening's results: its rubbers, their winners and values, and its ledger."""
+    club = _visible_club(request, slug)
+    evening = get_object_or_404(Evening, club=club, pk=pk)
+    return render(
+        request,
+        "club/evening_results.html",
+        {"club": club, "evening": evening, **selectors_public.evening_results(evening=evening)},
+    )
+
+
+def player_detail(request, slug, pk):
+    """A player's page: his figures at the club and his rubbers."""
+    club = _visible_club(request, slug)
+    member = get_object_or_404(Member, club=club, pk=pk)
+    return render(
+        request,
+        "club/player.html",
+        {"club": club, "member": member, **selectors_public.player_record(member=member)},
+    )
 
 
 @login_required

@@ -45,13 +45,17 @@ def standings_published(*, tournament: Tournament, number: int | None = None) ->
     """A published standings version as the API and the pages show it."""
     number = tournament.standings_version if number is None else number
     version = StandingsVersion.objects.filter(tournament=tournament, number=number).first()
-    precedence = version.precedence if version else tournament.precedence
+    precedence = [
+        k for k in (version.precedence if version else tournament.precedence) if k in METRICS
+    ]
+    rows = [
+        {**row, "values": [row["metrics"].get(key) for key in precedence]}
+        for row in (version.rows if version else [])
+    ]
     return {
         "tournament": tournament.slug,
         "version": number,
         "computed_at": version.created_at.isoformat() if version else None,
-        "precedence": [
-            {"key": key, "title": METRICS[key].title} for key in precedence if key in METRICS
-        ],
-        "rows": version.rows if version else [],
+        "precedence": [{"key": key, "title": METRICS[key].title} for key in precedence],
+        "rows": rows,
     }

@@ -1,0 +1,54 @@
+"""Reads for the public pages: a club's home, an evening's results, a player's record."""
+
+from django.db.models import Count, F, Q, Sum
+
+from club.models import Club, Evening, Member
+from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
+
+
+def rubbers_in_play(*, club: Club):
+    """Rubbers and sittings still being played at the club, with their tables."""
+    return (
+        Rubber.objects.filter(club=club, status=Rubber.Status.IN_PROGRESS)
+        .select_related("evening", "table")
+        .order_by("-created_at")
+    )
+
+
+def evening_results(*, evening: Evening) -> dict:
+    """An evening's rubbers with winners and values, and its ledger (ruling M1)."""
+    rubbers = list(evening.rubbers.select_related("table").order_by("created_at", "id"))
+    ledger = (
+        Settlement.objects.filter(rubber__evening=evening)
+        .values("member_id", "member__name")
+        .annotate(amount=Sum("amount"), rubbers=Count("rubber", distinct=True))
+        .order_by("-amount", "member__name")
+    )
+    return {"rubbers": rubbers, "ledger": list(ledger)}
+
+
+def player_record(*, member: Member) -> dict:
+    """A player's figures across the club and his last hundred rubbers, newest first."""
+    figures = HandScore.objects.filter(member=member).aggregate(
+        points=Sum("points"), hands=Count("id"), marches=Sum("march"), lone=Sum("lone_made")
+    )
+    finished = RubberPlayer.objects.filter(member=member, rubber__status=Rubber.Status.COMPLETE)
+    rubbers = finished.aggregate(
+        played=Count("id"),
+        won=Count("id", filter=~Q(side="") & Q(side=F("rubber__winner"))),
+    )
+    money = Settlement.objects.filter(member=member).aggregate(total=Sum("amount"))["total"]
+    seats = (
+        RubberPlayer.objects.filter(member=member)
+        .select_related("rubber", "rubber__evening")
+        .order_by("-rubber__created_at", "-rubber_id")[:100]
+    )
+    return {
+        "figures": {
+            **{key: value or 0 for key, value in figures.items()},
+            "rubbers": rubbers["played"],
+            "rubbers_won": rubbers["won"],
+            "stake_won": money or 0,
+        },
+        "seats": seats,
+    }

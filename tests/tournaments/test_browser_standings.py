@@ -1,0 +1,51 @@
+"""A browser keeps the public standings open; a hand recorded through the API shows up
+without a reload (Playwright driving Debian's chromium)."""
+
+import json
+import urllib.request
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from scoring import services as scoring
+from tests.browser import browser_page, shot  # noqa: F401  (the fixture)
+from tests.tournaments.conftest import start
+from tournaments import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_standings_page_changes_without_a_reload(
+    browser_page, live_server, club, roster, secretary
+):
+    evening = club.evenings.create(date="1888-11-21", ruleset="euchre-somerset-1888", stake="0.25")
+    services.tournament_create(
+        club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk]
+    )
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    scoring.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
+
+    page = browser_page
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")
+    page.wait_for_selector("#standings")
+    assert page.locator("#standings tbody tr").first.inner_text().split("\t")[1] in {"Ann", "Cora"}
+    version = page.locator("#standings").get_attribute("data-version")
+    shot(page, "standings-before")
+    page.evaluate("window.__not_reloaded = true")
+
+    token = Token.objects.create(user=secretary).key
+    request = urllib.request.Request(
+        f"{live_server.url}/api/v1/clubs/somerset/rubbers/{rubber.pk}/hands/",
+        data=json.dumps({"makers": "EW", "tricks": 5, "alone": True}).encode(),
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+    page.wait_for_function(
+        "v => document.querySelector('#standings').dataset.version !== v", arg=version, timeout=8000
+    )
+    assert page.evaluate("window.__not_reloaded") is True  # the same page, updated in place
+    first = page.locator("#standings tbody tr").first.inner_text()
+    assert "Bob" in first or "Dan" in first  # EW's lone march (4) puts them ahead
+    shot(page, "standings-after")
