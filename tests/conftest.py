@@ -6,6 +6,7 @@ so CI can never pass by not running them.
 """
 
 import os
+from pathlib import Path
 
 import pytest
 from rest_framework.authtoken.models import Token
@@ -102,3 +103,27 @@ def other_secretary_api(other_secretary):
 @pytest.fixture
 def staff_api(staff):
     return token_client(staff)
+
+
+@pytest.fixture
+def browser_page(live_server, monkeypatch):
+    """A page of Debian's chromium driven by Playwright (see tests/browser.py)."""
+    from tests.browser import ARGS, CHROMIUM, SHOTS
+
+    needs(Path(CHROMIUM).exists(), "needs Debian's chromium: apt-get install chromium")
+    # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls
+    # are still synchronous and safe.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()

@@ -8,7 +8,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from scoring import services as scoring
-from tests.browser import browser_page, shot  # noqa: F401  (the fixture)
+from tests.browser import shot
 from tests.tournaments.conftest import start
 from tournaments import services
 
