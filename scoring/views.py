@@ -1,0 +1,405 @@
+"""Public pages of a club's rubbers: one rubber's score sheet, laid out as a club's paper
+sheet would have it.
+
+`scoresheet_display` arranges what `scoring.selectors.rubber_scoresheet` returns into the
+rows the partial `templates/scoring/_scoresheet.html` draws: each Euchre game's running
+score from the lap it opens with (ruling E2), Bridge's points above and below the line,
+Call-Ace's running totals. It only arranges stored figures; it never scores a hand.
+"""
+
+from datetime import datetime
+from decimal import Decimal
+from itertools import zip_longest
+
+from django.http import Http404
+from django.shortcuts import render
+
+from club.selectors import clubs_visible_to
+from scoring.rules import BRIDGE, CALL_ACE, EUCHRE
+from scoring.rules.base import SIDES
+from scoring.rules.bridge import TRUMP_NAMES
+from scoring.selectors import rubber_scoresheet, rubbers_of
+
+KINDS = {EUCHRE.key: "euchre", BRIDGE.key: "bridge", CALL_ACE.key: "call_ace"}
+
+
+def rubber_detail(request, slug: str, pk: int):
+    """One rubber's (Call-Ace: one sitting's) score sheet, for anyone who may see its club.
+
+    A private club's rubbers answer 404 to all but its secretaries and staff, and so does
+    a rubber asked for under another club's address.
+    """
+    club = clubs_visible_to(user=request.user).filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    rubber = rubbers_of(club=club).filter(pk=pk).first()
+    if rubber is None:
+        raise Http404("No such rubber.")
+    sheet = scoresheet_display(rubber_scoresheet(rubber=rubber))
+    return render(
+        request, "scoring/rubber_detail.html", {"club": club, "rubber": rubber, "sheet": sheet}
+    )
+
+
+def scoresheet_display(sheet: dict) -> dict:
+    """The rows of a paper score sheet for one rubber, from its scoresheet dict.
+
+    Everything the partial needs is here, already in order and side by side (NS, EW; or
+    the Call-Ace players in their seats), since a template cannot look a dict up by a
+    variable key.
+    """
+    kind = KINDS[sheet["ruleset"]]
+    display = {
+        "id": sheet.get("id"),
+        "kind": kind,
+        "title": sheet.get("title"),
+        "stake": sheet.get("stake"),
+        "complete": sheet["rubber"]["complete"],
+        "winner": sheet["rubber"]["winner"],
+        "value": sheet["rubber"]["value"],
+        "ledger": _ledger(sheet),
+    }
+    if kind == "call_ace":
+        display.update(_call_ace(sheet))
+    else:
+        display["sides"] = [
+            {"side": side, "players": (sheet.get("players") or {}).get(side) or []}
+            for side in SIDES
+        ]
+        display.update(_euchre(sheet) if kind == "euchre" else _bridge(sheet))
+    return display
+
+
+# Euchre ------------------------------------------------------------------------------
+
+
+def _euchre(sheet: dict) -> dict:
+    """Each game's hands with both sides' running scores, from the lap it opens with."""
+    games = []
+    opening = dict.fromkeys(SIDES, 0)
+    carried_from = None
+    for spec in _game_specs(sheet):
+        running = dict(opening)
+        rows = []
+        for hand in _hands_of_game(sheet["hands"], spec["number"]):
+            for side in SIDES:
+                running[side] += hand["points"][side]
+            # Ruling E6: the winners stop at five; what is beyond is the lap (ruling E2).
+            shown = spec["scores"] if hand["game_won"] else running
+            rows.append(
+                {
+                    **_hand_common(hand, _euchre_play, "euchre"),
+                    "cells": [
+                        {"side": s, "points": hand["points"][s], "running": shown[s]} for s in SIDES
+                    ],
+                    "lap": spec.get("lap", 0) if hand["game_won"] else 0,
+                    "lap_lost": bool(hand["game_won"] and spec.get("lap_lost")),
+                }
+            )
+        value = spec.get("value")
+        games.append(
+            {
+                **spec,
+                "opening": [opening[s] for s in SIDES] if any(opening.values()) else None,
+                "carried_from": carried_from,
+                "scores_row": [spec["scores"][s] for s in SIDES],
+                "hands": rows,
+                "value_word": {1: "single", 2: "double"}.get(value),
+                "fourth": spec["number"] == 4,
+            }
+        )
+        opening = dict.fromkeys(SIDES, 0)
+        carried_from = None
+        if spec["winner"] and spec.get("lap") and not spec.get("lap_lost"):
+            opening[spec["winner"]] = spec["lap"]
+            carried_from = spec["number"]
+    return {"games": games, "totals": _euchre_totals(sheet)}
+
+
+def _euchre_totals(sheet: dict) -> list[dict]:
+    """Ruling E4: each side's game values, and two for the rubber's winners."""
+    rubber = sheet["rubber"]
+    rows = []
+    for side in SIDES:
+        values = [g["value"] for g in sheet["games"] if g["winner"] == side]
+        bonus = 2 if rubber["winner"] == side else 0
+        rows.append(
+            {"side": side, "values": values, "bonus": bonus, "total": rubber["totals"][side]}
+        )
+    return rows
+
+
+def _euchre_play(data: dict) -> str:
+    """A Euchre hand in a few words: "EW alone, 5 tricks (march); revoke by NS"."""
+    makers, tricks = data["makers"], data["tricks"]
+    text = f"{makers} {'alone' if data.get('alone') else 'make'}, {_n(tricks, 'trick')}"
+    if tricks == 5:
+        text += " (march)"
+    elif tricks < 3 and not data.get("law50"):
+        text += " (euchred)"
+    extras = [f"revoke by {side}" for side in data.get("revokes") or []]
+    if data.get("law90"):
+        extras.append(f"law 90 against {data['law90']}")
+    if data.get("law102"):
+        extras.append("law 102: partner exposed a card")
+    if data.get("law50"):
+        extras.append("law 50: an adversary abandoned his hand")
+    return "; ".join([text, *extras])
+
+
+# Bridge ------------------------------------------------------------------------------
+
+
+def _bridge(sheet: dict) -> dict:
+    """The hands game by game, and the classic sheet: above the line, the line, below it."""
+    rubber = sheet["rubber"]
+    games = []
+    for spec in _game_specs(sheet):
+        rows = [
+            {
+                **_hand_common(hand, _bridge_play, "bridge"),
+                "cells": [
+                    {
+                        "side": s,
+                        "below": hand["points"][s]["below"],
+                        "above": hand["points"][s]["above"],
+                    }
+                    for s in SIDES
+                ],
+            }
+            for hand in _hands_of_game(sheet["hands"], spec["number"])
+        ]
+        below = [
+            [
+                {"amount": h["points"][s]["below"], "hand": h["number"]}
+                for h in _hands_of_game(sheet["hands"], spec["number"])
+                if h["points"][s]["below"]
+            ]
+            for s in SIDES
+        ]
+        games.append(
+            {
+                **spec,
+                "hands": rows,
+                "scores_row": [spec["scores"][s] for s in SIDES],
+                # Trick points written downwards from the line, in the order scored.
+                "below_rows": list(zip_longest(*below)),
+            }
+        )
+    above = [
+        [
+            {"amount": h["points"][s]["above"], "hand": h["number"], "what": _above_what(h, s)}
+            for h in sheet["hands"]
+            if h["points"][s]["above"]
+        ]
+        for s in SIDES
+    ]
+    if rubber["complete"] and rubber.get("bonus"):
+        above[SIDES.index(rubber["winner"])].append(
+            {"amount": rubber["bonus"], "hand": None, "what": "rubber"}
+        )
+    totals = [
+        {
+            "side": s,
+            "below": rubber["below"][s],
+            "above": rubber["above"][s],
+            "bonus": rubber.get("bonus", 0) if rubber["winner"] == s and rubber["complete"] else 0,
+            "total": rubber["totals"][s],
+        }
+        for s in SIDES
+    ]
+    return {
+        "games": games,
+        # Honours, chicane, slams and the rubber are written upwards from the line:
+        # the first scored sits just above it.
+        "above_rows": list(reversed(list(zip_longest(*above)))),
+        "totals": totals,
+    }
+
+
+def _above_what(hand: dict, side: str) -> str:
+    """What a side's points above the line on this hand were for."""
+    facts = hand["facts"]
+    chicane = facts.get("chicane") or {}
+    other = SIDES[1 - SIDES.index(side)]
+    what = []
+    if (facts.get("honours") or {}).get(side):
+        # Ruling B4: the adversaries' chicane is deducted from this side's honours.
+        what.append("honours less chicane" if chicane.get(other) else "honours")
+    if chicane.get(side):
+        what.append("chicane")
+    slam = facts.get("slam")
+    if slam and slam["side"] == side:
+        what.append("grand slam" if slam["tricks"] == 13 else "little slam")
+    return ", ".join(what)
+
+
+def _bridge_play(data: dict) -> str:
+    """A Bridge hand in a few words: "NS declare hearts, doubled; NS 9 tricks, EW 4; ..."."""
+    doubles = data.get("doubles") or 0
+    doubled = {0: "", 1: ", doubled", 2: ", redoubled"}.get(doubles, f", doubled {doubles} times")
+    tricks = data["tricks"]
+    parts = [
+        f"{data['declarer']} declare {TRUMP_NAMES[data['trump']]}{doubled}",
+        f"NS {_n(tricks['NS'], 'trick')}, EW {tricks['EW']}",
+    ]
+    honours = data.get("honours")
+    if honours:
+        what = "aces" if data["trump"] == "NT" else "honours"
+        parts.append(
+            f"{honours['side']} {honours['held']} {what} ({honours['in_one_hand']} in one hand)"
+        )
+    for side, voids in (data.get("chicane") or {}).items():
+        if voids:
+            parts.append(f"{'double ' if voids == 2 else ''}chicane {side}")
+    for side, count in (data.get("revokes") or {}).items():
+        if count:
+            parts.append(f"{_n(count, 'revoke')} by {side}")
+    return "; ".join(parts)
+
+
+# Call-Ace ----------------------------------------------------------------------------
+
+
+def _call_ace(sheet: dict) -> dict:
+    """A column per player, a row per deal with running totals, and the settling up (C5)."""
+    players = [str(p) for p in sheet["players"]]
+    running = dict.fromkeys(players, 0)
+    rows = []
+    for deal in sheet["deals"]:
+        cells = []
+        for p in players:
+            running[p] += deal["points"][p]
+            cells.append({"player": p, "points": deal["points"][p], "running": running[p]})
+        rows.append({**_hand_common(deal, _call_ace_play, "call_ace"), "cells": cells})
+    settlement = sheet.get("settlement") or {}
+    return {
+        "players": players,
+        "deals": rows,
+        "player_totals": [sheet["totals"][p] for p in players],
+        "settlement": [settlement.get(p) for p in players],
+    }
+
+
+def _call_ace_play(data: dict) -> str:
+    """A Call-Ace deal in a few words: "Bob with Cy, 4 tricks", "Ann alone, 5 tricks"."""
+    revoke = data.get("revoke")
+    if data.get("void") and revoke != "both":
+        return "Void deal"
+    maker, partner = data["maker"], data.get("partner")
+    if data.get("alone"):
+        text = f"{maker} alone"
+    elif partner is None:
+        text = f"{maker}, no partner found (alone)"
+    else:
+        text = f"{maker} with {partner}"
+    if revoke:
+        text += {
+            "makers": "; revoke by the makers",
+            "adversaries": "; revoke by an adversary",
+            "both": "; both sides revoked (void)",
+        }[revoke]
+    elif data.get("tricks") is not None:
+        text += f", {_n(data['tricks'], 'trick')}"
+    if data.get("no_score"):
+        text += f"; no score: {', '.join(map(str, data['no_score']))}"
+    if data.get("wrong_cards"):
+        text += f"; wrong number of cards: {', '.join(map(str, data['wrong_cards']))}"
+    return text
+
+
+# Shared ------------------------------------------------------------------------------
+
+
+def _game_specs(sheet: dict) -> list[dict]:
+    """The finished games, then the game in progress (if any), in one shape."""
+    specs = [{**g, "in_progress": False} for g in sheet["games"]]
+    current = sheet.get("current")
+    if current:
+        specs.append(
+            {
+                "number": current["number"],
+                "winner": None,
+                "scores": current["scores"],
+                "in_progress": True,
+            }
+        )
+    return specs
+
+
+def _hands_of_game(hands: list[dict], number: int) -> list[dict]:
+    return [h for h in hands if h["facts"]["game"] == number]
+
+
+def _hand_common(hand: dict, describe, kind: str) -> dict:
+    """What every hand row shows: its number, what was played, why it scored, corrections."""
+    return {
+        "number": hand["number"],
+        "play": describe(hand["hand"]) if "hand" in hand else "",
+        "lines": hand["lines"],
+        "game_won": hand.get("game_won"),
+        "corrected": bool(hand.get("corrected")),
+        "corrections": [
+            {
+                "original_play": describe(c["original"]),
+                "original_points": _points_text(c["original_points"], kind),
+                "who": _corrected_by(c),
+                "law": _correction_law(c),
+                "reason": c["reason"],
+                "at": datetime.fromisoformat(c["at"]),
+            }
+            for c in hand.get("corrections") or []
+        ],
+    }
+
+
+def _corrected_by(correction: dict) -> str:
+    """Ruling E9: the players before the next hand, or afterwards the secretary as referee."""
+    if correction["kind"] == "referee":
+        who = "the secretary, as the club's referee"
+    else:
+        who = "the players, before the next hand"
+    name = correction.get("by") or ("the table's phone" if correction.get("at_table") else None)
+    return f"{who} ({name})" if name else who
+
+
+def _correction_law(correction: dict) -> str:
+    """The law the correction was made under; the referee's, ruling E9, named with it."""
+    law = correction["law"]
+    if correction["kind"] == "referee" and "ruling E9" not in law:
+        return f"{law}, ruling E9"
+    return law
+
+
+def _points_text(points: dict, kind: str) -> str:
+    """A hand's points as a line of the sheet: "NS 0, EW 4"; Bridge below and above."""
+    if kind == "bridge":
+        return "; ".join(f"{s} {p['below']} below, {p['above']} above" for s, p in points.items())
+    return ", ".join(f"{who} {n}" for who, n in points.items())
+
+
+def _ledger(sheet: dict) -> list[dict] | None:
+    """The money (ruling M1, C5) in the players' seating order, or None until it is settled."""
+    ledger = sheet.get("ledger")
+    if not ledger:
+        return None
+    players = sheet.get("players")
+    order = (
+        [n for side in SIDES for n in players[side]] if isinstance(players, dict) else players
+    ) or []
+    names = [n for n in order if n in ledger] + [n for n in ledger if n not in order]
+    rows = []
+    for name in names:
+        amount = Decimal(ledger[name])
+        rows.append(
+            {
+                "name": name,
+                "amount": f"+{amount}" if amount > 0 else str(amount),
+                "sign": (amount > 0) - (amount < 0),
+            }
+        )
+    return rows
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
