@@ -2,8 +2,17 @@
 
 from django.urls import path
 
-from club import views
+from club import views, views_board
 
 urlpatterns = [
     path("", views.secretary_home, name="secretary-home"),
+    path("evenings/<int:pk>/", views_board.board, name="evening-board"),
+    path("evenings/<int:pk>/board/", views_board.board_fragment, name="evening-board-fragment"),
+    path("evenings/<int:pk>/action/", views_board.board_action, name="evening-board-action"),
+    path("evenings/<int:pk>/sheet/", views_board.evening_sheet, name="evening-sheet"),
+    path(
+        "evenings/<int:pk>/tables/<int:number>/qr.svg",
+        views_board.table_qr,
+        name="table-qr",
+    ),
 ]

@@ -1,9 +1,12 @@
 """HTML pages: the site's home, a club's public home, the secretary's home, login."""
 
+from decimal import Decimal, InvalidOperation
+
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.views.decorators.debug import sensitive_post_parameters
 
@@ -67,9 +70,52 @@ def player_detail(request, slug, pk):
 
 @login_required
 def secretary_home(request):
-    """The secretary's start page: his clubs and their open evenings."""
+    """The secretary's start page: his clubs, their evenings, and a form to open one."""
+    from club import evenings
+    from config.api import UserError
+    from scoring.rules import RULESETS, ScoringError
+
+    error = None
+    if request.method == "POST":
+        club = clubs_managed_by(user=request.user).filter(pk=request.POST.get("club")).first()
+        try:
+            if club is None:
+                raise UserError("Choose one of your clubs.", field="club")
+            evening = evenings.evening_open(
+                club=club,
+                date=request.POST.get("date") or timezone.localdate(),
+                ruleset=request.POST.get("ruleset", ""),
+                stake=_stake(request.POST.get("stake", "0")),
+                title=request.POST.get("title", ""),
+            )
+            return redirect("evening-board", pk=evening.pk)
+        except (UserError, ScoringError) as exc:
+            error = exc.message
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
-    return render(request, "club/secretary_home.html", {"clubs": clubs})
+    return render(
+        request,
+        "club/secretary_home.html",
+        {"clubs": clubs, "rulesets": RULESETS.values(), "error": error,
+         "today": timezone.localdate()},
+    )  # fmt: skip
+
+
+def _stake(text: str) -> Decimal:
+    from config.api import UserError
+
+    try:
+        stake = Decimal(text.strip() or "0")
+    except InvalidOperation as exc:
+        raise UserError(
+            "The stake is an amount such as 0.25.", field="stake", law="ruling M1"
+        ) from exc
+    if stake < 0 or stake != stake.quantize(Decimal("0.01")):
+        raise UserError(
+            "The stake is an amount in the currency's minor units, such as 0.25.",
+            field="stake",
+            law="ruling M1",
+        )
+    return stake
 
 
 @method_decorator(sensitive_post_parameters(), name="dispatch")

@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from club import views as club_views
+from club import views_board
 from config.health import healthz
 
 urlpatterns = [
@@ -14,6 +15,8 @@ urlpatterns = [
     path("accounts/login/", club_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("secretary/", include("club.urls_secretary")),
+    path("t/<str:token>/", views_board.table_phone, name="table-phone"),
+    path("t/<str:token>/hand/", views_board.table_record, name="table-record"),
     path("clubs/", include("club.urls_public")),
     path("api/v1/", include("config.urls_api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from club import api as club_api
+from club import api_evenings
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 
@@ -64,5 +65,63 @@ urlpatterns = [
         "clubs/<slug:slug>/tournaments/<slug:tslug>/recalculation/",
         tournaments_api.RecalculationView.as_view(),
         name="api-recalculation",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/", api_evenings.EveningListView.as_view(), name="api-evenings"
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/",
+        api_evenings.EveningDetailView.as_view(),
+        name="api-evening",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/events/",
+        api_evenings.EveningEventsView.as_view(),
+        name="api-evening-events",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/log/",
+        api_evenings.EveningLogView.as_view(),
+        name="api-evening-log",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/tables/",
+        api_evenings.EveningTablesView.as_view(),
+        name="api-evening-tables",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/tables/<int:number>/hands/",
+        api_evenings.TableHandsView.as_view(),
+        name="api-table-hands",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/tables/<int:number>/rubbers/<int:rubber>/hands/<int:hand>/",
+        api_evenings.TableHandCorrectView.as_view(),
+        name="api-table-hand",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/tables/<int:number>/close-sitting/",
+        api_evenings.TableCloseSittingView.as_view(),
+        name="api-table-close-sitting",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/close/",
+        api_evenings.EveningCloseView.as_view(),
+        name="api-evening-close",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/reopen/",
+        api_evenings.EveningReopenView.as_view(),
+        name="api-evening-reopen",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/ledger.csv",
+        api_evenings.EveningLedgerCsvView.as_view(),
+        name="api-evening-ledger-csv",
+    ),
+    path(
+        "clubs/<slug:slug>/evenings/<int:pk>/hands.csv",
+        api_evenings.EveningHandsCsvView.as_view(),
+        name="api-evening-hands-csv",
     ),
 ]

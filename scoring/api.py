@@ -10,6 +10,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from club import evenings
 from club.models import Evening, Table
 from club.permissions import club_for_request, table_of_request
 from club.selectors import club_is_managed_by
@@ -285,14 +286,30 @@ class RubberHandsView(APIView):
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
-        hand = services.rubber_record_hand(
-            rubber_id=rubber.pk,
-            data=request.data,
-            user=request.user,
-            table=table_of_request(request)
-            if not club_is_managed_by(club=rubber.club, user=request.user)
-            else None,
+        table = (
+            None
+            if club_is_managed_by(club=rubber.club, user=request.user)
+            else table_of_request(request)
         )
+        if rubber.evening_id and rubber.table_id:
+            # A rubber at an evening's table: the evening logs the hand and, when it
+            # ends the rubber, cuts players in and out (law 15).
+            if not rubber.is_complete and rubber.table.rubbers.filter(pk__gt=rubber.pk).exists():
+                raise exceptions.ValidationError(
+                    {"hand": ["This rubber is not the table's current one."]}
+                )
+            hand = evenings.evening_record_hand(
+                evening_id=rubber.evening_id,
+                table_number=rubber.table.number,
+                hand=request.data,
+                user=request.user,
+                table=table,
+                rubber_id=rubber.pk,
+            )
+        else:
+            hand = services.rubber_record_hand(
+                rubber_id=rubber.pk, data=request.data, user=request.user, table=table
+            )
         rubber.refresh_from_db()
         body = selectors.hand_as_dict(hand, rubber=rubber)
         body["rubber"] = {"status": rubber.status, **rubber.summary}
@@ -320,15 +337,29 @@ class RubberHandDetailView(APIView):
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
         is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
-        services.hand_correct(
-            rubber_id=rubber.pk,
-            number=number,
-            data=data.validated_data["hand"],
-            reason=data.validated_data["reason"],
-            user=request.user,
-            table=None if is_secretary else table_of_request(request),
-            is_secretary=is_secretary,
-        )
+        table = None if is_secretary else table_of_request(request)
+        if rubber.evening_id and rubber.table_id:
+            evenings.evening_correct_hand(
+                evening_id=rubber.evening_id,
+                table_number=rubber.table.number,
+                rubber_number=evenings.rubber_ordinal(rubber),
+                number=number,
+                hand=data.validated_data["hand"],
+                reason=data.validated_data["reason"],
+                user=request.user,
+                table=table,
+                is_secretary=is_secretary,
+            )
+        else:
+            services.hand_correct(
+                rubber_id=rubber.pk,
+                number=number,
+                data=data.validated_data["hand"],
+                reason=data.validated_data["reason"],
+                user=request.user,
+                table=table,
+                is_secretary=is_secretary,
+            )
         rubber.refresh_from_db()
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 

@@ -141,8 +141,9 @@ class Hand(models.Model):
     # The hand as recorded, in the scoresheet format (docs/scoresheet.md); after a
     # correction, the corrected hand (the original stays in HandCorrection).
     data = models.JSONField()
-    # Tricks taken by the makers (Euchre, Call-Ace) or by North-South (Bridge).
-    tricks = models.PositiveSmallIntegerField()
+    # Tricks taken by the makers (Euchre, Call-Ace) or by North-South (Bridge); none for
+    # a Call-Ace deal made void or decided by a revoke (laws 36-38, 42).
+    tricks = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.JSONField()  # as HandResult.points
     lines = models.JSONField(default=list)  # the explanation, one string per law applied
     facts = models.JSONField(default=dict)

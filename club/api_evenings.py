@@ -1,0 +1,288 @@
+"""API views for running an evening: its state, actions, hands from the table, the log,
+closing and reopening, the ledger."""
+
+import csv
+import io
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from club import evenings
+from club.models import Evening, Table
+from club.permissions import club_for_request, table_of_request
+from club.selectors import club_is_managed_by
+from config.api import Pagination
+from scoring.models import RULESET_CHOICES, Hand
+
+
+class EveningOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Evening
+        fields = ["id", "title", "date", "ruleset", "options", "stake", "status", "version"]
+
+
+class EveningInput(serializers.Serializer):
+    title = serializers.CharField(max_length=120, required=False, default="")
+    date = serializers.DateField()
+    ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
+    options = serializers.DictField(required=False, default=dict)
+    stake = serializers.DecimalField(
+        max_digits=12, decimal_places=2, min_value=0, help_text="per point (ruling M1)"
+    )
+
+
+class EventInput(serializers.Serializer):
+    """An action: an event of the evening's log (docs/evening-log.md)."""
+
+    type = serializers.ChoiceField(choices=sorted(evenings.SECRETARY_EVENTS))
+    expected_version = serializers.IntegerField(
+        required=False, help_text="the evening's version the device saw; stale gets 409"
+    )
+
+
+class HandRecordInput(serializers.Serializer):
+    hand = serializers.DictField(help_text="the hand, in the scoresheet's shape")
+    expected_version = serializers.IntegerField(required=False)
+
+
+class HandCorrectInput(serializers.Serializer):
+    hand = serializers.DictField()
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    expected_version = serializers.IntegerField(required=False)
+
+
+class ReopenInput(serializers.Serializer):
+    reason = serializers.CharField()
+
+
+def _evening(request, slug: str, pk: int, *, write: bool = False) -> Evening:
+    club = club_for_request(request, slug, write=write)
+    return get_object_or_404(Evening.objects.select_related("club"), club=club, pk=pk)
+
+
+def _table_may_act(request, evening: Evening, number: int) -> Table | None:
+    """The secretary acts for any table; a table's phone only for its own (None: secretary)."""
+    if club_is_managed_by(club=evening.club, user=request.user):
+        return None
+    table = table_of_request(request)
+    if table is None:
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        raise exceptions.PermissionDenied("Only the club's secretary or the table may do this.")
+    if table.evening_id != evening.pk or table.number != number:
+        raise exceptions.PermissionDenied("This table's link opens only its own hands.")
+    return table
+
+
+class EveningListView(APIView):
+    """A club's evenings; the secretary opens a new one."""
+
+    @extend_schema(responses=EveningOutput(many=True))
+    def get(self, request, slug):
+        club = club_for_request(request, slug)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(club.evenings.order_by("-date", "-id"), request, self)
+        return paginator.get_paginated_response(EveningOutput(page, many=True).data)
+
+    @extend_schema(request=EveningInput, responses={201: EveningOutput})
+    def post(self, request, slug):
+        club = club_for_request(request, slug, write=True)
+        data = EveningInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        evening = evenings.evening_open(club=club, **data.validated_data)
+        return Response(EveningOutput(evening).data, status=status.HTTP_201_CREATED)
+
+
+class EveningDetailView(APIView):
+    """The evening as the laws see it now: tables, seats, waiting members, candidates,
+    pending cuts, what the laws require next, rubbers and the ledger."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug, pk):
+        return Response(evenings.evening_summary(evening=_evening(request, slug, pk)))
+
+
+class EveningEventsView(APIView):
+    """Log an action; the answer is the evening afterwards and what the laws decided."""
+
+    @extend_schema(request=EventInput, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, slug, pk):
+        evening = _evening(request, slug, pk, write=True)
+        data = EventInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = {k: v for k, v in request.data.items() if k != "expected_version"}
+        logged = evenings.evening_act(
+            evening_id=evening.pk,
+            event=event,
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        evening.refresh_from_db()
+        return Response(
+            {"event": logged.data, "decisions": logged.decisions,
+             "evening": evenings.evening_summary(evening=evening)},
+            status=status.HTTP_201_CREATED,
+        )  # fmt: skip
+
+
+class EveningLogView(APIView):
+    """The evening's log, for `manage.py replay_evening` (docs/evening-log.md)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug, pk):
+        return Response(evenings.evening_export(evening=_evening(request, slug, pk, write=True)))
+
+
+class TableHandsView(APIView):
+    """Record a hand of the rubber in progress at a table (the secretary or the table)."""
+
+    @extend_schema(request=HandRecordInput, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, slug, pk, number):
+        evening = _evening(request, slug, pk)
+        table = _table_may_act(request, evening, number)
+        data = HandRecordInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        hand = evenings.evening_record_hand(
+            evening_id=evening.pk,
+            table_number=number,
+            hand=data.validated_data["hand"],
+            user=request.user,
+            table=table,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        evening.refresh_from_db()
+        return Response(
+            {"hand": {"number": hand.number, "points": hand.points, "lines": hand.lines},
+             "evening": evenings.evening_summary(evening=evening)},
+            status=status.HTTP_201_CREATED,
+        )  # fmt: skip
+
+
+class TableHandCorrectView(APIView):
+    """Correct a hand at a table: freely until the next hand (law 5), then only the
+    secretary with a reason (ruling E9)."""
+
+    @extend_schema(request=HandCorrectInput, responses=OpenApiTypes.OBJECT)
+    def put(self, request, slug, pk, number, rubber, hand):
+        evening = _evening(request, slug, pk)
+        table = _table_may_act(request, evening, number)
+        data = HandCorrectInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        evenings.evening_correct_hand(
+            evening_id=evening.pk,
+            table_number=number,
+            rubber_number=rubber,
+            number=hand,
+            hand=data.validated_data["hand"],
+            reason=data.validated_data["reason"],
+            user=request.user,
+            table=table,
+            is_secretary=table is None,
+            expected_version=data.validated_data.get("expected_version"),
+        )
+        evening.refresh_from_db()
+        return Response(evenings.evening_summary(evening=evening))
+
+
+class TableCloseSittingView(APIView):
+    """End the Call-Ace sitting at a table and settle it (ruling C5)."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request, slug, pk, number):
+        evening = _evening(request, slug, pk)
+        _table_may_act(request, evening, number)
+        evenings.evening_close_sitting(
+            evening_id=evening.pk, table_number=number, user=request.user
+        )
+        evening.refresh_from_db()
+        return Response(evenings.evening_summary(evening=evening))
+
+
+class EveningCloseView(APIView):
+    """Close the evening: it is frozen until reopened."""
+
+    @extend_schema(request=None, responses=EveningOutput)
+    def post(self, request, slug, pk):
+        evening = _evening(request, slug, pk, write=True)
+        return Response(
+            EveningOutput(evenings.evening_close(evening_id=evening.pk, user=request.user)).data
+        )
+
+
+class EveningReopenView(APIView):
+    """Reopen a closed evening, with a reason kept in the log."""
+
+    @extend_schema(request=ReopenInput, responses=EveningOutput)
+    def post(self, request, slug, pk):
+        evening = _evening(request, slug, pk, write=True)
+        data = ReopenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        evening = evenings.evening_reopen(
+            evening_id=evening.pk, reason=data.validated_data["reason"], user=request.user
+        )
+        return Response(EveningOutput(evening).data)
+
+
+class TableLinkOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    link = serializers.CharField()
+
+
+class EveningTablesView(APIView):
+    """The evening's tables with the links their phones use (the secretary's eyes only)."""
+
+    @extend_schema(responses=TableLinkOutput(many=True))
+    def get(self, request, slug, pk):
+        evening = _evening(request, slug, pk, write=True)
+        return Response(
+            [
+                {"number": t.number, "link": request.build_absolute_uri(f"/t/{t.token}/")}
+                for t in evening.tables.order_by("number")
+            ]
+        )
+
+
+def _csv(rows: list[list], filename: str) -> HttpResponse:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class EveningLedgerCsvView(APIView):
+    """The evening's ledger as CSV: player, amount (ruling M1)."""
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, slug, pk):
+        evening = _evening(request, slug, pk)
+        ledger = evenings.evening_ledger(evening=evening)
+        rows = [["player", f"amount ({evening.club.currency})"]]
+        rows += [[name, str(amount)] for name, amount in ledger.items()]
+        return _csv(rows, f"evening-{evening.pk}-ledger.csv")
+
+
+class EveningHandsCsvView(APIView):
+    """Every hand of the evening as CSV: table, rubber, hand, what was recorded, points."""
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request, slug, pk):
+        evening = _evening(request, slug, pk)
+        hands = (
+            Hand.objects.filter(rubber__evening=evening)
+            .select_related("rubber__table")
+            .order_by("rubber_id", "number")
+        )
+        rows = [["table", "rubber", "hand", "recorded", "points", "corrected"]]
+        for hand in hands:
+            table = hand.rubber.table.number if hand.rubber.table_id else ""
+            rows.append(
+                [table, hand.rubber_id, hand.number, hand.data, hand.points,
+                 hand.correction_count]
+            )  # fmt: skip
+        return _csv(rows, f"evening-{evening.pk}-hands.csv")

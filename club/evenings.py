@@ -1,0 +1,583 @@
+"""Running an evening: every action goes through the evening's log.
+
+An action is an event (docs/evening-log.md). `evening_act` locks the evening's row,
+checks the version the device saw, lets the pure table-formation engine
+(`club.formation`) decide what the laws make of it, and then writes, in the same
+transaction: the event and its decisions, the cut and its cards, new tables with
+their phone tokens, and a rubber (Call-Ace: a sitting) for every table whose play
+has begun. Hands recorded at an evening's table are events too; when a hand ends
+a rubber the service logs the rubber's end and the engine cuts players in and out.
+
+Lock order, always: the evening, then a rubber (config/db.py). A device acting on a
+version that is no longer the latest gets a 409 and the state it missed.
+"""
+
+import datetime
+import secrets
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Sum
+
+from club.formation import FormationError, engine
+from club.formation.state import EveningState
+from club.models import Club, Cut, Evening, EveningEvent, Member, Table
+from config.api import Conflict, UserError
+from config.db import lock_one
+from scoring import services as scoring
+from scoring.models import Rubber, Settlement
+
+# The events a secretary (or a replay) may log; hands go through evening_record_hand.
+SECRETARY_EVENTS = {
+    "arrive", "depart", "form_table", "cut", "deal_jack", "claim", "withdraw", "rubber_end",
+    "substitute", "leave", "change_table", "break_up",
+}  # fmt: skip
+LOG_FORMAT = "cardclub-evening-log/1"
+
+
+@transaction.atomic
+def evening_open(
+    *, club: Club, date, ruleset: str, stake: Decimal, title: str = "", options: dict | None = None
+) -> Evening:
+    """Open a club night under a rule set at a stake per point (ruling M1)."""
+    from scoring.rules import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    if isinstance(date, str):
+        try:
+            date = datetime.date.fromisoformat(date)
+        except ValueError as exc:
+            raise UserError("A date is written 1888-11-21.", field="date") from exc
+    return Evening.objects.create(
+        club=club,
+        date=date,
+        ruleset=rules.key,
+        options=rules.validate_options(options or None),
+        stake=stake,
+        title=title,
+    )
+
+
+def evening_state(evening: Evening) -> EveningState:
+    """The engine's state of the evening after its last event."""
+    if not evening.state:
+        return engine.new_evening(evening.ruleset)
+    return EveningState.from_dict(evening.state)
+
+
+def _lock_evening(evening_id: int, expected_version: int | None) -> Evening:
+    evening = lock_one(Evening.objects.filter(pk=evening_id), what="evening")
+    if expected_version is not None and expected_version != evening.version:
+        raise Conflict(
+            f"The evening has moved on (version {evening.version}, you saw "
+            f"{expected_version}); look again before acting.",
+            code="stale",
+            details={"version": evening.version},
+        )
+    return evening
+
+
+def _log(
+    evening: Evening,
+    data: dict,
+    decisions,
+    *,
+    user=None,
+    table: Table | None = None,
+    automatic: bool = False,
+) -> EveningEvent:
+    evening.version += 1
+    return EveningEvent.objects.create(
+        evening=evening,
+        seq=evening.version,
+        type=data["type"],
+        data=data,
+        decisions=[d.to_dict() if hasattr(d, "to_dict") else d for d in decisions],
+        automatic=automatic,
+        by_user=user if user is not None and user.is_authenticated else None,
+        by_table=table,
+    )
+
+
+def _ensure_members(evening: Evening, event: dict) -> None:
+    """An arriving player who is not on the roster joins it as a guest."""
+    if event["type"] != "arrive" or not isinstance(event.get("player"), str):
+        return
+    name = event["player"].strip()
+    if not evening.club.members.filter(name__iexact=name).exists():
+        Member.objects.create(club=evening.club, name=name, is_guest=True)
+
+
+def _sync_tables(evening: Evening, before: EveningState, after: EveningState, user) -> None:
+    """Create the rows the engine's new state needs: a Table (with its phone token) for
+    each new table, and a rubber for each table whose play has just begun."""
+    numbers = set(evening.tables.values_list("number", flat=True))
+    for table in after.tables:
+        if table.number not in numbers:
+            Table.objects.create(club=evening.club, evening=evening, number=table.number)
+    if not _partnership(evening):
+        _sync_sittings(evening, after, user)
+        return
+    was_playing = {t.number for t in before.tables if t.in_rubber}
+    for table in after.tables:
+        if table.in_rubber and table.number not in was_playing:
+            seats = table.seats  # partners sit opposite: N-S against E-W (ruling T4)
+            _start(
+                evening,
+                table.number,
+                {"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]},
+                user,
+            )
+
+
+def _partnership(evening: Evening) -> bool:
+    from scoring.rules import RULESETS
+
+    return RULESETS[evening.ruleset].partnership
+
+
+def _start(evening: Evening, number: int, players, user) -> Rubber:
+    return scoring.rubber_start(
+        club=evening.club,
+        evening=evening,
+        table=Table.objects.get(evening=evening, number=number),
+        ruleset=evening.ruleset,
+        options=evening.options,
+        players=players,
+        user=user,
+    )
+
+
+def _sync_sittings(evening: Evening, after: EveningState, user) -> None:
+    """Call-Ace (law 1): play begins at a table once the first jack has named its dealer.
+    When the players at a table change, the sitting in progress is settled (ruling C5)
+    and a new one begins with the players now there."""
+    pending = {cut.table for cut in after.pending}
+    for table in after.tables:
+        sitting = (
+            Rubber.objects.filter(
+                evening=evening, table__number=table.number, status=Rubber.Status.IN_PROGRESS
+            )
+            .order_by("-pk")
+            .first()
+        )
+        playing = table.dealer is not None and table.number not in pending
+        if sitting is not None and (not playing or sitting.players != list(table.playing)):
+            scoring.rubber_close(rubber_id=sitting.pk)
+            sitting = None
+        if sitting is None and playing and len(table.playing) >= 4:
+            _start(evening, table.number, list(table.playing), user)
+
+
+def _apply(evening: Evening, event: dict, *, user=None, table=None, automatic=False):
+    """Apply one event to the locked evening: decide, then write everything it implies."""
+    before = evening_state(evening)
+    after, decisions = engine.apply(before, event)
+    _ensure_members(evening, event)
+    logged = _log(evening, dict(event), decisions, user=user, table=table, automatic=automatic)
+    if event["type"] in {"cut", "deal_jack"}:
+        Cut.objects.create(
+            evening=evening,
+            event=logged,
+            purpose=event.get("purpose", "") or _cut_purpose(before, event),
+            table_number=event.get("table"),
+            cards=event.get("cards"),
+            drawn_by_service=bool(event.get("drawn")),
+            decided=[f"{d.law}: {d.text}" for d in decisions],
+        )
+    _sync_tables(evening, before, after, user)
+    evening.state = after.to_dict()
+    evening.save(update_fields=["state", "version"])
+    return logged
+
+
+def _cut_purpose(state: EveningState, event: dict) -> str:
+    players = set(event.get("cards") or {})
+    for cut in state.pending:
+        if players & set(cut.cutters):
+            return cut.purpose
+    return "first-jack" if event["type"] == "deal_jack" else "cut"
+
+
+def _check_open(evening: Evening) -> None:
+    if evening.status == Evening.Status.CLOSED:
+        raise UserError(
+            "The evening is closed; a secretary must reopen it (with a reason) first.",
+            code="closed",
+        )
+
+
+@transaction.atomic
+def evening_act(
+    *, evening_id: int, event: dict, user=None, expected_version: int | None = None
+) -> EveningEvent:
+    """Log one secretary's action (arrive, form_table, cut, claim, substitute, leave, ...).
+
+    A `cut` or `deal_jack` event with `"draw": true` and no cards has its cards drawn
+    here from a cryptographic random source (ruling T10); the cards drawn are what is
+    logged, so a replay needs no randomness.
+    """
+    if not isinstance(event, dict) or event.get("type") not in SECRETARY_EVENTS:
+        raise UserError(
+            f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
+        )
+    evening = _lock_evening(evening_id, expected_version)
+    _check_open(evening)
+    if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
+        drawn = engine.draw_event(evening_state(evening), secrets.SystemRandom())
+        if drawn is None:
+            raise FormationError("No cut is waiting to be made.", field="type")
+        event = {**drawn, "drawn": True}
+    return _apply(evening, event, user=user)
+
+
+def _table_rubber(evening: Evening, number: int) -> Rubber:
+    table = Table.objects.filter(evening=evening, number=number).first()
+    if table is None:
+        raise UserError(f"The evening has no table {number}.", field="table")
+    rubber = (
+        Rubber.objects.filter(table=table, status=Rubber.Status.IN_PROGRESS)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    engine_table = evening_state(evening).table(number)
+    if rubber is None and not _partnership(evening) and engine_table and engine_table.dealer:
+        # Call-Ace: the last sitting was settled; the same players sit on in a new one.
+        rubber = _start(evening, number, list(engine_table.playing), None)
+    if rubber is None:
+        raise UserError(
+            f"No rubber is in progress at table {number}: the players cut for partners and "
+            "deal first (ruling T4).",
+            field="table",
+            law="ruling T4",
+        )
+    return rubber
+
+
+def rubber_ordinal(rubber: Rubber) -> int:
+    """Which rubber of its table this is, this evening (1, 2, ...)."""
+    return Rubber.objects.filter(table=rubber.table, pk__lte=rubber.pk).count()
+
+
+def _after_hand(evening: Evening, rubber: Rubber, *, user, table) -> None:
+    """A rubber that the hand finished ends at its table (law 15: then the cut-outs)."""
+    rubber.refresh_from_db()
+    at_table = evening_state(evening).table(rubber.table.number)
+    # A rubber started outside the cutting (no table in the engine's state) just ends.
+    if rubber.is_complete and rubber.rules.partnership and at_table and at_table.in_rubber:
+        _apply(
+            evening,
+            {"type": "rubber_end", "table": rubber.table.number},
+            user=user,
+            table=table,
+            automatic=True,
+        )
+
+
+@transaction.atomic
+def evening_record_hand(
+    *,
+    evening_id: int,
+    table_number: int,
+    hand: dict,
+    user=None,
+    table: Table | None = None,
+    expected_version: int | None = None,
+    rubber_id: int | None = None,
+):
+    """Record a hand of the rubber in progress at one of the evening's tables (and, when
+    `rubber_id` is given, only if that is the one).
+
+    The hand is logged as an event; a hand that ends the rubber also logs the
+    rubber's end, and the table-formation engine cuts players in and out (law 15).
+    """
+    evening = _lock_evening(evening_id, expected_version)
+    _check_open(evening)
+    if table is not None and table.number != table_number:
+        raise UserError("This table's link records only its own hands.", code="permission_denied")
+    if rubber_id is not None:  # the rubber named (a finished one is refused by its laws)
+        rubber = Rubber.objects.select_related("table").get(
+            pk=rubber_id, evening=evening, table__number=table_number
+        )
+    else:
+        rubber = _table_rubber(evening, table_number)
+    recorded = scoring.rubber_record_hand(rubber_id=rubber.pk, data=hand, user=user, table=None)
+    _log(
+        evening,
+        {"type": "hand", "table": table_number, "rubber": rubber_ordinal(rubber), "hand": hand},
+        [],
+        user=user,
+        table=table,
+    )
+    evening.save(update_fields=["version"])
+    _after_hand(evening, rubber, user=user, table=table)
+    return recorded
+
+
+def _rubber_at(evening: Evening, table_number: int, ordinal: int) -> Rubber:
+    rubbers = list(
+        Rubber.objects.filter(evening=evening, table__number=table_number).order_by("pk")
+    )
+    if not 1 <= ordinal <= len(rubbers):
+        raise UserError(
+            f"Table {table_number} has no rubber {ordinal} this evening.", field="rubber"
+        )
+    return rubbers[ordinal - 1]
+
+
+@transaction.atomic
+def evening_correct_hand(
+    *,
+    evening_id: int,
+    table_number: int,
+    rubber_number: int,
+    number: int,
+    hand: dict,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+    expected_version: int | None = None,
+):
+    """Correct a hand at an evening's table (law 5, ruling E9), logged as an event.
+
+    A correction may change a finished rubber's figures but not whether it is finished:
+    the table has already cut in and out on its end (law 15).
+    """
+    evening = _lock_evening(evening_id, expected_version)
+    _check_open(evening)
+    if table is not None and table.number != table_number:
+        raise UserError("This table's link corrects only its own hands.", code="permission_denied")
+    rubber = _rubber_at(evening, table_number, rubber_number)
+    was_complete = rubber.is_complete
+    scoring.hand_correct(
+        rubber_id=rubber.pk,
+        number=number,
+        data=hand,
+        reason=reason,
+        user=user,
+        table=rubber.table if table is not None else None,
+        is_secretary=is_secretary,
+    )
+    rubber.refresh_from_db()
+    if was_complete and not rubber.is_complete:
+        raise UserError(
+            "This correction would leave a finished rubber unfinished, but the table has "
+            "already cut in and out on its end (law 15); correct the figures only.",
+            field="hand",
+            law="law 15",
+        )
+    _log(
+        evening,
+        {
+            "type": "correction",
+            "table": table_number,
+            "rubber": rubber_number,
+            "number": number,
+            "hand": hand,
+            "reason": reason,
+        },
+        [],
+        user=user,
+        table=table,
+    )
+    evening.save(update_fields=["version"])
+    if not was_complete:
+        _after_hand(evening, rubber, user=user, table=table)
+    return rubber
+
+
+@transaction.atomic
+def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> Rubber:
+    """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
+    evening = _lock_evening(evening_id, None)
+    _check_open(evening)
+    rubber = _table_rubber(evening, table_number)
+    if rubber.rules.partnership:
+        raise UserError("A rubber ends when it is won, not when closed.", law="ruling E1")
+    scoring.rubber_close(rubber_id=rubber.pk)
+    _log(evening, {"type": "close_sitting", "table": table_number}, [], user=user)
+    evening.save(update_fields=["version"])
+    rubber.refresh_from_db()
+    return rubber
+
+
+@transaction.atomic
+def evening_close(*, evening_id: int, user=None, expected_version: int | None = None) -> Evening:
+    """Close the evening: it is frozen until a secretary reopens it (ruling M1's ledger
+    stands as it is)."""
+    evening = _lock_evening(evening_id, expected_version)
+    _check_open(evening)
+    _log(evening, {"type": "close"}, [], user=user)
+    evening.status = Evening.Status.CLOSED
+    evening.save(update_fields=["status", "version"])
+    return evening
+
+
+@transaction.atomic
+def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
+    """Reopen a closed evening; a secretary must say why, and the reason is logged."""
+    if not reason or not reason.strip():
+        raise UserError("Say why the evening is reopened.", field="reason")
+    evening = _lock_evening(evening_id, None)
+    if evening.status != Evening.Status.CLOSED:
+        raise UserError("The evening is open already.", code="open")
+    _log(evening, {"type": "reopen", "reason": reason.strip()}, [], user=user)
+    evening.status = Evening.Status.OPEN
+    evening.save(update_fields=["status", "version"])
+    return evening
+
+
+# --- reading the evening ---------------------------------------------------------------------
+
+
+def evening_ledger(*, evening: Evening) -> dict[str, Decimal]:
+    """Each player's winnings (+) and losses (-) at the evening's stake (ruling M1): the
+    sum of his rubbers' settlements and his Call-Ace settlement; they add to zero."""
+    rows = (
+        Settlement.objects.filter(rubber__evening=evening)
+        .values("member__name")
+        .annotate(total=Sum("amount"))
+        .order_by("member__name")
+    )
+    return {row["member__name"]: Decimal(row["total"]).quantize(Decimal("0.01")) for row in rows}
+
+
+def evening_summary(*, evening: Evening) -> dict:
+    """The evening's state as `replay_evening` prints it and the API shows it: tables with
+    seats, partners, dealer and waiting members, consecutive rubbers, candidates, what the
+    laws require next, the rubbers with winners and values, and the ledger."""
+    state = evening_state(evening)
+    data = state.to_dict()
+    rubbers = (
+        Rubber.objects.filter(evening=evening).select_related("table").order_by("created_at", "pk")
+    )
+    tables = []
+    for table in data["tables"]:
+        seats = table["seats"]
+        tables.append(
+            {
+                **table,
+                "partners": (
+                    {"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]}
+                    if seats
+                    else None
+                ),
+            }
+        )
+    return {
+        "evening": {
+            "id": evening.pk,
+            "title": str(evening),
+            "date": evening.date.isoformat(),
+            "ruleset": evening.ruleset,
+            "stake": str(evening.stake),
+            "status": evening.status,
+            "version": evening.version,
+        },
+        "present": data["present"],
+        "candidates": data["candidates"],
+        "tables": tables,
+        "pending_cuts": data["pending_cuts"],
+        "required": engine.required(state),
+        "rubbers": [
+            {
+                "table": rubber.table.number if rubber.table_id else None,
+                "players": rubber.players,
+                "status": rubber.status,
+                "winner": rubber.winner or None,
+                "value": rubber.value,
+                "hands": rubber.hand_count,
+            }
+            for rubber in rubbers
+        ],
+        "ledger": {name: str(amount) for name, amount in evening_ledger(evening=evening).items()},
+    }
+
+
+def evening_export(*, evening: Evening) -> dict:
+    """The evening's log in the documented format (docs/evening-log.md)."""
+    club = evening.club
+    return {
+        "format": LOG_FORMAT,
+        "club": {"name": club.name, "slug": club.slug, "currency": club.currency},
+        "evening": {
+            "title": evening.title,
+            "date": evening.date.isoformat(),
+            "ruleset": evening.ruleset,
+            "options": evening.options,
+            "stake": str(evening.stake),
+        },
+        "events": [
+            {**event.data, **({"automatic": True} if event.automatic else {})}
+            for event in evening.events.order_by("seq")
+        ],
+    }
+
+
+@transaction.atomic
+def evening_replay(*, log: dict, club: Club | None = None) -> Evening:
+    """Replay an exported log into a new evening (on an empty database, a new club too).
+
+    Events the service generated (a rubber's end) are regenerated, not applied twice.
+    """
+    from club.services import club_create
+
+    if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
+        raise UserError(f"Not an evening log: 'format' must be {LOG_FORMAT!r}.", field="format")
+    spec = log.get("evening") or {}
+    if club is None:
+        info = log.get("club") or {}
+        club = Club.objects.filter(slug=info.get("slug")).first() or club_create(
+            name=info.get("name", "Club"),
+            slug=info.get("slug", "club"),
+            currency=info.get("currency", "USD"),
+            is_public=True,
+            secretary=None,
+        )
+    for key in ("date", "ruleset"):
+        if key not in spec:
+            raise UserError(f"The log's evening has no {key}.", field=f"evening.{key}")
+    evening = evening_open(
+        club=club,
+        date=spec["date"],
+        ruleset=spec["ruleset"],
+        options=spec.get("options"),
+        stake=Decimal(str(spec.get("stake", "0"))),
+        title=spec.get("title", ""),
+    )
+    for index, event in enumerate(log.get("events") or []):
+        try:
+            _replay_event(evening, event)
+        except (UserError, FormationError) as exc:
+            exc.field = f"events[{index}]" + (f".{exc.field}" if exc.field else "")
+            raise
+    evening.refresh_from_db()
+    return evening
+
+
+def _replay_event(evening: Evening, event: dict) -> None:
+    if event.get("automatic"):
+        return
+    kind = event.get("type")
+    if kind == "hand":
+        evening_record_hand(evening_id=evening.pk, table_number=event["table"], hand=event["hand"])
+    elif kind == "correction":
+        evening_correct_hand(
+            evening_id=evening.pk,
+            table_number=event["table"],
+            rubber_number=event["rubber"],
+            number=event["number"],
+            hand=event["hand"],
+            reason=event.get("reason", ""),
+            is_secretary=True,
+        )
+    elif kind == "close":
+        evening_close(evening_id=evening.pk)
+    elif kind == "reopen":
+        evening_reopen(evening_id=evening.pk, reason=event.get("reason", ""))
+    elif kind == "close_sitting":
+        evening_close_sitting(evening_id=evening.pk, table_number=event["table"])
+    else:
+        clean = {k: v for k, v in event.items() if k != "drawn"}
+        evening_act(evening_id=evening.pk, event=clean)

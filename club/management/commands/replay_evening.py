@@ -1,0 +1,42 @@
+"""`manage.py replay_evening FILE`: replay an exported evening log and print the result.
+
+On an empty database it creates the club and the evening, replays every event
+through the same services the board uses (cuts carry their cards, so no randomness
+is needed), and prints the evening's state as JSON: tables with seats, partners and
+dealer, waiting members, consecutive rubbers, candidates, rubbers and the ledger.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from club.evenings import evening_replay, evening_summary
+from club.formation import FormationError
+from config.api import UserError
+from scoring.rules import ScoringError
+
+
+class Command(BaseCommand):
+    help = "Replay an evening log (docs/evening-log.md) and print the evening's state as JSON."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the exported log, or - for standard input")
+
+    def handle(self, *args, file, **options):
+        try:
+            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+            log = json.loads(text)
+        except OSError as exc:
+            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{file} is not JSON: {exc}") from exc
+        try:
+            evening = evening_replay(log=log)
+        except (UserError, FormationError, ScoringError) as exc:
+            law = f" [{exc.law}]" if getattr(exc, "law", None) else ""
+            raise CommandError(f"{exc.message} (field {exc.field}){law}") from exc
+        summary = evening_summary(evening=evening)
+        summary["evening"].pop("id")
+        self.stdout.write(json.dumps(summary, indent=2, ensure_ascii=False))

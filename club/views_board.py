@@ -1,0 +1,325 @@
+"""The secretary's live board for an evening, and the phone page of each table.
+
+The board is one page that polls its own fragment every 1.5 seconds with the
+evening's version as ETag (304 while nothing changed), so two secretaries, or a
+secretary and a table, see each other's actions without reloading. Every button
+posts an action (an event of the evening's log) with the version the page showed:
+if someone else acted first, the action is refused with a conflict and the board
+shows the evening as it now is.
+"""
+
+import io
+
+import segno
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.http import quote_etag
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
+
+from club import evenings
+from club.formation import FormationError
+from club.models import Evening, Table
+from club.selectors import clubs_managed_by
+from config.api import UserError
+from scoring.models import Rubber
+from scoring.rules import ScoringError, get_ruleset
+from scoring.selectors import rubber_scoresheet
+
+USER_ERRORS = (UserError, FormationError, ScoringError)
+
+
+def _managed_evening(request, pk: int) -> Evening:
+    evening = (
+        Evening.objects.select_related("club")
+        .filter(pk=pk, club__in=clubs_managed_by(user=request.user))
+        .first()
+    )
+    if evening is None:
+        raise Http404("No such evening.")
+    return evening
+
+
+def _etag(evening: Evening) -> str:
+    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}")
+
+
+def board_context(evening: Evening, *, error=None, notice=None) -> dict:
+    """Everything the board shows: the evening as the laws see it, and each table's rubber."""
+    summary = evenings.evening_summary(evening=evening)
+    tables = {t.number: t for t in evening.tables.all()}
+    current = {
+        r.table.number: r
+        for r in Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS)
+        .select_related("table")
+        .order_by("pk")
+    }
+    for table in summary["tables"]:
+        row = tables.get(table["number"])
+        table["token"] = row.token if row else None
+        rubber = current.get(table["number"])
+        table["rubber"] = (
+            {"id": rubber.pk, "summary": rubber.summary, "hands": rubber.hand_count}
+            if rubber
+            else None
+        )
+    return {
+        "evening": evening,
+        "club": evening.club,
+        "summary": summary,
+        "etag": _etag(evening),
+        "error": error,
+        "notice": notice,
+        "rules": get_ruleset(evening.ruleset),
+    }
+
+
+@login_required
+def board(request, pk: int):
+    """The secretary's board for one evening."""
+    evening = _managed_evening(request, pk)
+    return render(request, "club/board.html", board_context(evening))
+
+
+@login_required
+@require_GET
+@cache_control(no_cache=True, private=True)
+def board_fragment(request, pk: int):
+    """The board's live part, for polling: 304 while the evening is unchanged."""
+    evening = _managed_evening(request, pk)
+    etag = _etag(evening)
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponseNotModified()
+        response["ETag"] = etag
+        return response
+    response = render(request, "club/_board.html", board_context(evening))
+    response["ETag"] = etag
+    return response
+
+
+def _event_from_form(post) -> dict:
+    """Turn a board form into an event of the log (docs/evening-log.md)."""
+    kind = post.get("type", "")
+    event: dict = {"type": kind}
+    for field in ("player", "substitute"):
+        if post.get(field):
+            event[field] = post[field].strip()
+    if post.get("table"):
+        try:
+            event["table"] = int(post["table"])
+        except ValueError as exc:
+            raise UserError("Choose a table by its number.", field="table") from exc
+    if kind == "substitute":
+        event["consent"] = post.getlist("consent")
+    if kind in {"cut", "deal_jack"}:
+        if post.get("draw"):
+            event["draw"] = True
+        elif kind == "cut":
+            event["cards"] = {
+                key[len("card-") :]: value.strip().upper()
+                for key, value in post.items()
+                if key.startswith("card-") and value.strip()
+            }
+        else:  # the cards thrown round in order: "Ann 9S, Bob JD"
+            throws = [part.split() for part in post.get("throws", "").split(",") if part.strip()]
+            if any(len(throw) != 2 for throw in throws):
+                raise UserError('Write the throws as "Ann 9S, Bob JD", in order.', field="throws")
+            event["cards"] = [[name, card.upper()] for name, card in throws]
+    return event
+
+
+@login_required
+@require_POST
+def board_action(request, pk: int):
+    """Carry out one button of the board, then show the board as it now is."""
+    evening = _managed_evening(request, pk)
+    error = notice = None
+    version = request.POST.get("version")
+    expected = int(version) if version and version.isdigit() else None
+    kind = request.POST.get("type", "")
+    try:
+        if kind == "close":
+            evenings.evening_close(
+                evening_id=evening.pk, user=request.user, expected_version=expected
+            )
+        elif kind == "reopen":
+            evenings.evening_reopen(
+                evening_id=evening.pk, reason=request.POST.get("reason", ""), user=request.user
+            )
+        elif kind == "close_sitting":
+            evenings.evening_close_sitting(
+                evening_id=evening.pk, table_number=int(request.POST["table"]), user=request.user
+            )
+        else:
+            logged = evenings.evening_act(
+                evening_id=evening.pk,
+                event=_event_from_form(request.POST),
+                user=request.user,
+                expected_version=expected,
+            )
+            notice = [f"{d['law']}: {d['text']}" for d in logged.decisions]
+    except USER_ERRORS as exc:
+        error = {"message": exc.message, "law": getattr(exc, "law", None)}
+    evening.refresh_from_db()
+    return render(request, "club/_board.html", board_context(evening, error=error, notice=notice))
+
+
+@login_required
+def table_qr(request, pk: int, number: int):
+    """The QR code of a table's phone link, as SVG, to print or show on the board."""
+    evening = _managed_evening(request, pk)
+    table = get_object_or_404(Table, evening=evening, number=number)
+    link = request.build_absolute_uri(reverse("table-phone", args=[table.token]))
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="svg", scale=5, border=2)
+    return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+
+
+@login_required
+def evening_sheet(request, pk: int):
+    """A printable evening sheet: tables, rubbers, every hand, and the ledger."""
+    evening = _managed_evening(request, pk)
+    from scoring.views import scoresheet_display
+
+    rubbers = Rubber.objects.filter(evening=evening).select_related("table").order_by("pk")
+    return render(
+        request,
+        "club/evening_sheet.html",
+        {
+            "evening": evening,
+            "club": evening.club,
+            "summary": evenings.evening_summary(evening=evening),
+            "sheets": [scoresheet_display(rubber_scoresheet(rubber=r)) for r in rubbers],
+        },
+    )
+
+
+# --- the phone at the table ---------------------------------------------------------------
+
+
+def _table(token: str) -> Table:
+    table = Table.objects.select_related("evening", "club").filter(token=token).first()
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
+def table_context(table: Table, *, error=None, notice=None) -> dict:
+    from scoring.views import scoresheet_display
+
+    rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
+    return {
+        "table": table,
+        "evening": table.evening,
+        "rules": get_ruleset(table.evening.ruleset),
+        "rubber": rubber,
+        "sheet": scoresheet_display(rubber_scoresheet(rubber=rubber)) if rubber else None,
+        "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
+        "error": error,
+        "notice": notice,
+        "etag": quote_etag(f"table-{table.pk}-{table.evening.version}"),
+    }
+
+
+def table_phone(request, token: str):
+    """The page a player at the table uses to record and correct that table's hands."""
+    table = _table(token)
+    if request.headers.get("HX-Request") and request.method == "GET":
+        context = table_context(table)
+        if request.headers.get("If-None-Match") == context["etag"]:
+            return HttpResponseNotModified()
+        response = render(request, "club/_table.html", context)
+        response["ETag"] = context["etag"]
+        return response
+    return render(request, "club/table.html", table_context(table))
+
+
+def _count(post, name: str) -> int:
+    value = (post.get(name) or "0").strip()
+    if not value.isdigit():
+        raise UserError("Give a whole number, nothing below nought.", field=f"hand.{name}")
+    return int(value)
+
+
+def _hand_from_form(rules, post) -> dict:
+    """A hand in the scoresheet's shape from the phone's form fields."""
+
+    def number(name):
+        value = post.get(name, "").strip()
+        if not value.lstrip("-").isdigit():
+            raise UserError("Give a whole number.", field=f"hand.{name}")
+        return int(value)
+
+    if rules.key == "euchre-somerset-1888":
+        return {
+            "makers": post.get("makers", ""),
+            "alone": post.get("alone") == "on",
+            "tricks": number("tricks"),
+            "revokes": [
+                side for side in ("NS", "EW") for _ in range(_count(post, f"revokes_{side}"))
+            ],
+            "law90": post.get("law90") or None,
+            "law102": post.get("law102") == "on",
+            "law50": post.get("law50") == "on",
+        }
+    if rules.key == "bridge-elwell-1907":
+        ns = number("tricks_ns")
+        hand = {
+            "declarer": post.get("declarer", ""),
+            "trump": post.get("trump", ""),
+            "doubles": number("doubles"),
+            "tricks": {"NS": ns, "EW": 13 - ns},
+            "honours": None,
+            "chicane": {side: _count(post, f"chicane_{side}") for side in ("NS", "EW")},
+            "revokes": {side: _count(post, f"revokes_{side}") for side in ("NS", "EW")},
+        }
+        if post.get("honours_side"):
+            hand["honours"] = {
+                "side": post["honours_side"],
+                "held": number("honours_held"),
+                "in_one_hand": number("honours_in_one_hand"),
+            }
+        return hand
+    return {
+        "maker": post.get("maker", ""),
+        "partner": post.get("partner") or None,
+        "alone": post.get("alone") == "on",
+        "tricks": number("tricks"),
+        "revoke": post.get("revoke") or None,
+        "void": post.get("void") == "on",
+        "no_score": post.getlist("no_score"),
+    }
+
+
+@require_POST
+def table_record(request, token: str):
+    """Record (or correct the last) hand from the table's phone."""
+    table = _table(token)
+    rules = get_ruleset(table.evening.ruleset)
+    error = notice = None
+    try:
+        hand = _hand_from_form(rules, request.POST)
+        if request.POST.get("correct"):
+            rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
+            if rubber is None:
+                raise UserError("No hand has been recorded at this table.")
+            evenings.evening_correct_hand(
+                evening_id=table.evening_id,
+                table_number=table.number,
+                rubber_number=evenings.rubber_ordinal(rubber),
+                number=int(request.POST["correct"]),
+                hand=hand,
+                table=table,
+            )
+            notice = ["Hand corrected."]
+        else:
+            recorded = evenings.evening_record_hand(
+                evening_id=table.evening_id, table_number=table.number, hand=hand, table=table
+            )
+            notice = recorded.lines
+    except USER_ERRORS as exc:
+        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+    table.evening.refresh_from_db()
+    return render(request, "club/_table.html", table_context(table, error=error, notice=notice))
