@@ -1,0 +1,26 @@
+"""The README's first command loads a demo club a newcomer can look around in."""
+
+import io
+
+from django.core.management import call_command
+
+from club.models import Evening
+from scoring.models import Rubber
+from tournaments.models import Tournament
+
+
+def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(db, client):
+    out = io.StringIO()
+    call_command("quickstart", "--no-serve", stdout=out)
+    call_command("quickstart", "--no-serve", stdout=io.StringIO())
+    evening = Evening.objects.get(title="Demo evening")
+    assert evening.tables.count() == 2
+    finished = Rubber.objects.get(evening=evening, status="complete")
+    assert (finished.winner, finished.value) == ("NS", 5)  # worked in load_demo (ruling E4)
+    assert Rubber.objects.filter(evening=evening, status="in_progress").count() == 2
+    assert Tournament.objects.get(slug="winter").standings_version >= 1
+    assert f"/secretary/evenings/{evening.pk}/" in out.getvalue()
+    assert client.get("/clubs/somerset/tournaments/winter/").status_code == 200
+    client.login(username="secretary", password="cut-for-partners")
+    board = client.get(f"/secretary/evenings/{evening.pk}/").content.decode()
+    assert "Table 2" in board and "Rubber 2" in board
