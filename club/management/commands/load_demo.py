@@ -88,8 +88,8 @@ class Command(BaseCommand):
         draw_all()
         act(type="form_table")
         draw_all()
-        # N-S win two double games; E-W take the third (always played, ruling E1) with a
-        # lone march: the rubber is worth 2 + 2 + 2 - 1 = 5 (ruling E4).
+        # N-S win two double games; E-W take the third (always played, ruling E1), double
+        # too, with a lone march: the rubber is worth 2 + 2 + 2 - 2 = 4 (ruling E4).
         lone_march, three_ew = (
             {"makers": "EW", "tricks": 5, "alone": True},
             {"makers": "EW", "tricks": 3},
