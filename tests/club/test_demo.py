@@ -9,9 +9,12 @@ from scoring.models import Rubber
 from tournaments.models import Tournament
 
 
-def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(db, client):
+def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(
+    db, client, django_capture_on_commit_callbacks
+):
     out = io.StringIO()
-    call_command("quickstart", "--no-serve", stdout=out)
+    with django_capture_on_commit_callbacks(execute=True):  # the standings recalculation
+        call_command("quickstart", "--no-serve", stdout=out)
     call_command("quickstart", "--no-serve", stdout=io.StringIO())
     evening = Evening.objects.get(title="Demo evening")
     assert evening.tables.count() == 2
