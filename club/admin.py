@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from club.models import Club, Evening, Member, Table, WorkerHeartbeat
+from club.models import Club, Cut, Evening, EveningEvent, Member, Table, WorkerHeartbeat
 
 
 @admin.register(Club)
@@ -35,3 +35,20 @@ class TableAdmin(admin.ModelAdmin):
 @admin.register(WorkerHeartbeat)
 class WorkerHeartbeatAdmin(admin.ModelAdmin):
     list_display = ["worker", "at", "task_id"]
+
+
+@admin.register(EveningEvent)
+class EveningEventAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "type", "automatic", "by_user", "created_at"]
+    list_filter = ["evening__club", "type"]
+    readonly_fields = ["evening", "seq", "type", "data", "decisions", "automatic", "by_user",
+                       "by_table"]  # fmt: skip
+
+    def has_change_permission(self, request, obj=None):
+        return False  # the log is the record: it is replayed, never edited
+
+
+@admin.register(Cut)
+class CutAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "purpose", "table_number", "drawn_by_service", "created_at"]
+    list_filter = ["evening__club", "purpose"]

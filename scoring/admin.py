@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from scoring.models import Game, Hand, HandCorrection, HandScore, Rubber, RubberPlayer, Settlement
+from scoring.models import (
+    Game,
+    Hand,
+    HandCorrection,
+    HandScore,
+    RemovedHand,
+    Rubber,
+    RubberPlayer,
+    Settlement,
+)
 
 
 class RubberPlayerInline(admin.TabularInline):
@@ -44,3 +53,8 @@ class SettlementAdmin(admin.ModelAdmin):
 @admin.register(RubberPlayer)
 class RubberPlayerAdmin(admin.ModelAdmin):
     list_display = ["__str__", "member", "side", "position"]
+
+
+@admin.register(RemovedHand)
+class RemovedHandAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "reason", "by_user", "at"]
