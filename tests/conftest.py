@@ -33,6 +33,12 @@ def postgres(settings):
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Tests hash passwords with a fast hasher; production keeps Django's default."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _eager_celery_and_fresh_cache(settings):
     """Run tasks in-process unless a test starts a real worker; start each test with an
     empty cache so throttles and cached pages do not leak between tests."""

@@ -1,0 +1,225 @@
+"""The permission matrix: every API endpoint and page, for anonymous users, a table's
+phone, the club's secretary, another club's secretary and staff, on a private club.
+
+A private club is invisible (404) to all but its secretaries and staff, and to a table's
+phone except for that table's own club; writes need the secretary (403 for those who can
+see but not change); a table's token touches only its own table's hands. A new URL must
+be added here: the last test fails for any API route the matrix does not cover.
+"""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.urls import get_resolver
+from rest_framework.test import APIClient
+
+from club import evenings
+from tests.conftest import token_client
+from tests.factories import ClubFactory, MemberFactory, UserFactory
+from tournaments.services import tournament_create
+
+ROLES = ["anonymous", "table", "secretary", "other", "staff"]
+NS_MARCH = {"makers": "NS", "tricks": 5}
+
+# (method, path, body, {role: status}); {s} the club, {e} evening, {r} rubber, {m} member,
+# {tok} the table's token. "anonymous" and "other" see nothing of a private club.
+HIDDEN = {"anonymous": 404, "other": 404}
+READ = {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}
+SECRETARY_READ = {**HIDDEN, "table": 403, "secretary": 200, "staff": 200}
+WRITE = {**HIDDEN, "table": 403}
+MATRIX = [
+    ("get", "/api/v1/clubs/", None, dict.fromkeys(ROLES, 200)),
+    ("post", "/api/v1/clubs/", {"name": "N", "slug": "new"},
+     {"anonymous": 403, "table": 403, "secretary": 403, "other": 403, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/", None, READ),
+    ("patch", "/api/v1/clubs/{s}/", {"name": "Renamed"}, {**WRITE, "secretary": 200, "staff": 200}),
+    ("get", "/api/v1/clubs/{s}/members/", None, READ),
+    ("post", "/api/v1/clubs/{s}/members/", {"name": "Zed"}, {**WRITE, "secretary": 201, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/members/{m}/", None, READ),
+    ("patch", "/api/v1/clubs/{s}/members/{m}/", {"is_guest": True}, {**WRITE, "secretary": 200, "staff": 200}),
+    ("delete", "/api/v1/clubs/{s}/members/{z}/", None, {**WRITE, "secretary": 204, "staff": 204}),
+    # A member who has played keeps his record.
+    ("delete", "/api/v1/clubs/{s}/members/{m}/", None, {**WRITE, "secretary": 400, "staff": 400}),
+    ("get", "/api/v1/rulesets/", None, dict.fromkeys(ROLES, 200)),
+    ("post", "/api/v1/scoresheets/score", {"ruleset": "euchre-somerset-1888", "hands": [NS_MARCH]},
+     dict.fromkeys(ROLES, 200)),
+    ("post", "/api/v1/auth/token/", {"username": "secretary", "password": "correct horse battery"},
+     dict.fromkeys(ROLES, 200)),
+    ("get", "/api/v1/me/", None, dict.fromkeys(ROLES, 200)),
+    ("get", "/api/v1/clubs/{s}/rubbers/", None, READ),
+    ("post", "/api/v1/clubs/{s}/rubbers/",
+     {"ruleset": "euchre-somerset-1888", "players": {"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]}},
+     {**WRITE, "secretary": 201, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/", None, READ),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/", NS_MARCH,
+     {**HIDDEN, "table": 201, "secretary": 201, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", None, READ),
+    ("put", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", {"hand": NS_MARCH},
+     {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/remove/", {},
+     {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/close/", None,
+     {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),  # a rubber ends when won (E1)
+    ("get", "/api/v1/clubs/{s}/tournaments/", None, READ),
+    ("post", "/api/v1/clubs/{s}/tournaments/", {"name": "L", "slug": "l", "kind": "ladder"},
+     {**WRITE, "secretary": 201, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/", None, READ),
+    ("patch", "/api/v1/clubs/{s}/tournaments/winter/", {"name": "W"},
+     {**WRITE, "secretary": 200, "staff": 200}),
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/standings/", None, READ),
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None, SECRETARY_READ),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None,
+     {**WRITE, "secretary": 202, "staff": 202}),
+    ("get", "/api/v1/clubs/{s}/evenings/", None, READ),
+    ("post", "/api/v1/clubs/{s}/evenings/",
+     {"date": "1888-11-22", "ruleset": "bridge-elwell-1907", "stake": "0.10"},
+     {**WRITE, "secretary": 201, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/evenings/{e}/", None, READ),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"},
+     {**WRITE, "secretary": 201, "staff": 201}),
+    ("get", "/api/v1/clubs/{s}/evenings/{e}/log/", None, SECRETARY_READ),
+    ("get", "/api/v1/clubs/{s}/evenings/{e}/tables/", None, SECRETARY_READ),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/hands/", {"hand": NS_MARCH},
+     {**HIDDEN, "table": 201, "secretary": 201, "staff": 201}),
+    ("put", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/", {"hand": NS_MARCH},
+     {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/close-sitting/", None,
+     {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),  # Euchre has no sittings
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/close/", None, {**WRITE, "secretary": 200, "staff": 200}),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/reopen/", {"reason": "x"},
+     {**WRITE, "secretary": 400, "staff": 400}),  # it is open already
+    ("get", "/api/v1/clubs/{s}/evenings/{e}/ledger.csv", None, READ),
+    ("get", "/api/v1/clubs/{s}/evenings/{e}/hands.csv", None, READ),
+]  # fmt: skip
+
+PAGES = [
+    ("/", dict.fromkeys(ROLES, 200)),
+    ("/clubs/{s}/", {**READ, "table": 404}),
+    ("/clubs/{s}/evenings/{e}/", {**READ, "table": 404}),
+    ("/clubs/{s}/players/{m}/", {**READ, "table": 404}),
+    ("/clubs/{s}/rubbers/{r}/", {**READ, "table": 404}),
+    ("/clubs/{s}/tournaments/winter/", {**READ, "table": 404}),
+    ("/clubs/{s}/tournaments/winter/standings/", {**READ, "table": 404}),
+    ("/secretary/", {"anonymous": 302, "table": 302, "secretary": 200, "other": 200, "staff": 200}),
+    ("/secretary/evenings/{e}/", {"anonymous": 302, "table": 302, "secretary": 200, "other": 404,
+                                  "staff": 200}),
+    ("/secretary/evenings/{e}/board/", {"anonymous": 302, "table": 302, "secretary": 200,
+                                        "other": 404, "staff": 200}),
+    ("/secretary/evenings/{e}/sheet/", {"anonymous": 302, "table": 302, "secretary": 200,
+                                        "other": 404, "staff": 200}),
+    ("/secretary/evenings/{e}/tables/1/qr.svg", {"anonymous": 302, "table": 302, "secretary": 200,
+                                                 "other": 404, "staff": 200}),
+    ("/t/{tok}/", dict.fromkeys(ROLES, 200)),  # the table's link is its own key
+    ("/t/not-a-token/", dict.fromkeys(ROLES, 404)),
+]  # fmt: skip
+
+
+@pytest.fixture
+def world(db, django_capture_on_commit_callbacks):
+    secretary = UserFactory(username="secretary")
+    club = ClubFactory(slug="somerset", is_public=False, secretaries=[secretary])
+    other = UserFactory(username="other")
+    ClubFactory(slug="tremont", secretaries=[other])
+    staff = UserFactory(username="staff", is_staff=True)
+    members = {n: MemberFactory(club=club, name=n) for n in ["Ann", "Bob", "Cora", "Dan"]}
+    evening = evenings.evening_open(
+        club=club,
+        date=datetime.date(1888, 11, 21),
+        ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_create(
+            club=club, name="Winter", slug="winter", kind="ladder", evening_ids=[evening.pk]
+        )
+        for name in members:
+            evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+        evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+        evenings.evening_act(
+            evening_id=evening.pk,
+            event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
+        )
+        evenings.evening_record_hand(
+            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
+        )
+    table = evening.tables.get(number=1)
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Table {table.token}")
+    clients = {
+        "anonymous": APIClient(),
+        "table": phone,
+        "secretary": token_client(secretary),
+        "other": token_client(other),
+        "staff": token_client(staff),
+    }
+    ids = {
+        "s": club.slug,
+        "e": evening.pk,
+        "r": evening.rubbers.get().pk,
+        "m": members["Ann"].pk,
+        "z": MemberFactory(club=club, name="Zoe").pk,
+        "tok": table.token,
+    }
+    return clients, ids, {"secretary": secretary, "other": other, "staff": staff}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"), MATRIX, ids=[f"{m} {p}" for m, p, _, _ in MATRIX]
+)
+def test_api_matrix(world, method, path, body, expected, role):
+    clients, ids, _ = world
+    if role == "table" and path == "/api/v1/auth/token/":
+        pytest.skip("the login endpoint ignores the caller's credentials")
+    client = clients[role]
+    url = path.format(**ids)
+    response = getattr(client, method)(url, body, format="json")
+    assert response.status_code == expected[role], (role, url, response.content[:300])
+    if response.status_code == 404 and url.startswith("/api/"):
+        assert "Ann" not in response.content.decode()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("path", "expected"), PAGES, ids=[p for p, _ in PAGES])
+def test_page_matrix(world, client, path, expected, role):
+    _, ids, users = world
+    if role in users:
+        client.force_login(users[role])
+    response = client.get(path.format(**ids))
+    assert response.status_code == expected[role], (role, path)
+
+
+def test_a_table_token_touches_only_its_own_tables_hands(world):
+    clients, ids, _ = world
+    response = clients["table"].post(
+        f"/api/v1/clubs/{ids['s']}/evenings/{ids['e']}/tables/2/hands/",
+        {"hand": NS_MARCH},
+        format="json",
+    )
+    assert response.status_code == 403
+
+
+def test_the_matrix_covers_every_api_route():
+    covered = {path for _, path, _, _ in MATRIX}
+    routes = set()
+
+    def walk(patterns, prefix=""):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            else:
+                routes.add(prefix + str(pattern.pattern))
+
+    walk(get_resolver().url_patterns)
+    api = {r for r in routes if r.startswith("api/v1/")}
+    shapes = {_shape(p.lstrip("/")) for p in covered}
+    missing = sorted(r for r in api if _shape(r) not in shapes)
+    assert missing == []
+
+
+def _shape(path: str) -> str:
+    """A route with its parameters blanked, so "<int:pk>" and "{e}" compare equal."""
+    import re
+
+    return re.sub(r"<[^>]+>|\{[^}]+\}|winter|\b1\b", "*", path)
