@@ -9,6 +9,7 @@ shows the evening as it now is.
 """
 
 import io
+import uuid
 
 import segno
 from django.contrib.auth.decorators import login_required
@@ -219,6 +220,9 @@ def table_context(table: Table, *, error=None, notice=None) -> dict:
         "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
         "error": error,
         "notice": notice,
+        # Sent as the Idempotency-Key of the form's post: a flaky connection's retry of
+        # the same hand is answered from the first, never recorded twice.
+        "idempotency_key": uuid.uuid4().hex,
         "etag": quote_etag(f"table-{table.pk}-{table.evening.version}"),
     }
 

@@ -1,0 +1,111 @@
+"""Idempotent writes: the Idempotency-Key header (IETF draft) on every write.
+
+A write (POST, PUT, PATCH, DELETE) to the API or to a table's phone page that carries
+an `Idempotency-Key` header is done at most once per key for the same caller:
+
+- a retry with the same key and the same body gets the stored answer again
+  (`Idempotent-Replayed: true`);
+- the same key with a different body gets 422;
+- a retry while the first request is still running gets 409 (retry later);
+- an answer of 5xx is not stored, so the request may be tried again.
+
+The record is written before the request runs, in its own committed statement, so two
+requests racing with one key cannot both run: the unique constraint lets one in.
+"""
+
+import hashlib
+import json
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.utils import timezone
+
+HEADER = "HTTP_IDEMPOTENCY_KEY"
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+PREFIXES = ("/api/", "/t/")
+STALE_AFTER = timedelta(minutes=2)  # a request that died mid-way frees its key after this
+KEEP_FOR = timedelta(hours=24)
+
+
+def _problem(status: int, code: str, message: str) -> HttpResponse:
+    body = {"error": {"code": code, "message": message, "field": "Idempotency-Key", "law": None,
+                      "details": {}}}  # fmt: skip
+    return HttpResponse(json.dumps(body), status=status, content_type="application/json")
+
+
+def _principal(request) -> str:
+    who = request.META.get("HTTP_AUTHORIZATION") or request.COOKIES.get("sessionid") or "anon"
+    return hashlib.sha256(who.encode()).hexdigest()
+
+
+class IdempotencyMiddleware:
+    """Replays stored answers for repeated Idempotency-Keys (see the module's docstring)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        key = request.META.get(HEADER)
+        if not key or request.method not in WRITES or not request.path.startswith(PREFIXES):
+            return self.get_response(request)
+        from club.models import IdempotencyRecord
+
+        if len(key) > 255:
+            return _problem(400, "invalid", "An Idempotency-Key is at most 255 characters.")
+        scope = {
+            "key": key,
+            "principal": _principal(request),
+            "method": request.method,
+            "path": request.path,
+        }
+        fingerprint = hashlib.sha256(request.body).hexdigest()
+        record = self._claim(IdempotencyRecord, scope, fingerprint)
+        if isinstance(record, HttpResponse):
+            return record
+        response = self.get_response(request)
+        if response.status_code >= 500 or getattr(response, "streaming", False):
+            record.delete()
+            return response
+        if hasattr(response, "render") and not getattr(response, "is_rendered", True):
+            response.render()
+        record.state = IdempotencyRecord.State.DONE
+        record.status = response.status_code
+        record.content_type = response.get("Content-Type", "")
+        record.body = response.content
+        record.save(update_fields=["state", "status", "content_type", "body"])
+        return response
+
+    def _claim(self, model, scope: dict, fingerprint: str):
+        """Insert the running record, or answer from the one already there."""
+        now = timezone.now()
+        model.objects.filter(created_at__lt=now - KEEP_FOR).delete()
+        try:
+            with transaction.atomic():
+                return model.objects.create(**scope, fingerprint=fingerprint)
+        except IntegrityError:
+            pass
+        existing = model.objects.filter(**scope).first()
+        if existing is None:  # it was deleted (a 5xx) between our insert and this read
+            return model.objects.create(**scope, fingerprint=fingerprint)
+        if existing.fingerprint != fingerprint:
+            return _problem(
+                422, "idempotency_key_reused",
+                "This Idempotency-Key was used with a different request body.",
+            )  # fmt: skip
+        if existing.state == model.State.RUNNING:
+            if existing.created_at < now - STALE_AFTER:
+                existing.created_at = now
+                existing.save(update_fields=["created_at"])
+                return existing
+            response = _problem(
+                409, "idempotency_key_in_use",
+                "A request with this Idempotency-Key is still being processed; retry shortly.",
+            )  # fmt: skip
+            response["Retry-After"] = "1"
+            return response
+        response = HttpResponse(
+            bytes(existing.body), status=existing.status, content_type=existing.content_type
+        )
+        response["Idempotent-Replayed"] = "true"
+        return response

@@ -1,0 +1,102 @@
+"""Idempotency-Key on writes: a retry gets the stored answer; a different body 422; a
+retry while the first runs 409; two racing requests with one key record one hand."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from club.models import IdempotencyRecord
+from scoring.models import Hand, Rubber
+from tests.scoring.conftest import PAIRS
+
+HAND = {"makers": "NS", "tricks": 3}
+
+
+@pytest.fixture
+def rubber(club, roster, secretary_api):
+    response = secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/rubbers/",
+        {"ruleset": "euchre-somerset-1888", "players": PAIRS},
+    )
+    return Rubber.objects.get(pk=response.json()["id"])
+
+
+def post(client, rubber, body, key):
+    return client.post(
+        f"/api/v1/clubs/somerset/rubbers/{rubber.pk}/hands/", body, format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )  # fmt: skip
+
+
+def test_a_retry_gets_the_stored_answer_and_records_nothing_more(rubber, secretary_api):
+    first = post(secretary_api, rubber, HAND, "hand-1")
+    again = post(secretary_api, rubber, HAND, "hand-1")
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert Hand.objects.filter(rubber=rubber).count() == 1
+    other = post(secretary_api, rubber, HAND, "hand-2")
+    assert other.status_code == 201
+    assert Hand.objects.filter(rubber=rubber).count() == 2
+
+
+def test_the_same_key_with_another_body_is_refused(rubber, secretary_api):
+    post(secretary_api, rubber, HAND, "hand-1")
+    response = post(secretary_api, rubber, {"makers": "EW", "tricks": 4}, "hand-1")
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == "Idempotency-Key"
+    assert Hand.objects.filter(rubber=rubber).count() == 1
+
+
+def test_a_retry_while_the_first_is_running_gets_409(rubber, secretary_api):
+    post(secretary_api, rubber, HAND, "hand-1")
+    IdempotencyRecord.objects.update(state=IdempotencyRecord.State.RUNNING)
+    response = post(secretary_api, rubber, HAND, "hand-1")
+    assert response.status_code == 409
+    assert response["Retry-After"] == "1"
+
+
+def test_keys_belong_to_their_caller(rubber, secretary_api, staff_api):
+    post(secretary_api, rubber, HAND, "hand-1")
+    assert post(staff_api, rubber, HAND, "hand-1").status_code == 201
+    assert Hand.objects.filter(rubber=rubber).count() == 2
+
+
+def test_a_rejected_hand_is_stored_as_rejected(rubber, secretary_api):
+    bad = post(secretary_api, rubber, {"makers": "NS", "tricks": 9}, "hand-1")
+    assert bad.status_code == 400
+    assert post(secretary_api, rubber, {"makers": "NS", "tricks": 9}, "hand-1").status_code == 400
+    assert not Hand.objects.filter(rubber=rubber).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_requests_with_one_key_record_one_hand(club, postgres):
+    from rest_framework.test import APIClient
+
+    from scoring import services
+    from tests.factories import MemberFactory, UserFactory
+
+    secretary = UserFactory()
+    club.secretaries.add(secretary)
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        MemberFactory(club=club, name=name)
+    rubber = services.rubber_start(club=club, ruleset="euchre-somerset-1888", players=PAIRS)
+    barrier = threading.Barrier(4)
+    statuses = []
+
+    def phone():
+        client = APIClient()
+        client.force_authenticate(secretary)
+        barrier.wait()
+        statuses.append(post(client, rubber, HAND, "the-same-hand").status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=phone) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert Hand.objects.filter(rubber=rubber).count() == 1
+    assert set(statuses) <= {201, 409}
+    assert 201 in statuses
