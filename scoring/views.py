@@ -271,7 +271,9 @@ def _call_ace(sheet: dict) -> dict:
         for p in players:
             running[p] += deal["points"][p]
             cells.append({"player": p, "points": deal["points"][p], "running": running[p]})
-        rows.append({**_hand_common(deal, _call_ace_play, "call_ace"), "cells": cells})
+        rows.append(
+            {**_hand_common(deal, _call_ace_play, "call_ace", sheet.get("players")), "cells": cells}
+        )
     settlement = sheet.get("settlement") or {}
     return {
         "players": players,
@@ -331,7 +333,14 @@ def _hands_of_game(hands: list[dict], number: int) -> list[dict]:
     return [h for h in hands if h["facts"]["game"] == number]
 
 
-def _hand_common(hand: dict, describe, kind: str) -> dict:
+def _in_seat_order(points: dict, seats: list | None) -> dict:
+    """Call-Ace points keyed by player, re-ordered by seat (stored JSON keeps no order)."""
+    if not seats:
+        return points
+    return {name: points[name] for name in seats if name in points}
+
+
+def _hand_common(hand: dict, describe, kind: str, seats: list | None = None) -> dict:
     """What every hand row shows: its number, what was played, why it scored, corrections."""
     return {
         "number": hand["number"],
@@ -342,7 +351,7 @@ def _hand_common(hand: dict, describe, kind: str) -> dict:
         "corrections": [
             {
                 "original_play": describe(c["original"]),
-                "original_points": _points_text(c["original_points"], kind),
+                "original_points": _points_text(_in_seat_order(c["original_points"], seats), kind),
                 "who": _corrected_by(c),
                 "law": _correction_law(c),
                 "reason": c["reason"],
@@ -372,10 +381,18 @@ def _correction_law(correction: dict) -> str:
 
 
 def _points_text(points: dict, kind: str) -> str:
-    """A hand's points as a line of the sheet: "NS 0, EW 4"; Bridge below and above."""
+    """A hand's points as a line of the sheet: "NS 0, EW 4"; Bridge below and above.
+
+    Sides come NS first, and Call-Ace players in their seats' order as recorded: a
+    JSON object's keys have no order of their own once stored (PostgreSQL's jsonb
+    sorts them), so the order is imposed here.
+    """
     if kind == "bridge":
-        return "; ".join(f"{s} {p['below']} below, {p['above']} above" for s, p in points.items())
-    return ", ".join(f"{who} {n}" for who, n in points.items())
+        return "; ".join(
+            f"{s} {points[s]['below']} below, {points[s]['above']} above" for s in SIDES
+        )
+    order = SIDES if kind == "euchre" else list(points)
+    return ", ".join(f"{who} {points[who]}" for who in order)
 
 
 def _ledger(sheet: dict) -> list[dict] | None:

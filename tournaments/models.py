@@ -7,6 +7,8 @@ brought up to date by a Celery task for just the players whose hands changed
 public pages and their caches are keyed on.
 """
 
+import uuid
+
 from django.db import models
 
 from scoring.models import RULESET_CHOICES
@@ -143,6 +145,9 @@ class StandingsDirty(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="+")
+    # Renewed by every change: a recalculation removes the row only if the token is still
+    # the one it read, so a change committed while it ran is never lost.
+    token = models.UUIDField(default=uuid.uuid4)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -232,13 +232,20 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
             return None
         tournament = Tournament.objects.get(pk=tournament_id)
         dirty = list(
-            StandingsDirty.objects.filter(tournament=tournament).values_list("pk", "member_id")
+            StandingsDirty.objects.filter(tournament=tournament).values_list(
+                "pk", "member_id", "token"
+            )
         )
         if not dirty:
             return None
-        member_ids = sorted({member_id for _, member_id in dirty})
+        member_ids = sorted({member_id for _, member_id, _ in dirty})
         _write_totals(tournament, compute_totals(tournament, member_ids), replace_all=False)
-        StandingsDirty.objects.filter(pk__in=[pk for pk, _ in dirty]).delete()
+        # Only the changes read above are done: a hand committed since then renewed its
+        # row's token, and that row stays for the next recalculation.
+        done = Q()
+        for pk, _, token in dirty:
+            done |= Q(pk=pk, token=token)
+        StandingsDirty.objects.filter(done).delete()
         return _publish(
             tournament, kind=StandingsVersion.Kind.INCREMENTAL, players=len(member_ids),
             started=started,
@@ -276,9 +283,12 @@ def standings_note_change(*, rubber: Rubber) -> None:
     if not tournament_ids:
         return
     member_ids = list(rubber.seats.values_list("member_id", flat=True))
+    # An existing row gets a new token: see StandingsDirty and standings_recalculate.
     StandingsDirty.objects.bulk_create(
         [StandingsDirty(tournament_id=t, member_id=m) for t in tournament_ids for m in member_ids],
-        ignore_conflicts=True,
+        update_conflicts=True,
+        unique_fields=["tournament", "member"],
+        update_fields=["token"],
     )
     for tournament_id in tournament_ids:
         transaction.on_commit(
