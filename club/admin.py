@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from club.models import Club, Cut, Evening, EveningEvent, Member, Table, WorkerHeartbeat
+from club.models import (
+    Club,
+    Cut,
+    Evening,
+    EveningEvent,
+    IdempotencyRecord,
+    Member,
+    Table,
+    WorkerHeartbeat,
+)
 
 
 @admin.register(Club)
@@ -52,3 +61,9 @@ class EveningEventAdmin(admin.ModelAdmin):
 class CutAdmin(admin.ModelAdmin):
     list_display = ["__str__", "purpose", "table_number", "drawn_by_service", "created_at"]
     list_filter = ["evening__club", "purpose"]
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "created_at"]
+    exclude = ["body"]

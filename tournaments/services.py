@@ -309,7 +309,8 @@ def standings_schedule(*, tournament_id: int, countdown: float = 0) -> bool:
     from tournaments.tasks import recalculate_standings
 
     try:
-        if not cache.add(QUEUED_KEY.format(tournament_id), 1, timeout=60):
+        # False: one is queued already. (None: the cache is down; send it anyway.)
+        if cache.add(QUEUED_KEY.format(tournament_id), 1, timeout=60) is False:
             return False
         recalculate_standings.apply_async(args=[tournament_id], countdown=countdown)
         return True

@@ -96,7 +96,7 @@ def test_database_url_selects_postgresql(url, engine):
         engine,
         "False",
         "redis://127.0.0.1:6379/5",
-        "django.core.cache.backends.redis.RedisCache",
+        "django_redis.cache.RedisCache",
     ], out.stderr
 
 
