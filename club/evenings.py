@@ -192,11 +192,13 @@ def _apply(evening: Evening, event: dict, *, user=None, table=None, automatic=Fa
 
 
 def _cut_purpose(state: EveningState, event: dict) -> str:
+    if event["type"] == "deal_jack":
+        return "first-jack"
     players = set(event.get("cards") or {})
     for cut in state.pending:
         if players & set(cut.cutters):
             return cut.purpose
-    return "first-jack" if event["type"] == "deal_jack" else "cut"
+    return "cut"
 
 
 def _check_open(evening: Evening) -> None:

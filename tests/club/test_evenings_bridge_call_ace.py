@@ -1,0 +1,117 @@
+"""Whole evenings of Bridge and Call-Ace through the service, figures by the laws."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from club import evenings
+from scoring.models import Rubber
+
+
+def open_evening(club, ruleset):
+    return evenings.evening_open(
+        club=club, date=datetime.date(1907, 3, 1), ruleset=ruleset, stake=Decimal("0.10")
+    )
+
+
+def act(evening, **event):
+    return evenings.evening_act(evening_id=evening.pk, event=event)
+
+
+def summary(evening):
+    evening.refresh_from_db()
+    return evenings.evening_summary(evening=evening)
+
+
+# Ruling B1: hearts 8 a trick; ten tricks are four odd, 32: game (ruling B2). Honours,
+# three of five held by N-S with two in one hand: 2 x 8 = 16 above the line (ruling B3).
+HEARTS_GAME = {"declarer": "NS", "trump": "H", "doubles": 0, "tricks": {"NS": 10, "EW": 3},
+               "honours": {"side": "NS", "held": 3, "in_one_hand": 2}}  # fmt: skip
+
+
+def test_a_bridge_evening_four_lowest_play_and_the_highest_go_out(club):
+    evening = open_evening(club, "bridge-elwell-1907")
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    # Ruling T1: at Bridge the ace is lowest; the four lowest play (ruling T3).
+    act(evening, type="cut", cards={"Ann": "AH", "Bob": "2H", "Cora": "3H", "Dan": "4H",
+                                     "Edith": "KS"})  # fmt: skip
+    table = summary(evening)["tables"][0]
+    assert sorted(table["playing"]) == ["Ann", "Bob", "Cora", "Dan"]
+    assert table["waiting"] == ["Edith"]
+    act(evening, type="cut", cards={"Ann": "AD", "Bob": "2D", "Cora": "3D", "Dan": "4D"})
+    table = summary(evening)["tables"][0]
+    assert table["dealer"] == "Ann"  # Bridge: the lowest deals (ruling T4)
+    ns = table["partners"]["NS"]
+    hand = {**HEARTS_GAME, "declarer": "NS"}
+    for _ in range(2):
+        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=hand)
+    rubber = Rubber.objects.get(evening=evening)
+    # Ruling B7: two games win; the winners add 100. NS: 32 + 32 below, 16 + 16 + 100
+    # above = 196; EW nothing: the rubber is worth 196.
+    assert (rubber.status, rubber.winner, rubber.value) == ("complete", "NS", 196)
+    ledger = evenings.evening_ledger(evening=evening)
+    assert ledger[ns[0]] == Decimal("19.60") and sum(ledger.values()) == 0
+    # Edith, waiting, claims (ruling T5); all four have one rubber: they cut and, at
+    # Bridge, the highest goes out.
+    pending = summary(evening)["pending_cuts"][0]
+    assert pending["purpose"] == "cut-out"
+    act(evening, type="cut", cards={"Ann": "AC", "Bob": "2C", "Cora": "3C", "Dan": "KC"})
+    table = summary(evening)["tables"][0]
+    assert "Dan" not in table["playing"] and "Edith" in table["playing"]
+    assert table["waiting"] == ["Dan"]
+
+
+def test_a_call_ace_evening_first_jack_deals_and_the_sitting_settles(club):
+    evening = open_evening(club, "call-ace-foster-1905")
+    players = ["Ann", "Bob", "Cora", "Dan", "Edith"]
+    for name in players:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    table = summary(evening)["tables"][0]
+    assert table["seats"] is None  # ruling T1: seats are not cut at Call-Ace
+    order = table["playing"]
+    # Law 1: a card is thrown round face up; the first jack deals.
+    act(evening, type="deal_jack", table=1,
+        cards=[[order[0], "9S"], [order[1], "KH"], [order[2], "JD"]])  # fmt: skip
+    assert summary(evening)["tables"][0]["dealer"] == order[2]
+    sitting = Rubber.objects.get(evening=evening)
+    assert sitting.players == order
+    # Ruling C2: a march with a partner scores 3 each with five players.
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=deal)
+    # Alone, a march scores as many points as there are players: 5 (law 45).
+    lone = {"maker": order[3], "partner": None, "alone": True, "tricks": 5}
+    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=lone)
+    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
+    sitting.refresh_from_db()
+    assert sitting.status == "complete"
+    totals = sitting.summary["totals"]
+    assert [totals[p] for p in order] == [3, 3, 0, 5, 0]
+    # Ruling C5: net = (n x own - sum of all) x stake; sum 11, n 5.
+    ledger = evenings.evening_ledger(evening=evening)
+    assert ledger[order[3]] == Decimal("1.40")  # (25 - 11) x 0.10
+    assert ledger[order[2]] == Decimal("-1.10")  # (0 - 11) x 0.10
+    assert sum(ledger.values()) == 0
+    # The same players sit on: the next deal opens a new sitting.
+    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=deal)
+    assert Rubber.objects.filter(evening=evening).count() == 2
+
+
+@pytest.mark.parametrize("ruleset", ["bridge-elwell-1907", "call-ace-foster-1905"])
+def test_the_log_replays_to_the_same_evening(club, ruleset, tmp_path):
+    if ruleset == "bridge-elwell-1907":
+        test_a_bridge_evening_four_lowest_play_and_the_highest_go_out(club)
+    else:
+        test_a_call_ace_evening_first_jack_deals_and_the_sitting_settles(club)
+    from club.models import Evening
+
+    evening = Evening.objects.get()
+    log = evenings.evening_export(evening=evening)
+    before = summary(evening)
+    replayed = evenings.evening_replay(log=log, club=club)
+    after = evenings.evening_summary(evening=replayed)
+    for key in ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger"):
+        assert after[key] == before[key], key
