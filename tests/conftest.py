@@ -9,10 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
-
-from tests.factories import ClubFactory, UserFactory
 
 REQUIRE_SERVICES = os.environ.get("CARDCLUB_REQUIRE_SERVICES") == "1"
 
@@ -56,21 +52,29 @@ def _eager_celery_and_fresh_cache(settings):
 @pytest.fixture
 def api():
     """An anonymous API client."""
+    from rest_framework.test import APIClient
+
     return APIClient()
 
 
 @pytest.fixture
 def club(db):
+    from tests.factories import ClubFactory
+
     return ClubFactory(name="Somerset Club", slug="somerset")
 
 
 @pytest.fixture
 def other_club(db):
+    from tests.factories import ClubFactory
+
     return ClubFactory(name="Tremont Club", slug="tremont")
 
 
 @pytest.fixture
 def secretary(club):
+    from tests.factories import UserFactory
+
     user = UserFactory(username="secretary")
     club.secretaries.add(user)
     return user
@@ -78,6 +82,8 @@ def secretary(club):
 
 @pytest.fixture
 def other_secretary(other_club):
+    from tests.factories import UserFactory
+
     user = UserFactory(username="other-secretary")
     other_club.secretaries.add(user)
     return user
@@ -85,11 +91,16 @@ def other_secretary(other_club):
 
 @pytest.fixture
 def staff(db):
+    from tests.factories import UserFactory
+
     return UserFactory(username="staff", is_staff=True)
 
 
-def token_client(user) -> APIClient:
+def token_client(user):
     """An API client authenticated by the user's token, as a secretary's script would be."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
     client = APIClient()
     token, _ = Token.objects.get_or_create(user=user)
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
