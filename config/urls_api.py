@@ -62,6 +62,21 @@ urlpatterns = [
         name="api-standings",
     ),
     path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/players/",
+        tournaments_api.TournamentPlayersView.as_view(),
+        name="api-tournament-players",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/players/<int:member>/leave/",
+        tournaments_api.TournamentPlayerLeaveView.as_view(),
+        name="api-tournament-player-leave",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/rounds/",
+        tournaments_api.RoundsView.as_view(),
+        name="api-tournament-rounds",
+    ),
+    path(
         "clubs/<slug:slug>/tournaments/<slug:tslug>/recalculation/",
         tournaments_api.RecalculationView.as_view(),
         name="api-recalculation",

@@ -40,6 +40,8 @@ class Rubber(models.Model):
     # The rule set's summary after the last hand: games, current game, rubber totals.
     summary = models.JSONField(default=dict, blank=True)
     hand_count = models.PositiveIntegerField(default=0)
+    # A progressive round played as a fixed number of deals rather than a rubber.
+    deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -57,6 +57,7 @@ def rubber_start(
     evening: Evening | None = None,
     table: Table | None = None,
     user=None,
+    deal_limit: int | None = None,
 ) -> Rubber:
     """Start a rubber (Call-Ace: a sitting) for named members of the club.
 
@@ -108,6 +109,7 @@ def rubber_start(
         players=players,
         stake=stake,
         summary=rules.summary(state),
+        deal_limit=deal_limit,
         created_by=user if user is not None and user.is_authenticated else None,
     )
     RubberPlayer.objects.bulk_create(
@@ -265,6 +267,11 @@ def rubber_record_hand(
             "the rubber is over; no further hand may be recorded in it",
             field="hand",
             law=rules.rubber_law,
+        )
+    if rubber.deal_limit is not None and len(hands) >= rubber.deal_limit:
+        raise ScoringError(
+            f"the round is {rubber.deal_limit} deals, and they have all been played",
+            field="hand",
         )
     hand = rules.validate_hand(state, data, field_prefix="hand")
     state, result = rules.apply(state, hand)

@@ -69,6 +69,14 @@ MATRIX = [
      {**WRITE, "secretary": 200, "staff": 200}),
     ("get", "/api/v1/clubs/{s}/tournaments/winter/standings/", None, READ),
     ("get", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None, SECRETARY_READ),
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/players/", None, READ),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/players/", {"name": "Zed"},
+     {**WRITE, "secretary": 400, "staff": 400}),  # a ladder enters no players
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/players/{m}/leave/", None,
+     {**WRITE, "secretary": 400, "staff": 400}),
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None, READ),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None,
+     {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds
     ("post", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None,
      {**WRITE, "secretary": 202, "staff": 202}),
     ("get", "/api/v1/clubs/{s}/evenings/", None, READ),

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from club.permissions import club_for_request
 from config.api import Pagination
 from scoring.models import RULESET_CHOICES
-from tournaments import selectors, services
+from tournaments import progressive, selectors, services
 from tournaments.metrics import METRICS
 from tournaments.models import Tournament
 
@@ -162,3 +162,74 @@ class RecalculationView(APIView):
             services.standings_progress(tournament_id=tournament.pk),
             status=status.HTTP_202_ACCEPTED,
         )
+
+
+class EntryInput(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+
+
+class EntryOutput(serializers.Serializer):
+    member = serializers.IntegerField(source="member_id")
+    name = serializers.CharField(source="member.name")
+    joined_round = serializers.IntegerField()
+    left_round = serializers.IntegerField(allow_null=True)
+
+
+class RoundOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    tables = serializers.ListField(child=serializers.JSONField())
+    byes = serializers.ListField(child=serializers.CharField())
+    relaxations = serializers.ListField(child=serializers.JSONField())
+
+
+def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
+    club = club_for_request(request, slug, write=write)
+    return selectors.tournament_for(club=club, slug=tslug, user=request.user)
+
+
+class TournamentPlayersView(APIView):
+    """A progressive tournament's players; the director enters late arrivals."""
+
+    @extend_schema(responses=EntryOutput(many=True))
+    def get(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug)
+        return Response(
+            EntryOutput(tournament.players.select_related("member").order_by("pk"), many=True).data
+        )
+
+    @extend_schema(request=EntryInput, responses={201: EntryOutput})
+    def post(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        data = EntryInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = progressive.tournament_enter(
+            tournament=tournament, name=data.validated_data["name"]
+        )
+        return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentPlayerLeaveView(APIView):
+    """A player leaves the tournament: he is seated in no later round."""
+
+    @extend_schema(request=None, responses=EntryOutput)
+    def post(self, request, slug, tslug, member):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        entry = progressive.tournament_withdraw(tournament=tournament, member_id=member)
+        return Response(EntryOutput(entry).data)
+
+
+class RoundsView(APIView):
+    """The rounds seated so far; the director seats the next one with the movement."""
+
+    @extend_schema(responses=RoundOutput(many=True))
+    def get(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug)
+        return Response(
+            [progressive.round_as_dict(r) for r in tournament.rounds.order_by("number")]
+        )
+
+    @extend_schema(request=None, responses={201: RoundOutput})
+    def post(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        played = progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
+        return Response(progressive.round_as_dict(played), status=status.HTTP_201_CREATED)

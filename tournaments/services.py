@@ -382,8 +382,15 @@ def tournament_create(
     if kind == Tournament.Kind.LADDER and (movement or rounds_planned):
         raise UserError("A ladder has no rounds or movement; it counts evenings.", field="movement")
     if kind == Tournament.Kind.PROGRESSIVE:
+        from scoring.rules import get_ruleset
         from tournaments.movements import MOVEMENTS
 
+        if not get_ruleset(ruleset).partnership:
+            raise UserError(
+                "The movements seat partnerships, North-South against East-West; Call-Ace "
+                "is played at a club ladder's evenings.",
+                field="ruleset",
+            )
         if movement not in MOVEMENTS:
             raise UserError(f"Choose a movement: {', '.join(MOVEMENTS)}.", field="movement")
     tournament = Tournament.objects.create(

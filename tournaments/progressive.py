@@ -1,0 +1,170 @@
+"""Progressive tournaments: players entered, rounds seated by a movement, results read.
+
+A round is seated by the director's movement (`tournaments.movements`) from the players
+present at that round, so late arrivals and departures change nothing already played.
+Each table of a round plays a rubber, or a fixed number of deals, stored as a scoring
+Rubber; its result is that rubber's winner (or, for fixed deals, the side that scored
+more). A round is seated only when every table of the round before has its result.
+"""
+
+import secrets
+
+from django.db import transaction
+from django.db.models import Sum
+
+from club.models import Member
+from config.api import UserError
+from config.db import lock_one
+from scoring import services as scoring
+from scoring.models import HandScore, Rubber
+from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
+from tournaments.movements import MovementError, RoundResult, RoundSeating, movement_for
+
+
+def _progressive(tournament: Tournament) -> None:
+    if tournament.kind != Tournament.Kind.PROGRESSIVE:
+        raise UserError("Only a progressive tournament has players entered and rounds.")
+
+
+def _next_round(tournament: Tournament) -> int:
+    last = tournament.rounds.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def tournament_enter(*, tournament: Tournament, name: str) -> TournamentPlayer:
+    """Enter a member (a guest is added to the roster) from the next round to be seated."""
+    _progressive(tournament)
+    name = name.strip()
+    if not name:
+        raise UserError("Name the player.", field="name")
+    member = tournament.club.members.filter(name__iexact=name).first() or Member.objects.create(
+        club=tournament.club, name=name, is_guest=True
+    )
+    entry, created = TournamentPlayer.objects.get_or_create(
+        tournament=tournament, member=member, defaults={"joined_round": _next_round(tournament)}
+    )
+    if not created:
+        if entry.left_round is None:
+            raise UserError(f"{member.name} is entered already.", field="name")
+        entry.left_round = None  # he comes back
+        entry.save(update_fields=["left_round"])
+    return entry
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
+    """A player leaves: he is seated in no round from the next one on."""
+    _progressive(tournament)
+    entry = TournamentPlayer.objects.filter(tournament=tournament, member_id=member_id).first()
+    if entry is None or entry.left_round is not None:
+        raise UserError("That player is not playing in the tournament.", field="member")
+    entry.left_round = _next_round(tournament)
+    entry.save(update_fields=["left_round"])
+    return entry
+
+
+def present_at(*, tournament: Tournament, round_number: int) -> list[str]:
+    """The players present at a round, in the order they were entered."""
+    entries = tournament.players.select_related("member").order_by("pk")
+    return [
+        e.member.name
+        for e in entries
+        if e.joined_round <= round_number and (e.left_round is None or e.left_round > round_number)
+    ]
+
+
+def _table_winner(rubber: Rubber) -> str | None:
+    """The side that won the table: the rubber's winner, or with fixed deals the side
+    that scored more (None while it is being played, or on equal scores)."""
+    if rubber.deal_limit is None:
+        return (rubber.winner or None) if rubber.is_complete else None
+    if rubber.hand_count < rubber.deal_limit:
+        return None
+    sides = dict(
+        HandScore.objects.filter(rubber=rubber)
+        .values("side")
+        .annotate(points=Sum("points"))
+        .values_list("side", "points")
+    )
+    ns, ew = sides.get("NS", 0), sides.get("EW", 0)
+    return "NS" if ns > ew else "EW" if ew > ns else None
+
+
+def round_results(*, tournament: Tournament) -> list[RoundResult]:
+    """Every round seated so far with the winners known at each table."""
+    results = []
+    rounds = tournament.rounds.order_by("number").prefetch_related("tables__rubber")
+    for played in rounds:
+        winners = {}
+        for table in played.tables.all():
+            side = _table_winner(table.rubber)
+            if side:
+                winners[table.number] = side
+        results.append(RoundResult(seating=RoundSeating.from_dict(played.seating), winners=winners))
+    return results
+
+
+@transaction.atomic
+def round_seat_next(*, tournament_id: int, user=None) -> Round:
+    """Seat the next round with the tournament's movement and start a rubber at each table.
+
+    Refused while a table of the last round has no result ("only confirmed results").
+    """
+    tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
+    _progressive(tournament)
+    previous = round_results(tournament=tournament)
+    if previous:
+        last = previous[-1]
+        unfinished = [t.number for t in last.seating.tables if t.number not in last.winners]
+        if unfinished:
+            raise UserError(
+                f"Round {last.round_number} is still being played at table"
+                f"{'s' if len(unfinished) > 1 else ''} {', '.join(map(str, unfinished))}.",
+                code="round_unfinished",
+            )
+    number = len(previous) + 1
+    if tournament.rounds_planned and number > tournament.rounds_planned:
+        raise UserError(f"The tournament has {tournament.rounds_planned} rounds.", field="round")
+    movement = movement_for(tournament.movement, rule_set=tournament.ruleset)
+    players = present_at(tournament=tournament, round_number=number)
+    try:
+        seating = movement.seat_round(
+            round_number=number, players=players, previous=previous, rng=secrets.SystemRandom()
+        )
+    except MovementError as exc:
+        raise UserError(str(exc), field="players") from exc
+    played = Round.objects.create(tournament=tournament, number=number, seating=seating.to_dict())
+    for table in seating.tables:
+        seats = table.seats
+        rubber = scoring.rubber_start(
+            club=tournament.club,
+            ruleset=tournament.ruleset,
+            players={"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]},
+            user=user,
+            deal_limit=tournament.deals_per_round,
+        )
+        RoundTable.objects.create(round=played, number=table.number, rubber=rubber)
+    return played
+
+
+def round_as_dict(played: Round) -> dict:
+    """A round as the API and pages show it: tables, seats, byes, rubbers and results."""
+    tables = []
+    for table in played.tables.select_related("rubber").order_by("number"):
+        seats = next(t["seats"] for t in played.seating["tables"] if t["number"] == table.number)
+        tables.append(
+            {
+                "number": table.number,
+                "seats": seats,
+                "rubber": table.rubber_id,
+                "hands": table.rubber.hand_count,
+                "winner": _table_winner(table.rubber),
+            }
+        )
+    return {
+        "number": played.number,
+        "tables": tables,
+        "byes": played.seating.get("byes", []),
+        "relaxations": played.seating.get("relaxations", []),
+    }
