@@ -66,8 +66,8 @@ def test_progressive_winners_move_up_and_losers_down(make, commit):
     tables = {t["number"]: t["seats"] for t in first.seating["tables"]}
     play_round(commit, first, {1: "NS", 2: "NS"})
     second = seat(tournament)
-    head = {p for p in second.seating["tables"][0]["seats"].values()}
-    foot = {p for p in second.seating["tables"][1]["seats"].values()}
+    head = set(second.seating["tables"][0]["seats"].values())
+    foot = set(second.seating["tables"][1]["seats"].values())
     # Head table: its winners stay; table 2's winners come up. Foot: its losers stay,
     # the head table's losers come down.
     assert {tables[1]["N"], tables[1]["S"], tables[2]["N"], tables[2]["S"]} == head
