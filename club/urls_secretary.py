@@ -3,6 +3,7 @@
 from django.urls import path
 
 from club import views, views_board
+from tournaments import views_director
 
 urlpatterns = [
     path("", views.secretary_home, name="secretary-home"),
@@ -10,6 +11,13 @@ urlpatterns = [
     path("evenings/<int:pk>/board/", views_board.board_fragment, name="evening-board-fragment"),
     path("evenings/<int:pk>/action/", views_board.board_action, name="evening-board-action"),
     path("evenings/<int:pk>/sheet/", views_board.evening_sheet, name="evening-sheet"),
+    path("tournaments/<int:pk>/", views_director.director, name="tournament-director"),
+    path(
+        "tournaments/<int:pk>/progress/",
+        views_director.progress,
+        name="tournament-director-progress",
+    ),
+    path("tournaments/<int:pk>/act/", views_director.act, name="tournament-director-act"),
     path(
         "evenings/<int:pk>/tables/<int:number>/qr.svg",
         views_board.table_qr,
