@@ -17,7 +17,7 @@ def json_blocks(text: str) -> list:
 
 def test_the_documented_example_evening_replays_to_the_documented_decisions():
     text = DOC.read_text()
-    log, board = json_blocks(text)
+    log, board = json_blocks(text)[:2]  # the example; later blocks show the exported file
     state = replay(EUCHRE, log)
     assert required(state) == board
     flat = " ".join(text.split())
