@@ -108,7 +108,9 @@ def _ensure_members(evening: Evening, event: dict) -> None:
         Member.objects.create(club=evening.club, name=name, is_guest=True)
 
 
-def _sync_tables(evening: Evening, before: EveningState, after: EveningState, user) -> None:
+def _sync_tables(
+    evening: Evening, before: EveningState, after: EveningState, user, event_type: str
+) -> None:
     """Create the rows the engine's new state needs: a Table (with its phone token) for
     each new table, and a rubber for each table whose play has just begun."""
     numbers = set(evening.tables.values_list("number", flat=True))
@@ -119,6 +121,14 @@ def _sync_tables(evening: Evening, before: EveningState, after: EveningState, us
         _sync_sittings(evening, after, user)
         return
     was_playing = {t.number for t in before.tables if t.in_rubber}
+    for number in was_playing:
+        now = after.table(number)
+        if (now is None or not now.in_rubber) and event_type != "rubber_end":
+            # The table broke up (or lost its four) before the rubber was won: law 21.
+            for rubber in Rubber.objects.filter(
+                evening=evening, table__number=number, status=Rubber.Status.IN_PROGRESS
+            ):
+                scoring.rubber_abandon(rubber_id=rubber.pk)
     for table in after.tables:
         if table.in_rubber and table.number not in was_playing:
             seats = table.seats  # partners sit opposite: N-S against E-W (ruling T4)
@@ -153,6 +163,10 @@ def _sync_sittings(evening: Evening, after: EveningState, user) -> None:
     When the players at a table change, the sitting in progress is settled (ruling C5)
     and a new one begins with the players now there."""
     pending = {cut.table for cut in after.pending}
+    standing = {table.number for table in after.tables}
+    for sitting in Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS):
+        if sitting.table and sitting.table.number not in standing:
+            scoring.rubber_close(rubber_id=sitting.pk)  # its table broke up: settle (C5)
     for table in after.tables:
         sitting = (
             Rubber.objects.filter(
@@ -185,7 +199,7 @@ def _apply(evening: Evening, event: dict, *, user=None, table=None, automatic=Fa
             drawn_by_service=bool(event.get("drawn")),
             decided=[f"{d.law}: {d.text}" for d in decisions],
         )
-    _sync_tables(evening, before, after, user)
+    _sync_tables(evening, before, after, user, event["type"])
     evening.state = after.to_dict()
     evening.save(update_fields=["state", "version"])
     return logged

@@ -107,7 +107,9 @@ def _event_from_form(post) -> dict:
     for field in ("player", "substitute"):
         if post.get(field):
             event[field] = post[field].strip()
-    if post.get("table"):
+    if post.get("table") == "new" and kind == "change_table":
+        event["table"] = "new"  # ruling T8: a fresh table (Bridge)
+    elif post.get("table"):
         try:
             event["table"] = int(post["table"])
         except ValueError as exc:

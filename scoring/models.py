@@ -21,6 +21,8 @@ class Rubber(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
         COMPLETE = "complete", "Complete"
+        # Its table broke up before it was won (law 21): its hands stand, it settles nothing.
+        ABANDONED = "abandoned", "Abandoned"
 
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="rubbers")
     evening = models.ForeignKey(
@@ -56,7 +58,7 @@ class Rubber(models.Model):
                 condition=models.Q(ruleset__in=list(RULESETS)), name="rubber_known_ruleset"
             ),
             models.CheckConstraint(
-                condition=models.Q(status__in=["in_progress", "complete"]),
+                condition=models.Q(status__in=["in_progress", "complete", "abandoned"]),
                 name="rubber_status_valid",
             ),
             models.CheckConstraint(condition=models.Q(stake__gte=0), name="rubber_stake_gte_0"),
@@ -69,8 +71,8 @@ class Rubber(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(status="in_progress", completed_at__isnull=True)
-                | models.Q(status="complete", completed_at__isnull=False),
-                name="rubber_completed_at_iff_complete",
+                | models.Q(status__in=["complete", "abandoned"], completed_at__isnull=False),
+                name="rubber_completed_at_iff_ended",
             ),
         ]
 

@@ -227,8 +227,9 @@ def _write_rubber(*, rubber: Rubber, rules: RuleSet, state, hand_count: int, mem
     rubber.hand_count = hand_count
     rubber.winner = summary["rubber"].get("winner") or ""
     rubber.value = summary["rubber"].get("value")
-    rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
-    rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
+    if rubber.status != Rubber.Status.ABANDONED:  # a correction does not revive it
+        rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
+        rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
     rubber.save()
     Settlement.objects.filter(rubber=rubber).delete()
     if complete:
@@ -260,6 +261,12 @@ def rubber_record_hand(
     rules = rubber.rules
     if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
         raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+    if rubber.status == Rubber.Status.ABANDONED:
+        raise UserError(
+            "This rubber was abandoned when its table broke up; no hand is added to it.",
+            field="hand",
+            law="law 21",
+        )
     hands = list(rubber.hands.order_by("number"))
     state, scored = _replay(rules, rubber, [h.data for h in hands])
     if rules.is_complete(state):
@@ -422,6 +429,19 @@ def hand_remove_last(
     members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
     _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
     return removed
+
+
+@transaction.atomic
+def rubber_abandon(*, rubber_id: int) -> Rubber:
+    """A rubber whose table broke up before it was won (law 21): its hands stand and
+    count, but it has no winner and settles nothing."""
+    rubber = _lock_rubber(rubber_id)
+    if rubber.status == Rubber.Status.IN_PROGRESS:
+        rubber.status = Rubber.Status.ABANDONED
+        rubber.completed_at = timezone.now()
+        rubber.save(update_fields=["status", "completed_at"])
+        standings_note_change(rubber=rubber)
+    return rubber
 
 
 @transaction.atomic

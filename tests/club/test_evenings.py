@@ -201,3 +201,29 @@ def test_closing_freezes_and_reopening_needs_a_reason(club, evening):
     evenings.evening_reopen(evening_id=evening.pk, reason="Hugh's hand was missed")
     assert EveningEvent.objects.filter(evening=evening, type="reopen").get().data["reason"]
     record(evening, [MARCH])
+
+
+def test_a_table_breaking_up_mid_rubber_abandons_it(club, evening):
+    seat_six(evening)
+    record(evening, [MARCH, THREE])
+    act(evening, type="break_up", table=1)
+    rubber = Rubber.objects.get(evening=evening)
+    assert rubber.status == "abandoned" and rubber.hand_count == 2
+    assert not rubber.settlements.exists()  # law 21: nothing is won on it
+    assert evenings.evening_ledger(evening=evening) == {}
+    with pytest.raises(UserError) as error:
+        from scoring import services as scoring
+
+        scoring.rubber_record_hand(rubber_id=rubber.pk, data=MARCH)
+    assert error.value.law == "law 21"
+
+
+def test_a_substitute_plays_on_and_the_rubber_is_booked_to_the_absent_player(club, evening):
+    seat_six(evening)
+    act(evening, type="substitute", table=1, player="Dan", substitute="Edith",
+        consent=["Ann", "Bob", "Cora"])  # fmt: skip
+    record(evening, SWEEP)
+    rubber = Rubber.objects.get(evening=evening)
+    assert rubber.players["EW"] == ["Cora", "Dan"]  # ruling T6: booked to Dan
+    consecutive = {m["player"]: m["consecutive_rubbers"] for m in table(evening)["members"]}
+    assert consecutive["Dan"] == 1 and consecutive["Edith"] == 0
