@@ -1,19 +1,24 @@
 """API views for clubs, members and accounts. Thin: validate, call a service, answer."""
 
+from decimal import Decimal
+
 from django.contrib.auth import authenticate
 from django.db.models import ProtectedError
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import services
+from club import selectors_public, services
 from club.models import Club, Member
 from club.permissions import club_for_request, table_of_request
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginRateThrottle, Pagination, UserError
+
+CENT = Decimal("0.01")
 
 
 class ClubOutput(serializers.ModelSerializer):
@@ -193,5 +198,35 @@ class MeView(APIView):
                     if table
                     else None
                 ),
+            }
+        )
+
+
+class PlayerRecordView(APIView):
+    """A player's record at the club: his figures and his rubbers (the public page's data)."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug, pk):
+        club = club_for_request(request, slug)
+        member = get_object_or_404(Member, club=club, pk=pk)
+        record = selectors_public.player_record(member=member)
+        return Response(
+            {
+                "member": MemberOutput(member).data,
+                "figures": {
+                    k: str(v) if k == "stake_won" else v for k, v in record["figures"].items()
+                },
+                "rubbers": [
+                    {
+                        "rubber": seat.rubber_id,
+                        "ruleset": seat.rubber.ruleset,
+                        "evening": seat.rubber.evening_id,
+                        "side": seat.side or None,
+                        "status": seat.rubber.status,
+                        "won": bool(seat.side) and seat.side == seat.rubber.winner,
+                        "value": seat.rubber.value,
+                    }
+                    for seat in record["seats"]
+                ],
             }
         )

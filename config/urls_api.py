@@ -18,6 +18,11 @@ urlpatterns = [
         club_api.MemberDetailView.as_view(),
         name="api-member",
     ),
+    path(
+        "clubs/<slug:slug>/players/<int:pk>/",
+        club_api.PlayerRecordView.as_view(),
+        name="api-player",
+    ),
     path("rulesets/", scoring_api.RulesetsView.as_view(), name="api-rulesets"),
     path("scoresheets/score", scoring_api.ScoresheetScoreView.as_view(), name="api-score-sheet"),
     path("clubs/<slug:slug>/rubbers/", scoring_api.RubberListView.as_view(), name="api-rubbers"),

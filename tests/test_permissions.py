@@ -41,6 +41,7 @@ MATRIX = [
     ("delete", "/api/v1/clubs/{s}/members/{z}/", None, {**WRITE, "secretary": 204, "staff": 204}),
     # A member who has played keeps his record.
     ("delete", "/api/v1/clubs/{s}/members/{m}/", None, {**WRITE, "secretary": 400, "staff": 400}),
+    ("get", "/api/v1/clubs/{s}/players/{m}/", None, READ),
     ("get", "/api/v1/rulesets/", None, dict.fromkeys(ROLES, 200)),
     ("post", "/api/v1/scoresheets/score", {"ruleset": "euchre-somerset-1888", "hands": [NS_MARCH]},
      dict.fromkeys(ROLES, 200)),

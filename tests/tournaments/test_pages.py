@@ -86,3 +86,10 @@ def test_public_pages_have_bounded_queries(
         record(commit, start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"]), *sweep("NS"))
     with django_assert_max_num_queries(8):
         assert client.get(path).status_code == 200
+
+
+def test_a_players_record_in_the_api(api, club, evening, ladder, commit, roster):
+    record(commit, start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"]), *sweep("NS"))
+    body = api.get(f"/api/v1/clubs/somerset/players/{roster['Ann'].pk}/").json()
+    assert body["figures"]["rubbers_won"] == 1 and body["figures"]["stake_won"] == "2.00"
+    assert body["rubbers"][0]["won"] is True and body["rubbers"][0]["value"] == 8

@@ -154,3 +154,21 @@ def test_bad_precedence_names_the_field(ladder, precedence):
     with pytest.raises(UserError) as error:
         services.tournament_update(tournament=ladder, precedence=precedence)
     assert error.value.field == "precedence"
+
+
+def test_bridge_honours_are_summed_per_player(club, ladder, commit):
+    from scoring import services as scoring
+    from tests.factories import EveningFactory
+
+    bridge = EveningFactory(club=club, ruleset="bridge-elwell-1907")
+    commit(services.tournament_update, tournament=ladder, evening_ids=[bridge.pk])
+    rubber = scoring.rubber_start(
+        club=club, evening=bridge, ruleset="bridge-elwell-1907",
+        players={"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]},
+    )  # fmt: skip
+    # Ruling B3: hearts (v = 8); four honours in one hand 8v = 64, to NS, who hold them.
+    record(commit, rubber, {"declarer": "EW", "trump": "H", "tricks": {"NS": 6, "EW": 7},
+                            "honours": {"side": "NS", "held": 4, "in_one_hand": 4}})  # fmt: skip
+    rows = rows_by_name(ladder)
+    assert rows["Ann"]["metrics"]["honours"] == 64
+    assert rows["Bob"]["metrics"]["honours"] == 0
