@@ -214,7 +214,8 @@ class PlayerRecordView(APIView):
             {
                 "member": MemberOutput(member).data,
                 "figures": {
-                    k: str(v) if k == "stake_won" else v for k, v in record["figures"].items()
+                    **record["figures"],
+                    "stake_won": str(Decimal(record["figures"]["stake_won"]).quantize(CENT)),
                 },
                 "rubbers": [
                     {
