@@ -1,0 +1,324 @@
+"""The load generator: tables' phones posting hands, and a reader watching the standings.
+
+    python bench/load.py --plan PLAN.json --url http://127.0.0.1:8000 --seconds 60 --out OUT.json
+
+Run by `bench/run.py` as a process of its own (never inside the server's), with the
+standard library only: one thread per table posts Euchre hands to its own rubber with
+the table's token (each table from its own address, as phones on a club's wifi would
+be), starting the next rubber through the secretary's API when one is won; one more
+thread polls the public standings fragment (with its ETag, as the page's htmx does)
+and notes when each player's points change. A hand is shown when the points of a
+player who scored on it reach the running total the posting table expects; the
+freshness of a hand is that moment less the hand's own `recorded_at`, taken inside
+the recording transaction just before its commit (so it is never flattered).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import re
+import threading
+import time
+import uuid
+from datetime import datetime
+from urllib.parse import urlsplit
+
+ROW = re.compile(r'/players/(\d+)/">[^<]*</a></td>\s*((?:<td class="num">[^<]*</td>\s*)*)')
+CELL = re.compile(r'<td class="num">([^<]*)</td>')
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def euchre_hand(rng: random.Random) -> dict:
+    """A raw Euchre hand, any of which is valid while the rubber is in progress."""
+    data = {
+        "makers": rng.choice(("NS", "EW")),
+        "alone": rng.random() < 0.08,
+        "tricks": rng.choice((0, 1, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5)),
+    }
+    if rng.random() < 0.02:
+        data["revokes"] = [rng.choice(("NS", "EW"))]
+    return data
+
+
+class Http:
+    """One keep-alive connection (reopened whenever the server closes it)."""
+
+    def __init__(self, url: str, timeout: float = 10.0):
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port
+        self.timeout = timeout
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, path: str, body=None, headers=None):
+        """(status, headers, body bytes); the connection is dropped after any failure."""
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        data = json.dumps(body).encode() if body is not None else None
+        all_headers = {"Content-Type": "application/json", **(headers or {})}
+        try:
+            self.conn.request(method, path, body=data, headers=all_headers)
+            response = self.conn.getresponse()
+            payload = response.read()
+        except Exception:
+            self.conn.close()
+            self.conn = None
+            raise
+        if response.will_close:
+            self.conn.close()
+            self.conn = None
+        return response.status, response, payload
+
+
+class Table(threading.Thread):
+    """A table's phone: posts a hand, waits `think` seconds, posts the next."""
+
+    def __init__(self, index: int, plan: dict, client: dict, url: str, stop_at: float,
+                 think: float, seed: int):  # fmt: skip
+        super().__init__(name=f"table-{client['table']}", daemon=True)
+        self.plan = plan
+        self.client = client
+        self.http = Http(url)
+        self.stop_at = stop_at
+        self.think = think
+        self.rng = random.Random(seed * 1000 + index)
+        self.headers = {
+            "Authorization": f"Table {client['token']}",
+            "X-Forwarded-For": f"10.{index // 250}.{index % 250}.{1 + index % 200}",
+        }
+        self.rubber = client["rubber"]
+        self.players = client["players"]
+        self.member_ids = client["member_ids"]
+        self.totals: dict[str, int] = {}  # member id -> points scored in this run
+        self.hands: list[dict] = []  # one per 201: rubber, number, data, latency, freshness key
+        self.errors: list[dict] = []
+        self.starts: list[float] = []
+
+    def post(self, path: str, body: dict, headers: dict) -> tuple[int, bytes]:
+        """POST with an Idempotency-Key, as the phone does, retrying with the same key
+        after a failed connection or a 409 (the first attempt still running)."""
+        headers = {**headers, "Idempotency-Key": str(uuid.uuid4())}
+        for attempt in range(3):
+            try:
+                status, _, payload = self.http.request("POST", path, body, headers)
+            except Exception as exc:
+                self.errors.append({"what": path, "error": repr(exc), "attempt": attempt})
+                time.sleep(0.2)
+                continue
+            if status != 409 or attempt == 2:
+                return status, payload
+            time.sleep(0.2)
+        raise ConnectionError(f"no answer from {path} after three attempts")
+
+    def run(self) -> None:
+        slug = self.plan["club"]
+        while time.time() < self.stop_at:
+            data = euchre_hand(self.rng)
+            path = f"/api/v1/clubs/{slug}/rubbers/{self.rubber}/hands/"
+            t0 = time.perf_counter()
+            try:
+                status, payload = self.post(path, data, self.headers)
+            except ConnectionError:
+                self._resync()
+                continue
+            latency = time.perf_counter() - t0
+            if status != 201:
+                text = payload[:300].decode(errors="replace")
+                self.errors.append({"what": "hand", "status": status, "body": text})
+                self._resync()
+                continue
+            body = json.loads(payload)
+            self._accepted(data, body, latency)
+            if body["rubber"]["status"] == "complete":
+                self._next_rubber()
+            if self.think:
+                time.sleep(self.think * self.rng.uniform(0.5, 1.5))
+
+    def _accepted(self, data: dict, body: dict, latency: float) -> None:
+        watch = None
+        for side in ("NS", "EW"):
+            points = body["points"][side]
+            for name in self.players[side]:
+                member = str(self.member_ids[name])
+                self.totals[member] = self.totals.get(member, 0) + points
+                if points > 0 and watch is None:
+                    watch = (member, self.totals[member])
+        recorded = datetime.fromisoformat(body["recorded_at"]).timestamp()
+        self.hands.append({
+            "rubber": self.rubber, "number": body["number"], "data": data,
+            "latency": latency, "recorded_at": recorded, "watch": watch,
+        })  # fmt: skip
+
+    def _next_rubber(self) -> None:
+        order = [n for side in ("NS", "EW") for n in self.players[side]]
+        self.rng.shuffle(order)
+        self.players = {"NS": order[:2], "EW": order[2:]}
+        body = {
+            "ruleset": "euchre-somerset-1888",
+            "players": self.players,
+            "evening": self.plan["evening"],
+            "table": self.client["table"],
+        }
+        headers = {"Authorization": f"Token {self.plan['secretary_token']}"}
+        t0 = time.perf_counter()
+        path = f"/api/v1/clubs/{self.plan['club']}/rubbers/"
+        try:
+            status, payload = self.post(path, body, headers)
+        except ConnectionError as exc:
+            self.errors.append({"what": "start", "error": repr(exc)})
+            return
+        self.starts.append(time.perf_counter() - t0)
+        if status != 201:
+            self.errors.append({"what": "start", "status": status, "body": payload[:300].decode()})
+            return
+        self.rubber = json.loads(payload)["id"]
+
+    def _resync(self) -> None:
+        """After a failure, learn from the server whether the rubber is over."""
+        time.sleep(0.2)
+        path = f"/api/v1/clubs/{self.plan['club']}/rubbers/{self.rubber}/"
+        try:
+            status, _, payload = self.http.request("GET", path, None, self.headers)
+            if status == 200 and json.loads(payload)["status"] == "complete":
+                self._next_rubber()
+        except Exception as exc:
+            self.errors.append({"what": "resync", "error": repr(exc)})
+
+
+class Reader(threading.Thread):
+    """Polls the public standings fragment and notes each player's points over time."""
+
+    def __init__(self, plan: dict, url: str, interval: float):
+        super().__init__(name="standings-reader", daemon=True)
+        self.http = Http(url)
+        self.path = f"/clubs/{plan['club']}/tournaments/{plan['tournament']}/standings/"
+        self.column = plan["points_column"]
+        self.interval = interval
+        self.etag = None
+        self.seen: dict[str, list[tuple[float, int]]] = {}
+        self.versions: list[tuple[float, int]] = []
+        self.polls = self.changes = 0
+        self.errors: list[str] = []
+        self.stopped = threading.Event()
+
+    def poll(self) -> None:
+        headers = {"If-None-Match": self.etag} if self.etag else {}
+        status, response, payload = self.http.request("GET", self.path, None, headers)
+        now = time.time()
+        self.polls += 1
+        if status == 304:
+            return
+        if status != 200:
+            self.errors.append(f"{status}: {payload[:200]!r}")
+            return
+        self.etag = response.getheader("ETag")
+        html = payload.decode()
+        self.changes += 1
+        version = VERSION.search(html)
+        if version:
+            self.versions.append((now, int(version.group(1))))
+        for member, cells in ROW.findall(html):
+            values = CELL.findall(cells)
+            points = int(values[self.column])
+            history = self.seen.setdefault(member, [])
+            if not history or history[-1][1] != points:
+                history.append((now, points))
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.poll()
+            except Exception as exc:
+                self.errors.append(repr(exc))
+            self.stopped.wait(self.interval)
+
+    def shown_at(self, member: str, total: int) -> float | None:
+        """When the standings first showed the player with at least these points."""
+        for at, points in self.seen.get(member, []):
+            if points >= total:
+                return at
+        return None
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plan", required=True)
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think", type=float, default=0.5, help="seconds between hands")
+    parser.add_argument("--poll", type=float, default=0.1, help="seconds between reads")
+    parser.add_argument("--settle", type=float, default=30, help="seconds to wait for the last")
+    parser.add_argument("--seed", type=int, default=1888)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    with open(args.plan) as handle:
+        plan = json.load(handle)
+
+    reader = Reader(plan, args.url, args.poll)
+    reader.poll()  # the standings before the first hand: each player's starting points
+    base = {member: history[-1][1] for member, history in reader.seen.items()}
+    reader.start()
+    started = time.time()
+    stop_at = started + args.seconds
+    tables = [
+        Table(i, plan, client, args.url, stop_at, args.think, args.seed)
+        for i, client in enumerate(plan["clients"])
+    ]
+    for table in tables:
+        table.start()
+    for table in tables:
+        table.join(args.seconds + 60)
+    finished = time.time()
+
+    def wanted():
+        for table in tables:
+            for hand in table.hands:
+                if hand["watch"]:
+                    member, total = hand["watch"]
+                    yield hand, member, base.get(member, 0) + total
+
+    deadline = time.time() + args.settle
+    while time.time() < deadline:
+        if all(reader.shown_at(m, total) is not None for _, m, total in wanted()):
+            break
+        time.sleep(0.2)
+    reader.stopped.set()
+    reader.join(5)
+
+    freshness, unseen = [], 0
+    for hand, member, total in wanted():
+        at = reader.shown_at(member, total)
+        if at is None:
+            unseen += 1
+        else:
+            freshness.append(at - hand["recorded_at"])
+    result = {
+        "seconds": finished - started,
+        "clients": len(tables),
+        "think": args.think,
+        "accepted": [
+            {"rubber": h["rubber"], "number": h["number"], "data": h["data"]}
+            for t in tables
+            for h in t.hands
+        ],
+        "latencies": [h["latency"] for t in tables for h in t.hands],
+        "starts": [s for t in tables for s in t.starts],
+        "errors": [e for t in tables for e in t.errors],
+        "freshness": freshness,
+        "unseen": unseen,
+        "unmeasured": sum(1 for t in tables for h in t.hands if not h["watch"]),
+        "reader": {
+            "polls": reader.polls,
+            "changes": reader.changes,
+            "versions": len(reader.versions),
+            "errors": reader.errors[:20],
+        },
+    }
+    with open(args.out, "w") as handle:
+        json.dump(result, handle)
+
+
+if __name__ == "__main__":
+    main()

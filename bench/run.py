@@ -1,0 +1,670 @@
+"""The benchmark, in one command: a season on PostgreSQL, then every figure of issue 6.
+
+    python bench/run.py            # the full run (five to seven minutes on two cores)
+    python bench/run.py --quick    # a small run (about a minute)
+
+It creates its own database (`cardclub_bench`, dropped and created afresh), migrates it,
+generates a season with `manage.py make_season`, and measures, each in a process of its
+own: the full standings recalculation against the plain SQL baseline (and the peak
+memory of the process doing it), the incremental recalculation after one recorded
+hand, thirty tables posting hands to gunicorn while a Celery worker publishes standings
+and a reader watches them (freshness), the public standings page under `wrk` beside a
+trivial view served by the same gunicorn, and the pure scoring engine. It prints a
+table of figures, with the machine's cores, load and versions, and writes it to
+BENCHMARKS.md (raw figures and logs under artifacts/bench/). Redis is used at database
+14 (`--redis`), which the run empties. See docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+ARTIFACTS = ROOT / "artifacts" / "bench"
+
+FULL = {
+    "players": 2000, "evenings": 300, "hands": 1_000_000, "clients": 30, "record": 60,
+    "wrk": 30, "samples": 40, "repeat": 3, "engine": 300_000,
+}  # fmt: skip
+QUICK = {
+    "players": 300, "evenings": 30, "hands": 30_000, "clients": 30, "record": 10,
+    "wrk": 5, "samples": 10, "repeat": 2, "engine": 50_000,
+}  # fmt: skip
+
+
+def log(message: str) -> None:
+    print(f"[{dt.datetime.now():%H:%M:%S}] {message}", flush=True)
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+class Bench:
+    """One run: its settings, its processes, the figures gathered."""
+
+    def __init__(self, args):
+        self.args = args
+        self.sizes = dict(QUICK if args.quick else FULL)
+        for key in self.sizes:
+            if getattr(args, key, None) is not None:
+                self.sizes[key] = getattr(args, key)
+        self.db_url = f"{args.postgres.rstrip('/')}/{args.db}"
+        self.queue = f"bench-{os.getpid()}"
+        self.env = dict(
+            os.environ,
+            DJANGO_SETTINGS_MODULE=args.settings,
+            DATABASE_URL=self.db_url,
+            REDIS_URL=args.redis,
+            CELERY_QUEUE=self.queue,
+            CACHE_KEY_PREFIX="bench",
+            DJANGO_ENV="development",
+            DEBUG="false",
+            LOG_LEVEL="WARNING",
+            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            PYTHONUNBUFFERED="1",
+        )
+        self.results: dict = {"sizes": self.sizes, "load": {}, "argv": sys.argv[1:]}
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        self.out = ARTIFACTS / stamp
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.groups: dict[str, int] = {}
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    # processes ------------------------------------------------------------------------
+
+    def run(self, name: str, argv: list[str], *, timeout: float, env: dict | None = None) -> str:
+        """Run a command to its end; its output is kept under artifacts/bench/."""
+        t0 = time.monotonic()
+        proc = subprocess.run(
+            argv, cwd=ROOT, env=env or self.env, capture_output=True, text=True, timeout=timeout
+        )
+        (self.out / f"{name}.log").write_text(proc.stdout + proc.stderr)
+        if proc.returncode:
+            raise SystemExit(f"{name} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+        self.results.setdefault("seconds", {})[name] = round(time.monotonic() - t0, 2)
+        return proc.stdout
+
+    def phase(self, name: str, *args: str, timeout: float = 600, env: dict | None = None) -> dict:
+        self.results["load"][name] = load_average()
+        argv = [PYTHON, "-m", "bench.phases", name, "--club", self.args.club, *args]
+        out = self.run(name, argv, timeout=timeout, env=env)
+        return json.loads(out.strip().splitlines()[-1])
+
+    @contextmanager
+    def server(self, name: str, argv: list[str], ready):
+        """A long-running process (gunicorn, the Celery worker), stopped by its own id."""
+        handle = (self.out / f"{name}.log").open("w")
+        proc = subprocess.Popen(
+            argv, cwd=ROOT, env=self.env, stdout=handle, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the workers stop with it
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while not ready():
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"{name} did not start; see {self.out / name}.log")
+                time.sleep(0.25)
+            yield proc
+        finally:
+            with suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                with suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            handle.close()
+
+    # steps ----------------------------------------------------------------------------
+
+    def versions(self) -> None:
+        import django
+        import psycopg
+        import redis
+
+        with psycopg.connect(f"{self.args.postgres.rstrip('/')}/postgres") as conn:
+            pg = conn.execute("SHOW server_version").fetchone()[0]
+        info = redis.Redis.from_url(self.args.redis).info("server")
+        self.results["machine"] = {
+            "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "cores": os.cpu_count(),
+            "cpu": cpu_model(),
+            "python": platform.python_version(),
+            "django": django.get_version(),
+            "postgresql": pg,
+            "redis": info["redis_version"],
+            "gunicorn": f"{self.args.workers} workers x {self.args.threads} threads (gthread)",
+            "load_at_start": load_average(),
+        }
+
+    def database(self) -> None:
+        """A fresh database for the run (never the developer's), migrated; Redis emptied."""
+        import psycopg
+        import redis
+
+        if not self.args.reuse:
+            log(f"creating database {self.args.db}")
+            with psycopg.connect(
+                f"{self.args.postgres.rstrip('/')}/postgres", autocommit=True
+            ) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.args.db}" WITH (FORCE)')
+                conn.execute(f'CREATE DATABASE "{self.args.db}"')
+            self.run("migrate", [PYTHON, "manage.py", "migrate", "-v0"], timeout=300)
+        redis.Redis.from_url(self.args.redis).flushdb()
+
+    def season(self) -> None:
+        s = self.sizes
+        if self.args.reuse:
+            log("reusing the season already in the database")
+            return
+        log(f"make_season: {s['players']} players, {s['evenings']} evenings, {s['hands']} hands")
+        self.results["load"]["make_season"] = load_average()
+        t0 = time.monotonic()
+        cpu0 = os.times()
+        out = self.run("make_season", [
+            PYTHON, "manage.py", "make_season", "--players", str(s["players"]),
+            "--evenings", str(s["evenings"]), "--hands", str(s["hands"]),
+            "--seed", str(self.args.seed), "--club", self.args.club,
+        ], timeout=1200)  # fmt: skip
+        cpu1 = os.times()
+        timings = re.search(r"Timings: (.*)\.", out).group(1)
+        self.results["season"] = {
+            "seconds": time.monotonic() - t0,
+            "cpu": (cpu1.children_user + cpu1.children_system)
+            - (cpu0.children_user + cpu0.children_system),
+            "summary": out.strip().splitlines()[0],
+            "timings": timings,
+        }
+
+    def standings(self) -> None:
+        import redis
+
+        log("full recalculation against the SQL baseline")
+        self.results["standings"] = self.phase("standings", "--repeat", str(self.sizes["repeat"]))
+        self.phase("explain", "--out", str(self.out / "explain.json"))
+        log("incremental recalculation after one recorded hand")
+        discarded = f"{self.queue}-discarded"
+        self.results["incremental"] = self.phase(
+            "incremental", "--samples", str(self.sizes["samples"]),
+            env={**self.env, "CELERY_QUEUE": discarded},
+        )  # fmt: skip
+        # Drop what the timed recordings enqueued (and their "queued" flags, which would
+        # hold back the next minute's recalculations).
+        cache = redis.Redis.from_url(self.args.redis)
+        for pattern in ("bench:1:standings:queued:*", f"*{discarded}*"):
+            for key in cache.scan_iter(pattern):
+                cache.delete(key)
+
+    def serve(self):
+        """gunicorn with the bench URLconf, and a Celery worker against Redis."""
+        gunicorn = [
+            PYTHON, "-m", "gunicorn", "config.wsgi:application", "--bind",
+            f"127.0.0.1:{self.port}", "--workers", str(self.args.workers), "--worker-class",
+            "gthread", "--threads", str(self.args.threads), "--backlog", "2048",
+            "--log-level", "warning",
+        ]  # fmt: skip
+        worker = [
+            PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
+            "--concurrency=2", "--pool=prefork", "-Q", self.queue, "-n", f"{self.queue}@%h",
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+        ]  # fmt: skip
+        worker_log = self.out / "celery.log"
+        return (
+            self.server("gunicorn", gunicorn, lambda: http_ok(f"{self.url}/bench/trivial/")),
+            self.server("celery", worker, lambda: "ready." in worker_log.read_text()),
+        )
+
+    def record(self) -> None:
+        s = self.sizes
+        plan = self.out / "plan.json"
+        result = self.out / "load.json"
+        self.phase("prepare-load", "--clients", str(s["clients"]), "--plan", str(plan))
+        log(f"{s['clients']} tables posting hands for {s['record']} s (think {self.args.think} s)")
+        self.results["load"]["record"] = load_average()
+        with self.cpu_watch() as used:
+            self.run("load", [
+                PYTHON, "bench/load.py", "--plan", str(plan), "--url", self.url,
+                "--seconds", str(s["record"]), "--think", str(self.args.think),
+                "--out", str(result),
+            ], timeout=s["record"] + 180)  # fmt: skip
+        load = json.loads(result.read_text())
+        check = self.phase("verify", "--plan", str(plan), "--result", str(result))
+        latencies = sorted(load["latencies"])
+        freshness = sorted(load["freshness"])
+        self.results["record"] = {
+            "hands": len(latencies),
+            "per_second": len(latencies) / load["seconds"],
+            "p50": percentile(latencies, 50),
+            "p99": percentile(latencies, 99),
+            "max": latencies[-1] if latencies else None,
+            "errors": len(load["errors"]),
+            "error_samples": load["errors"][:5],
+            "starts": len(load["starts"]),
+            "starts_p99": percentile(sorted(load["starts"]), 99),
+            "cpu_ms_per_hand": {
+                k: 1000 * v / max(1, len(latencies) + len(load["starts"])) for k, v in used.items()
+            },
+            **check,
+        }
+        self.results["freshness"] = {
+            "measured": len(freshness),
+            "unseen": load["unseen"],
+            "p50": percentile(freshness, 50),
+            "p95": percentile(freshness + [float("inf")] * load["unseen"], 95),
+            "max": freshness[-1] if freshness else None,
+            "versions_seen": load["reader"]["versions"],
+            "reader_errors": load["reader"]["errors"],
+        }
+
+    def pages(self) -> None:
+        import redis
+
+        s = self.sizes
+        settled = self.phase("settle", "--timeout", "60")
+        self.results["consistency"] = {
+            "waiting": settled["waiting"],
+            "wrong": settled["wrong_totals"],
+            "players": settled["players"],
+        }
+        tslug = "season"
+        page = f"{self.url}/clubs/{self.args.club}/tournaments/{tslug}/"
+        trivial = f"{self.url}/bench/trivial/"
+        http_ok(page)  # the version and the fragment are cached from here on
+        log(f"wrk: trivial view, then the cached standings page, {s['wrk']} s each")
+        self.results["load"]["wrk"] = load_average()
+        self.results["trivial"] = self.wrk("wrk-trivial", trivial)
+        self.results["page"] = self.wrk("wrk-page", page)
+        self.results["page"]["bytes"] = len(urllib.request.urlopen(page).read())
+        # The same page with its standings fragment dropped from the cache each time.
+        cache = redis.Redis.from_url(self.args.redis)
+        times = []
+        for _ in range(10):
+            for key in cache.scan_iter(f"bench:1:standings:html:{settled['tournament_id']}:*"):
+                cache.delete(key)
+            t0 = time.perf_counter()
+            http_ok(page)
+            times.append(time.perf_counter() - t0)
+        self.results["uncached"] = {"median": statistics.median(times), "max": max(times)}
+        self.results["page"]["rows"] = settled["players"]
+
+    def cpu(self) -> dict[str, dict[int, float]]:
+        """CPU seconds so far of each process of gunicorn, of the Celery worker, and of
+        the PostgreSQL backends serving the benchmark's database."""
+        import psycopg
+
+        with psycopg.connect(self.db_url) as conn:
+            backends = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
+                    "pg_backend_pid()",
+                    [self.args.db],
+                )
+            ]
+        return {
+            **{name: group_cpu(pgid) for name, pgid in self.groups.items()},
+            "postgres": {pid: seconds for pid in backends if (seconds := cpu_of(pid)) is not None},
+        }
+
+    @contextmanager
+    def cpu_watch(self):
+        """The CPU seconds gunicorn, the worker and their PostgreSQL backends use during
+        the block, by kind (filled in when it ends). Sampled every two seconds, so that
+        a backend that ends meanwhile (connections are recycled after a minute) counts
+        up to its last sample."""
+        import threading
+
+        used: dict[str, float] = {}
+        before = self.cpu()
+        last = {kind: dict(pids) for kind, pids in before.items()}
+        stop = threading.Event()
+
+        def sample():
+            while not stop.wait(2):
+                for kind, pids in self.cpu().items():
+                    last.setdefault(kind, {}).update(pids)
+
+        thread = threading.Thread(target=sample, daemon=True)
+        thread.start()
+        try:
+            yield used
+        finally:
+            stop.set()
+            thread.join()
+            for kind, pids in self.cpu().items():
+                last.setdefault(kind, {}).update(pids)
+            used.update(cpu_used(before, last))
+
+    def wrk(self, name: str, url: str) -> dict:
+        with self.cpu_watch() as used:
+            out = self.run(name, [
+                "wrk", "-t2", f"-c{self.args.connections}", f"-d{self.sizes['wrk']}s",
+                "--latency", "--timeout", "5s", url,
+            ], timeout=self.sizes["wrk"] + 60)  # fmt: skip
+        figures = parse_wrk(out)
+        figures["cpu_ms_per_request"] = {
+            k: 1000 * v / max(1, figures["requests"]) for k, v in used.items()
+        }
+        return figures
+
+    def engine(self) -> None:
+        log("the pure scoring engine")
+        self.results["load"]["engine"] = load_average()
+        out = self.run("score_engine", [
+            PYTHON, "bench/score_engine.py", "--hands", str(self.sizes["engine"]),
+        ], timeout=600)  # fmt: skip
+        rates = {}
+        for line in out.splitlines():
+            match = re.match(r"(\w[\w -]*?(?:\(\d players\))?):\s+([\d,]+) (?:hands|deals)/s", line)
+            if match:
+                rates[" ".join(match.group(1).split())] = int(match.group(2).replace(",", ""))
+        self.results["engine"] = rates
+
+    def go(self) -> None:
+        started = time.monotonic()
+        skip = set(self.args.skip.split(",")) if self.args.skip else set()
+        self.versions()
+        self.database()
+        self.season()
+        if "standings" not in skip:
+            self.standings()
+        if not {"record", "pages"} <= skip:
+            gunicorn, worker = self.serve()
+            with gunicorn as web, worker as celery:
+                self.groups = {"gunicorn": web.pid, "celery": celery.pid}
+                if "record" not in skip:
+                    self.record()
+                if "pages" not in skip:
+                    self.pages()
+        if "engine" not in skip:
+            self.engine()
+        self.results["machine"]["load_at_end"] = load_average()
+        self.results["total_seconds"] = time.monotonic() - started
+        (self.out / "results.json").write_text(json.dumps(self.results, indent=1, default=str))
+        table = report(self.results, self.args)
+        print(table)
+        if not self.args.no_write:
+            write_figures(ROOT / "BENCHMARKS.md", table)
+            log("written to BENCHMARKS.md")
+
+
+# helpers ----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            response.read()
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def cpu_of(pid: int) -> float | None:
+    """User and system CPU seconds a process has used (Linux /proc), or None if gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def group_cpu(pgid: int) -> dict[int, float]:
+    """CPU seconds of every process in a process group (a server and its workers)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError, IndexError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[2]) == pgid:
+                    out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf(
+                        "SC_CLK_TCK"
+                    )
+    return out
+
+
+def cpu_used(before: dict, after: dict) -> dict[str, float]:
+    """CPU seconds used between two snapshots, by kind of process (a process that
+    started meanwhile counts in full; one that ended meanwhile is missed)."""
+    return {
+        kind: sum(seconds - before.get(kind, {}).get(pid, 0.0) for pid, seconds in pids.items())
+        for kind, pids in after.items()
+    }
+
+
+def cpu_model() -> str:
+    with suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """The p-th percentile of sorted values (nearest rank)."""
+    if not values:
+        return None
+    rank = max(1, round(p / 100 * len(values)))
+    return values[min(rank, len(values)) - 1]
+
+
+_UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
+
+
+def parse_wrk(out: str) -> dict:
+    """Requests per second, latency percentiles (seconds) and errors from wrk's output."""
+
+    def seconds(text: str) -> float:
+        number, unit = re.match(r"([\d.]+)(us|ms|s|m)", text).groups()
+        return float(number) * _UNITS[unit]
+
+    figures = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))}
+    for p in ("50", "90", "99"):
+        match = re.search(rf"^\s+{p}%\s+(\S+)", out, re.MULTILINE)
+        figures[f"p{p}"] = seconds(match.group(1)) if match else None
+    errors = re.search(r"Socket errors: (.*)", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    figures["errors"] = (errors.group(1) if errors else "none") + (
+        f"; {non2xx.group(1)} non-2xx" if non2xx else ""
+    )
+    figures["requests"] = int(re.search(r"(\d+) requests in", out).group(1))
+    return figures
+
+
+def ms(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 1000:,.1f} ms"
+
+
+def per(used: dict[str, float], digits: int = 1) -> str:
+    """CPU milliseconds by kind of process: "gunicorn 31.2 ms, celery 20.1 ms, ..."."""
+    return ", ".join(f"{kind} {value:.{digits}f} ms" for kind, value in used.items() if value)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def _rows(r: dict, args) -> list[tuple[str, str, str, str]]:
+    """(figure, measured, target, verdict) for each step that ran."""
+    s = r["sizes"]
+    rows = []
+    if season := r.get("season"):
+        rows.append((
+            f"make_season ({s['hands']:,} hands)",
+            f"{season['seconds']:.0f} s wall, {season['cpu']:.0f} s CPU ({season['timings']})",
+            "< 120 s", verdict(season["seconds"] < 120),
+        ))  # fmt: skip
+    if st := r.get("standings"):
+        rows += [
+            ("Full recalculation of the season's standings",
+             f"{st['full']:.2f} s = {st['ratio']:.2f} x the SQL baseline "
+             f"({st['baseline']:.2f} s; {st['hands']:,} hands, {st['players']:,} players)",
+             "<= 3 x baseline", verdict(st["ratio"] <= 3)),
+            ("Peak memory of the recalculating process",
+             f"{st['peak_rss_mb']:.0f} MB (Django loaded: {st['rss_before_mb']:.0f} MB)",
+             "< 300 MB", verdict(st["peak_rss_mb"] < 300)),
+        ]  # fmt: skip
+    if inc := r.get("incremental"):
+        rows.append((
+            "Incremental recalculation after one hand (worker time)",
+            f"median {ms(inc['median'])}, p95 {ms(inc['p95'])} ({inc['samples']} samples; "
+            f"CPU {ms(inc['cpu_median'])}; recording the hand {ms(inc['record_median'])})",
+            "median < 20 ms", verdict(inc["median"] < 0.020),
+        ))  # fmt: skip
+    if rec := r.get("record"):
+        clean = not (rec["errors"] or rec["lost"] or rec["doubled"] or rec["changed"])
+        fast = rec["p99"] is not None and rec["p99"] < 0.100
+        rows.append((
+            f"Recording: {s['clients']} tables for {s['record']} s, each waiting "
+            f"{args.think} s between hands",
+            f"{rec['per_second']:.1f} hands/s; p50 {ms(rec['p50'])}, p99 {ms(rec['p99'])}, "
+            f"max {ms(rec['max'])}; {rec['errors']} errors; {rec['accepted']} got 201, "
+            f"{rec['stored']} stored, {rec['lost']} lost, {rec['doubled']} doubled; CPU per "
+            f"request: {per(rec['cpu_ms_per_hand'])}",
+            "p99 < 100 ms, no error, none lost or doubled", verdict(clean and fast),
+        ))  # fmt: skip
+    if fr := r.get("freshness"):
+        rows.append((
+            "Freshness: commit to public standings, under that load",
+            f"p50 {fr['p50'] or 0:.2f} s, p95 {fr['p95']:.2f} s, max {fr['max'] or 0:.2f} s "
+            f"({fr['measured']} hands; {fr['unseen']} never shown)",
+            "p95 < 2 s", verdict(fr["p95"] < 2),
+        ))  # fmt: skip
+    if (c := r.get("consistency")) is not None:
+        wrong = c["wrong"]
+        detail = "; ".join(
+            f"player {w['member']}: {w['hands_stored']} hands counted of {w['hands']}"
+            for w in wrong[:4]
+        )
+        rows.append((
+            "Standings after the load agree with the stored hands (outbox empty)",
+            f"{c['players'] - len(wrong):,} of {c['players']:,} players right"
+            + (f"; {detail}" if wrong else "") + f"; {c['waiting']} changes still waiting",
+            "all", verdict(not wrong and not c["waiting"]),
+        ))  # fmt: skip
+    if (trivial := r.get("trivial")) and (page := r.get("page")):
+        ratio = page["rps"] / trivial["rps"] if trivial["rps"] else 0
+        fast = page["p99"] is not None and page["p99"] < 0.050
+        rows += [
+            ("Trivial Django view (same gunicorn)",
+             f"{trivial['rps']:,.0f} req/s, p99 {ms(trivial['p99'])}; CPU per request: "
+             f"{per(trivial['cpu_ms_per_request'], 2)}", "(reference)", ""),
+            (f"Public standings page, cached ({page['rows']:,} rows, "
+             f"{page['bytes'] / 1024:,.0f} KB)",
+             f"{page['rps']:,.0f} req/s = {ratio:.2f} x trivial, p99 {ms(page['p99'])}; "
+             f"errors: {page['errors']}; CPU per request: {per(page['cpu_ms_per_request'], 2)}",
+             ">= 0.5 x trivial, p99 < 50 ms", verdict(ratio >= 0.5 and fast)),
+            ("Public standings page, uncached (fragment rendered)",
+             f"median {ms(r['uncached']['median'])}, max {ms(r['uncached']['max'])}",
+             "(printed)", ""),
+        ]  # fmt: skip
+    if engine := r.get("engine"):
+        euchre = engine.get("euchre apply", 0)
+        others = ", ".join(f"{k} {v:,}" for k, v in engine.items() if k != "euchre apply")
+        rows.append((
+            "Scoring engine, Euchre apply, one core", f"{euchre:,} hands/s; {others}",
+            ">= 100,000 hands/s", verdict(euchre >= 100_000),
+        ))  # fmt: skip
+    return rows
+
+
+def report(r: dict, args) -> str:
+    """The figures as a Markdown table, with the machine and the load it was under."""
+    m, s = r["machine"], r["sizes"]
+    loads = ", ".join(f"{k} {v}" for k, v in r["load"].items())
+    command = " ".join(["python bench/run.py", *r["argv"]])
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Run {m['date']} with `{command}` ({r['total_seconds'] / 60:.1f} minutes). "
+        "How to run it and what each figure means: docs/benchmarks.md.",
+        "",
+        f"Machine: {m['cores']} cores ({m['cpu']}); Python {m['python']}, Django {m['django']}, "
+        f"PostgreSQL {m['postgresql']}, Redis {m['redis']}; gunicorn {m['gunicorn']}; "
+        f"wrk {args.connections} connections.",
+        f"Season: {s['players']:,} players, {s['evenings']} evenings, {s['hands']:,} hands "
+        f"(seed {args.seed}).",
+        f"Load average (1, 5, 15 min) when each step began: {loads}; at the end "
+        f"{m['load_at_end']}. Other work on the machine shares its two cores.",
+        "",
+        "| Figure | Measured | Target | |",
+        "|---|---|---|---|",
+        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in _rows(r, args)],
+        "",
+    ]
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- figures: written by bench/run.py -->", "<!-- end of figures -->"
+
+
+def write_figures(path: Path, table: str) -> None:
+    """Put the latest figures at the head of BENCHMARKS.md, between their markers; what
+    follows them there (profiles, fixes, earlier figures kept by hand) stays."""
+    text = path.read_text() if path.exists() else ""
+    block = f"{BEGIN}\n{table}\n{END}"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = block + "\n" + text
+    path.write_text(text)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--evenings", type=int)
+    parser.add_argument("--hands", type=int)
+    parser.add_argument("--clients", type=int)
+    parser.add_argument("--record", type=int, help="seconds of recording")
+    parser.add_argument("--wrk", type=int, help="seconds of each wrk run")
+    parser.add_argument("--samples", type=int, help="incremental recalculations timed")
+    parser.add_argument("--repeat", type=int, help="full recalculations timed")
+    parser.add_argument("--engine", type=int, help="hands per game for bench/score_engine.py")
+    parser.add_argument("--seed", type=int, default=1888)
+    parser.add_argument("--club", default="season-club")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds a table waits")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
+    parser.add_argument("--connections", type=int, default=16, help="wrk connections")
+    parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument("--db", default="cardclub_bench")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
+    parser.add_argument("--settings", default="bench.settings")
+    parser.add_argument("--reuse", action="store_true", help="keep the database and its season")
+    parser.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
+    parser.add_argument("--skip", help="steps to leave out: standings,record,pages,engine")
+    args = parser.parse_args(argv)
+    if args.db in ("cardclub", "postgres"):
+        raise SystemExit("the benchmark drops its database: give it one of its own")
+    Bench(args).go()
+
+
+if __name__ == "__main__":
+    main()

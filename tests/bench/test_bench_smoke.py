@@ -1,0 +1,52 @@
+"""The benchmark command runs from end to end (a very small run, about half a minute).
+
+It needs what the benchmark needs: PostgreSQL, Redis and Debian's wrk. It uses a
+database and a Redis database of its own, never the test run's, and leaves
+BENCHMARKS.md alone.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import needs
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = [
+    "--quick", "--hands", "5000", "--players", "120", "--evenings", "10", "--clients", "10",
+    "--record", "5", "--wrk", "2", "--engine", "20000", "--samples", "3", "--repeat", "1",
+    "--no-write", "--db", "cardclub_bench_smoke", "--redis", "redis://127.0.0.1:6379/13",
+]  # fmt: skip
+
+
+@pytest.mark.postgres
+def test_the_quick_benchmark_runs(settings):
+    needs(settings.IS_POSTGRES and bool(settings.REDIS_URL), "needs PostgreSQL and Redis")
+    needs(shutil.which("wrk") is not None, "needs Debian's wrk: apt-get install wrk")
+    before = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    postgres = f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    done = subprocess.run(
+        [sys.executable, "bench/run.py", *SMOKE, "--postgres", postgres],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| Scoring engine" in done.stdout
+    runs = sorted((ROOT / "artifacts" / "bench").iterdir())
+    results = json.loads((runs[-1] / "results.json").read_text())
+    assert results["season"]["summary"].count("5,000 hands") == 1
+    record = results["record"]
+    assert record["accepted"] > 0
+    assert (record["lost"], record["doubled"], record["changed"]) == (0, 0, 0)
+    assert results["consistency"]["wrong"] == []
+    assert results["page"]["rps"] > 0 and results["trivial"]["rps"] > 0
+    assert results["engine"]["euchre apply"] > 0
+    after = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
+    assert after == before
