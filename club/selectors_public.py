@@ -10,7 +10,7 @@ def rubbers_in_play(*, club: Club):
     """Rubbers and sittings still being played at the club, with their tables."""
     return (
         Rubber.objects.filter(club=club, status=Rubber.Status.IN_PROGRESS)
-        .select_related("evening", "table")
+        .select_related("evening__club", "table")
         .order_by("-created_at")
     )
 

@@ -18,3 +18,11 @@ def worker_heartbeat(self) -> str:
         worker=worker, defaults={"task_id": self.request.id or "", "at": timezone.now()}
     )
     return worker
+
+
+@shared_task
+def purge_idempotency_records() -> int:
+    """Forget stored answers to Idempotency-Keys older than a day."""
+    from config.idempotency import purge_expired
+
+    return purge_expired()

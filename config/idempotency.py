@@ -34,6 +34,14 @@ def _problem(status: int, code: str, message: str) -> HttpResponse:
     return HttpResponse(json.dumps(body), status=status, content_type="application/json")
 
 
+def purge_expired() -> int:
+    """Forget answers older than a day (run by Celery beat, not on every write)."""
+    from club.models import IdempotencyRecord
+
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - KEEP_FOR).delete()
+    return deleted
+
+
 def _principal(request) -> str:
     who = request.META.get("HTTP_AUTHORIZATION") or request.COOKIES.get("sessionid") or "anon"
     return hashlib.sha256(who.encode()).hexdigest()
@@ -79,7 +87,6 @@ class IdempotencyMiddleware:
     def _claim(self, model, scope: dict, fingerprint: str):
         """Insert the running record, or answer from the one already there."""
         now = timezone.now()
-        model.objects.filter(created_at__lt=now - KEEP_FOR).delete()
         try:
             with transaction.atomic():
                 return model.objects.create(**scope, fingerprint=fingerprint)

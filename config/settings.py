@@ -209,6 +209,7 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "club.tasks.worker_heartbeat", "schedule": 60.0},
     # The outbox sweep: changes recorded while the broker was down are recalculated.
     "standings-sweep": {"task": "tournaments.tasks.sweep_standings", "schedule": 30.0},
+    "idempotency-purge": {"task": "club.tasks.purge_idempotency_records", "schedule": 3600.0},
 }
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -192,6 +192,7 @@ def _write_from(
     members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
     HandScore.objects.filter(rubber=rubber, hand__number__gt=first).delete()
     scores = []
+    changed = []
     for (hand, result), row in zip(scored[first:], hands[first:], strict=True):
         canonical = hand.as_dict()
         row.data = canonical
@@ -200,7 +201,13 @@ def _write_from(
         row.lines = [str(line) for line in result.lines]
         row.facts = result.facts
         row.game_won = result.game_won or ""
-        row.save()
+        if row.pk is None:
+            row.save()
+        else:
+            changed.append(row)
+    # A correction re-scores every later hand: one UPDATE for them all, not one each.
+    Hand.objects.bulk_update(changed, ["data", "tricks", "points", "lines", "facts", "game_won"])
+    for (_, result), row in zip(scored[first:], hands[first:], strict=True):
         for name, score in _player_scores(rules, rubber, result).items():
             scores.append(HandScore(hand=row, rubber=rubber, member=members[name], **score))
     HandScore.objects.bulk_create(scores)

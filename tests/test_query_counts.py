@@ -75,20 +75,10 @@ def _page(season, name: str) -> str:
     }[name]
 
 
-N_PLUS_ONE_HOME = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "N+1, reported to the lead: club/home.html prints each rubber in play's evening, "
-        "and Evening.__str__ reads evening.club, one query per rubber "
-        "(rubbers_in_play needs select_related('evening__club'))"
-    ),
-)
-
-
 @pytest.mark.parametrize(
     ("name", "most"),
     [
-        pytest.param("club home", 5, marks=N_PLUS_ONE_HOME),
+        ("club home", 5),
         ("standings page", 5),  # version and fragment read from the database: cold cache
         ("standings fragment", 5),
         ("evening results", 5),
@@ -149,14 +139,6 @@ def test_correct_the_last_hand(season, django_assert_max_num_queries):
     assert response.status_code == 200, response.content
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "N+1, reported to the lead: correcting hand 1 of a rubber saves every later hand "
-        "with its own UPDATE (scoring.services._write_from calls row.save() per hand; "
-        "bulk_update would make it one)"
-    ),
-)
 def test_correct_the_first_hand_as_referee(season, django_assert_max_num_queries):
     url = f"{_hands(season)}1/"
     with django_assert_max_num_queries(_with_locks(40, locks=2)):

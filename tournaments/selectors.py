@@ -13,7 +13,7 @@ from tournaments.services import VERSION_KEY
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:
     """The club's tournaments this user may see: private ones only for its secretaries."""
-    tournaments = Tournament.objects.filter(club=club)
+    tournaments = Tournament.objects.filter(club=club).select_related("club")
     if not club_is_managed_by(club=club, user=user):
         tournaments = tournaments.filter(is_public=True)
     return tournaments

@@ -47,7 +47,9 @@ def counted_rubbers(tournament: Tournament) -> QuerySet[Rubber]:
     its rounds, up to the round the director has selected (all when none is).
     """
     if tournament.kind == Tournament.Kind.LADDER:
-        return Rubber.objects.filter(evening__tournaments=tournament)
+        # On the evening ids themselves: no join through club_evening (BENCHMARKS.md).
+        season = Tournament.evenings.through.objects.filter(tournament=tournament)
+        return Rubber.objects.filter(evening_id__in=season.values("evening_id"))
     rubbers = Rubber.objects.filter(round_table__round__tournament=tournament)
     if tournament.standings_round:
         rubbers = rubbers.filter(round_table__round__number__lte=tournament.standings_round)
@@ -172,18 +174,20 @@ def head_to_head(tournament: Tournament, member_ids: list[int]) -> dict[int, int
 def standings_rows(tournament: Tournament) -> list[dict]:
     """Rank every player with totals by the tournament's precedence list."""
     precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    # Plain rows, not model instances: this runs after every hand (BENCHMARKS.md).
+    columns = [*TOTAL_FIELDS]
     rows = [
         {
-            "member": total.member_id,
-            "name": total.member.name,
+            "member": row["member_id"],
+            "name": row["member__name"],
             "metrics": {
-                **{key: getattr(total, key) for key in COLUMN_METRICS},
-                "stake_won": str(total.stake_won),
-                "hands": total.hands,
-                "rubbers_played": total.rubbers_played,
+                **{key: row[key] for key in columns},
+                "stake_won": str(row["stake_won"]),
             },
         }
-        for total in TournamentTotal.objects.filter(tournament=tournament).select_related("member")
+        for row in TournamentTotal.objects.filter(tournament=tournament).values(
+            "member_id", "member__name", *columns
+        )
     ]
     return rank(rows, precedence, head_to_head=lambda ids: head_to_head(tournament, ids))
 

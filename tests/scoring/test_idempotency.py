@@ -100,3 +100,16 @@ def test_racing_requests_with_one_key_record_one_hand(club, postgres):
     assert Hand.objects.filter(rubber=rubber).count() == 1
     assert set(statuses) <= {201, 409}
     assert 201 in statuses
+
+
+def test_answers_older_than_a_day_are_forgotten(rubber, secretary_api):
+    import datetime
+
+    from django.utils import timezone
+
+    from club.tasks import purge_idempotency_records
+
+    post(secretary_api, rubber, HAND, "hand-1")
+    IdempotencyRecord.objects.update(created_at=timezone.now() - datetime.timedelta(days=2))
+    assert purge_idempotency_records.delay().get() == 1
+    assert post(secretary_api, rubber, HAND, "hand-1").status_code == 201  # a new request
