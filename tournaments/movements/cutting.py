@@ -1,0 +1,119 @@
+"""Cutting for places and partners, as the laws have it (rulings T1, T3, T4, T10).
+
+The random source is the caller's: a seeded `random.Random` in tests, and
+`secrets.SystemRandom()` in production (ruling T10). Every card cut is returned, so the
+decision can be checked later.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .seating import Cut, MovementError, TableSeating
+
+SUITS = ("S", "H", "D", "C")
+
+
+@dataclass(frozen=True)
+class Pack:
+    """The pack a game cuts with, and how its cards rank in the cut (ruling T1).
+
+    `ranks` and `suits` run from the card that wins the cut to the card that loses it:
+    Euchre's four highest cards play, Bridge's four lowest. Suits are `None` when they
+    do not count, so that equal ranks tie and cut again (laws 13-14).
+    """
+
+    rule_set: str
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...] | None
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The pack, written rank then suit ("JS", "10H")."""
+        return tuple(rank + suit for rank in self.ranks for suit in SUITS)
+
+    def precedence(self, card: str) -> tuple[int, int]:
+        """Sort key of a card in the cut: smaller wins."""
+        rank, suit = card[:-1], card[-1]
+        return self.ranks.index(rank), self.suits.index(suit) if self.suits else 0
+
+
+# Euchre: knave highest, then ace, king, queen, ten, nine, eight, seven (laws 13-14).
+EUCHRE_PACK = Pack(
+    rule_set="euchre-somerset-1888",
+    ranks=("J", "A", "K", "Q", "10", "9", "8", "7"),
+    suits=None,
+)
+# Bridge: the lowest card wins the cut; ace lowest, then two up to king, and equal cards
+# ranked hearts, diamonds, clubs, spades, lowest to highest (T1).
+BRIDGE_PACK = Pack(
+    rule_set="bridge-elwell-1907",
+    ranks=("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+    suits=("H", "D", "C", "S"),
+)
+PACKS = {pack.rule_set: pack for pack in (EUCHRE_PACK, BRIDGE_PACK)}
+
+
+def pack_for(rule_set: str) -> Pack:
+    """The cutting pack for a partnership rule set; Call-Ace has no partners to cut for."""
+    try:
+        return PACKS[rule_set]
+    except KeyError:
+        raise MovementError(
+            f"{rule_set} is not played in partnerships, so its tables are not seated by "
+            "a partnership movement (Call-Ace: a card thrown round finds the dealer, T1)"
+        ) from None
+
+
+def cut_order(
+    players: Sequence[str], *, pack: Pack, rng: random.Random, purpose: str
+) -> tuple[list[str], list[Cut]]:
+    """Everyone cuts; return the players from the winning card to the losing one, and
+    the cards each cut.
+
+    Players who tie cut again from a fresh pack until the tie is broken. Laws 13-14 let
+    a tie stand where it cannot change the partnerships (the two highest, or the two
+    lowest, of four); cutting it out anyway settles the deal and the seats (T4) and
+    changes nothing else. When more players cut than one pack holds, as many packs are
+    shuffled together as are needed.
+    """
+    cards: dict[str, list[str]] = {player: [] for player in players}
+
+    def cut(group: Sequence[str]) -> list[str]:
+        deck = list(pack.cards) * math.ceil(len(group) / len(pack.cards))
+        rng.shuffle(deck)
+        drawn = dict(zip(group, deck, strict=False))
+        for player in group:
+            cards[player].append(drawn[player])
+        ranked = sorted(group, key=lambda player: pack.precedence(drawn[player]))
+        order: list[str] = []
+        start = 0
+        while start < len(ranked):
+            key = pack.precedence(drawn[ranked[start]])
+            end = start
+            while end < len(ranked) and pack.precedence(drawn[ranked[end]]) == key:
+                end += 1
+            tied = ranked[start:end]
+            order.extend(cut(tied) if len(tied) > 1 else tied)
+            start = end
+        return order
+
+    order = cut(players)
+    return order, [Cut(purpose=purpose, player=p, cards=tuple(cards[p])) for p in players]
+
+
+def cut_for_partners(
+    number: int, players: Sequence[str], *, pack: Pack, rng: random.Random
+) -> tuple[TableSeating, list[Cut]]:
+    """Seat a table of four by cutting for partners (law 11, T4).
+
+    The two best cuts play against the other two; the best cut deals and takes North
+    (law 11 gives the dealer his choice of seats), his partner South, and the third and
+    fourth cuts East and West.
+    """
+    order, cuts = cut_order(players, pack=pack, rng=rng, purpose=f"partners at table {number}")
+    dealer, partner, third, fourth = order
+    return TableSeating.of(number, dealer, third, partner, fourth), cuts
