@@ -24,6 +24,7 @@ ids follow whatever rows are there already; table tokens are secrets, from `secr
 
 from __future__ import annotations
 
+import abc
 import datetime as dt
 import json
 import logging
@@ -314,7 +315,7 @@ _COPY_FORMAT: dict[str, Callable[[Any], str]] = {
 }
 
 
-class _Sink:
+class _Sink(abc.ABC):
     """Buffers rows per table and writes them a chunk at a time, in the given order."""
 
     def __init__(self, tables: list[_Table]):
@@ -350,8 +351,9 @@ class _Sink:
     def finish(self) -> None:
         self.flush()
 
+    @abc.abstractmethod
     def _write(self, table: _Table, rows: list[tuple]) -> None:
-        raise NotImplementedError
+        """Write one chunk of rows into the table (COPY, or executemany elsewhere)."""
 
 
 class _InsertSink(_Sink):

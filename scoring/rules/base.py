@@ -169,9 +169,19 @@ class RuleSet(abc.ABC):
     def apply(self, state: Any, hand: Any) -> tuple[Any, HandResult]:
         """Score a validated hand: return the next state and the hand's result (pure)."""
 
-    @abc.abstractmethod
     def explain(self, state: Any, hand: Any) -> list[Line]:
         """The explanation lines ``apply(state, hand)`` scores by, built by the same code."""
+        lines: list[Line] = []
+        self._play(state, hand, lines)
+        return lines
+
+    @abc.abstractmethod
+    def _play(self, state: Any, hand: Any, lines: list[Line] | None) -> tuple[Any, HandResult]:
+        """Score a hand; with ``lines`` a list, also append the explanation to it.
+
+        One code path both scores and explains, so an explanation can never disagree
+        with the score it explains.
+        """
 
     @abc.abstractmethod
     def is_complete(self, state: Any) -> bool:

@@ -297,12 +297,6 @@ class BridgeRules(RuleSet):
                                field="hand", law="ruling B7")
         return self._play(state, hand, None)
 
-    def explain(self, state: BridgeState, hand: BridgeHand) -> list[Line]:
-        """The lines ``apply(state, hand)`` scores by, from the same code path."""
-        lines: list[Line] = []
-        self._play(state, hand, lines)
-        return lines
-
     def _play(self, state: BridgeState, hand: BridgeHand, lines: list[Line] | None
               ) -> tuple[BridgeState, HandResult]:
         # One code path both scores and (when ``lines`` is a list) explains.

@@ -233,12 +233,6 @@ class CallAceRules(RuleSet):
                                field="hand", law="ruling C5")
         return self._play(state, hand, None)
 
-    def explain(self, state: CallAceState, hand: CallAceDeal) -> list[Line]:
-        """The lines ``apply(state, hand)`` scores by, from the same code path."""
-        lines: list[Line] = []
-        self._play(state, hand, lines)
-        return lines
-
     def _play(self, state: CallAceState, deal: CallAceDeal, lines: list[Line] | None
               ) -> tuple[CallAceState, HandResult]:
         n = state.n

@@ -189,12 +189,6 @@ class EuchreRules(RuleSet):
                                field="hand", law="ruling E1")
         return self._play(state, hand, None)
 
-    def explain(self, state: EuchreState, hand: EuchreHand) -> list[Line]:
-        """The lines ``apply(state, hand)`` scores by, from the same code path."""
-        lines: list[Line] = []
-        self._play(state, hand, lines)
-        return lines
-
     def _play(self, state: EuchreState, hand: EuchreHand, lines: list[Line] | None
               ) -> tuple[EuchreState, HandResult]:
         # One code path both scores and (when ``lines`` is a list) explains, so an explanation
