@@ -275,8 +275,9 @@ def _with_phantom(player_count: int) -> Chart:
     )
 
 
-# Eleven players: in no cyclic Wh(12) on Z_11 can the rounds without infinity be ordered
-# to keep byes balanced (an exhaustive search says so), so this chart was found
+# Eleven players: no cyclic Wh(12) on Z_11 with infinity left empty can have its rounds
+# ordered to keep byes balanced (an exhaustive search says so), and leaving a finite
+# place empty instead leaves two players who never meet. So this chart was found
 # directly, by simulated annealing, with the byes of round i fixed as places 3i, 3i + 1,
 # 3i + 2 (mod 11). Two tables a round, in seat order N, E, S, W.
 _ELEVEN = (

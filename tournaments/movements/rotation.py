@@ -357,8 +357,7 @@ def _seating(round_number: int, plan: _Plan, *, played: Counter[str]) -> RoundSe
             Relaxation(
                 Guarantee.NEW_PARTNER,
                 "partners again: with these sitting out, every pairing of the players "
-                "repeats as many: "
-                + "; ".join(f"{a} and {b}" for a, b in plan.repeats),
+                "repeats as many: " + "; ".join(f"{a} and {b}" for a, b in plan.repeats),
             )
         )
     return RoundSeating(
