@@ -182,9 +182,12 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # Redelivery of an unacknowledged task happens after the visibility timeout; every
 # retry back-off (config.celery.ClubTask) and time limit is kept well below it, so a
 # task is never run twice at once merely because it was slow.
-CELERY_VISIBILITY_TIMEOUT = 3600
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    # How often a worker looks for tasks a dead worker took and never acknowledged.
+    "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
+    "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
 }

@@ -28,7 +28,13 @@ def test_database_url() -> str:
 
 
 @contextmanager
-def celery_worker(*, concurrency: int = 1, extra_env: dict | None = None):
+def celery_worker(
+    *,
+    concurrency: int = 1,
+    extra_env: dict | None = None,
+    pool: str = "prefork",
+    queue: str | None = None,
+):
     """Start `celery -A config worker` on a private queue; yield (process, queue, log path).
 
     Tasks the test enqueues go to that queue (the app's default queue is switched
@@ -36,7 +42,7 @@ def celery_worker(*, concurrency: int = 1, extra_env: dict | None = None):
     """
     from config.celery import app
 
-    queue = f"test-{uuid.uuid4().hex[:12]}"
+    queue = queue or f"test-{uuid.uuid4().hex[:12]}"
     env = dict(
         os.environ,
         DATABASE_URL=test_database_url(),
@@ -46,13 +52,13 @@ def celery_worker(*, concurrency: int = 1, extra_env: dict | None = None):
         PYTHONUNBUFFERED="1",
     )
     env.update(extra_env or {})
-    log = (ROOT / "artifacts").joinpath(f"worker-{queue}.log")
+    log = (ROOT / "artifacts").joinpath(f"worker-{queue}-{uuid.uuid4().hex[:6]}.log")
     log.parent.mkdir(exist_ok=True)
     handle = log.open("w")
     process = subprocess.Popen(
         [
             sys.executable, "-m", "celery", "-A", "config", "worker",
-            "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork",
+            "--loglevel=INFO", f"--concurrency={concurrency}", f"--pool={pool}",
             "-Q", queue, "-n", f"{queue}@%h",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ],

@@ -1,0 +1,303 @@
+"""Backing up a club and restoring it: one JSON document holding everything it owns.
+
+`club_export` writes the club, its members, evenings (with their logs, cuts and
+tables), rubbers and everything recorded in them, and its tournaments, each model's
+rows in dependency order with their primary keys. `club_import` reads that document
+into one transaction, giving every row a new primary key and rewriting every foreign
+key, many-to-many link and id held in JSON (a standings row's member) to the new ids,
+so a backup restores into a database that holds other clubs.
+
+Users are not exported: a secretary, or the user who recorded a hand, is written by
+username and linked on import when a user of that name exists. Operational rows
+(idempotency records, worker heartbeats, the standings outbox) are not exported.
+"""
+
+import datetime
+import uuid
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+
+from club.models import Club, Cut, Evening, EveningEvent, Member, Table, new_table_token
+from scoring.models import (
+    Game,
+    Hand,
+    HandCorrection,
+    HandScore,
+    RemovedHand,
+    Rubber,
+    RubberPlayer,
+    Settlement,
+)
+from tournaments.models import (
+    Round,
+    RoundTable,
+    StandingsVersion,
+    Tournament,
+    TournamentPlayer,
+    TournamentTotal,
+)
+
+FORMAT = "cardclub-club-backup"
+VERSION = 1
+
+# Dependency order: every row's foreign keys point to rows of models earlier in the list
+# (or to itself's parents). Each model comes with the lookup selecting the club's rows.
+MODELS: list[tuple[type[models.Model], str]] = [
+    (Member, "club"),
+    (Evening, "club"),
+    (Table, "club"),
+    (EveningEvent, "evening__club"),
+    (Cut, "evening__club"),
+    (Rubber, "club"),
+    (RubberPlayer, "rubber__club"),
+    (Game, "rubber__club"),
+    (Hand, "rubber__club"),
+    (HandCorrection, "hand__rubber__club"),
+    (RemovedHand, "rubber__club"),
+    (HandScore, "rubber__club"),
+    (Settlement, "rubber__club"),
+    (Tournament, "club"),
+    (TournamentPlayer, "tournament__club"),
+    (Round, "tournament__club"),
+    (RoundTable, "round__tournament__club"),
+    (TournamentTotal, "tournament__club"),
+    (StandingsVersion, "tournament__club"),
+]
+LABELS = {model._meta.label_lower: model for model, _ in MODELS}
+
+
+class BackupError(Exception):
+    """A backup that cannot be restored: not one, the wrong version, a slug taken."""
+
+
+def _label(model) -> str:
+    return model._meta.label_lower
+
+
+def _is_user(field) -> bool:
+    return field.is_relation and field.related_model is get_user_model()
+
+
+def _encode(value):
+    """A field's value as JSON: decimals and UUIDs as strings, dates in ISO 8601 (to the
+    microsecond, so timestamps and the orderings built on them survive)."""
+    if isinstance(value, (Decimal, uuid.UUID)):
+        return str(value)
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    return value
+
+
+def _row(obj: models.Model, usernames: dict[int, str]) -> dict:
+    fields = {}
+    for field in obj._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        value = getattr(obj, field.attname)
+        if _is_user(field):
+            value = usernames.get(value) if value is not None else None
+        fields[field.name] = _encode(value)
+    for field in obj._meta.many_to_many:
+        fields[field.name] = sorted(other.pk for other in getattr(obj, field.name).all())
+    return {"pk": obj.pk, "fields": fields}
+
+
+def club_export(*, club: Club) -> dict:
+    """Everything the club owns, as one JSON-ready document (see the module's docstring)."""
+    user_model = get_user_model()
+    user_ids = set()
+    for model, lookup in MODELS:
+        for field in model._meta.concrete_fields:
+            if _is_user(field):
+                user_ids.update(
+                    model.objects.filter(**{lookup: club})
+                    .exclude(**{field.attname: None})
+                    .values_list(field.attname, flat=True)
+                )
+    usernames = dict(
+        user_model.objects.filter(pk__in=user_ids).values_list("pk", user_model.USERNAME_FIELD)
+    )
+    data_models = []
+    for model, lookup in MODELS:
+        rows = model.objects.filter(**{lookup: club}).order_by("pk")
+        if model._meta.many_to_many:
+            rows = rows.prefetch_related(*(f.name for f in model._meta.many_to_many))
+        data_models.append({"model": _label(model), "rows": [_row(obj, usernames) for obj in rows]})
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": datetime.datetime.now(datetime.UTC).isoformat(),
+        "club": {
+            "name": club.name,
+            "slug": club.slug,
+            "currency": club.currency,
+            "is_public": club.is_public,
+            "created_at": _encode(club.created_at),
+            "secretaries": sorted(
+                club.secretaries.values_list(user_model.USERNAME_FIELD, flat=True)
+            ),
+        },
+        "models": data_models,
+    }
+
+
+def _check(data) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BackupError(f"Not a club backup: 'format' must be {FORMAT!r}.")
+    if data.get("version") != VERSION:
+        raise BackupError(
+            f"This backup is version {data.get('version')!r}; this server reads version {VERSION}."
+        )
+    club = data.get("club")
+    if not isinstance(club, dict) or not club.get("slug") or not club.get("name"):
+        raise BackupError("The backup's 'club' needs a name and a slug.")
+    sections = data.get("models")
+    if not isinstance(sections, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("rows"), list) for s in sections
+    ):
+        raise BackupError("The backup's 'models' must be a list of {model, rows}.")
+    order = [_label(model) for model, _ in MODELS]
+    labels = [s.get("model") for s in sections]
+    unknown = [label for label in labels if label not in LABELS]
+    if unknown:
+        raise BackupError(f"The backup holds rows of unknown models: {', '.join(unknown)}.")
+    if labels != [label for label in order if label in labels]:
+        raise BackupError("The backup's models are not in dependency order.")
+
+
+class _Importer:
+    """Writes a backup's rows, remembering each old primary key's new one, per model."""
+
+    def __init__(self, club: Club):
+        self.club = club
+        self.new_pk: dict[type[models.Model], dict[int, int]] = {Club: {}}
+        self.users: dict[str, int | None] = {}
+        self.missing_users: set[str] = set()
+        self.tokens_renewed = 0
+
+    def user_id(self, username):
+        if username is None:
+            return None
+        if username not in self.users:
+            user_model = get_user_model()
+            self.users[username] = (
+                user_model.objects.filter(**{user_model.USERNAME_FIELD: username})
+                .values_list("pk", flat=True)
+                .first()
+            )
+            if self.users[username] is None:
+                self.missing_users.add(username)
+        return self.users[username]
+
+    def remap(self, model, field, old):
+        if old is None:
+            return None
+        if field.related_model is Club:
+            return self.club.pk
+        try:
+            return self.new_pk[field.related_model][old]
+        except KeyError:
+            raise BackupError(
+                f"{_label(model)}.{field.name} refers to {_label(field.related_model)} {old}, "
+                "which is not in the backup."
+            ) from None
+
+    def member_id(self, old):
+        try:
+            return self.new_pk[Member][old]
+        except KeyError:
+            raise BackupError(
+                f"A standings row names member {old}, who is not in the backup."
+            ) from None
+
+    def write(self, model, rows: list[dict]) -> None:
+        mapping = self.new_pk.setdefault(model, {})
+        for index, row in enumerate(rows):
+            where = f"{_label(model)} row {index}"
+            try:
+                old = row["pk"]
+                obj, links = self.build(model, row)
+            except (KeyError, TypeError, ValueError, ValidationError) as exc:
+                raise BackupError(f"{where} is malformed: {exc!r}") from exc
+            try:
+                # raw: timestamps (auto_now_add) are kept as they were, as loaddata does.
+                obj.save_base(raw=True, force_insert=True)
+                for name, ids in links.items():
+                    getattr(obj, name).set(ids)
+            except IntegrityError as exc:
+                raise BackupError(f"{where} breaks a constraint: {exc}") from exc
+            mapping[old] = obj.pk
+
+    def build(self, model, row: dict):
+        values = row["fields"]
+        obj = model()
+        for field in model._meta.concrete_fields:
+            if field.primary_key:
+                continue
+            if field.name not in values:
+                raise KeyError(field.name)
+            value = values[field.name]
+            if _is_user(field):
+                value = self.user_id(value)
+            elif field.is_relation:
+                value = self.remap(model, field, value)
+            elif value is not None and not isinstance(field, models.JSONField):
+                value = field.to_python(value)
+            setattr(obj, field.attname, value)
+        links = {
+            field.name: [self.remap(model, field, old) for old in values.get(field.name, [])]
+            for field in model._meta.many_to_many
+        }
+        if model is Table and Table.objects.filter(token=obj.token).exists():
+            obj.token = new_table_token()  # the phone link is another club's (unique)
+            self.tokens_renewed += 1
+        if model is StandingsVersion:
+            # A published standings row names its player by id (tournaments.services).
+            obj.rows = [{**r, "member": self.member_id(r["member"])} for r in obj.rows]
+        return obj, links
+
+
+@transaction.atomic
+def club_import(*, data: dict, slug: str | None = None, report: list[str] | None = None) -> Club:
+    """Restore a club from `club_export`'s document, all or nothing, under its own slug or
+    `slug`. Secretaries and the users named on rows are linked by username when such a
+    user exists; the lines appended to `report` say which were not found."""
+    _check(data)
+    spec = data["club"]
+    slug = slug or spec["slug"]
+    if Club.objects.filter(slug=slug).exists():
+        raise BackupError(
+            f"A club with the slug {slug!r} exists already; import under another with --slug."
+        )
+    club = Club(
+        name=spec["name"],
+        slug=slug,
+        currency=spec.get("currency", "USD"),
+        is_public=spec.get("is_public", True),
+    )
+    try:
+        if spec.get("created_at"):
+            club.created_at = Club._meta.get_field("created_at").to_python(spec["created_at"])
+            club.save_base(raw=True, force_insert=True)
+        else:
+            club.save()
+    except (ValidationError, IntegrityError) as exc:
+        raise BackupError(f"The backup's club cannot be written: {exc}") from exc
+    importer = _Importer(club)
+    secretaries = [importer.user_id(name) for name in spec.get("secretaries", [])]
+    club.secretaries.set([pk for pk in secretaries if pk is not None])
+    for section in data["models"]:
+        importer.write(LABELS[section["model"]], section["rows"])
+    if report is not None:
+        if importer.missing_users:
+            report.append(
+                "No user named " + ", ".join(sorted(importer.missing_users)) + ": not linked."
+            )
+        if importer.tokens_renewed:
+            report.append(
+                f"{importer.tokens_renewed} table phone link(s) were in use and were renewed."
+            )
+    return club

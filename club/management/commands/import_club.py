@@ -1,0 +1,39 @@
+"""`manage.py import_club FILE [--slug NEW]`: restore a club from `export_club`'s JSON.
+
+All or nothing, in one transaction; every row gets a new primary key, so the club
+restores into a database holding other clubs. A slug in use is refused: give another
+with --slug. Secretaries are linked by username where such a user exists.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from club.backup import BackupError, club_import
+
+
+class Command(BaseCommand):
+    help = "Restore a club from a backup written by export_club."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the backup, or - for standard input")
+        parser.add_argument("--slug", help="import the club under this slug instead")
+
+    def handle(self, *args, file, slug=None, **options):
+        try:
+            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+            data = json.loads(text)
+        except OSError as exc:
+            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{file} is not JSON: {exc}") from exc
+        report: list[str] = []
+        try:
+            club = club_import(data=data, slug=slug, report=report)
+        except BackupError as exc:
+            raise CommandError(str(exc)) from exc
+        for line in report:
+            self.stderr.write(line)
+        self.stdout.write(f"Imported club {club.name!r} as {club.slug!r}.")
