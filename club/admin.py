@@ -67,3 +67,8 @@ class CutAdmin(admin.ModelAdmin):
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ["__str__", "status", "created_at"]
     exclude = ["body"]
+
+
+from config.audit import register_history_admin  # noqa: E402
+
+register_history_admin(admin.site, "club")

@@ -38,6 +38,8 @@ class ClubCreateInput(serializers.Serializer):
 class ClubListView(APIView):
     """Clubs the caller may see; staff may create one with its first secretary."""
 
+    pagination_class = Pagination  # documents the paginated shape in the schema
+
     @extend_schema(responses=ClubOutput(many=True))
     def get(self, request):
         paginator = Pagination()
@@ -98,6 +100,8 @@ class MemberInput(serializers.Serializer):
 
 class MemberListView(APIView):
     """A club's roster; the secretary adds members and guests."""
+
+    pagination_class = Pagination  # documents the paginated shape in the schema
 
     @extend_schema(responses=MemberOutput(many=True))
     def get(self, request, slug):

@@ -82,6 +82,8 @@ def _table_may_act(request, evening: Evening, number: int) -> Table | None:
 class EveningListView(APIView):
     """A club's evenings; the secretary opens a new one."""
 
+    pagination_class = Pagination  # documents the paginated shape in the schema
+
     @extend_schema(responses=EveningOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)

@@ -11,12 +11,15 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 
+from config.audit import audited
+
 
 def new_table_token() -> str:
     """A secret for a table's phone link: unguessable, URL-safe (ruling T10's source)."""
     return secrets.token_urlsafe(24)
 
 
+@audited("Club")
 class Club(models.Model):
     """A card club: its name, address on the site, currency and whether the public sees it."""
 
@@ -46,6 +49,7 @@ class Club(models.Model):
         return self.name
 
 
+@audited("Member")
 class Member(models.Model):
     """A player on a club's roster: a member, or a guest brought for the evening."""
 
@@ -73,6 +77,7 @@ class Member(models.Model):
         return self.name
 
 
+@audited("Evening")
 class Evening(models.Model):
     """A club night played under one rule set at one stake per point (ruling M1)."""
 
@@ -113,6 +118,7 @@ class Evening(models.Model):
         return self.title or f"{self.club} {self.date:%Y-%m-%d}"
 
 
+@audited("Table")
 class Table(models.Model):
     """A table of an evening. Its token is the secret in the link a player's phone uses."""
 
@@ -168,6 +174,7 @@ class EveningEvent(models.Model):
         return f"{self.evening} #{self.seq} {self.type}"
 
 
+@audited("Cut")
 class Cut(models.Model):
     """A cut, with every card cut and what it decided (ruling T10)."""
 

@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
+    "pgtrigger",
+    "pghistory",  # audit history by database triggers (PostgreSQL)
     "club",
     "scoring",
     "tournaments",
@@ -79,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.audit.AuditMiddleware",
     "config.idempotency.IdempotencyMiddleware",
 ]
 
@@ -221,7 +224,9 @@ REST_FRAMEWORK = {
         "club.auth.TableTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # Views check their club's permissions themselves (club.permissions); this one only
+    # names the caller in the audit history.
+    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

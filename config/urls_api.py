@@ -42,6 +42,11 @@ urlpatterns = [
         name="api-rubber-hand",
     ),
     path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/history/",
+        scoring_api.HandHistoryView.as_view(),
+        name="api-rubber-hand-history",
+    ),
+    path(
         "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/remove/",
         scoring_api.RubberHandRemoveView.as_view(),
         name="api-rubber-hand-remove",

@@ -58,3 +58,8 @@ class RubberPlayerAdmin(admin.ModelAdmin):
 @admin.register(RemovedHand)
 class RemovedHandAdmin(admin.ModelAdmin):
     list_display = ["__str__", "reason", "by_user", "at"]
+
+
+from config.audit import register_history_admin  # noqa: E402
+
+register_history_admin(admin.site, "scoring")

@@ -5,6 +5,7 @@ shapes for the OpenAPI schema and check only what is not a matter of law.
 """
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -238,6 +239,8 @@ def _may_record(request, rubber: Rubber) -> None:
 class RubberListView(APIView):
     """A club's rubbers and Call-Ace sittings; the secretary starts one."""
 
+    pagination_class = Pagination  # documents the paginated shape in the schema
+
     @extend_schema(responses=RubberSummaryOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)
@@ -388,6 +391,25 @@ class RubberHandRemoveView(APIView):
         )
         rubber.refresh_from_db()
         return Response(selectors.rubber_scoresheet(rubber=rubber))
+
+
+class HandHistoryView(APIView):
+    """A hand's audit history, for the club's secretary: every change with who and why."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, slug, pk, number):
+        rubber = _rubber(request, slug, pk)
+        if not club_is_managed_by(club=rubber.club, user=request.user):
+            if not request.user.is_authenticated and request.auth is None:
+                raise exceptions.NotAuthenticated()
+            raise exceptions.PermissionDenied("A hand's history is for the club's secretary.")
+        hand = get_object_or_404(rubber.hands, number=number)
+        return Response(
+            {
+                "history": selectors.hand_history(hand=hand),
+                "corrections": selectors.hand_as_dict(hand, rubber=rubber)["corrections"],
+            }
+        )
 
 
 class RubberCloseView(APIView):

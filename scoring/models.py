@@ -10,11 +10,13 @@ never re-score a hand. A Call-Ace sitting is stored as a Rubber whose rule set i
 from django.conf import settings
 from django.db import models
 
+from config.audit import audited
 from scoring.rules import RULESETS
 
 RULESET_CHOICES = [(key, rules.title) for key, rules in RULESETS.items()]
 
 
+@audited("Rubber")
 class Rubber(models.Model):
     """A rubber of Euchre or Bridge, or a sitting of Call-Ace, and its running result."""
 
@@ -90,6 +92,7 @@ class Rubber(models.Model):
         return self.status == self.Status.COMPLETE
 
 
+@audited("RubberPlayer")
 class RubberPlayer(models.Model):
     """A member's place in a rubber: his side (Euchre, Bridge) or his seat (Call-Ace)."""
 
@@ -137,6 +140,7 @@ class Game(models.Model):
         return f"Game {self.number} of {self.rubber}"
 
 
+@audited("Hand")
 class Hand(models.Model):
     """One hand (Call-Ace: one deal) as recorded, and what the rule set scored for it."""
 
@@ -173,6 +177,7 @@ class Hand(models.Model):
         return f"Hand {self.number} of {self.rubber}"
 
 
+@audited("HandCorrection")
 class HandCorrection(models.Model):
     """A correction of a recorded hand: the original stays visible beside it (ruling E9)."""
 
@@ -206,6 +211,7 @@ class HandCorrection(models.Model):
         return f"Correction of {self.hand} ({self.kind})"
 
 
+@audited("RemovedHand")
 class RemovedHand(models.Model):
     """A hand taken off a rubber (the last one recorded, entered by mistake), kept on record."""
 
@@ -261,6 +267,7 @@ class HandScore(models.Model):
         return f"{self.member}: {self.points} on {self.hand}"
 
 
+@audited("Settlement")
 class Settlement(models.Model):
     """What a player won (+) or lost (-) on a finished rubber or sitting (ruling M1, C5)."""
 

@@ -77,3 +77,23 @@ def rubber_scoresheet(*, rubber: Rubber) -> dict:
         **rubber.summary,
         "ledger": ledger,
     }
+
+
+def hand_history(*, hand: Hand) -> list[dict]:
+    """Every change the database recorded to this hand (config/audit.py), oldest first,
+    with who made it, from where and why; empty where the database keeps no triggers."""
+    from scoring.models import HandHistory
+
+    events = HandHistory.objects.filter(pgh_obj_id=hand.pk).select_related("pgh_context")
+    return [
+        {
+            "at": event.pgh_created_at.isoformat(),
+            "change": event.pgh_label,
+            "hand": event.data,
+            "points": event.points,
+            "by": (event.pgh_context.metadata.get("user") if event.pgh_context else None),
+            "url": (event.pgh_context.metadata.get("url") if event.pgh_context else None),
+            "reason": (event.pgh_context.metadata.get("reason") if event.pgh_context else None),
+        }
+        for event in events.order_by("pgh_created_at", "pgh_id")
+    ]

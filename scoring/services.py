@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from club.models import Club, Evening, Table
 from config.api import UserError
+from config.audit import audit_context
 from config.db import lock_one
 from scoring.models import (
     Game,
@@ -360,6 +361,14 @@ def hand_correct(
     at that table is recorded. After that only the secretary, the club's referee, may
     correct it, and must say why. The original always stays beside the correction.
     """
+    with audit_context(reason=reason.strip() or "correction"):
+        return _hand_correct(
+            rubber_id=rubber_id, number=number, data=data, reason=reason, user=user,
+            table=table, is_secretary=is_secretary,
+        )  # fmt: skip
+
+
+def _hand_correct(*, rubber_id, number, data, reason, user, table, is_secretary) -> Hand:
     rubber = _lock_rubber(rubber_id)
     _check_table(rubber, table)
     rules = rubber.rules

@@ -56,6 +56,7 @@ MATRIX = [
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/", NS_MARCH,
      {**HIDDEN, "table": 201, "secretary": 201, "staff": 201}),
     ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", None, READ),
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/history/", None, SECRETARY_READ),
     ("put", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", {"hand": NS_MARCH},
      {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/remove/", {},

@@ -48,3 +48,8 @@ class StandingsDirtyAdmin(admin.ModelAdmin):
 class StandingsVersionAdmin(admin.ModelAdmin):
     list_display = ["__str__", "kind", "players_recomputed", "duration_ms", "created_at"]
     list_filter = ["tournament"]
+
+
+from config.audit import register_history_admin  # noqa: E402
+
+register_history_admin(admin.site, "tournaments")

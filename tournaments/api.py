@@ -35,7 +35,9 @@ class TournamentInput(serializers.Serializer):
     precedence = serializers.ListField(
         child=serializers.ChoiceField(choices=list(METRICS)), required=False
     )
-    evenings = serializers.ListField(child=serializers.IntegerField(), required=False)
+    evenings = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
+    )
     movement = serializers.CharField(required=False, default="")
     rounds_planned = serializers.IntegerField(min_value=1, max_value=100, required=False)
     deals_per_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
@@ -47,7 +49,9 @@ class TournamentUpdateInput(serializers.Serializer):
     precedence = serializers.ListField(
         child=serializers.ChoiceField(choices=list(METRICS)), required=False
     )
-    evenings = serializers.ListField(child=serializers.IntegerField(), required=False)
+    evenings = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
+    )
     standings_round = serializers.IntegerField(min_value=0, required=False)
 
 
@@ -81,6 +85,8 @@ class ProgressOutput(serializers.Serializer):
 
 class TournamentListView(APIView):
     """A club's tournaments; a director (the club's secretary) creates one."""
+
+    pagination_class = Pagination  # documents the paginated shape in the schema
 
     @extend_schema(responses=TournamentOutput(many=True))
     def get(self, request, slug):

@@ -11,9 +11,11 @@ import uuid
 
 from django.db import models
 
+from config.audit import audited
 from scoring.models import RULESET_CHOICES
 
 
+@audited("Tournament")
 class Tournament(models.Model):
     """A competition on top of the evenings: a ladder over a season, or a progressive."""
 
@@ -53,6 +55,7 @@ class Tournament(models.Model):
         return self.name
 
 
+@audited("TournamentPlayer")
 class TournamentPlayer(models.Model):
     """A player entered in a progressive tournament, from the round he arrived to the
     round he left (late arrivals and departures change nothing already played)."""
@@ -72,6 +75,7 @@ class TournamentPlayer(models.Model):
         return f"{self.member} in {self.tournament}"
 
 
+@audited("Round")
 class Round(models.Model):
     """A round of a progressive tournament: its seating, from the movement, and its rubbers."""
 
@@ -90,6 +94,7 @@ class Round(models.Model):
         return f"Round {self.number} of {self.tournament}"
 
 
+@audited("RoundTable")
 class RoundTable(models.Model):
     """One table of a round and the rubber (or fixed deals) played at it."""
 

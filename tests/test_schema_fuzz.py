@@ -1,0 +1,127 @@
+"""Hostile input (issue 7, item 6): schemathesis fuzzes every operation of the OpenAPI
+schema, as the club's secretary with a real token, against a club with an evening, a
+table, a rubber and a ladder. No request may answer 5xx, and every answer must match
+the schema (status code documented, body of the documented shape and content type).
+
+Each generated case is sent twice: as generated (random slugs and ids: the 404 paths,
+huge integers) and with its path pointed at the club's real rows, so the fuzzed query
+and body reach the services.
+"""
+
+import datetime
+import os
+from decimal import Decimal
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
+
+from club import evenings
+from config.wsgi import application
+from tests.factories import ClubFactory, MemberFactory, UserFactory
+from tournaments.services import tournament_create
+
+# A deeper hunt: SCHEMA_FUZZ_EXAMPLES=200 pytest tests/test_schema_fuzz.py
+MAX_EXAMPLES = int(os.environ.get("SCHEMA_FUZZ_EXAMPLES", "8"))
+CHECKS = [
+    not_a_server_error,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+schema.config.generation.update(max_examples=MAX_EXAMPLES)
+
+
+@pytest.fixture
+def _keep_connection():
+    """Call the WSGI app as Django's test client does: a request's end must not close the
+    database connection, which holds the test's transaction (PostgreSQL)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def world(db, django_capture_on_commit_callbacks, _keep_connection):
+    """A private club with members, an evening with a table and its rubber, and a ladder;
+    the path parameters that name them, and the secretary's token header."""
+    from rest_framework.authtoken.models import Token
+
+    secretary = UserFactory(username="secretary")
+    club = ClubFactory(slug="somerset", is_public=False, secretaries=[secretary])
+    members = {n: MemberFactory(club=club, name=n) for n in ["Ann", "Bob", "Cora", "Dan"]}
+    evening = evenings.evening_open(
+        club=club,
+        date=datetime.date(1888, 11, 21),
+        ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_create(
+            club=club, name="Winter", slug="winter", kind="ladder", evening_ids=[evening.pk]
+        )
+        for name in members:
+            evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+        evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+        evenings.evening_act(
+            evening_id=evening.pk,
+            event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
+        )
+        evenings.evening_record_hand(
+            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
+        )
+    token = Token.objects.create(user=secretary)
+    rubber = evening.rubbers.get()
+    ann = members["Ann"].pk
+    # The real rows, by the name of the path parameter; "pk" depends on the path.
+    real = {
+        "slug": club.slug,
+        "tslug": "winter",
+        "number": 1,
+        "member": ann,
+        "rubber": 1,
+        "hand": 1,
+    }
+    pks = {"/members/": ann, "/players/": ann, "/rubbers/": rubber.pk, "/evenings/": evening.pk}
+    return real, pks, {"Authorization": f"Token {token.key}"}
+
+
+def real_path_parameters(case, real, pks) -> dict | None:
+    """The case's path parameters pointed at the world's rows (None: it has none)."""
+    if not case.path_parameters:
+        return None
+    params = {}
+    for name in case.path_parameters:
+        if name in ("pk", "id"):
+            params[name] = next(v for k, v in pks.items() if k in case.operation.path)
+        else:
+            params[name] = real[name]
+    return params
+
+
+@schema.parametrize()
+@settings(
+    max_examples=MAX_EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+def test_api_survives_hostile_input(case, world):
+    real, pks, headers = world
+    case.call_and_validate(headers=headers, checks=CHECKS)
+    params = real_path_parameters(case, real, pks)
+    if params is not None:
+        case.path_parameters = params
+        case.call_and_validate(headers=headers, checks=CHECKS)
