@@ -108,3 +108,12 @@ def test_retry_backoff_stays_below_the_visibility_timeout(settings):
     assert settings.CELERY_TASK_SOFT_TIME_LIMIT < settings.CELERY_TASK_TIME_LIMIT
     assert ClubTask.acks_late and ClubTask.reject_on_worker_lost
     assert 0 < ClubTask.max_retries <= 10
+
+
+def test_pages_carry_a_content_security_policy(client, settings, db):
+    settings.CSP_ENABLED = True
+    page = client.get("/")
+    assert "script-src 'self';" in page["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in page["Content-Security-Policy"]
+    docs = client.get("/api/docs/")
+    assert "'unsafe-inline'" in docs["Content-Security-Policy"]  # Swagger UI's start-up script
