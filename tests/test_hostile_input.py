@@ -26,7 +26,24 @@ json_values = st.recursive(
     | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )  # fmt: skip
-HAND_KEYS = ["makers", "alone", "tricks", "revokes", "law90", "law102", "law50", "declarer", "trump", "doubles", "honours", "chicane", "maker", "partner", "revoke", "void"]
+HAND_KEYS = [
+    "makers",
+    "alone",
+    "tricks",
+    "revokes",
+    "law90",
+    "law102",
+    "law50",
+    "declarer",
+    "trump",
+    "doubles",
+    "honours",
+    "chicane",
+    "maker",
+    "partner",
+    "revoke",
+    "void",
+]
 hands = st.one_of(
     json_values,
     st.dictionaries(st.sampled_from(HAND_KEYS), json_values, max_size=6),
