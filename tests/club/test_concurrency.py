@@ -112,3 +112,35 @@ def test_a_cut_out_is_never_made_twice(seated):
     table = seated.state["tables"][0]
     assert sorted(table["waiting"]) == ["Cora", "Dan"]  # went out once, not twice
     assert seated.events.filter(type="cut").count() == 3
+
+
+def test_hands_and_a_correction_at_once_end_as_some_serial_order(seated):
+    from scoring.models import Rubber as RubberModel
+    from scoring.sheet import score_sheet
+
+    first = {"makers": "NS", "tricks": 3}
+    evenings.evening_record_hand(evening_id=seated.pk, table_number=1, hand=first)
+    corrected, a, b = {"makers": "NS", "tricks": 5}, {"makers": "EW", "tricks": 4}, {
+        "makers": "NS", "tricks": 4, "alone": True}  # fmt: skip
+
+    def record(hand):
+        return lambda: evenings.evening_record_hand(evening_id=seated.pk, table_number=1, hand=hand)
+
+    def correct():
+        return evenings.evening_correct_hand(
+            evening_id=seated.pk, table_number=1, rubber_number=1, number=1, hand=corrected,
+            reason="a march, not three", is_secretary=True,
+        )  # fmt: skip
+
+    results = race(record(a), correct, record(b))
+    assert not any(isinstance(r, Exception) for r in results), results
+    rubber = RubberModel.objects.get(evening=seated)
+    recorded = [h.data for h in rubber.hands.order_by("number")]
+    assert recorded[0]["tricks"] == 5
+    orders = [[corrected, a, b], [corrected, b, a]]
+    sheets = [
+        score_sheet({"ruleset": "euchre-somerset-1888", "hands": order})["current"]
+        for order in orders
+    ]
+    assert rubber.summary["current"] in sheets
+    assert [h["makers"] for h in recorded[1:]] in (["EW", "NS"], ["NS", "EW"])
