@@ -404,6 +404,52 @@ def evening_correct_hand(
 
 
 @transaction.atomic
+def evening_remove_hand(
+    *,
+    evening_id: int,
+    table_number: int,
+    rubber_number: int,
+    number: int,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+):
+    """Take the last hand off a table's rubber (law 5 limits, ruling E9), logged as an
+    event. A finished rubber keeps its hands: the table has cut in and out on its end."""
+    evening = _lock_evening(evening_id, None)
+    _check_open(evening)
+    if table is not None and table.number != table_number:
+        raise UserError("This table's link changes only its own hands.", code="permission_denied")
+    rubber = _rubber_at(evening, table_number, rubber_number)
+    if rubber.is_complete:
+        raise UserError(
+            "The rubber is over and the table has cut in and out on its end (law 15); "
+            "correct the hand instead.",
+            field="number",
+            law="law 15",
+        )
+    removed = scoring.hand_remove_last(
+        rubber_id=rubber.pk,
+        number=number,
+        reason=reason,
+        user=user,
+        table=rubber.table if table is not None else None,
+        is_secretary=is_secretary,
+    )
+    _log(
+        evening,
+        {"type": "hand_removed", "table": table_number, "rubber": rubber_number,
+         "number": number, "reason": reason},
+        [],
+        user=user,
+        table=table,
+    )  # fmt: skip
+    evening.save(update_fields=["version"])
+    return removed
+
+
+@transaction.atomic
 def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> Rubber:
     """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
     evening = _lock_evening(evening_id, None)
@@ -585,6 +631,15 @@ def _replay_event(evening: Evening, event: dict) -> None:
             rubber_number=event["rubber"],
             number=event["number"],
             hand=event["hand"],
+            reason=event.get("reason", ""),
+            is_secretary=True,
+        )
+    elif kind == "hand_removed":
+        evening_remove_hand(
+            evening_id=evening.pk,
+            table_number=event["table"],
+            rubber_number=event["rubber"],
+            number=event["number"],
             reason=event.get("reason", ""),
             is_secretary=True,
         )

@@ -381,14 +381,27 @@ class RubberHandRemoveView(APIView):
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
-        services.hand_remove_last(
-            rubber_id=rubber.pk,
-            number=number,
-            reason=data.validated_data["reason"],
-            user=request.user,
-            table=None if is_secretary else table_of_request(request),
-            is_secretary=is_secretary,
-        )
+        table = None if is_secretary else table_of_request(request)
+        if rubber.evening_id and rubber.table_id:  # logged in the evening's record
+            evenings.evening_remove_hand(
+                evening_id=rubber.evening_id,
+                table_number=rubber.table.number,
+                rubber_number=evenings.rubber_ordinal(rubber),
+                number=number,
+                reason=data.validated_data["reason"],
+                user=request.user,
+                table=table,
+                is_secretary=is_secretary,
+            )
+        else:
+            services.hand_remove_last(
+                rubber_id=rubber.pk,
+                number=number,
+                reason=data.validated_data["reason"],
+                user=request.user,
+                table=table,
+                is_secretary=is_secretary,
+            )
         rubber.refresh_from_db()
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 

@@ -22,7 +22,7 @@ from .rules import BRIDGE, PARTNERSHIP_PLAYERS, RuleSet, get_rule_set
 from .state import Decision, EveningState, Member, PendingCut, Table
 
 #: Event types the DB layer owns; the engine counts them in the log and passes them by.
-PASS_THROUGH = frozenset({"hand", "correction", "close", "reopen"})
+PASS_THROUGH = frozenset({"hand", "correction", "hand_removed", "close_sitting", "close", "reopen"})
 
 FORM_CUT = "form-table"
 

@@ -227,3 +227,17 @@ def test_a_substitute_plays_on_and_the_rubber_is_booked_to_the_absent_player(clu
     assert rubber.players["EW"] == ["Cora", "Dan"]  # ruling T6: booked to Dan
     consecutive = {m["player"]: m["consecutive_rubbers"] for m in table(evening)["members"]}
     assert consecutive["Dan"] == 1 and consecutive["Edith"] == 0
+
+
+def test_a_removed_hand_is_in_the_log_and_the_replay(club, evening, tmp_path):
+    seat_six(evening)
+    record(evening, [MARCH, THREE])
+    evenings.evening_remove_hand(
+        evening_id=evening.pk, table_number=1, rubber_number=1, number=2,
+        reason="entered twice",
+    )  # fmt: skip
+    log = evenings.evening_export(evening=evening)
+    assert log["events"][-1] == {"type": "hand_removed", "table": 1, "rubber": 1, "number": 2,
+                                 "reason": "entered twice"}  # fmt: skip
+    replayed = evenings.evening_replay(log=log, club=club)
+    assert Rubber.objects.get(evening=replayed).hand_count == 1
