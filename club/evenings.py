@@ -13,6 +13,7 @@ version that is no longer the latest gets a 409 and the state it missed.
 """
 
 import datetime
+import json
 import secrets
 from decimal import Decimal
 
@@ -215,6 +216,14 @@ def _cut_purpose(state: EveningState, event: dict) -> str:
     return "cut"
 
 
+def _check_plain_json(value) -> None:
+    """The log keeps events as JSON: refuse what JSON cannot hold (NaN, Infinity, ...)."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"The action is not plain JSON: {exc}.", field="type") from exc
+
+
 def _check_open(evening: Evening) -> None:
     if evening.status == Evening.Status.CLOSED:
         raise UserError(
@@ -237,6 +246,7 @@ def evening_act(
         raise UserError(
             f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
         )
+    _check_plain_json(event)
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
     if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
