@@ -151,7 +151,8 @@ def test_correct_the_first_hand_as_referee(season, django_assert_max_num_queries
 
 
 def test_remove_the_last_hand(season, django_assert_max_num_queries):
+    """At an evening's table: the evening is locked and the removal logged, as a hand is."""
     url = f"{_hands(season)}{LONG}/remove/"
-    with django_assert_max_num_queries(_with_locks(29, locks=1)):
+    with django_assert_max_num_queries(_with_locks(36, locks=2)):
         response = season["secretary"].post(url, {"reason": "Entered twice."}, format="json")
     assert response.status_code == 200, response.content
