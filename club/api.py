@@ -16,7 +16,7 @@ from club import selectors_public, services
 from club.models import Club, Member
 from club.permissions import club_for_request, table_of_request
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
-from config.api import LoginRateThrottle, Pagination, UserError
+from config.api import LoginRateThrottle, Pagination, UserError, paginated
 
 CENT = Decimal("0.01")
 
@@ -42,9 +42,7 @@ class ClubListView(APIView):
 
     @extend_schema(responses=ClubOutput(many=True))
     def get(self, request):
-        paginator = Pagination()
-        page = paginator.paginate_queryset(clubs_visible_to(user=request.user), request, self)
-        return paginator.get_paginated_response(ClubOutput(page, many=True).data)
+        return paginated(request, self, clubs_visible_to(user=request.user), ClubOutput)
 
     @extend_schema(request=ClubCreateInput, responses={201: ClubOutput})
     def post(self, request):
@@ -106,9 +104,7 @@ class MemberListView(APIView):
     @extend_schema(responses=MemberOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(members_of(club=club), request, self)
-        return paginator.get_paginated_response(MemberOutput(page, many=True).data)
+        return paginated(request, self, members_of(club=club), MemberOutput)
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, slug):

@@ -16,7 +16,7 @@ from club import evenings
 from club.models import Evening, Table
 from club.permissions import club_for_request, table_of_request
 from club.selectors import club_is_managed_by
-from config.api import Pagination
+from config.api import Pagination, paginated
 from scoring.models import RULESET_CHOICES, Hand
 
 
@@ -87,9 +87,7 @@ class EveningListView(APIView):
     @extend_schema(responses=EveningOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(club.evenings.order_by("-date", "-id"), request, self)
-        return paginator.get_paginated_response(EveningOutput(page, many=True).data)
+        return paginated(request, self, club.evenings.order_by("-date", "-id"), EveningOutput)
 
     @extend_schema(request=EveningInput, responses={201: EveningOutput})
     def post(self, request, slug):

@@ -144,6 +144,13 @@ class Pagination(PageNumberPagination):
     max_page_size = 200
 
 
+def paginated(request, view, queryset, serializer_class) -> Response:
+    """One page of a list endpoint in the documented paginated shape."""
+    paginator = (getattr(view, "pagination_class", None) or Pagination)()
+    page = paginator.paginate_queryset(queryset, request, view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
 class LoginRateThrottle(AnonRateThrottle):
     """Login attempts are rate limited per address (settings: THROTTLE_LOGIN)."""
 

@@ -15,7 +15,7 @@ from club import evenings
 from club.models import Evening, Table
 from club.permissions import club_for_request, table_of_request
 from club.selectors import club_is_managed_by
-from config.api import Pagination
+from config.api import Pagination, paginated
 from scoring import selectors, services
 from scoring.models import RULESET_CHOICES, Rubber
 from scoring.rules import RULESETS
@@ -236,6 +236,31 @@ def _may_record(request, rubber: Rubber) -> None:
     raise exceptions.PermissionDenied("Only the club's secretary or the table may record hands.")
 
 
+def _evening_table(rubber: Rubber) -> dict | None:
+    """Where a rubber at an evening's table is found in the evening's own services (which
+    log every change to it), or None for a rubber played outside an evening."""
+    if not (rubber.evening_id and rubber.table_id):
+        return None
+    return {
+        "evening_id": rubber.evening_id,
+        "table_number": rubber.table.number,
+        "rubber_number": evenings.rubber_ordinal(rubber),
+    }
+
+
+def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
+    """Who changes a recorded hand: the secretary (the club's referee, ruling E9), or
+    the phone at the rubber's table (only within law 5's limits)."""
+    is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
+    return {
+        "number": number,
+        "reason": reason,
+        "user": request.user,
+        "table": None if is_secretary else table_of_request(request),
+        "is_secretary": is_secretary,
+    }
+
+
 class RubberListView(APIView):
     """A club's rubbers and Call-Ace sittings; the secretary starts one."""
 
@@ -250,9 +275,7 @@ class RubberListView(APIView):
         rubbers = selectors.rubbers_of(club=club, table=table)
         if status_filter := request.query_params.get("status"):
             rubbers = rubbers.filter(status=status_filter)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(rubbers, request, self)
-        return paginator.get_paginated_response(RubberSummaryOutput(page, many=True).data)
+        return paginated(request, self, rubbers, RubberSummaryOutput)
 
     @extend_schema(request=RubberInput, responses={201: ScoresheetOutput})
     def post(self, request, slug):
@@ -339,30 +362,11 @@ class RubberHandDetailView(APIView):
         _may_record(request, rubber)
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
-        table = None if is_secretary else table_of_request(request)
-        if rubber.evening_id and rubber.table_id:
-            evenings.evening_correct_hand(
-                evening_id=rubber.evening_id,
-                table_number=rubber.table.number,
-                rubber_number=evenings.rubber_ordinal(rubber),
-                number=number,
-                hand=data.validated_data["hand"],
-                reason=data.validated_data["reason"],
-                user=request.user,
-                table=table,
-                is_secretary=is_secretary,
-            )
+        change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
+        if where := _evening_table(rubber):  # logged in the evening's record
+            evenings.evening_correct_hand(**where, **change, hand=data.validated_data["hand"])
         else:
-            services.hand_correct(
-                rubber_id=rubber.pk,
-                number=number,
-                data=data.validated_data["hand"],
-                reason=data.validated_data["reason"],
-                user=request.user,
-                table=table,
-                is_secretary=is_secretary,
-            )
+            services.hand_correct(rubber_id=rubber.pk, **change, data=data.validated_data["hand"])
         rubber.refresh_from_db()
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 
@@ -380,28 +384,11 @@ class RubberHandRemoveView(APIView):
         _may_record(request, rubber)
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
-        is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
-        table = None if is_secretary else table_of_request(request)
-        if rubber.evening_id and rubber.table_id:  # logged in the evening's record
-            evenings.evening_remove_hand(
-                evening_id=rubber.evening_id,
-                table_number=rubber.table.number,
-                rubber_number=evenings.rubber_ordinal(rubber),
-                number=number,
-                reason=data.validated_data["reason"],
-                user=request.user,
-                table=table,
-                is_secretary=is_secretary,
-            )
+        change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
+        if where := _evening_table(rubber):  # logged in the evening's record
+            evenings.evening_remove_hand(**where, **change)
         else:
-            services.hand_remove_last(
-                rubber_id=rubber.pk,
-                number=number,
-                reason=data.validated_data["reason"],
-                user=request.user,
-                table=table,
-                is_secretary=is_secretary,
-            )
+            services.hand_remove_last(rubber_id=rubber.pk, **change)
         rubber.refresh_from_db()
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 

@@ -7,17 +7,14 @@ see but not change); a table's token touches only its own table's hands. A new U
 be added here: the last test fails for any API route the matrix does not cover.
 """
 
-import datetime
-from decimal import Decimal
 
 import pytest
 from django.urls import get_resolver
 from rest_framework.test import APIClient
 
-from club import evenings
 from tests.conftest import token_client
 from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tournaments.services import tournament_create
+from tests.worlds import club_in_play
 
 ROLES = ["anonymous", "table", "secretary", "other", "staff"]
 NS_MARCH = {"makers": "NS", "tricks": 5}
@@ -127,32 +124,13 @@ PAGES = [
 
 @pytest.fixture
 def world(db, django_capture_on_commit_callbacks):
-    secretary = UserFactory(username="secretary")
-    club = ClubFactory(slug="somerset", is_public=False, secretaries=[secretary])
+    played = club_in_play(django_capture_on_commit_callbacks)
+    club, secretary, members, evening = (
+        played.club, played.secretary, played.members, played.evening
+    )
     other = UserFactory(username="other")
     ClubFactory(slug="tremont", secretaries=[other])
     staff = UserFactory(username="staff", is_staff=True)
-    members = {n: MemberFactory(club=club, name=n) for n in ["Ann", "Bob", "Cora", "Dan"]}
-    evening = evenings.evening_open(
-        club=club,
-        date=datetime.date(1888, 11, 21),
-        ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_create(
-            club=club, name="Winter", slug="winter", kind="ladder", evening_ids=[evening.pk]
-        )
-        for name in members:
-            evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-        evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-        evenings.evening_act(
-            evening_id=evening.pk,
-            event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
-        )
-        evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
-        )
     table = evening.tables.get(number=1)
     phone = APIClient()
     phone.credentials(HTTP_AUTHORIZATION=f"Table {table.token}")

@@ -8,9 +8,7 @@ huge integers) and with its path pointed at the club's real rows, so the fuzzed 
 and body reach the services.
 """
 
-import datetime
 import os
-from decimal import Decimal
 
 import pytest
 import schemathesis
@@ -21,10 +19,8 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
 )
 
-from club import evenings
 from config.wsgi import application
-from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tournaments.services import tournament_create
+from tests.worlds import club_in_play
 
 # A deeper hunt: SCHEMA_FUZZ_EXAMPLES=200 pytest tests/test_schema_fuzz.py
 MAX_EXAMPLES = int(os.environ.get("SCHEMA_FUZZ_EXAMPLES", "8"))
@@ -58,31 +54,15 @@ def world(db, django_capture_on_commit_callbacks, _keep_connection):
     the path parameters that name them, and the secretary's token header."""
     from rest_framework.authtoken.models import Token
 
-    secretary = UserFactory(username="secretary")
-    club = ClubFactory(slug="somerset", is_public=False, secretaries=[secretary])
-    members = {n: MemberFactory(club=club, name=n) for n in ["Ann", "Bob", "Cora", "Dan"]}
-    evening = evenings.evening_open(
-        club=club,
-        date=datetime.date(1888, 11, 21),
-        ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
+    played = club_in_play(django_capture_on_commit_callbacks)
+    club, secretary, members, evening = (
+        played.club,
+        played.secretary,
+        played.members,
+        played.evening,
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_create(
-            club=club, name="Winter", slug="winter", kind="ladder", evening_ids=[evening.pk]
-        )
-        for name in members:
-            evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-        evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-        evenings.evening_act(
-            evening_id=evening.pk,
-            event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
-        )
-        evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
-        )
     token = Token.objects.create(user=secretary)
-    rubber = evening.rubbers.get()
+    rubber = played.rubber
     ann = members["Ann"].pk
     # The real rows, by the name of the path parameter; "pk" depends on the path.
     real = {

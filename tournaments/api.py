@@ -7,7 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from club.permissions import club_for_request
-from config.api import Pagination
+from config.api import Pagination, paginated
 from scoring.models import RULESET_CHOICES
 from tournaments import progressive, selectors, services
 from tournaments.metrics import METRICS
@@ -91,12 +91,10 @@ class TournamentListView(APIView):
     @extend_schema(responses=TournamentOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)
-        paginator = Pagination()
         tournaments = selectors.tournaments_visible(club=club, user=request.user).prefetch_related(
             "evenings"
         )
-        page = paginator.paginate_queryset(tournaments, request, self)
-        return paginator.get_paginated_response(TournamentOutput(page, many=True).data)
+        return paginated(request, self, tournaments, TournamentOutput)
 
     @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
     def post(self, request, slug):
