@@ -22,6 +22,7 @@ from django.db import IntegrityError, models, transaction
 
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table, new_table_token
 from scoring.models import (
+    SEAT_TOTALS,
     Game,
     Hand,
     HandCorrection,
@@ -67,6 +68,11 @@ MODELS: list[tuple[type[models.Model], str]] = [
     (StandingsVersion, "tournament__club"),
 ]
 LABELS = {model._meta.label_lower: model for model, _ in MODELS}
+# Columns the service derives from other rows: a backup may lack them (written before
+# they existed); the import derives them again either way.
+DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS} | {
+    (TournamentTotal, name) for name in ("rank", "tied", "head_to_head")
+}
 
 
 class BackupError(Exception):
@@ -238,6 +244,8 @@ class _Importer:
             if field.primary_key:
                 continue
             if field.name not in values:
+                if (model, field.name) in DERIVED:
+                    continue  # an older backup: derived again after the import (_derive)
                 raise KeyError(field.name)
             value = values[field.name]
             if _is_user(field):
@@ -254,10 +262,19 @@ class _Importer:
         if model is Table and Table.objects.filter(token=obj.token).exists():
             obj.token = new_table_token()  # the phone link is another club's (unique)
             self.tokens_renewed += 1
-        if model is StandingsVersion:
-            # A published standings row names its player by id (tournaments.services).
-            obj.rows = [{**r, "member": self.member_id(r["member"])} for r in obj.rows]
         return obj, links
+
+
+def _derive(club: Club) -> None:
+    """What the service derives from the restored rows is derived again, so a backup
+    written before a derived column existed restores right: the seats' roll-ups, then
+    the standings' places."""
+    from scoring.rollup import rollup_rubbers
+    from tournaments.services import standings_rank
+
+    rollup_rubbers(Rubber.objects.filter(club=club).values_list("pk", flat=True))
+    for tournament in Tournament.objects.filter(club=club):
+        standings_rank(tournament)
 
 
 @transaction.atomic
@@ -291,6 +308,7 @@ def club_import(*, data: dict, slug: str | None = None, report: list[str] | None
     club.secretaries.set([pk for pk in secretaries if pk is not None])
     for section in data["models"]:
         importer.write(LABELS[section["model"]], section["rows"])
+    _derive(club)
     if report is not None:
         if importer.missing_users:
             report.append(

@@ -15,15 +15,22 @@ import contextlib
 from django.db import connection
 
 
-def audited(name: str):
+def audited(name: str, *, derived: tuple[str, ...] = ()):
     """A model decorator: database triggers record every insert, update and delete of
-    the model in a `<name>History` table (reachable as `obj.history`)."""
+    the model in a `<name>History` table (reachable as `obj.history`).
+
+    `derived` names columns the service recomputes from other audited rows (running
+    totals): they are left out of the history, and an update that changes only them
+    records nothing.
+    """
     import pghistory
 
+    exclude = list(derived) or None
     return pghistory.track(
         pghistory.InsertEvent(),
-        pghistory.UpdateEvent(),
+        pghistory.UpdateEvent(condition=pghistory.AnyChange(exclude=exclude)),
         pghistory.DeleteEvent(),
+        exclude=exclude,
         model_name=f"{name}History",
         obj_field=pghistory.ObjForeignKey(related_name="history"),
     )

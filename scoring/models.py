@@ -92,14 +92,33 @@ class Rubber(models.Model):
         return self.status == self.Status.COMPLETE
 
 
-@audited("RubberPlayer")
+# The per-rubber totals kept on each seat (scoring.rollup): derived from the rubber's
+# hand scores, games and settlements, so the audit history leaves them out.
+SEAT_TOTALS = (
+    "points", "marches", "lone_hands", "euchres", "honours", "hands", "games_won", "stake_won",
+)  # fmt: skip
+
+
+@audited("RubberPlayer", derived=SEAT_TOTALS)
 class RubberPlayer(models.Model):
-    """A member's place in a rubber: his side (Euchre, Bridge) or his seat (Call-Ace)."""
+    """A member's place in a rubber: his side (Euchre, Bridge) or his seat (Call-Ace),
+    and what the rubber has given him so far (the roll-up the standings sum)."""
 
     rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="seats")
     member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="seats")
     side = models.CharField(max_length=2, blank=True)  # "NS", "EW"; blank for Call-Ace
     position = models.PositiveSmallIntegerField()  # order within the players as given
+
+    # Roll-up, rewritten by scoring.rollup in the transaction of every change to the
+    # rubber: the sums of his HandScore rows, the games his side won, his settlement.
+    points = models.IntegerField(default=0)
+    marches = models.IntegerField(default=0)
+    lone_hands = models.IntegerField(default=0)
+    euchres = models.IntegerField(default=0)
+    honours = models.IntegerField(default=0)
+    hands = models.IntegerField(default=0)
+    games_won = models.IntegerField(default=0)
+    stake_won = models.DecimalField(max_digits=14, decimal_places=2, default=0)
 
     class Meta:
         ordering = ["rubber", "position"]

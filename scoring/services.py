@@ -28,6 +28,7 @@ from scoring.models import (
     RubberPlayer,
     Settlement,
 )
+from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import parse_stake
 from tournaments.services import standings_note_change
@@ -246,6 +247,7 @@ def _write_rubber(*, rubber: Rubber, rules: RuleSet, state, hand_count: int, mem
             Settlement(rubber=rubber, member=members[name], amount=amount)
             for name, amount in ledger.items()
         )
+    rollup_rubber(rubber)  # the seats' totals, for standings (scoring/rollup.py)
     standings_note_change(rubber=rubber)
 
 

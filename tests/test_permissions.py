@@ -7,7 +7,6 @@ see but not change); a table's token touches only its own table's hands. A new U
 be added here: the last test fails for any API route the matrix does not cover.
 """
 
-
 import pytest
 from django.urls import get_resolver
 from rest_framework.test import APIClient
@@ -126,7 +125,10 @@ PAGES = [
 def world(db, django_capture_on_commit_callbacks):
     played = club_in_play(django_capture_on_commit_callbacks)
     club, secretary, members, evening = (
-        played.club, played.secretary, played.members, played.evening
+        played.club,
+        played.secretary,
+        played.members,
+        played.evening,
     )
     other = UserFactory(username="other")
     ClubFactory(slug="tremont", secretaries=[other])

@@ -1,10 +1,10 @@
 """Tournaments (club ladders and progressive tournaments) and their standings.
 
-Standings are kept two ways: per player running totals (`TournamentTotal`),
-brought up to date by a Celery task for just the players whose hands changed
-(`StandingsDirty` is the outbox of such changes), and published versions
-(`StandingsVersion`), each a ranked snapshot written atomically, which the
-public pages and their caches are keyed on.
+Standings are per player totals with their rank (`TournamentTotal`), brought up to
+date by a Celery task for just the players whose hands changed (`StandingsDirty` is
+the outbox of such changes) and ranked again in the same transaction. Each such
+transaction publishes a version (`StandingsVersion`: its number, kind and timing),
+which the public pages and their caches are keyed on.
 """
 
 import uuid
@@ -130,11 +130,18 @@ class TournamentTotal(models.Model):
     honours = models.IntegerField(default=0)
     stake_won = models.DecimalField(max_digits=14, decimal_places=2, default=0)
     hands = models.IntegerField(default=0)
+    # Computed only for players tied on every metric before it in the precedence list.
+    head_to_head = models.IntegerField(default=0)
+    # The place by the tournament's precedence list, shared by players equal on all of
+    # it (tied: shown "=3"); set by SQL in every recalculation (services._rank).
+    rank = models.PositiveIntegerField(default=0)
+    tied = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
             models.UniqueConstraint("tournament", "member", name="tournamenttotal_once"),
         ]
+        indexes = [models.Index("tournament", "rank", name="tournamenttotal_by_rank")]
 
     def __str__(self):
         return f"{self.member} in {self.tournament}"
@@ -165,7 +172,8 @@ class StandingsDirty(models.Model):
 
 
 class StandingsVersion(models.Model):
-    """A published, ranked snapshot of a tournament's standings."""
+    """A published recalculation of a tournament's standings: the totals and ranks in
+    `TournamentTotal` as that transaction left them (pages are cached per number)."""
 
     class Kind(models.TextChoices):
         INCREMENTAL = "incremental", "Incremental"
@@ -176,8 +184,6 @@ class StandingsVersion(models.Model):
     )
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=12, choices=Kind.choices)
-    # [{"member": id, "name": str, "rank": int, "tied": bool, "metrics": {...}}, ...]
-    rows = models.JSONField(default=list)
     precedence = models.JSONField(default=list)
     players_recomputed = models.PositiveIntegerField(default=0)
     duration_ms = models.PositiveIntegerField(default=0)

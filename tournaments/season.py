@@ -43,6 +43,7 @@ from django.db import connection, models, transaction
 
 from club.models import Club, Evening, Member, Table, new_table_token
 from scoring.models import (
+    SEAT_TOTALS,
     Game,
     Hand,
     HandCorrection,
@@ -862,10 +863,8 @@ class _Season:
         minutes = HAND_MINUTES[rules.key] * 60
         flat_points = rules is not BRIDGE  # {side or name: int}: a tuple of items is a key
         number = 0
-        for position, (name, side) in enumerate(seats):
-            sink.add(
-                RubberPlayer, (sink.new_id(RubberPlayer), rubber_id, members[name], side, position)
-            )
+        # Each seat's roll-up (scoring.rollup), summed as the hands are made.
+        tally = {name: [0, 0, 0, 0, 0, 0] for name, _ in seats}
         while True:
             if rules is CALL_ACE:
                 if number == deals:
@@ -939,6 +938,13 @@ class _Season:
                         score["honours"],
                     ),
                 )
+                sums = tally[name]
+                sums[0] += score["points"]
+                sums[1] += score["march"]
+                sums[2] += score["lone_made"]
+                sums[3] += score["euchred"]
+                sums[4] += score["honours"]
+                sums[5] += 1
                 self.report.hand_scores += 1
             self.produced += 1
             self.buffered += 1
@@ -947,6 +953,7 @@ class _Season:
         self._finish_rubber(
             plan, table_id, rules, rubber_id, players, options, state, number, started, clock
         )
+        self._seats(rubber_id, rules, seats, tally, state, plan.stake, players)
         if self.buffered >= self.chunk:
             sink.flush()
             self.buffered = 0
@@ -1007,6 +1014,26 @@ class _Season:
             ),
         )
         self.report.corrections += 1
+
+    def _seats(self, rubber_id, rules, seats, tally, state, stake, players) -> None:
+        """The rubber's seats with their roll-up, as `scoring.rollup` computes it: the
+        hand scores' sums, the games won by the seat's side, the settlement."""
+        games = [game["winner"] for game in rules.summary(state).get("games", [])]
+        money = rules.settle(state, stake, players) if rules.is_complete(state) else {}
+        for position, (name, side) in enumerate(seats):
+            self.sink.add(
+                RubberPlayer,
+                (
+                    self.sink.new_id(RubberPlayer),
+                    rubber_id,
+                    self.member_ids[name],
+                    side,
+                    position,
+                    *tally[name],
+                    games.count(side),
+                    money.get(name, 0),
+                ),
+            )
 
     def _finish_rubber(
         self, plan, table_id, rules, rubber_id, players, options, state, hand_count, started, clock
@@ -1124,7 +1151,9 @@ def _tables() -> list[_Table]:
         ),
         _Table.of(Round, ("id", "tournament_id", "number", "seating", "created_at")),
         _Table.of(RoundTable, ("id", "round_id", "number", "rubber_id")),
-        _Table.of(RubberPlayer, ("id", "rubber_id", "member_id", "side", "position")),
+        _Table.of(
+            RubberPlayer, ("id", "rubber_id", "member_id", "side", "position", *SEAT_TOTALS)
+        ),
         _Table.of(
             Hand,
             (

@@ -1,14 +1,17 @@
 """Reads for tournaments: who may see which, and the published standings."""
 
+from decimal import Decimal
+
 from django.core.cache import cache
 from django.db.models import QuerySet
+from django.db.models.functions import Lower
 from django.http import Http404
 
 from club.models import Club
 from club.selectors import club_is_managed_by
 from tournaments.metrics import METRICS
-from tournaments.models import StandingsVersion, Tournament
-from tournaments.services import VERSION_KEY
+from tournaments.models import StandingsVersion, Tournament, TournamentTotal
+from tournaments.services import TOTAL_FIELDS, VERSION_KEY
 
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:
@@ -41,21 +44,66 @@ def standings_version_number(*, tournament_id: int) -> int:
     return number
 
 
-def standings_published(*, tournament: Tournament, number: int | None = None) -> dict:
-    """A published standings version as the API and the pages show it."""
+STANDINGS_PAGE = 100  # rows on a page of the public standings
+SHOWN = [*TOTAL_FIELDS, "head_to_head"]  # every metric, whatever the precedence list
+
+
+def standings_published(
+    *,
+    tournament: Tournament,
+    number: int | None = None,
+    page: int | None = None,
+    per_page: int = STANDINGS_PAGE,
+    name: str = "",
+) -> dict:
+    """The published standings as the API and the pages show them: ranked rows (a page of
+    them when `page` is given; only players whose name contains `name` when it is).
+
+    The rows are the tournament's totals as the last recalculation ranked them; `number`
+    is the version they are shown under (the caller's, read from the cache).
+    """
     number = tournament.standings_version if number is None else number
     version = StandingsVersion.objects.filter(tournament=tournament, number=number).first()
     precedence = [
         k for k in (version.precedence if version else tournament.precedence) if k in METRICS
     ]
-    rows = [
-        {**row, "values": [row["metrics"].get(key) for key in precedence]}
-        for row in (version.rows if version else [])
-    ]
+    totals = TournamentTotal.objects.filter(tournament=tournament)
+    if name:
+        totals = totals.filter(member__name__icontains=name)
+    count = totals.count() if page is not None else None
+    totals = totals.order_by("rank", Lower("member__name"), "member_id").values(
+        "member_id", "member__name", "rank", "tied", *SHOWN
+    )
+    pages = max(1, -(-count // per_page)) if count is not None else 1
+    if page is not None:
+        page = min(max(1, page), pages)
+        totals = totals[(page - 1) * per_page : page * per_page]
+    rows = []
+    for row in totals:
+        metrics = {key: _shown(row[key]) for key in SHOWN}
+        rows.append(
+            {
+                "member": row["member_id"],
+                "name": row["member__name"],
+                "rank": row["rank"],
+                "tied": row["tied"],
+                "display_rank": f"={row['rank']}" if row["tied"] else str(row["rank"]),
+                "metrics": metrics,
+                "values": [metrics[key] for key in precedence],
+            }
+        )
     return {
         "tournament": tournament.slug,
         "version": number,
         "computed_at": version.created_at.isoformat() if version else None,
         "precedence": [{"key": key, "title": METRICS[key].title} for key in precedence],
         "rows": rows,
+        "count": count,
+        "page": page or 1,
+        "pages": pages,
     }
+
+
+def _shown(value):
+    """Money as its string ("1.50"), counts as they are."""
+    return str(value) if isinstance(value, Decimal) else value

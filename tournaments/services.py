@@ -10,8 +10,9 @@ The flow, for every hand recorded, corrected or removed:
    the periodic sweep (`standings_sweep`).
 3. The task (`tournaments.tasks.recalculate_standings`) takes the tournament's
    advisory lock (one recalculation at a time per tournament), recomputes the
-   dirty players' totals from committed rows, ranks everyone and writes a new
-   `StandingsVersion` in one transaction. Idempotent: it recomputes, never adds.
+   dirty players' totals from their seats' roll-ups (`scoring.rollup`), ranks
+   everyone in SQL and publishes a new `StandingsVersion`, in one transaction.
+   Idempotent: it recomputes, never adds.
 """
 
 import logging
@@ -21,11 +22,11 @@ from collections import defaultdict
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When, Window
 from django.db.models.functions import Coalesce
 
-from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
-from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, rank
+from scoring.models import SEAT_TOTALS, Rubber, RubberPlayer
+from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS
 from tournaments.models import StandingsDirty, StandingsVersion, Tournament, TournamentTotal
 
 logger = logging.getLogger(__name__)
@@ -70,45 +71,29 @@ def tournaments_counting(rubber: Rubber) -> QuerySet[Tournament]:
 def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
     """Every column metric for each player (or just `member_ids`), from stored rows.
 
-    Four aggregate queries: hand scores (points, marches, lone hands, euchres,
-    honours, hands), finished rubbers (played, won, net rubber points), games won,
-    and settlements. Nothing is re-scored.
+    One aggregate over the players' seats in the counted rubbers: each seat carries
+    what its rubber gave the player (`scoring.rollup`: points, marches, lone hands,
+    euchres, honours, hands, games won, stake won), and the rubber says whether it is
+    finished, who won it and what it was worth. Nothing is re-scored, and a player's
+    cost is his seats, not his hands.
     """
-    rubbers = counted_rubbers(tournament).values("pk")
+    seats = RubberPlayer.objects.filter(rubber__in=counted_rubbers(tournament).values("pk"))
+    if member_ids is not None:
+        seats = seats.filter(member_id__in=member_ids)
+    finished = Q(rubber__status=Rubber.Status.COMPLETE)
+    won = finished & Q(side=F("rubber__winner")) & ~Q(side="")
+    lost = finished & ~Q(side="")  # (after `won` in the Case below)
     totals: dict[int, dict] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
-
-    def only(queryset, field="member_id"):
-        return (
-            queryset.filter(**{f"{field}__in": member_ids}) if member_ids is not None else queryset
-        )
-
-    hand_rows = (
-        only(HandScore.objects.filter(rubber__in=rubbers))
-        .values("member_id")
-        .annotate(
-            points=Sum("points"),
-            marches=Sum("march"),
-            lone_hands=Sum("lone_made"),
-            euchres=Sum("euchred"),
-            honours=Sum("honours"),
-            hands=Count("id"),
-        )
-    )
-    for row in hand_rows:
-        totals[row.pop("member_id")].update(row)
-
-    finished = only(
-        RubberPlayer.objects.filter(rubber__in=rubbers, rubber__status=Rubber.Status.COMPLETE)
-    )
-    won = Q(side=F("rubber__winner")) & ~Q(side="")
-    for row in finished.values("member_id").annotate(
-        rubbers_played=Count("id"),
+    for row in seats.values("member_id").annotate(
+        **{key: Sum(key) for key in SEAT_TOTALS},
+        rubbers_played=Count("id", filter=finished),
         rubbers_won=Count("id", filter=won),
+        # Rubber values won less rubber values lost (rulings E4, B7).
         net_rubber_points=Coalesce(
             Sum(
                 Case(
                     When(won, then=F("rubber__value")),
-                    When(~Q(side=""), then=-F("rubber__value")),
+                    When(lost, then=-F("rubber__value")),
                     default=Value(0),
                     output_field=IntegerField(),
                 )
@@ -117,18 +102,6 @@ def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
         ),
     ):
         totals[row.pop("member_id")].update(row)
-
-    # One join from each seat to its rubber's games, filtered and counted on the same join.
-    seats_in_games = only(
-        RubberPlayer.objects.filter(rubber__in=rubbers, rubber__games__winner=F("side"))
-    )
-    for row in seats_in_games.values("member_id").annotate(games_won=Count("rubber__games")):
-        totals[row["member_id"]]["games_won"] = row["games_won"]
-
-    money = only(Settlement.objects.filter(rubber__in=rubbers))
-    for row in money.values("member_id").annotate(stake_won=Sum("amount")):
-        totals[row["member_id"]]["stake_won"] = row["stake_won"]
-
     if member_ids is not None:
         for member_id in member_ids:
             totals[member_id]  # a player whose hands were all removed is back to nothing
@@ -136,33 +109,42 @@ def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
 
 
 def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_all: bool) -> None:
+    """Store the totals: one upsert (rank and head-to-head stay until `standings_rank`), and a
+    player left with nothing (every hand of his removed) leaves the standings."""
     existing = TournamentTotal.objects.filter(tournament=tournament)
+    keep = {m: v for m, v in totals.items() if v["hands"] or v["rubbers_played"]}
     if replace_all:
         existing.delete()
-    else:
-        existing.filter(member_id__in=list(totals)).delete()
+    elif len(keep) < len(totals):
+        existing.filter(member_id__in=[m for m in totals if m not in keep]).delete()
     TournamentTotal.objects.bulk_create(
-        TournamentTotal(tournament=tournament, member_id=member_id, **values)
-        for member_id, values in totals.items()
-        if values["hands"] or values["rubbers_played"]
+        [
+            TournamentTotal(tournament=tournament, member_id=member_id, **values)
+            for member_id, values in keep.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["tournament", "member"],
+        update_fields=TOTAL_FIELDS,
     )
 
 
 # --- ranking and publication ----------------------------------------------------------------
 
 
-def head_to_head(tournament: Tournament, member_ids: list[int]) -> dict[int, int]:
-    """Among these players: finished rubbers each won less those he lost against the others."""
+def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
+    """Within each group of tied players: the finished rubbers each won less those he lost
+    against the others of his group (one query for all the groups)."""
+    group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
     rubbers = counted_rubbers(tournament).filter(status=Rubber.Status.COMPLETE).values("pk")
-    seats = RubberPlayer.objects.filter(rubber__in=rubbers, member_id__in=member_ids).exclude(
+    seats = RubberPlayer.objects.filter(rubber__in=rubbers, member_id__in=list(group_of)).exclude(
         side=""
     )
-    by_rubber: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+    by_rubber: dict[tuple[int, int], list[tuple[int, str, str]]] = defaultdict(list)
     for member_id, rubber_id, side, winner in seats.values_list(
         "member_id", "rubber_id", "side", "rubber__winner"
     ):
-        by_rubber[rubber_id].append((member_id, side, winner))
-    score = dict.fromkeys(member_ids, 0)
+        by_rubber[rubber_id, group_of[member_id]].append((member_id, side, winner))
+    score = dict.fromkeys(group_of, 0)
     for players in by_rubber.values():
         for member_id, side, winner in players:
             opponents = sum(1 for _, other, _ in players if other != side)
@@ -171,36 +153,73 @@ def head_to_head(tournament: Tournament, member_ids: list[int]) -> dict[int, int
     return score
 
 
-def standings_rows(tournament: Tournament) -> list[dict]:
-    """Rank every player with totals by the tournament's precedence list."""
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
-    # Plain rows, not model instances: this runs after every hand (BENCHMARKS.md).
-    columns = [*TOTAL_FIELDS]
-    rows = [
-        {
-            "member": row["member_id"],
-            "name": row["member__name"],
-            "metrics": {
-                **{key: row[key] for key in columns},
-                "stake_won": str(row["stake_won"]),
-            },
-        }
-        for row in TournamentTotal.objects.filter(tournament=tournament).values(
-            "member_id", "member__name", *columns
+def _column(key: str) -> str:
+    """A metric's column (metric keys are validated against the registry, never input)."""
+    return connection.ops.quote_name(TournamentTotal._meta.get_field(key).column)
+
+
+def _rank_head_to_head(tournament: Tournament, precedence: list[str]) -> None:
+    """Head-to-head for the players tied on every metric before it; 0 for the rest."""
+    before = precedence[: precedence.index("head_to_head")]
+    totals = TournamentTotal.objects.filter(tournament=tournament)
+    # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
+    candidates = totals.annotate(
+        equal=Window(Count("id"), partition_by=[F(key) for key in before] or None)
+    ).filter(Q(equal__gt=1) | ~Q(head_to_head=0))
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    current = {}
+    for member_id, h2h, equal, *key in candidates.values_list(
+        "member_id", "head_to_head", "equal", *before
+    ):
+        current[member_id] = h2h
+        if equal > 1:
+            groups[tuple(key)].append(member_id)
+    scores = head_to_head(tournament, list(groups.values())) if groups else {}
+    changed = {m: scores.get(m, 0) for m, h2h in current.items() if scores.get(m, 0) != h2h}
+    for value in set(changed.values()):
+        totals.filter(member_id__in=[m for m, v in changed.items() if v == value]).update(
+            head_to_head=value
         )
-    ]
-    return rank(rows, precedence, head_to_head=lambda ids: head_to_head(tournament, ids))
+
+
+def standings_rank(tournament: Tournament) -> None:
+    """Rank every player by the precedence list, in SQL: players equal on all of it share
+    the place and are marked tied (two at third are both "=3", the next is fifth).
+    Only rows whose place changed are written. `tournaments.metrics.rank` is the same
+    rule in Python (the tests hold the two to each other)."""
+    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    if "head_to_head" in precedence:
+        _rank_head_to_head(tournament, precedence)
+    order = ", ".join(
+        f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
+    )
+    partition = ", ".join(_column(key) for key in precedence)
+    table = TournamentTotal._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
+            FROM (
+                SELECT id, RANK() OVER (ORDER BY {order}) AS place,
+                       COUNT(*) OVER (PARTITION BY {partition}) AS equal
+                FROM {table} WHERE tournament_id = %s
+            ) r
+            WHERE {table}.id = r.id AND ({table}.rank <> r.place OR {table}.tied <> (r.equal > 1))
+            """,
+            [tournament.pk],
+        )
 
 
 def _publish(
     tournament: Tournament, *, kind: str, players: int, started: float
 ) -> StandingsVersion:
+    """Rank, then publish the next version (in the recalculation's transaction)."""
+    standings_rank(tournament)
     tournament.standings_version += 1
     version = StandingsVersion.objects.create(
         tournament=tournament,
         number=tournament.standings_version,
         kind=kind,
-        rows=standings_rows(tournament),
         precedence=tournament.precedence or DEFAULT_PRECEDENCE,
         players_recomputed=players,
         duration_ms=int((time.monotonic() - started) * 1000),

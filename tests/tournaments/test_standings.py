@@ -8,6 +8,7 @@ from tests.tournaments.conftest import hand, record, start, sweep
 from tournaments import services
 from tournaments.metrics import rank
 from tournaments.models import StandingsDirty, StandingsVersion, TournamentTotal
+from tournaments.selectors import standings_published
 
 # The rubber worked by hand in tests/scoring/test_api_rubbers.py: NS win 2+2 (double
 # games) and lose the third single; the rubber is worth 5 (ruling E4).
@@ -20,10 +21,7 @@ RUBBER = [
 
 def rows_by_name(tournament):
     tournament.refresh_from_db()
-    version = StandingsVersion.objects.get(
-        tournament=tournament, number=tournament.standings_version
-    )
-    return {row["name"]: row for row in version.rows}
+    return {row["name"]: row for row in standings_published(tournament=tournament)["rows"]}
 
 
 def test_every_metric_from_a_whole_rubber(club, evening, ladder, commit):

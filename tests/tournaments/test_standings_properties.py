@@ -1,18 +1,29 @@
-"""Property: after any sequence of records, corrections and removals, the standings kept
-incrementally equal a recalculation from scratch (run on PostgreSQL in CI)."""
+"""Properties of the standings (run on PostgreSQL in CI):
+
+- after any sequence of records, corrections and removals, the standings kept
+  incrementally equal a recalculation from scratch, and both equal the totals summed
+  straight from the hands, games and settlements (the seats' roll-up is never behind);
+- the SQL ranking places players exactly as `tournaments.metrics.rank`, the rule in
+  Python, on any totals and any precedence list.
+"""
 
 import itertools
+from collections import defaultdict
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from club.models import Member
 from config.api import UserError
 from scoring import services as scoring
+from scoring.models import HandScore, Rubber
 from scoring.rules import ScoringError
 from tests.factories import EveningFactory
 from tests.tournaments.conftest import start
 from tournaments import services
-from tournaments.models import StandingsVersion, TournamentTotal
+from tournaments.metrics import COLUMN_METRICS, rank
+from tournaments.models import Tournament, TournamentTotal
+from tournaments.selectors import standings_published
 
 euchre_hand = st.fixed_dictionaries(
     {"makers": st.sampled_from(["NS", "EW"]), "alone": st.booleans(), "tricks": st.integers(0, 5)}
@@ -27,20 +38,20 @@ slugs = itertools.count()
 
 def published(tournament):
     tournament.refresh_from_db()
-    version = StandingsVersion.objects.get(
-        tournament=tournament, number=tournament.standings_version
-    )
-    return version.rows
+    return standings_published(tournament=tournament)["rows"]
+
+
+TOTALS = [
+    "points", "net_rubber_points", "rubbers_won", "rubbers_played", "games_won", "marches",
+    "lone_hands", "euchres", "honours", "stake_won", "hands",
+]  # fmt: skip
 
 
 def totals(tournament):
     return sorted(
-        TournamentTotal.objects.filter(tournament=tournament).values(
-            "member_id", "points", "net_rubber_points", "rubbers_won", "rubbers_played",
-            "games_won", "marches", "lone_hands", "euchres", "honours", "stake_won", "hands",
-        ),
+        TournamentTotal.objects.filter(tournament=tournament).values("member_id", *TOTALS),
         key=lambda row: row["member_id"],
-    )  # fmt: skip
+    )
 
 
 @settings(
@@ -77,3 +88,82 @@ def test_incremental_standings_equal_a_full_recalculation(club, roster, commit, 
     services.standings_full_recalculation(tournament_id=ladder.pk)
     assert published(ladder) == incremental_rows
     assert totals(ladder) == incremental_totals
+    assert incremental_totals == from_the_hands(rubbers)
+
+
+def from_the_hands(rubbers):
+    """Each player's totals summed from the stored hand scores, games and settlements
+    themselves, without the seats' roll-up."""
+    rows = defaultdict(lambda: dict.fromkeys(TOTALS, 0))
+    for score in HandScore.objects.filter(rubber__in=rubbers):
+        row = rows[score.member_id]
+        row["points"] += score.points
+        row["marches"] += score.march
+        row["lone_hands"] += score.lone_made
+        row["euchres"] += score.euchred
+        row["honours"] += score.honours
+        row["hands"] += 1
+    for rubber in Rubber.objects.filter(pk__in=[r.pk for r in rubbers]):
+        for seat in rubber.seats.all():
+            row = rows[seat.member_id]
+            row["games_won"] += rubber.games.filter(winner=seat.side).count()
+            if rubber.status == Rubber.Status.COMPLETE:
+                row["rubbers_played"] += 1
+                won = seat.side == rubber.winner
+                row["rubbers_won"] += won
+                row["net_rubber_points"] += rubber.value if won else -rubber.value
+        for settlement in rubber.settlements.all():
+            rows[settlement.member_id]["stake_won"] += settlement.amount
+    return sorted(
+        (
+            {"member_id": member_id, **row}
+            for member_id, row in rows.items()
+            if row["hands"] or row["rubbers_played"]
+        ),
+        key=lambda row: row["member_id"],
+    )
+
+
+metric_value = st.integers(-3, 3)  # few values: ties on every metric are common
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    players=st.lists(
+        st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value)), max_size=12
+    ),
+    precedence=st.permutations([*COLUMN_METRICS, "head_to_head"]).flatmap(
+        lambda keys: st.integers(1, len(keys)).map(lambda n: keys[:n])
+    ),
+)
+def test_the_sql_ranking_places_players_as_the_rule_does(club, players, precedence):
+    tournament = Tournament.objects.create(
+        club=club, name="R", slug=f"r{next(slugs)}", kind="ladder", precedence=precedence
+    )
+    members = [Member.objects.create(club=club, name=f"P{next(slugs)}") for _ in players]
+    for member, values in zip(members, players, strict=True):
+        TournamentTotal.objects.create(tournament=tournament, member=member, hands=1, **values)
+    services.standings_rank(tournament)
+    expected = rank(
+        [
+            {
+                "member": m.pk,
+                "name": m.name,
+                "metrics": {**values, "stake_won": str(values["stake_won"])},
+            }
+            for m, values in zip(members, players, strict=True)
+        ],
+        precedence,
+        head_to_head=lambda ids: dict.fromkeys(ids, 0),  # no rubbers: nobody met
+    )
+    stored = {
+        row["member_id"]: (row["rank"], row["tied"])
+        for row in TournamentTotal.objects.filter(tournament=tournament).values(
+            "member_id", "rank", "tied"
+        )
+    }
+    assert stored == {row["member"]: (row["rank"], row["tied"]) for row in expected}

@@ -13,7 +13,8 @@ from tests.conftest import needs
 from tests.tournaments.conftest import record, start, sweep
 from tests.worker import celery_worker, wait_for
 from tournaments import services
-from tournaments.models import StandingsVersion, Tournament, TournamentTotal
+from tournaments.models import Tournament, TournamentTotal
+from tournaments.selectors import standings_published
 from tournaments.tasks import recalculate_standings_full
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -29,9 +30,7 @@ FAST = {
 
 def rows(tournament):
     tournament.refresh_from_db()
-    return StandingsVersion.objects.get(
-        tournament=tournament, number=tournament.standings_version
-    ).rows
+    return standings_published(tournament=tournament)["rows"]
 
 
 def test_a_killed_worker_leaves_standings_identical_to_a_clean_run(

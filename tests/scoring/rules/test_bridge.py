@@ -31,8 +31,13 @@ def parse_table():
     for line in TABLE_AS_PRINTED.splitlines():
         cells = [c.strip() for c in line.strip("| ").split("|")][-5:]
         rows.append([None if c == "--" else int(c) for c in cells])
-    return dict(zip(["trick", "3", "4", "4 in one", "5", "5 with 4 in one", "5 in one",
-                     "chicane"], rows, strict=True))
+    return dict(
+        zip(
+            ["trick", "3", "4", "4 in one", "5", "5 with 4 in one", "5 in one", "chicane"],
+            rows,
+            strict=True,
+        )
+    )
 
 
 TABLE = parse_table()
@@ -73,6 +78,7 @@ def play(raws, cap=None):
 
 # --- the 1907 table, cell by cell (rulings B1, B3, B4, B5, B7) --------------------------------
 
+
 @pytest.mark.parametrize("col", range(5))
 def test_ruling_B1_table_each_trick_above_six(col):
     trump = COLUMNS[col]
@@ -83,9 +89,14 @@ def test_ruling_B1_table_each_trick_above_six(col):
 
 
 HONOUR_ROWS = [
-    ("3", 3, 2), ("3", 3, 3),
-    ("4", 4, 2), ("4", 4, 3), ("4 in one", 4, 4),
-    ("5", 5, 3), ("5 with 4 in one", 5, 4), ("5 in one", 5, 5),
+    ("3", 3, 2),
+    ("3", 3, 3),
+    ("4", 4, 2),
+    ("4", 4, 3),
+    ("4 in one", 4, 4),
+    ("5", 5, 3),
+    ("5 with 4 in one", 5, 4),
+    ("5 in one", 5, 5),
 ]
 
 
@@ -111,8 +122,9 @@ def test_ruling_B3_every_cell_of_the_1907_honour_table(row, held, in_one, col):
 def test_ruling_B4_chicane_cell_added_to_its_sides_honours(col):
     trump = COLUMNS[col]
     # One NS hand void of trumps; NS's three honours are all in the other hand.
-    raw = hand(trump, ns=6, honours={"side": "NS", "held": 3, "in_one_hand": 3},
-               chicane={"NS": 1, "EW": 0})
+    raw = hand(
+        trump, ns=6, honours={"side": "NS", "held": 3, "in_one_hand": 3}, chicane={"NS": 1, "EW": 0}
+    )
     _, r = score(raw)
     assert r.points["NS"]["above"] == TABLE["3"][col] + TABLE["chicane"][col]
 
@@ -120,8 +132,7 @@ def test_ruling_B4_chicane_cell_added_to_its_sides_honours(col):
 @pytest.mark.parametrize("col", range(4))
 def test_ruling_B4_chicane_deducted_from_the_adversaries_honours(col):
     trump = COLUMNS[col]
-    raw = hand(trump, ns=6, honours={"side": "EW", "held": 5, "in_one_hand": 3},
-               chicane={"NS": 1})
+    raw = hand(trump, ns=6, honours={"side": "EW", "held": 5, "in_one_hand": 3}, chicane={"NS": 1})
     _, r = score(raw)
     assert r.points["EW"]["above"] == TABLE["5"][col] - TABLE["chicane"][col]
     assert r.points["NS"]["above"] == 0
@@ -130,8 +141,7 @@ def test_ruling_B4_chicane_deducted_from_the_adversaries_honours(col):
 @pytest.mark.parametrize("col", range(4))
 def test_ruling_B4_double_chicane_is_worth_four_honours(col):
     trump = COLUMNS[col]
-    raw = hand(trump, ns=0, honours={"side": "EW", "held": 5, "in_one_hand": 4},
-               chicane={"NS": 2})
+    raw = hand(trump, ns=0, honours={"side": "EW", "held": 5, "in_one_hand": 4}, chicane={"NS": 2})
     _, r = score(raw)
     # EW's grand slam (13 tricks) is separate: take it off.
     slam = int(LAST["Grand Slam"])
@@ -140,8 +150,9 @@ def test_ruling_B4_double_chicane_is_worth_four_honours(col):
 
 def test_ruling_B4_both_sides_chicane_three_hands_void():
     # NS both void, one EW hand void: the fourth hand holds all thirteen trumps.
-    raw = hand("H", ns=0, honours={"side": "EW", "held": 5, "in_one_hand": 5},
-               chicane={"NS": 2, "EW": 1})
+    raw = hand(
+        "H", ns=0, honours={"side": "EW", "held": 5, "in_one_hand": 5}, chicane={"NS": 2, "EW": 1}
+    )
     _, r = score(raw)
     grand = int(LAST["Grand Slam"])
     expected = TABLE["5 in one"][3] + TABLE["chicane"][3] - TABLE["4"][3] + grand
@@ -166,6 +177,7 @@ def test_ruling_B7_rubber_bonus_from_the_table():
 
 # --- ruling B1: doubling and the club's cap on one odd trick ----------------------------------
 
+
 def test_ruling_B1_doubling_doubles_each_trick_again():
     _, r = score(hand("H", ns=9, doubles=1))
     assert r.points["NS"]["below"] == 3 * 16
@@ -176,8 +188,13 @@ def test_ruling_B1_doubling_doubles_each_trick_again():
 
 
 def test_ruling_B3_doubling_does_not_touch_honours_chicane_or_slam():
-    raw = hand("S", ns=13, doubles=2, honours={"side": "NS", "held": 5, "in_one_hand": 5},
-               chicane={"EW": 1})
+    raw = hand(
+        "S",
+        ns=13,
+        doubles=2,
+        honours={"side": "NS", "held": 5, "in_one_hand": 5},
+        chicane={"EW": 1},
+    )
     _, r = score(raw)
     # 10v honours, chicane deducted 2v, grand slam 40: all undoubled (v = 2).
     assert r.points["NS"]["above"] == 20 - 4 + 40
@@ -186,15 +203,22 @@ def test_ruling_B3_doubling_does_not_touch_honours_chicane_or_slam():
 
 @pytest.mark.parametrize(
     ("cap", "trump", "most"),
-    [(100, "H", 4), (100, "NT", 4), (100, "S", 6), (100, "D", 5), (200, "NT", 5), (200, "H", 5),
-     (200, "S", 7)],
+    [
+        (100, "H", 4),
+        (100, "NT", 4),
+        (100, "S", 6),
+        (100, "D", 5),
+        (200, "NT", 5),
+        (200, "H", 5),
+        (200, "S", 7),
+    ],
 )
 def test_ruling_B1_club_cap_doubling_ceases_once_the_odd_trick_exceeds_it(cap, trump, most):
     # Footnote to the law of doubling: "doubling ceases whenever the value of the odd trick
     # exceeds one hundred points" (two hundred in other clubs). Hearts at a 100 cap:
     # 8, 16, 32, 64, then 128 exceeds it, so four doubles are the most.
     _, r = score(hand(trump, ns=7, doubles=most), cap=cap)
-    value = {"S": 2, "C": 4, "D": 6, "H": 8, "NT": 12}[trump] * 2 ** most
+    value = {"S": 2, "C": 4, "D": 6, "H": 8, "NT": 12}[trump] * 2**most
     assert r.points["NS"]["below"] == value
     assert value > cap >= value // 2
     with pytest.raises(ScoringError) as err:
@@ -216,6 +240,7 @@ def test_ruling_B1_option_values():
 
 # --- ruling B2: the game -----------------------------------------------------------------------
 
+
 def test_ruling_B2_thirty_by_tricks_wins_and_the_excess_counts():
     state, results = play([hand("C", ns=12, honours={"side": "NS", "held": 4, "in_one_hand": 2})])
     # Six above six at clubs: 24, not yet game.
@@ -235,6 +260,7 @@ def test_ruling_B2_honours_do_not_count_toward_game():
 
 
 # --- ruling B6: revokes ------------------------------------------------------------------------
+
 
 def test_ruling_B6_revoke_moves_three_tricks_to_the_adversaries():
     _, r = score(hand("H", ns=8, revokes={"NS": 1}))
@@ -292,6 +318,7 @@ def test_ruling_B5_a_side_that_revoked_loses_its_slam():
 
 # --- ruling B7: the rubber ---------------------------------------------------------------------
 
+
 def test_ruling_B7_third_game_not_played_when_one_side_wins_the_first_two():
     state, _ = play([hand("NT", ns=10), hand("NT", ns=10)])
     assert BRIDGE.is_complete(state) and len(state.games) == 2
@@ -315,11 +342,16 @@ def test_ruling_B7_value_may_go_against_the_winners_and_M1_settles_it():
     assert state.winner == 0
     assert BRIDGE.rubber_value(state) == 36 + 36 + 100 - 200
     ledger = BRIDGE.settle(state, Decimal("0.10"), {"NS": ["a", "b"], "EW": ["c", "d"]})
-    assert ledger == {"a": Decimal("-2.80"), "b": Decimal("-2.80"),
-                      "c": Decimal("2.80"), "d": Decimal("2.80")}
+    assert ledger == {
+        "a": Decimal("-2.80"),
+        "b": Decimal("-2.80"),
+        "c": Decimal("2.80"),
+        "d": Decimal("2.80"),
+    }
 
 
 # --- the laws' own correction limits -----------------------------------------------------------
+
 
 def test_bridge_correction_limits_tricks_until_the_game_is_concluded():
     """The law on an erroneous score: tricks until the game is concluded by the next deal."""
@@ -341,6 +373,7 @@ def test_bridge_correction_limits_in_the_last_game_until_the_rubber_is_agreed():
 
 
 # --- bad input ---------------------------------------------------------------------------------
+
 
 def honours(side="NS", held=3, in_one=2):
     return {"side": side, "held": held, "in_one_hand": in_one}
@@ -374,10 +407,16 @@ def honours(side="NS", held=3, in_one=2):
         (hand(chicane={"NS": 2, "EW": 2}), "hand.chicane", "ruling B4"),
         (hand(chicane={"NS": 2}, honours=honours("NS", 5, 5)), "hand.honours", "ruling B4"),
         (hand(chicane={"NS": 2}, honours=honours("EW", 4, 4)), "hand.honours", "ruling B4"),
-        (hand(chicane={"NS": 1}, honours=honours("NS", 4, 3)), "hand.honours.in_one_hand",
-         "ruling B4"),
-        (hand(chicane={"NS": 2, "EW": 1}, honours=honours("EW", 5, 4)),
-         "hand.honours.in_one_hand", "ruling B4"),
+        (
+            hand(chicane={"NS": 1}, honours=honours("NS", 4, 3)),
+            "hand.honours.in_one_hand",
+            "ruling B4",
+        ),
+        (
+            hand(chicane={"NS": 2, "EW": 1}, honours=honours("EW", 5, 4)),
+            "hand.honours.in_one_hand",
+            "ruling B4",
+        ),
         (hand(revokes={"NS": 14}), "hand.revokes.NS", "ruling B6"),
         (hand(revokes={"EW": 27}), "hand.revokes.EW", "ruling B6"),
         (hand(revokes={"NS": "1"}), "hand.revokes.NS", "ruling B6"),
@@ -400,17 +439,30 @@ def test_no_trumps_with_the_aces_divided_scores_no_honours():
 
 def test_every_explanation_line_names_a_ruling():
     """Lines in the order applied: B6 revoke first, then B1, B3, B4, B5, B2."""
-    raw = hand("S", ns=13, doubles=2, revokes={"EW": 1}, chicane={"EW": 1},
-               honours=honours("NS", 5, 5))
+    raw = hand(
+        "S", ns=13, doubles=2, revokes={"EW": 1}, chicane={"EW": 1}, honours=honours("NS", 5, 5)
+    )
     _, r = score(raw, BridgeState(ns=20))
     assert [line.law for line in r.lines] == [
-        "ruling B6", "ruling B1", "ruling B3", "ruling B4", "ruling B5", "ruling B2"]
+        "ruling B6",
+        "ruling B1",
+        "ruling B3",
+        "ruling B4",
+        "ruling B5",
+        "ruling B2",
+    ]
 
 
 def test_a_validated_hand_returns_to_its_raw_shape():
     """Rulings B1-B6: what validate_hand reads, as_dict writes back unchanged."""
-    raw = hand("H", ns=2, doubles=2, honours=honours("EW", 5, 5), chicane={"NS": 1, "EW": 0},
-               revokes={"NS": 1, "EW": 0})
+    raw = hand(
+        "H",
+        ns=2,
+        doubles=2,
+        honours=honours("EW", 5, 5),
+        chicane={"NS": 1, "EW": 0},
+        revokes={"NS": 1, "EW": 0},
+    )
     parsed = BRIDGE.validate_hand(BRIDGE.start({}), raw)
     assert parsed.as_dict() == raw
     assert BRIDGE.validate_hand(BRIDGE.start({}), parsed.as_dict()) == parsed

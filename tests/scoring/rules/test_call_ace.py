@@ -27,6 +27,7 @@ def others(n, *seats):
 
 # --- law 43: the maker and his partner ---------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
 @pytest.mark.parametrize("tricks", [3, 4])
 def test_law_43_point_scores_one_each_for_maker_and_partner(n, tricks):
@@ -51,6 +52,7 @@ def test_law_43_march_with_a_partner_scores_three_each_with_five_to_seven(n):
 
 # --- law 44: alone -----------------------------------------------------------------------------
 
+
 def test_law_44_lone_march_in_five_hand_scores_five():
     r = deal(5, maker="di", alone=True, tricks=5)
     assert r.points == {"ann": 0, "bob": 0, "cy": 0, "di": 5, "ed": 0}
@@ -71,6 +73,7 @@ def test_law_44_lone_point_scores_one(tricks):
 
 # --- law 45: called but found no partner -------------------------------------------------------
 
+
 def test_law_45_a_call_that_found_no_partner_scores_as_a_lone_hand():
     r = deal(5, maker="ann", partner=None, alone=False, tricks=5)
     assert r.points["ann"] == 5
@@ -79,6 +82,7 @@ def test_law_45_a_call_that_found_no_partner_scores_as_a_lone_hand():
 
 
 # --- law 46: the euchre ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
 @pytest.mark.parametrize("tricks", [0, 1, 2])
@@ -95,6 +99,7 @@ def test_law_46_lone_hand_euchred_every_other_player_scores_two():
 
 
 # --- revokes: laws 36-38, 42 (ruling C3) -------------------------------------------------------
+
 
 def test_law_36_adversary_revoke_gives_the_makers_a_march_even_after_losing_a_trick():
     r = deal(5, maker="ann", partner="bob", tricks=1, revoke="adversaries")
@@ -135,6 +140,7 @@ def test_void_deal_scores_nothing_and_needs_no_maker_law_17():
 
 # --- laws 20, 27 (ruling C4) -------------------------------------------------------------------
 
+
 def test_law_20_partner_who_showed_himself_scores_nothing():
     r = deal(5, maker="ann", partner="bob", tricks=5, no_score=["bob"])
     assert r.points == {"ann": 3, "bob": 0, "cy": 0, "di": 0, "ed": 0}
@@ -153,6 +159,7 @@ def test_law_27_an_adversary_with_wrong_cards_loses_only_his_own_score():
 
 # --- ruling C5: settling up --------------------------------------------------------------------
 
+
 def pairwise(scores, stake):
     """Foster: "the lowest must be deducted from all the others, and he owes the difference to
     each of them", then the next lowest, and so on: settle every pair by its difference."""
@@ -166,9 +173,11 @@ def pairwise(scores, stake):
 
 def test_ruling_C5_settlement_equals_every_pair_settling_its_difference():
     state = sitting(5)
-    for raw in [{"maker": "ann", "alone": True, "tricks": 5},
-                {"maker": "bob", "partner": "cy", "tricks": 2},
-                {"maker": "di", "partner": "ed", "tricks": 3}]:
+    for raw in [
+        {"maker": "ann", "alone": True, "tricks": 5},
+        {"maker": "bob", "partner": "cy", "tricks": 2},
+        {"maker": "di", "partner": "ed", "tricks": 3},
+    ]:
         state, _ = CALL_ACE.apply(state, CALL_ACE.validate_hand(state, raw))
     # ann 5 + 2 = 7; bob 0; cy 0; di 2 + 1 = 3; ed 2 + 1 = 3.
     assert state.scores == (7, 0, 0, 3, 3)
@@ -192,8 +201,9 @@ def test_ruling_C5_a_sitting_is_settled_only_when_closed_and_takes_no_deal_after
     closed = CALL_ACE.close(state)
     assert CALL_ACE.is_complete(closed) and not CALL_ACE.is_complete(state)
     with pytest.raises(ScoringError) as err:
-        CALL_ACE.validate_hand(closed, {"maker": "ann", "alone": True, "tricks": 3},
-                               field_prefix="deals[9]")
+        CALL_ACE.validate_hand(
+            closed, {"maker": "ann", "alone": True, "tricks": 3}, field_prefix="deals[9]"
+        )
     assert (err.value.field, err.value.law) == ("deals[9]", "ruling C5")
 
 
@@ -217,6 +227,7 @@ def test_correction_has_no_law_in_call_ace():
 
 
 # --- bad input ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("raw", "field", "law"),
@@ -243,8 +254,9 @@ def test_bad_deals_are_user_errors_naming_field_and_law(raw, field, law):
     assert (err.value.field, err.value.law) == (field, law)
 
 
-@pytest.mark.parametrize("players", [3, 8, True, None, ["a", "b", "c"], ["a", "b", "c", "a"],
-                                     ["a", "b", "c", ""]])
+@pytest.mark.parametrize(
+    "players", [3, 8, True, None, ["a", "b", "c"], ["a", "b", "c", "a"], ["a", "b", "c", ""]]
+)
 def test_ruling_C1_four_to_seven_players(players):
     with pytest.raises(ScoringError) as err:
         CALL_ACE.start({}, players)
@@ -259,18 +271,28 @@ def test_unnamed_sitting_rejects_an_index_out_of_range():
 
 
 @pytest.mark.parametrize("players", [NAMES[:5], 5])
-@pytest.mark.parametrize("raw", [
-    {"maker": 1, "partner": 3, "tricks": 4, "no_score": [3], "wrong_cards": [0]},
-    {"maker": 2, "alone": True, "revoke": "adversaries"},
-    {"void": True},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"maker": 1, "partner": 3, "tricks": 4, "no_score": [3], "wrong_cards": [0]},
+        {"maker": 2, "alone": True, "revoke": "adversaries"},
+        {"void": True},
+    ],
+)
 def test_a_validated_deal_returns_to_its_raw_shape(players, raw):
     """Laws 17, 20, 27, 36, 43: what validate_hand reads, as_dict writes back."""
     state = CALL_ACE.start({}, players)
     if isinstance(players, list):
-        raw = {k: (players[v] if k in ("maker", "partner") else
-                   [players[i] for i in v] if isinstance(v, list) else v)
-               for k, v in raw.items()}
+        raw = {
+            k: (
+                players[v]
+                if k in ("maker", "partner")
+                else [players[i] for i in v]
+                if isinstance(v, list)
+                else v
+            )
+            for k, v in raw.items()
+        }
     parsed = CALL_ACE.validate_hand(state, raw)
     again = CALL_ACE.validate_hand(state, parsed.as_dict())
     assert again == parsed

@@ -26,7 +26,8 @@ def play(raws, state=None):
     results = []
     for i, raw in enumerate(raws):
         state, result = EUCHRE.apply(
-            state, EUCHRE.validate_hand(state, raw, field_prefix=f"hands[{i}]"))
+            state, EUCHRE.validate_hand(state, raw, field_prefix=f"hands[{i}]")
+        )
         results.append(result)
     return state, results
 
@@ -36,6 +37,7 @@ def texts(result):
 
 
 # --- law 2: the partnership hand ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("tricks", [3, 4])
 def test_law_2_makers_three_or_four_tricks_score_one(tricks):
@@ -60,6 +62,7 @@ def test_law_2_makers_euchred_adversaries_score_two(tricks):
 
 # --- law 3: the lone hand ----------------------------------------------------------------------
 
+
 def test_law_3_lone_march_scores_four_and_explains_itself():
     _, r = score(hand("NS", 5, alone=True))
     assert r.points == {"NS": 4, "EW": 0}
@@ -81,6 +84,7 @@ def test_law_3_lone_hand_euchred_adversaries_score_four(tricks):
 
 
 # --- law 102 and law 50 (ruling E5) ------------------------------------------------------------
+
 
 def test_law_102_lone_march_after_partner_exposed_a_card_scores_two():
     _, r = score(hand("NS", 5, alone=True, law102=True))
@@ -115,6 +119,7 @@ def test_law_50_five_points_on_a_fresh_game():
 
 
 # --- revokes: laws 63, 70, 71, 4 (ruling E7) ---------------------------------------------------
+
 
 def test_law_63_revoke_gives_three_to_adversaries_and_law_70_hand_still_scores():
     _, r = score(hand("NS", 4, revokes=["EW"]))
@@ -176,6 +181,7 @@ def test_ruling_E6_winners_further_points_from_the_hand_are_their_lap():
 
 # --- law 90 (ruling E8) ------------------------------------------------------------------------
 
+
 def test_law_90_offending_makers_forfeit_two_and_score_nothing():
     _, r = score(hand("NS", 4, law90="NS"))
     assert r.points == {"NS": 0, "EW": 2}
@@ -199,6 +205,7 @@ def test_law_90_offending_adversaries_lose_their_euchre():
 
 # --- law 7 and rulings E1-E4: games, laps and the rubber ---------------------------------------
 
+
 def test_law_7_game_counts_two_when_losers_failed_to_score_ruling_E3():
     state, results = play([hand("NS", 5), hand("NS", 5), hand("NS", 3)])
     assert results[-1].game_won == "NS"
@@ -219,8 +226,9 @@ def test_ruling_E2_lap_is_carried_into_the_next_game():
 
 def test_ruling_E3_lap_carried_in_counts_as_scored_so_its_side_losing_is_single():
     # Game 1: NS 4 + 2 = 6, lap 1. Game 2: EW take five while NS hold only their lap.
-    state, _ = play([hand("NS", 5, alone=True), hand("NS", 5),
-                     hand("EW", 5, alone=True), hand("EW", 3)])
+    state, _ = play(
+        [hand("NS", 5, alone=True), hand("NS", 5), hand("EW", 5, alone=True), hand("EW", 3)]
+    )
     assert state.games[1].winner == 1
     assert state.games[1].value == 1
 
@@ -281,13 +289,20 @@ def test_law_7_ten_points_four_double_games_and_two_for_the_rubber():
     assert results[-1].rubber_complete
     assert EUCHRE.rubber_value(state) == 10
     assert EUCHRE.summary(state)["rubber"] == {
-        "complete": True, "winner": "NS", "totals": {"NS": 10, "EW": 0}, "value": 10}
+        "complete": True,
+        "winner": "NS",
+        "totals": {"NS": 10, "EW": 0},
+        "value": 10,
+    }
 
 
 def test_ruling_E4_rubber_won_by_two_singles_then_lost_double_twice_is_worth_nothing():
     game_to_ns = [hand("EW", 3), hand("NS", 5), hand("NS", 5), hand("NS", 3)]  # 5-1, single
-    raws = game_to_ns * 2 + [hand("EW", 5, alone=True), hand("EW", 5, alone=True),  # lap 3
-                             hand("EW", 5)]  # 3 + 2: double
+    raws = game_to_ns * 2 + [
+        hand("EW", 5, alone=True),
+        hand("EW", 5, alone=True),  # lap 3
+        hand("EW", 5),
+    ]  # 3 + 2: double
     state, _ = play(raws)
     assert state.complete and state.winner == 0
     assert [g.value for g in state.games] == [1, 1, 2, 2]
@@ -317,11 +332,16 @@ def test_apply_never_mutates_the_state_it_is_given():
 
 # --- ruling M1: money --------------------------------------------------------------------------
 
+
 def test_ruling_M1_each_winner_receives_value_times_stake_from_one_loser():
     state, _ = play([hand("NS", 5, alone=True)] * 5)  # worth ten (law 7)
     ledger = EUCHRE.settle(state, Decimal("0.25"), {"NS": ["ann", "bob"], "EW": ["cy", "di"]})
-    assert ledger == {"ann": Decimal("2.50"), "bob": Decimal("2.50"),
-                      "cy": Decimal("-2.50"), "di": Decimal("-2.50")}
+    assert ledger == {
+        "ann": Decimal("2.50"),
+        "bob": Decimal("2.50"),
+        "cy": Decimal("-2.50"),
+        "di": Decimal("-2.50"),
+    }
     assert sum(ledger.values()) == 0
     assert all(isinstance(v, Decimal) for v in ledger.values())
 
@@ -335,6 +355,7 @@ def test_ruling_M1_an_unfinished_rubber_cannot_be_settled():
 
 # --- law 5, ruling E9: corrections -------------------------------------------------------------
 
+
 def test_law_5_ruling_E9_only_the_latest_hand_may_be_corrected_by_the_players():
     state, _ = play([hand("NS", 3), hand("EW", 4), hand("NS", 5)])
     assert EUCHRE.correction_law == "law 5"
@@ -347,6 +368,7 @@ def test_law_5_ruling_E9_only_the_latest_hand_may_be_corrected_by_the_players():
 
 
 # --- bad input ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("raw", "field", "law"),
@@ -394,8 +416,7 @@ def test_euchre_has_no_club_options():
 
 def test_registry_and_unknown_rule_set():
     """The three keys of RULINGS.md; law 11: Euchre is four, two against two."""
-    assert set(RULESETS) == {"euchre-somerset-1888", "call-ace-foster-1905",
-                             "bridge-elwell-1907"}
+    assert set(RULESETS) == {"euchre-somerset-1888", "call-ace-foster-1905", "bridge-elwell-1907"}
     assert EUCHRE.partnership and EUCHRE.min_players == EUCHRE.max_players == 4
     with pytest.raises(ScoringError) as err:
         get_ruleset("whist-1864")
@@ -415,8 +436,9 @@ def test_ruling_E2_E6_a_lap_of_five_or_more_wins_the_next_game_at_once():
 
 def test_every_explanation_line_names_a_law_or_ruling():
     """Every line names its law (laws 63, 71, 90, 3) or ruling (E6, E7)."""
-    _, results = play([hand("NS", 4, alone=True, revokes=["EW", "EW", "NS"], law90="EW")]
-                          + [hand("EW", 1)] * 3)
+    _, results = play(
+        [hand("NS", 4, alone=True, revokes=["EW", "EW", "NS"], law90="EW")] + [hand("EW", 1)] * 3
+    )
     for r in results:
         assert r.lines
         for line in r.lines:
@@ -426,8 +448,15 @@ def test_every_explanation_line_names_a_law_or_ruling():
 
 def test_a_validated_hand_returns_to_its_raw_shape():
     """Laws 3, 63, 90, 102: what validate_hand reads, as_dict writes back."""
-    raw = {"makers": "EW", "alone": True, "tricks": 5, "revokes": ["NS", "EW", "EW"],
-           "law90": "NS", "law102": True, "law50": False}
+    raw = {
+        "makers": "EW",
+        "alone": True,
+        "tricks": 5,
+        "revokes": ["NS", "EW", "EW"],
+        "law90": "NS",
+        "law102": True,
+        "law50": False,
+    }
     parsed = EUCHRE.validate_hand(EUCHRE.start({}), raw)
     assert parsed.as_dict() == raw | {"revokes": ["NS", "EW", "EW"]}
     assert EUCHRE.validate_hand(EUCHRE.start({}), parsed.as_dict()) == parsed

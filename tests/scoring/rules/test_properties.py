@@ -21,8 +21,9 @@ CALL_ACE = get_ruleset("call-ace-foster-1905")
 PAIRS = {"NS": ["ann", "bob"], "EW": ["cy", "di"]}
 NAMES = ["ann", "bob", "cy", "di", "ed", "flo", "gus"]
 SIDES = st.sampled_from(["NS", "EW"])
-STAKES = st.decimals(min_value=0, max_value=100, places=2, allow_nan=False,
-                     allow_infinity=False).map(str)
+STAKES = st.decimals(
+    min_value=0, max_value=100, places=2, allow_nan=False, allow_infinity=False
+).map(str)
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -44,8 +45,12 @@ def euchre_hand(draw):
 def bridge_hand(draw):
     trump = draw(st.sampled_from(["S", "C", "D", "H", "NT"]))
     ns = draw(st.integers(0, 13))
-    raw = {"declarer": draw(SIDES), "trump": trump, "doubles": draw(st.integers(0, 3)),
-           "tricks": {"NS": ns, "EW": 13 - ns}}
+    raw = {
+        "declarer": draw(SIDES),
+        "trump": trump,
+        "doubles": draw(st.integers(0, 3)),
+        "tricks": {"NS": ns, "EW": 13 - ns},
+    }
     held = draw(st.sampled_from([0, 3, 4])) if trump == "NT" else draw(st.integers(3, 5))
     if held:
         side = draw(SIDES)
@@ -73,9 +78,13 @@ def call_ace_deal(draw, n):
     partner = None
     if not alone and draw(st.integers(0, 5)):
         partner = draw(st.sampled_from([s for s in seats if s != maker]))
-    raw = {"maker": maker, "partner": partner, "alone": alone,
-           "tricks": draw(st.integers(0, 5)),
-           "revoke": draw(st.sampled_from([None] * 8 + ["makers", "adversaries", "both"]))}
+    raw = {
+        "maker": maker,
+        "partner": partner,
+        "alone": alone,
+        "tricks": draw(st.integers(0, 5)),
+        "revoke": draw(st.sampled_from([None] * 8 + ["makers", "adversaries", "both"])),
+    }
     if draw(st.integers(0, 9)) == 0:
         raw["no_score"] = draw(st.lists(st.sampled_from(seats), max_size=2, unique=True))
     if draw(st.integers(0, 9)) == 0:
@@ -113,8 +122,7 @@ def fold(rules, options, players, raws, stake):
         "ledger": None,
     }
     if stake is not None and rules.is_complete(state) and not isinstance(players, int):
-        out["ledger"] = {k: str(v) for k, v in
-                         rules.settle(state, Decimal(stake), players).items()}
+        out["ledger"] = {k: str(v) for k, v in rules.settle(state, Decimal(stake), players).items()}
     return state, results, out
 
 
@@ -184,8 +192,13 @@ def test_ruling_B7_bridge_ledger_adds_to_zero_and_sheet_equals_fold(data, stake,
     assert totals["NS"] + totals["EW"] == below + above + 100
     assert len(expected["games"]) in (2, 3)
     assert sum(Decimal(v) for v in expected["ledger"].values()) == 0
-    sheet = {"ruleset": BRIDGE.key, "options": options, "players": PAIRS, "stake": stake,
-             "hands": raws}
+    sheet = {
+        "ruleset": BRIDGE.key,
+        "options": options,
+        "players": PAIRS,
+        "stake": stake,
+        "hands": raws,
+    }
     assert score_sheet(sheet) == expected
 
 
@@ -205,15 +218,24 @@ def test_ruling_C5_call_ace_settlement_adds_to_zero_and_sheet_equals_fold(data, 
         pair_net[a] += d
         pair_net[b] -= d
     assert pair_net == expected["settlement"]
-    assert score_sheet({"ruleset": CALL_ACE.key, "players": players, "stake": stake,
-                        "deals": raws}) == expected
+    assert (
+        score_sheet({"ruleset": CALL_ACE.key, "players": players, "stake": stake, "deals": raws})
+        == expected
+    )
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.floats(allow_nan=False)
     | st.sampled_from(["NS", "EW", "NT", "H", "ann", "makers", ""]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["NS", "EW", "side", "held", "in_one_hand", "x"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["NS", "EW", "side", "held", "in_one_hand", "x"]), inner, max_size=3
+        )
+    ),
     max_leaves=6,
 )
 EUCHRE_KEYS = ["makers", "alone", "tricks", "revokes", "law90", "law102", "law50", "extra"]
@@ -222,8 +244,10 @@ CALL_KEYS = ["maker", "partner", "alone", "tricks", "revoke", "void", "no_score"
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([(EUCHRE, EUCHRE_KEYS), (BRIDGE, BRIDGE_KEYS), (CALL_ACE, CALL_KEYS)]),
-       st.data())
+@given(
+    st.sampled_from([(EUCHRE, EUCHRE_KEYS), (BRIDGE, BRIDGE_KEYS), (CALL_ACE, CALL_KEYS)]),
+    st.data(),
+)
 def test_malformed_hands_are_always_user_errors_never_crashes(pair, data):
     rules, keys = pair
     raw = data.draw(st.one_of(JSON, st.dictionaries(st.sampled_from(keys), JSON, max_size=7)))
@@ -238,8 +262,15 @@ def test_malformed_hands_are_always_user_errors_never_crashes(pair, data):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(st.sampled_from(["ruleset", "options", "players", "stake", "hands",
-                                        "deals", "closed", "x"]), JSON, max_size=6))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["ruleset", "options", "players", "stake", "hands", "deals", "closed", "x"]
+        ),
+        JSON,
+        max_size=6,
+    )
+)
 def test_malformed_sheets_are_always_user_errors(sheet):
     sheet.setdefault("ruleset", "euchre-somerset-1888")
     try:

@@ -29,8 +29,12 @@ def test_law_7_ten_point_rubber_scored_at_once_with_its_ledger_ruling_M1():
     out = score_sheet(euchre([LONE_MARCH] * 5, players=PAIRS, stake="0.25"))
     assert out["hands"][0]["lines"] == ["law 3: lone hand, five tricks: 4"]
     assert [g["value"] for g in out["games"]] == [2, 2, 2, 2]
-    assert out["rubber"] == {"complete": True, "winner": "NS", "totals": {"NS": 10, "EW": 0},
-                             "value": 10}
+    assert out["rubber"] == {
+        "complete": True,
+        "winner": "NS",
+        "totals": {"NS": 10, "EW": 0},
+        "value": 10,
+    }
     assert out["ledger"] == {"ann": "2.50", "bob": "2.50", "cy": "-2.50", "di": "-2.50"}
     json.dumps(out)  # the whole answer is JSON
 
@@ -79,15 +83,38 @@ def test_ruling_E1_a_hand_after_the_rubber_is_refused_in_a_sheet():
         (euchre({"makers": "NS"}), "hands", None),
         (euchre([], closed=True), "closed", "ruling E1"),
         (euchre([], options={"lap": False}), "options.lap", None),
-        ({"ruleset": "bridge-elwell-1907", "options": {"odd_trick_cap": 150}},
-         "options.odd_trick_cap", "ruling B1"),
-        ({"ruleset": "bridge-elwell-1907", "options": {"odd_trick_cap": 100},
-          "hands": [{"declarer": "NS", "trump": "H", "doubles": 5, "tricks": {"NS": 7, "EW": 6},
-                     "honours": {"side": "NS", "held": 3, "in_one_hand": 2}}]},
-         "hands[0].doubles", "ruling B1"),
+        (
+            {"ruleset": "bridge-elwell-1907", "options": {"odd_trick_cap": 150}},
+            "options.odd_trick_cap",
+            "ruling B1",
+        ),
+        (
+            {
+                "ruleset": "bridge-elwell-1907",
+                "options": {"odd_trick_cap": 100},
+                "hands": [
+                    {
+                        "declarer": "NS",
+                        "trump": "H",
+                        "doubles": 5,
+                        "tricks": {"NS": 7, "EW": 6},
+                        "honours": {"side": "NS", "held": 3, "in_one_hand": 2},
+                    }
+                ],
+            },
+            "hands[0].doubles",
+            "ruling B1",
+        ),
         ({"ruleset": "call-ace-foster-1905", "deals": []}, "players", "law 1"),
-        ({"ruleset": "call-ace-foster-1905", "players": ["a", "b", "c", "d"],
-          "deals": [{"maker": "a", "partner": "a", "tricks": 3}]}, "deals[0].partner", "law 22"),
+        (
+            {
+                "ruleset": "call-ace-foster-1905",
+                "players": ["a", "b", "c", "d"],
+                "deals": [{"maker": "a", "partner": "a", "tricks": 3}],
+            },
+            "deals[0].partner",
+            "law 22",
+        ),
         ({"ruleset": "call-ace-foster-1905", "players": 4, "hands": []}, "hands", None),
         ([], None, None),
     ],
@@ -113,15 +140,25 @@ def test_call_ace_sheet_by_name_with_settlement_and_ledger_ruling_C5():
     assert out["totals"] == {"ann": 7, "bob": 0, "cy": 0, "di": 2, "ed": 2}
     # n x own - sum (sum = 11): ann 35 - 11 = 24, bob -11, cy -11, di -1, ed -1.
     assert out["settlement"] == {"ann": 24, "bob": -11, "cy": -11, "di": -1, "ed": -1}
-    assert out["ledger"] == {"ann": "2.40", "bob": "-1.10", "cy": "-1.10", "di": "-0.10",
-                             "ed": "-0.10"}
+    assert out["ledger"] == {
+        "ann": "2.40",
+        "bob": "-1.10",
+        "cy": "-1.10",
+        "di": "-0.10",
+        "ed": "-0.10",
+    }
     assert out["rubber"]["complete"] is True
 
 
 def test_call_ace_sheet_left_open_has_no_ledger():
     """Ruling C5: a sitting is settled at its end; law 44: a lone march for four is 4."""
-    sheet = {"ruleset": "call-ace-foster-1905", "players": ["a", "b", "c", "d"], "stake": "1",
-             "closed": False, "deals": [{"maker": "a", "alone": True, "tricks": 5}]}
+    sheet = {
+        "ruleset": "call-ace-foster-1905",
+        "players": ["a", "b", "c", "d"],
+        "stake": "1",
+        "closed": False,
+        "deals": [{"maker": "a", "alone": True, "tricks": 5}],
+    }
     out = score_sheet(sheet)
     assert out["rubber"]["complete"] is False and out["ledger"] is None
     assert out["settlement"] == {"a": 12, "b": -4, "c": -4, "d": -4}
@@ -129,8 +166,12 @@ def test_call_ace_sheet_left_open_has_no_ledger():
 
 def test_call_ace_sheet_with_unnamed_seats_refers_to_players_by_index():
     """Law 43: march with a partner, six playing, 3 each; seats by index."""
-    sheet = {"ruleset": "call-ace-foster-1905", "players": 6, "stake": "1",
-             "deals": [{"maker": 5, "partner": 0, "tricks": 5}]}
+    sheet = {
+        "ruleset": "call-ace-foster-1905",
+        "players": 6,
+        "stake": "1",
+        "deals": [{"maker": 5, "partner": 0, "tricks": 5}],
+    }
     out = score_sheet(sheet)
     assert out["deals"][0]["points"] == {"0": 3, "1": 0, "2": 0, "3": 0, "4": 0, "5": 3}
     assert out["ledger"] is None  # no names, no ledger
@@ -138,8 +179,9 @@ def test_call_ace_sheet_with_unnamed_seats_refers_to_players_by_index():
 
 def test_bridge_sheet_money_follows_the_rubber_value_ruling_M1():
     nt = {"declarer": "NS", "trump": "NT", "tricks": {"NS": 10, "EW": 3}}
-    out = score_sheet({"ruleset": "bridge-elwell-1907", "players": PAIRS, "stake": "0.01",
-                       "hands": [nt, nt]})
+    out = score_sheet(
+        {"ruleset": "bridge-elwell-1907", "players": PAIRS, "stake": "0.01", "hands": [nt, nt]}
+    )
     # Two games of 48 and the rubber's 100.
     assert out["rubber"]["value"] == 196
     assert out["ledger"]["ann"] == "1.96" and out["ledger"]["di"] == "-1.96"
@@ -161,8 +203,11 @@ def doc_examples():
     return [
         (sheet, answer)
         for sheet, answer in pairwise(parsed)
-        if isinstance(sheet, dict) and "ruleset" in sheet and "rubber" not in sheet
-        and isinstance(answer, dict) and "rubber" in answer
+        if isinstance(sheet, dict)
+        and "ruleset" in sheet
+        and "rubber" not in sheet
+        and isinstance(answer, dict)
+        and "rubber" in answer
     ]
 
 
