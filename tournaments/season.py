@@ -1151,9 +1151,7 @@ def _tables() -> list[_Table]:
         ),
         _Table.of(Round, ("id", "tournament_id", "number", "seating", "created_at")),
         _Table.of(RoundTable, ("id", "round_id", "number", "rubber_id")),
-        _Table.of(
-            RubberPlayer, ("id", "rubber_id", "member_id", "side", "position", *SEAT_TOTALS)
-        ),
+        _Table.of(RubberPlayer, ("id", "rubber_id", "member_id", "side", "position", *SEAT_TOTALS)),
         _Table.of(
             Hand,
             (
