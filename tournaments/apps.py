@@ -6,3 +6,6 @@ class TournamentsConfig(AppConfig):
 
     name = "tournaments"
     verbose_name = "Tournaments and standings"
+
+    def ready(self):
+        from tournaments import signals  # noqa: F401  (the public pages' cache invalidation)

@@ -35,6 +35,7 @@ KEEP_VERSIONS = 20  # older published versions are pruned
 QUEUED_KEY = "standings:queued:{}"
 VERSION_KEY = "standings:version:{}"
 PROGRESS_KEY = "standings:progress:{}"
+WHERE_KEY = "standings:where:{}:{}"  # club slug, tournament slug -> public id (signals.py)
 TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
 
 

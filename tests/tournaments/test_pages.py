@@ -93,3 +93,81 @@ def test_a_players_record_in_the_api(api, club, evening, ladder, commit, roster)
     body = api.get(f"/api/v1/clubs/somerset/players/{roster['Ann'].pk}/").json()
     assert body["figures"]["rubbers_won"] == 1 and body["figures"]["stake_won"] == "2.00"
     assert body["rubbers"][0]["won"] is True and body["rubbers"][0]["value"] == 8
+
+
+@pytest.fixture
+def crowd_ladder(club, evening, commit):
+    """A ladder of 230 players, two rubbers played: three pages of standings."""
+    from tests.factories import MemberFactory
+
+    names = [f"Player {i:03}" for i in range(230)]
+    for name in names:
+        MemberFactory(club=club, name=name)
+    ladder = commit(
+        services.tournament_create,
+        club=club, name="Big ladder", slug="big", kind="ladder", evening_ids=[evening.pk],
+        precedence=["points"],
+    )  # fmt: skip
+    for i in range(0, 230 - 2, 4):
+        four = names[i : i + 4]
+        record(commit, start(club, evening, four[:2], four[2:]), hand("NS", 3 + i % 3))
+    return ladder
+
+
+def test_the_standings_come_a_hundred_places_to_a_page(client, crowd_ladder):
+    first = client.get("/clubs/somerset/tournaments/big/").content.decode()
+    assert first.count('href="/clubs/somerset/players/') == 100
+    assert "Page 1 of 3 (228 players)" in first
+    assert 'rel="next" href="?page=2"' in first and 'rel="prev"' not in first
+    third = client.get("/clubs/somerset/tournaments/big/?page=3").content.decode()
+    assert third.count('href="/clubs/somerset/players/') == 28
+    assert 'rel="prev" href="?page=2"' in third and 'rel="next"' not in third
+    # The page polls its own page of the table.
+    assert "standings/?page=3" in third
+    # Places run on across the pages: the last page holds the lowest of them.
+    lowest = services.TournamentTotal.objects.filter(tournament=crowd_ladder).order_by("-rank")
+    assert f">={lowest[0].rank}<" in third.replace(" ", "")
+    # A page past the end shows the last one.
+    beyond = client.get("/clubs/somerset/tournaments/big/?page=9").content.decode()
+    assert "Page 3 of 3" in beyond
+
+
+def test_a_player_finds_his_own_line(client, crowd_ladder):
+    page = client.get("/clubs/somerset/tournaments/big/?player=player 17").content.decode()
+    assert page.count('href="/clubs/somerset/players/') == 10  # 170-179
+    assert "Player 170" in page and "Player 017" not in page
+    assert 'value="player 17"' in page
+    assert "player=player%2017" in page  # the poll keeps the search
+    nobody = client.get("/clubs/somerset/tournaments/big/?player=Zed").content.decode()
+    assert "No player called “Zed” has results yet." in nobody
+
+
+def test_the_crowd_is_served_one_copy_until_the_next_version(
+    client, club, evening, ladder, commit, secretary
+):
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, hand("NS", 3))
+    client.force_login(secretary)
+    mine = client.get("/clubs/somerset/tournaments/winter/").content.decode()
+    assert "Log out" in mine  # rendered for him, not the crowd's copy
+    client.logout()
+    crowd = client.get("/clubs/somerset/tournaments/winter/")
+    page = crowd.content.decode()
+    assert "Log out" not in page and "csrfmiddlewaretoken" not in page
+    assert client.get("/clubs/somerset/tournaments/winter/").content == crowd.content
+    record(commit, rubber, hand("NS", 5))  # a new version: a new copy
+    again = client.get("/clubs/somerset/tournaments/winter/")
+    assert again["ETag"] != crowd["ETag"]
+    assert again.content != crowd.content
+
+
+def test_a_tournament_made_private_leaves_the_crowds_cache_at_once(client, ladder):
+    assert client.get("/clubs/somerset/tournaments/winter/").status_code == 200
+    services.tournament_update(tournament=ladder, is_public=False)
+    assert client.get("/clubs/somerset/tournaments/winter/").status_code == 404
+    assert client.get(FRAGMENT).status_code == 404
+    services.tournament_update(tournament=ladder, is_public=True)
+    assert client.get(FRAGMENT).status_code == 200
+    ladder.club.is_public = False
+    ladder.club.save()
+    assert client.get(FRAGMENT).status_code == 404
