@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 ROW = re.compile(r'/players/(\d+)/">[^<]*</a></td>\s*((?:<td class="num">[^<]*</td>\s*)*)')
 CELL = re.compile(r'<td class="num">([^<]*)</td>')
 VERSION = re.compile(r'data-version="(\d+)"')
+PAGES = re.compile(r"Page \d+ of (\d+)")
 
 
 def euchre_hand(rng: random.Random) -> dict:
@@ -188,7 +189,9 @@ class Table(threading.Thread):
 
 
 class Reader(threading.Thread):
-    """Polls the public standings fragment and notes each player's points over time."""
+    """Polls the public standings fragment, every page of it (a hundred players each),
+    each with its own ETag as the page's htmx does, and notes each player's points over
+    time."""
 
     def __init__(self, plan: dict, url: str, interval: float):
         super().__init__(name="standings-reader", daemon=True)
@@ -196,7 +199,8 @@ class Reader(threading.Thread):
         self.path = f"/clubs/{plan['club']}/tournaments/{plan['tournament']}/standings/"
         self.column = plan["points_column"]
         self.interval = interval
-        self.etag = None
+        self.etags: dict[int, str] = {}
+        self.pages = 1
         self.seen: dict[str, list[tuple[float, int]]] = {}
         self.versions: list[tuple[float, int]] = []
         self.polls = self.changes = 0
@@ -204,8 +208,16 @@ class Reader(threading.Thread):
         self.stopped = threading.Event()
 
     def poll(self) -> None:
-        headers = {"If-None-Match": self.etag} if self.etag else {}
-        status, response, payload = self.http.request("GET", self.path, None, headers)
+        page = 1
+        while page <= self.pages:
+            self.poll_page(page)
+            page += 1
+
+    def poll_page(self, page: int) -> None:
+        etag = self.etags.get(page)
+        headers = {"If-None-Match": etag} if etag else {}
+        path = f"{self.path}?page={page}"
+        status, response, payload = self.http.request("GET", path, None, headers)
         now = time.time()
         self.polls += 1
         if status == 304:
@@ -213,12 +225,14 @@ class Reader(threading.Thread):
         if status != 200:
             self.errors.append(f"{status}: {payload[:200]!r}")
             return
-        self.etag = response.getheader("ETag")
+        self.etags[page] = response.getheader("ETag")
         html = payload.decode()
         self.changes += 1
         version = VERSION.search(html)
         if version:
             self.versions.append((now, int(version.group(1))))
+        pages = PAGES.search(html)
+        self.pages = int(pages.group(1)) if pages else 1
         for member, cells in ROW.findall(html):
             values = CELL.findall(cells)
             points = int(values[self.column])
@@ -248,7 +262,7 @@ def main(argv=None) -> None:
     parser.add_argument("--url", required=True)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0.5, help="seconds between hands")
-    parser.add_argument("--poll", type=float, default=0.1, help="seconds between reads")
+    parser.add_argument("--poll", type=float, default=0.2, help="seconds between rounds")
     parser.add_argument("--settle", type=float, default=30, help="seconds to wait for the last")
     parser.add_argument("--seed", type=int, default=1888)
     parser.add_argument("--out", required=True)

@@ -35,7 +35,8 @@ KEEP_VERSIONS = 20  # older published versions are pruned
 QUEUED_KEY = "standings:queued:{}"
 VERSION_KEY = "standings:version:{}"
 PROGRESS_KEY = "standings:progress:{}"
-WHERE_KEY = "standings:where:{}:{}"  # club slug, tournament slug -> public id (signals.py)
+PUBLIC_KEY = "standings:public:{}:{}"  # club slug, tournament slug -> [id, version] (views)
+PUBLIC_SECONDS = 30  # ... read again from the database at least this often
 TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
 
 
@@ -230,8 +231,19 @@ def _publish(
         tournament=tournament, number__lte=version.number - KEEP_VERSIONS
     ).delete()
     number = version.number
-    transaction.on_commit(lambda: cache.set(VERSION_KEY.format(tournament.pk), number, None))
+    transaction.on_commit(lambda: _announce(tournament, number))
     return version
+
+
+def _announce(tournament: Tournament, number: int) -> None:
+    """After commit: the new version, for the pages' and the API's ETags, and (for a
+    public tournament of a public club) under its slugs, for the crowd's page."""
+    cache.set(VERSION_KEY.format(tournament.pk), number, None)
+    key = PUBLIC_KEY.format(tournament.club.slug, tournament.slug)
+    if tournament.is_public and tournament.club.is_public:
+        cache.set(key, [tournament.pk, number], PUBLIC_SECONDS)
+    else:
+        cache.delete(key)
 
 
 def _advisory_lock(tournament_id: int) -> bool:
@@ -254,7 +266,7 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
     with transaction.atomic():
         if not _advisory_lock(tournament_id):
             return None
-        tournament = Tournament.objects.get(pk=tournament_id)
+        tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
         dirty = list(
             StandingsDirty.objects.filter(tournament=tournament).values_list(
                 "pk", "member_id", "token"
@@ -284,7 +296,7 @@ def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | No
         if not _advisory_lock(tournament_id):
             return None
         cache.set(progress, {"state": "running", "percent": 5}, 3600)
-        tournament = Tournament.objects.get(pk=tournament_id)
+        tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
         StandingsDirty.objects.filter(tournament=tournament).delete()
         totals = compute_totals(tournament)
         cache.set(progress, {"state": "running", "percent": 70}, 3600)

@@ -13,11 +13,11 @@ from django.dispatch import receiver
 
 from club.models import Club
 from tournaments.models import Tournament
-from tournaments.services import WHERE_KEY
+from tournaments.services import PUBLIC_KEY
 
 
 def _forget(club_slug: str, slugs: list[str]) -> None:
-    keys = [WHERE_KEY.format(club_slug, slug) for slug in slugs]
+    keys = [PUBLIC_KEY.format(club_slug, slug) for slug in slugs]
     if keys:
         # Now, and again after commit: a reader between the two cannot keep the old state.
         cache.delete_many(keys)
