@@ -40,7 +40,8 @@ def standings_version_number(*, tournament_id: int) -> int:
             .values_list("standings_version", flat=True)
             .first()
         ) or 0
-        cache.set(key, number, None)
+        # add, not set: a recalculation that published meanwhile has written a newer one.
+        cache.add(key, number, None)
     return number
 
 

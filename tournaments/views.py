@@ -55,7 +55,8 @@ def public_standings(slug: str, tslug: str) -> tuple[int, int] | None:
             .first()
         )
         found = list(row) if row else [0, 0]
-        cache.set(key, found, PUBLIC_SECONDS)
+        # add, not set: a recalculation that published meanwhile has written a newer one.
+        cache.add(key, found, PUBLIC_SECONDS)
     return (found[0], found[1]) if found[0] else None
 
 
