@@ -93,10 +93,12 @@ class Rubber(models.Model):
 
 
 # The per-rubber totals kept on each seat (scoring.rollup): derived from the rubber's
-# hand scores, games and settlements, so the audit history leaves them out.
-SEAT_TOTALS = (
+# hand scores, games and settlements (the sums), and from the rubber itself, so the
+# audit history leaves them out.
+SEAT_SUMS = (
     "points", "marches", "lone_hands", "euchres", "honours", "hands", "games_won", "stake_won",
 )  # fmt: skip
+SEAT_TOTALS = (*SEAT_SUMS, "evening", "finished", "won", "rubber_points")
 
 
 @audited("RubberPlayer", derived=SEAT_TOTALS)
@@ -119,9 +121,24 @@ class RubberPlayer(models.Model):
     hands = models.IntegerField(default=0)
     games_won = models.IntegerField(default=0)
     stake_won = models.DecimalField(max_digits=14, decimal_places=2, default=0)
+    # Copied from the rubber, so standings read the seats alone, without a join: its
+    # evening (ladders count evenings), whether it is finished, whether this seat won
+    # it, and its value to this seat: + won, - lost, 0 unfinished (rulings E4, B7).
+    evening = models.ForeignKey(
+        "club.Evening",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
+    finished = models.BooleanField(default=False)
+    won = models.BooleanField(default=False)
+    rubber_points = models.IntegerField(default=0)
 
     class Meta:
         ordering = ["rubber", "position"]
+        indexes = [models.Index("member", "evening", name="rubberplayer_member_evening")]
         constraints = [
             models.UniqueConstraint("rubber", "member", name="rubberplayer_once_per_rubber"),
             models.UniqueConstraint("rubber", "position", name="rubberplayer_unique_position"),

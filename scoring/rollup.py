@@ -5,8 +5,8 @@ most weeks has some twenty thousand hand scores in a season but a few hundred se
 so bringing his totals up to date after one hand reads hundreds of rows, not tens of
 thousands (BENCHMARKS.md, "Incremental recalculation").
 
-`rollup_rubbers` rewrites the columns of `scoring.models.SEAT_TOTALS` from the rubber's
-own rows, with one UPDATE, in the transaction of every write to the rubber (record,
+`rollup_rubbers` rewrites the columns of `scoring.models.SEAT_TOTALS` from the rubber
+and its own rows, with one UPDATE, in the transaction of every write to the rubber (record,
 correct, remove, close, abandon: `scoring.services._write_rubber`), so the roll-up is
 never behind the hands it sums. A bulk load (`make_season`, `import_club`) calls it once
 for all rubbers. It recomputes, never adds: running it twice changes nothing.
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from django.db import connection
 
-from scoring.models import Game, HandScore, RubberPlayer, Settlement
+from scoring.models import Game, HandScore, Rubber, RubberPlayer, Settlement
 
 CHUNK = 2000  # rubbers per statement (SQLite allows 32,766 parameters)
 
@@ -29,11 +29,22 @@ UPDATE {seat} SET
     honours = COALESCE(t.honours, 0),
     hands = COALESCE(t.hands, 0),
     games_won = COALESCE(t.games_won, 0),
-    stake_won = COALESCE(t.stake_won, 0)
+    stake_won = COALESCE(t.stake_won, 0),
+    evening_id = t.evening_id,
+    finished = t.finished,
+    won = t.won,
+    rubber_points = t.rubber_points
 FROM (
     SELECT s.id AS seat_id, h.points, h.marches, h.lone_hands, h.euchres, h.honours,
-           h.hands, g.games_won, m.amount AS stake_won
+           h.hands, g.games_won, m.amount AS stake_won, r.evening_id,
+           (r.status = 'complete') AS finished,
+           (r.status = 'complete' AND s.side <> '' AND s.side = r.winner) AS won,
+           CASE WHEN r.status = 'complete' AND s.side <> '' THEN
+               CASE WHEN s.side = r.winner THEN COALESCE(r.value, 0)
+                    ELSE -COALESCE(r.value, 0) END
+           ELSE 0 END AS rubber_points
     FROM {seat} s
+    JOIN {rubber} r ON r.id = s.rubber_id
     LEFT JOIN (
         SELECT rubber_id, member_id, SUM(points) AS points, SUM(march) AS marches,
                SUM(lone_made) AS lone_hands, SUM(euchred) AS euchres,
@@ -58,6 +69,9 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     A player's points, marches, lone hands, euchres and Bridge honours are the sums of
     his hand scores (see `HandScore`); his games won are the games whose winner is his
     side (Euchre, Bridge); his stake won is his settlement (ruling M1; Call-Ace, C5).
+    From the rubber: its evening; finished; won by his side; and its value to him, +
+    when his side won it, - when it lost (rulings E4, B7; Call-Ace sittings have no
+    sides and no rubber value).
     """
     if rubber_ids is None:
         return _rollup("1 = 1", "1 = 1", [])
@@ -73,6 +87,7 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
 def _rollup(where: str, where_seat: str, params: list) -> int:
     sql = _SQL.format(
         seat=RubberPlayer._meta.db_table,
+        rubber=Rubber._meta.db_table,
         hand_score=HandScore._meta.db_table,
         game=Game._meta.db_table,
         settlement=Settlement._meta.db_table,

@@ -43,7 +43,7 @@ from django.db import connection, models, transaction
 
 from club.models import Club, Evening, Member, Table, new_table_token
 from scoring.models import (
-    SEAT_TOTALS,
+    SEAT_SUMS,
     Game,
     Hand,
     HandCorrection,
@@ -953,7 +953,7 @@ class _Season:
         self._finish_rubber(
             plan, table_id, rules, rubber_id, players, options, state, number, started, clock
         )
-        self._seats(rubber_id, rules, seats, tally, state, plan.stake, players)
+        self._seats(rubber_id, plan.id, rules, seats, tally, state, plan.stake, players)
         if self.buffered >= self.chunk:
             sink.flush()
             self.buffered = 0
@@ -1015,12 +1015,17 @@ class _Season:
         )
         self.report.corrections += 1
 
-    def _seats(self, rubber_id, rules, seats, tally, state, stake, players) -> None:
+    def _seats(self, rubber_id, evening_id, rules, seats, tally, state, stake, players) -> None:
         """The rubber's seats with their roll-up, as `scoring.rollup` computes it: the
         hand scores' sums, the games won by the seat's side, the settlement."""
-        games = [game["winner"] for game in rules.summary(state).get("games", [])]
-        money = rules.settle(state, stake, players) if rules.is_complete(state) else {}
+        summary = rules.summary(state)
+        games = [game["winner"] for game in summary.get("games", [])]
+        finished = rules.is_complete(state)
+        money = rules.settle(state, stake, players) if finished else {}
+        winner, value = summary["rubber"].get("winner") or "", summary["rubber"].get("value") or 0
         for position, (name, side) in enumerate(seats):
+            won = finished and side != "" and side == winner
+            points = (value if won else -value) if finished and side else 0
             self.sink.add(
                 RubberPlayer,
                 (
@@ -1032,6 +1037,10 @@ class _Season:
                     *tally[name],
                     games.count(side),
                     money.get(name, 0),
+                    evening_id,
+                    finished,
+                    won,
+                    points,
                 ),
             )
 
@@ -1084,6 +1093,10 @@ class _Season:
                     Settlement, (sink.new_id(Settlement), rubber_id, self.member_ids[name], amount)
                 )
         self.report.rubbers += 1
+
+
+# The seat's roll-up, in the order `_Season._seats` gives it (scoring.rollup).
+SEAT_COLUMNS = (*SEAT_SUMS, "evening_id", "finished", "won", "rubber_points")
 
 
 def _tables() -> list[_Table]:
@@ -1151,7 +1164,9 @@ def _tables() -> list[_Table]:
         ),
         _Table.of(Round, ("id", "tournament_id", "number", "seating", "created_at")),
         _Table.of(RoundTable, ("id", "round_id", "number", "rubber_id")),
-        _Table.of(RubberPlayer, ("id", "rubber_id", "member_id", "side", "position", *SEAT_TOTALS)),
+        _Table.of(
+            RubberPlayer, ("id", "rubber_id", "member_id", "side", "position", *SEAT_COLUMNS)
+        ),
         _Table.of(
             Hand,
             (

@@ -22,10 +22,10 @@ from collections import defaultdict
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Value, When, Window
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
-from scoring.models import SEAT_TOTALS, Rubber, RubberPlayer
+from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS
 from tournaments.models import StandingsDirty, StandingsVersion, Tournament, TournamentTotal
 
@@ -43,6 +43,22 @@ TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
 # --- which rubbers count ------------------------------------------------------------------
 
 
+def _round_rubbers(tournament: Tournament):
+    """A progressive's rubbers: those of its rounds, up to the round the director has
+    selected (all when none is). Values of the rubbers' ids."""
+    from tournaments.models import RoundTable
+
+    tables = RoundTable.objects.filter(round__tournament=tournament)
+    if tournament.standings_round:
+        tables = tables.filter(round__number__lte=tournament.standings_round)
+    return tables.values("rubber_id")
+
+
+def _season_evenings(tournament: Tournament):
+    """A ladder's evenings: values of their ids (no join through club_evening)."""
+    return Tournament.evenings.through.objects.filter(tournament=tournament).values("evening_id")
+
+
 def counted_rubbers(tournament: Tournament) -> QuerySet[Rubber]:
     """The rubbers (and Call-Ace sittings) whose hands count in the tournament.
 
@@ -50,13 +66,16 @@ def counted_rubbers(tournament: Tournament) -> QuerySet[Rubber]:
     its rounds, up to the round the director has selected (all when none is).
     """
     if tournament.kind == Tournament.Kind.LADDER:
-        # On the evening ids themselves: no join through club_evening (BENCHMARKS.md).
-        season = Tournament.evenings.through.objects.filter(tournament=tournament)
-        return Rubber.objects.filter(evening_id__in=season.values("evening_id"))
-    rubbers = Rubber.objects.filter(round_table__round__tournament=tournament)
-    if tournament.standings_round:
-        rubbers = rubbers.filter(round_table__round__number__lte=tournament.standings_round)
-    return rubbers
+        return Rubber.objects.filter(evening_id__in=_season_evenings(tournament))
+    return Rubber.objects.filter(pk__in=_round_rubbers(tournament))
+
+
+def counted_seats(tournament: Tournament) -> QuerySet[RubberPlayer]:
+    """The players' seats in the counted rubbers, found on the seats alone: each seat
+    carries its rubber's evening (scoring.rollup), so a ladder needs no join."""
+    if tournament.kind == Tournament.Kind.LADDER:
+        return RubberPlayer.objects.filter(evening_id__in=_season_evenings(tournament))
+    return RubberPlayer.objects.filter(rubber_id__in=_round_rubbers(tournament))
 
 
 def tournaments_counting(rubber: Rubber) -> QuerySet[Tournament]:
@@ -73,35 +92,22 @@ def tournaments_counting(rubber: Rubber) -> QuerySet[Tournament]:
 def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
     """Every column metric for each player (or just `member_ids`), from stored rows.
 
-    One aggregate over the players' seats in the counted rubbers: each seat carries
-    what its rubber gave the player (`scoring.rollup`: points, marches, lone hands,
-    euchres, honours, hands, games won, stake won), and the rubber says whether it is
-    finished, who won it and what it was worth. Nothing is re-scored, and a player's
-    cost is his seats, not his hands.
+    One aggregate over the players' seats in the counted rubbers, on the seats alone:
+    each seat carries what its rubber gave the player (`scoring.rollup`: points,
+    marches, lone hands, euchres, honours, hands, games won, stake won) and what the
+    rubber was to him (finished, won, its value + or -). Nothing is re-scored, and a
+    player's cost is his seats, not his hands.
     """
-    seats = RubberPlayer.objects.filter(rubber__in=counted_rubbers(tournament).values("pk"))
+    seats = counted_seats(tournament)
     if member_ids is not None:
         seats = seats.filter(member_id__in=member_ids)
-    finished = Q(rubber__status=Rubber.Status.COMPLETE)
-    won = finished & Q(side=F("rubber__winner")) & ~Q(side="")
-    lost = finished & ~Q(side="")  # (after `won` in the Case below)
     totals: dict[int, dict] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
     for row in seats.values("member_id").annotate(
-        **{key: Sum(key) for key in SEAT_TOTALS},
-        rubbers_played=Count("id", filter=finished),
-        rubbers_won=Count("id", filter=won),
+        **{key: Sum(key) for key in SEAT_SUMS},
+        rubbers_played=Count("id", filter=Q(finished=True)),
+        rubbers_won=Count("id", filter=Q(won=True)),
         # Rubber values won less rubber values lost (rulings E4, B7).
-        net_rubber_points=Coalesce(
-            Sum(
-                Case(
-                    When(won, then=F("rubber__value")),
-                    When(lost, then=-F("rubber__value")),
-                    default=Value(0),
-                    output_field=IntegerField(),
-                )
-            ),
-            0,
-        ),
+        net_rubber_points=Coalesce(Sum("rubber_points"), 0),
     ):
         totals[row.pop("member_id")].update(row)
     if member_ids is not None:
@@ -137,21 +143,18 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     """Within each group of tied players: the finished rubbers each won less those he lost
     against the others of his group (one query for all the groups)."""
     group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
-    rubbers = counted_rubbers(tournament).filter(status=Rubber.Status.COMPLETE).values("pk")
-    seats = RubberPlayer.objects.filter(rubber__in=rubbers, member_id__in=list(group_of)).exclude(
-        side=""
-    )
-    by_rubber: dict[tuple[int, int], list[tuple[int, str, str]]] = defaultdict(list)
-    for member_id, rubber_id, side, winner in seats.values_list(
-        "member_id", "rubber_id", "side", "rubber__winner"
+    seats = counted_seats(tournament).filter(finished=True, member_id__in=list(group_of))
+    by_rubber: dict[tuple[int, int], list[tuple[int, str, bool]]] = defaultdict(list)
+    for member_id, rubber_id, side, won in seats.exclude(side="").values_list(
+        "member_id", "rubber_id", "side", "won"
     ):
-        by_rubber[rubber_id, group_of[member_id]].append((member_id, side, winner))
+        by_rubber[rubber_id, group_of[member_id]].append((member_id, side, won))
     score = dict.fromkeys(group_of, 0)
     for players in by_rubber.values():
-        for member_id, side, winner in players:
+        for member_id, side, won in players:
             opponents = sum(1 for _, other, _ in players if other != side)
             if opponents:
-                score[member_id] += opponents if side == winner else -opponents
+                score[member_id] += opponents if won else -opponents
     return score
 
 

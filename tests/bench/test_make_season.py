@@ -16,6 +16,7 @@ from tournaments.models import RoundTable, StandingsVersion, Tournament
 from tournaments.season import season_make
 from tournaments.selectors import standings_published
 
+SEAT_FACTS = [name for name in SEAT_TOTALS if name != "evening"]
 SIZE = {"players": 24, "evenings": 4, "hands": 800}
 
 
@@ -30,8 +31,9 @@ def _rubber_rows(rubber: Rubber) -> dict:
     return {
         "rubber": (rubber.ruleset, rubber.options, rubber.players, rubber.stake, rubber.status,
                    rubber.winner, rubber.value, rubber.summary, rubber.hand_count),
-        # With the seats' roll-up: the generator sums it as the service's SQL does.
-        "seats": list(rubber.seats.values_list("member_id", "side", "position", *SEAT_TOTALS)),
+        # With the seats' roll-up: the generator sums it as the service's SQL does (and
+        # each seat names its rubber's evening: checked in the test below).
+        "seats": list(rubber.seats.values_list("member_id", "side", "position", *SEAT_FACTS)),
         "hands": list(rubber.hands.order_by("number").values_list(
             "number", "data", "tricks", "points", "lines", "facts", "game_won")),
         "scores": sorted(HandScore.objects.filter(rubber=rubber).values_list(
@@ -76,6 +78,7 @@ def test_every_rubber_is_stored_as_the_scoring_service_stores_it(season):
             scoring.rubber_close(rubber_id=twin.pk)
         twin.refresh_from_db()
         assert _rubber_rows(twin) == _rubber_rows(rubber), rubber
+        assert {seat.evening_id for seat in rubber.seats.all()} == {rubber.evening_id}
 
 
 def test_corrections_keep_the_first_record_beside_the_hand(season):
