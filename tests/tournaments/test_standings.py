@@ -140,9 +140,14 @@ def test_changing_the_evenings_recalculates_in_full(club, evening, ladder, commi
 
 
 def test_old_versions_are_pruned(club, evening, ladder, commit):
-    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
-    record(commit, rubber, *([hand("NS", 3), hand("EW", 3)] * 12))
-    assert StandingsVersion.objects.filter(tournament=ladder).count() <= services.KEEP_VERSIONS
+    for _ in range(3):  # 36 hands, 36 versions
+        rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+        record(commit, rubber, *([hand("NS", 3), hand("EW", 3)] * 6))
+    kept = StandingsVersion.objects.filter(tournament=ladder)
+    assert kept.count() <= services.KEEP_VERSIONS + services.PRUNE_EVERY
+    ladder.refresh_from_db()
+    assert ladder.standings_version > services.KEEP_VERSIONS + services.PRUNE_EVERY
+    assert kept.filter(number=ladder.standings_version).exists()  # the latest stays
 
 
 @pytest.mark.parametrize("precedence", [[], ["nonsense"], ["points", "points"]])
