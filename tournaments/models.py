@@ -133,7 +133,10 @@ class TournamentTotal(models.Model):
     # Computed only for players tied on every metric before it in the precedence list.
     head_to_head = models.IntegerField(default=0)
     # The place by the tournament's precedence list, shared by players equal on all of
-    # it (tied: shown "=3"); set by SQL in every recalculation (services._rank).
+    # it (tied: shown "=3"); set by SQL in every recalculation (services.standings_rank).
+    # Deliberately not indexed: rows are rewritten after every hand, and updates that
+    # touch no indexed column stay on their page (PostgreSQL's HOT updates; the table
+    # leaves room for them, migration 0004). A page sorts a tournament's rows by it.
     rank = models.PositiveIntegerField(default=0)
     tied = models.BooleanField(default=False)
 
@@ -141,7 +144,6 @@ class TournamentTotal(models.Model):
         constraints = [
             models.UniqueConstraint("tournament", "member", name="tournamenttotal_once"),
         ]
-        indexes = [models.Index("tournament", "rank", name="tournamenttotal_by_rank")]
 
     def __str__(self):
         return f"{self.member} in {self.tournament}"
