@@ -950,10 +950,10 @@ class _Season:
             self.buffered += 1
         if rules is CALL_ACE and close:
             state = rules.close(state)
-        self._finish_rubber(
+        summary, ledger = self._finish_rubber(
             plan, table_id, rules, rubber_id, players, options, state, number, started, clock
         )
-        self._seats(rubber_id, plan.id, rules, seats, tally, state, plan.stake, players)
+        self._seats(rubber_id, plan.id, seats, tally, summary, ledger)
         if self.buffered >= self.chunk:
             sink.flush()
             self.buffered = 0
@@ -1015,13 +1015,13 @@ class _Season:
         )
         self.report.corrections += 1
 
-    def _seats(self, rubber_id, evening_id, rules, seats, tally, state, stake, players) -> None:
+    def _seats(self, rubber_id, evening_id, seats, tally, summary, ledger) -> None:
         """The rubber's seats with their roll-up, as `scoring.rollup` computes it: the
-        hand scores' sums, the games won by the seat's side, the settlement."""
-        summary = rules.summary(state)
+        hand scores' sums, the games won by the seat's side, the settlement, and the
+        rubber's evening, end and value to the seat. `ledger` is None while unfinished."""
         games = [game["winner"] for game in summary.get("games", [])]
-        finished = rules.is_complete(state)
-        money = rules.settle(state, stake, players) if finished else {}
+        finished = ledger is not None
+        money = ledger or {}
         winner, value = summary["rubber"].get("winner") or "", summary["rubber"].get("value") or 0
         for position, (name, side) in enumerate(seats):
             won = finished and side != "" and side == winner
@@ -1046,8 +1046,9 @@ class _Season:
 
     def _finish_rubber(
         self, plan, table_id, rules, rubber_id, players, options, state, hand_count, started, clock
-    ) -> None:
-        """The rubber's row, its games and its money, as `_write_rubber` writes them."""
+    ) -> tuple[dict, dict | None]:
+        """The rubber's row, its games and its money, as `_write_rubber` writes them:
+        (its summary, its settlement or None while it is unfinished)."""
         sink = self.sink
         summary = rules.summary(state)
         complete = rules.is_complete(state)
@@ -1087,12 +1088,13 @@ class _Season:
                     game,
                 ),
             )
-        if complete:
-            for name, amount in rules.settle(state, stake, players).items():
-                sink.add(
-                    Settlement, (sink.new_id(Settlement), rubber_id, self.member_ids[name], amount)
-                )
+        ledger = rules.settle(state, stake, players) if complete else None
+        for name, amount in (ledger or {}).items():
+            sink.add(
+                Settlement, (sink.new_id(Settlement), rubber_id, self.member_ids[name], amount)
+            )
         self.report.rubbers += 1
+        return summary, ledger
 
 
 # The seat's roll-up, in the order `_Season._seats` gives it (scoring.rollup).
