@@ -345,7 +345,7 @@ def phase_settle(args) -> dict:
     """Wait for the worker to empty the outbox; then the season's published version."""
     from django.core.cache import cache
 
-    from tournaments.services import VERSION_KEY
+    from tournaments.pagecache import VERSION_KEY
 
     tournament = _season(args.club)
     deadline = time.monotonic() + args.timeout

@@ -11,7 +11,8 @@ from club.models import Club
 from club.selectors import club_is_managed_by
 from tournaments.metrics import METRICS
 from tournaments.models import StandingsVersion, Tournament, TournamentTotal
-from tournaments.services import TOTAL_FIELDS, VERSION_KEY
+from tournaments.pagecache import VERSION_KEY
+from tournaments.services import TOTAL_FIELDS
 
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:

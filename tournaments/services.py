@@ -28,16 +28,14 @@ from django.db.models.functions import Coalesce
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS
 from tournaments.models import StandingsDirty, StandingsVersion, Tournament, TournamentTotal
+from tournaments.pagecache import announce
 
 logger = logging.getLogger(__name__)
 
 KEEP_VERSIONS = 20  # older published versions are pruned ...
 PRUNE_EVERY = 10  # ... by every tenth (so at most KEEP_VERSIONS + PRUNE_EVERY are kept)
 QUEUED_KEY = "standings:queued:{}"
-VERSION_KEY = "standings:version:{}"
 PROGRESS_KEY = "standings:progress:{}"
-PUBLIC_KEY = "standings:public:{}:{}"  # club slug, tournament slug -> [id, version] (views)
-PUBLIC_SECONDS = 30  # ... read again from the database at least this often
 TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
 
 
@@ -238,19 +236,8 @@ def _publish(
             tournament=tournament, number__lte=version.number - KEEP_VERSIONS
         ).delete()
     number = version.number
-    transaction.on_commit(lambda: _announce(tournament, number))
+    transaction.on_commit(lambda: announce(tournament, number))
     return version
-
-
-def _announce(tournament: Tournament, number: int) -> None:
-    """After commit: the new version, for the pages' and the API's ETags, and (for a
-    public tournament of a public club) under its slugs, for the crowd's page."""
-    cache.set(VERSION_KEY.format(tournament.pk), number, None)
-    key = PUBLIC_KEY.format(tournament.club.slug, tournament.slug)
-    if tournament.is_public and tournament.club.is_public:
-        cache.set(key, [tournament.pk, number], PUBLIC_SECONDS)
-    else:
-        cache.delete(key)
 
 
 def _advisory_lock(tournament_id: int) -> bool:

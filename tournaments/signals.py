@@ -6,34 +6,24 @@ lookup that remembers only public tournaments of public clubs. Whatever changes 
 the admin) drops the lookups of that club's tournaments once the change commits.
 """
 
-from django.core.cache import cache
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from club.models import Club
 from tournaments.models import Tournament
-from tournaments.services import PUBLIC_KEY
-
-
-def _forget(club_slug: str, slugs: list[str]) -> None:
-    keys = [PUBLIC_KEY.format(club_slug, slug) for slug in slugs]
-    if keys:
-        # Now, and again after commit: a reader between the two cannot keep the old state.
-        cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+from tournaments.pagecache import forget
 
 
 @receiver([post_save, post_delete], sender=Club)
 def club_changed(sender, instance: Club, **kwargs) -> None:
-    _forget(
+    forget(
         instance.slug, list(Tournament.objects.filter(club=instance).values_list("slug", flat=True))
     )
 
 
 @receiver([post_save, post_delete], sender=Tournament)
 def tournament_changed(sender, instance: Tournament, **kwargs) -> None:
-    _forget(
+    forget(
         Club.objects.filter(pk=instance.club_id).values_list("slug", flat=True).first() or "",
         [instance.slug],
     )

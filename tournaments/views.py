@@ -4,18 +4,13 @@ The standings are shown a hundred places to a page (`?page=2`), and a player's l
 found by name (`?player=ann`). The page polls its table every two seconds (htmx) with
 the version's ETag and gets 304 while nothing has changed.
 
-For the crowd (visitors who are not logged in) a page is served whole from a cache:
-one Redis read takes the club's and the tournament's slugs to the tournament's id and
-latest standings version (written by each recalculation as it publishes; dropped when
-the club or the tournament changes, signals.py), and (id, version, page) leads to the
-rendered page, kept in the process's memory and in Redis. So a request makes no
-query and renders no template (BENCHMARKS.md, "Public standings page"). A new version
-makes new keys; the old copies expire. Logged-in secretaries, who may see private
+For the crowd (visitors who are not logged in) a page is served whole from the caches
+of `tournaments.pagecache`: the slugs lead to the tournament's id and latest version,
+and (id, version, page) to the rendered page, from the process's memory or Redis. A
+warm request makes no query, at most one Redis read, and renders no template
+(BENCHMARKS.md, "Public standings page"). Logged-in secretaries, who may see private
 tournaments and whose pages name them, get the page rendered for them.
 """
-
-import threading
-from collections import OrderedDict
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
@@ -25,12 +20,9 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from club.selectors import clubs_visible_to
-from tournaments import selectors
+from tournaments import pagecache, selectors
 from tournaments.models import Tournament
-from tournaments.services import PUBLIC_KEY, PUBLIC_SECONDS
 
-PAGE_KEY = "standings:{}:{}:{}:{}"  # tournament id, version, page, "page" or "fragment"
-PAGE_SECONDS = 300  # a renamed player shows within this, if no hand comes first
 MAX_PAGE = 1000  # 100,000 places
 
 
@@ -39,55 +31,6 @@ def _tournament(request, slug: str, tslug: str) -> Tournament:
     if club is None:
         raise Http404("No such club.")
     return selectors.tournament_for(club=club, slug=tslug, user=request.user)
-
-
-def public_standings(slug: str, tslug: str) -> tuple[int, int] | None:
-    """(id, latest standings version) of a public tournament of a public club, by their
-    slugs: one cache read (a database read when the cache has lost it)."""
-    key = PUBLIC_KEY.format(slug, tslug)
-    found = cache.get(key)
-    if found is None:
-        row = (
-            Tournament.objects.filter(
-                club__slug=slug, club__is_public=True, slug=tslug, is_public=True
-            )
-            .values_list("pk", "standings_version")
-            .first()
-        )
-        found = list(row) if row else [0, 0]
-        # add, not set: a recalculation that published meanwhile has written a newer one.
-        cache.add(key, found, PUBLIC_SECONDS)
-    return (found[0], found[1]) if found[0] else None
-
-
-class _Copies:
-    """The last few rendered pages in this process's memory, by (id, version, page, kind):
-    a version never changes, so a copy is never stale, only old."""
-
-    def __init__(self, size: int = 64):
-        self.size = size
-        self.items: OrderedDict[tuple, str] = OrderedDict()
-        self.lock = threading.Lock()  # gunicorn's threads share it
-
-    def get(self, key: tuple) -> str | None:
-        with self.lock:
-            html = self.items.get(key)
-            if html is not None:
-                self.items.move_to_end(key)
-            return html
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-    def put(self, key: tuple, html: str) -> None:
-        with self.lock:
-            self.items[key] = html
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-rendered_copies = _Copies()
 
 
 def _etag(tournament_id: int, number: int, page: int) -> str:
@@ -126,7 +69,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
     kind = "fragment" if fragment else "page"
     crowd = not request.user.is_authenticated and not request.GET.get("player")
     if crowd:
-        found = public_standings(slug, tslug)
+        found = pagecache.public_standings(slug, tslug)
         if found is None:
             raise Http404("No such tournament.")
         (tournament_id, number), tournament = found, None
@@ -142,18 +85,18 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
     copy = (tournament_id, number, page, kind)
     html = None
     if crowd:
-        html = rendered_copies.get(copy)
+        html = pagecache.rendered_copies.get(copy)
         if html is None:
-            html = cache.get(PAGE_KEY.format(*copy))
+            html = cache.get(pagecache.PAGE_KEY.format(*copy))
             if html is not None:
-                rendered_copies.put(copy, html)
+                pagecache.rendered_copies.put(copy, html)
     if html is None:
         if tournament is None:
             tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
         html = _render(request, tournament, number, page, fragment=fragment, crowd=crowd)
         if crowd:
-            cache.set(PAGE_KEY.format(*copy), html, PAGE_SECONDS)
-            rendered_copies.put(copy, html)
+            cache.set(pagecache.PAGE_KEY.format(*copy), html, pagecache.PAGE_SECONDS)
+            pagecache.rendered_copies.put(copy, html)
     response = HttpResponse(html)
     response["ETag"] = etag
     return response

@@ -171,3 +171,20 @@ def test_a_tournament_made_private_leaves_the_crowds_cache_at_once(client, ladde
     ladder.club.is_public = False
     ladder.club.save()
     assert client.get(FRAGMENT).status_code == 404
+
+
+def test_another_process_publishing_is_seen_within_the_memo(client, club, evening, ladder, commit):
+    """Each process keeps a page's version for a quarter of a second (pagecache): a
+    version another process announced in Redis shows after that, not before."""
+    import time
+
+    from tournaments import pagecache
+
+    record(commit, start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"]), hand("NS", 3))
+    ladder.refresh_from_db()
+    first = client.get(FRAGMENT)["ETag"]
+    key = pagecache.PUBLIC_KEY.format("somerset", "winter")
+    services.cache.set(key, [ladder.pk, ladder.standings_version + 1], 30)  # elsewhere
+    assert client.get(FRAGMENT)["ETag"] == first
+    time.sleep(pagecache.MEMO_SECONDS + 0.05)
+    assert client.get(FRAGMENT)["ETag"] != first

@@ -1,0 +1,125 @@
+"""The crowd's standings pages: where a public page is found, and its rendered copies.
+
+A visitor who is not logged in asks for `/clubs/<club>/tournaments/<slug>/?page=N`.
+Three layers answer without the database (BENCHMARKS.md, "Public standings page"):
+
+1. `public_standings(club, slug)`: the tournament's id and latest standings version.
+   Each process keeps the answer for `MEMO_SECONDS` (a quarter of a second: the crowd
+   sees a new version that much later at most); behind it, Redis keeps it under
+   `PUBLIC_KEY` (written by every recalculation as it publishes, `announce`; dropped
+   when a club or a tournament changes, `forget`; read again from the database at
+   least every `PUBLIC_SECONDS`). Only public tournaments of public clubs are found.
+2. The rendered page of (id, version, page), kept in the process's memory
+   (`rendered_copies`, the last 64) ...
+3. ... and in Redis under `PAGE_KEY` for the other processes, for `PAGE_SECONDS`.
+
+A version never changes, so a copy is never wrong, only old; a new version makes new
+keys and the old copies age out.
+"""
+
+import threading
+import time
+from collections import OrderedDict
+
+from django.core.cache import cache
+from django.db import transaction
+
+VERSION_KEY = "standings:version:{}"  # tournament id -> latest version (pages, API)
+PUBLIC_KEY = "standings:public:{}:{}"  # club slug, tournament slug -> [id, version]
+PAGE_KEY = "standings:{}:{}:{}:{}"  # tournament id, version, page, "page"/"fragment"
+PUBLIC_SECONDS = 30
+PAGE_SECONDS = 300  # a renamed player shows within this, if no hand comes first
+MEMO_SECONDS = 0.25
+
+
+class _Memo:
+    """A small, thread-safe, least-recently-used map for one process, with an optional
+    lifetime per entry (gunicorn's threads share it)."""
+
+    def __init__(self, size: int, seconds: float | None = None):
+        self.size, self.seconds = size, seconds
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            found = self.items.get(key)
+            if found is None:
+                return None
+            value, born = found
+            if self.seconds is not None and time.monotonic() - born > self.seconds:
+                del self.items[key]
+                return None
+            self.items.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = (value, time.monotonic())
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def discard(self, key) -> None:
+        with self.lock:
+            self.items.pop(key, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+rendered_copies = _Memo(size=64)
+public_memo = _Memo(size=256, seconds=MEMO_SECONDS)
+
+
+def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
+    """(id, latest standings version) of a public tournament of a public club."""
+    found = public_memo.get((club_slug, slug))
+    if found is None:
+        key = PUBLIC_KEY.format(club_slug, slug)
+        found = cache.get(key)
+        if found is None:
+            from tournaments.models import Tournament
+
+            row = (
+                Tournament.objects.filter(
+                    club__slug=club_slug, club__is_public=True, slug=slug, is_public=True
+                )
+                .values_list("pk", "standings_version")
+                .first()
+            )
+            found = list(row) if row else [0, 0]
+            # add, not set: a recalculation that published meanwhile wrote a newer one.
+            cache.add(key, found, PUBLIC_SECONDS)
+        public_memo.put((club_slug, slug), found)
+    return (found[0], found[1]) if found[0] else None
+
+
+def announce(tournament, number: int) -> None:
+    """After a recalculation commits: its version, for the pages' and the API's ETags,
+    and, for a public tournament of a public club, under its slugs for the crowd."""
+    cache.set(VERSION_KEY.format(tournament.pk), number, None)
+    slugs = (tournament.club.slug, tournament.slug)
+    key = PUBLIC_KEY.format(*slugs)
+    if tournament.is_public and tournament.club.is_public:
+        cache.set(key, [tournament.pk, number], PUBLIC_SECONDS)
+    else:
+        cache.delete(key)
+    public_memo.discard(slugs)  # this process sees it at once; the others within MEMO_SECONDS
+
+
+def forget(club_slug: str, slugs: list[str]) -> None:
+    """A club or tournament changed (made private, renamed, deleted): drop the cached
+    lookups of these tournaments, now and again after commit, so that a reader in
+    between cannot keep the old state."""
+    keys = [PUBLIC_KEY.format(club_slug, slug) for slug in slugs]
+
+    def drop():
+        cache.delete_many(keys)
+        for slug in slugs:
+            public_memo.discard((club_slug, slug))
+
+    if keys:
+        drop()
+        transaction.on_commit(drop)
