@@ -14,8 +14,7 @@ from rest_framework.views import APIView
 
 from club import evenings
 from club.models import Evening, Table
-from club.permissions import club_for_request, table_of_request
-from club.selectors import club_is_managed_by
+from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from scoring.models import RULESET_CHOICES, Hand
 
@@ -61,13 +60,18 @@ class ReopenInput(serializers.Serializer):
 
 
 def _evening(request, slug: str, pk: int, *, write: bool = False) -> Evening:
+    table = table_of_request(request)
+    if not write and table is not None and table.evening_id == pk and table.club.slug == slug:
+        evening = table.evening  # a table's link sees its own evening, read with the table
+        evening.club = table.club
+        return evening
     club = club_for_request(request, slug, write=write)
     return get_object_or_404(Evening.objects.select_related("club"), club=club, pk=pk)
 
 
 def _table_may_act(request, evening: Evening, number: int) -> Table | None:
     """The secretary acts for any table; a table's phone only for its own (None: secretary)."""
-    if club_is_managed_by(club=evening.club, user=request.user):
+    if manages_club(request, evening.club):
         return None
     table = table_of_request(request)
     if table is None:
@@ -122,7 +126,7 @@ class EveningEventsView(APIView):
             user=request.user,
             expected_version=data.validated_data.get("expected_version"),
         )
-        evening.refresh_from_db()
+        evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
             {"event": logged.data, "decisions": logged.decisions,
              "evening": evenings.evening_summary(evening=evening)},
@@ -155,7 +159,7 @@ class TableHandsView(APIView):
             table=table,
             expected_version=data.validated_data.get("expected_version"),
         )
-        evening.refresh_from_db()
+        evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
             {"hand": {"number": hand.number, "points": hand.points, "lines": hand.lines},
              "evening": evenings.evening_summary(evening=evening)},
@@ -185,7 +189,7 @@ class TableHandCorrectView(APIView):
             is_secretary=table is None,
             expected_version=data.validated_data.get("expected_version"),
         )
-        evening.refresh_from_db()
+        evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(evenings.evening_summary(evening=evening))
 
 
@@ -199,7 +203,7 @@ class TableCloseSittingView(APIView):
         evenings.evening_close_sitting(
             evening_id=evening.pk, table_number=number, user=request.user
         )
-        evening.refresh_from_db()
+        evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(evenings.evening_summary(evening=evening))
 
 

@@ -8,8 +8,27 @@ their phone tokens, and a rubber (Call-Ace: a sitting) for every table whose pla
 has begun. Hands recorded at an evening's table are events too; when a hand ends
 a rubber the service logs the rubber's end and the engine cuts players in and out.
 
-Lock order, always: the evening, then a rubber (config/db.py). A device acting on a
-version that is no longer the latest gets a 409 and the state it missed.
+Locks, always in this order (config/db.py): rubbers (by primary key), then the evening.
+
+- A hand, a correction, a removal or a sitting closed at a table locks that table's
+  rubber and only reads the evening beside it, so the scoring is done under the
+  rubber's lock alone and the tables of an evening record their hands side by side.
+  The evening's row is taken last, by the one UPDATE that moves its version on and
+  appends the event to the log (`_append`); that UPDATE checks again that the evening
+  is open and at the version the device saw, and the evening is held from it to commit.
+- A change that ends the rubber (law 15: the table then cuts in and out) locks the
+  evening with SELECT ... FOR NO KEY UPDATE after the scoring instead, and the
+  engine's state changes under that lock.
+- An evening action locks every rubber in play at the evening, then the evening: it
+  waits for the hands being recorded, and they for it.
+- Holding the evening, nothing waits for a rubber: a rubber locked then (one started
+  meanwhile) is locked NOWAIT, and a busy one is a retryable 409.
+
+So the log's `seq` stays gap-free and equal to `evening.version`, in an order the
+evening could have been played in: each rubber's hands in the order they were scored,
+each action after every hand logged before it; `replay_evening` replays it to the same
+state. A device acting on a version that is no longer the latest gets a 409 and the
+version it missed.
 """
 
 import datetime
@@ -17,14 +36,14 @@ import json
 import secrets
 from decimal import Decimal
 
-from django.db import transaction
-from django.db.models import Sum
+from django.db import connection, transaction
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from config.api import Conflict, UserError
-from config.db import lock_one
+from config.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 
@@ -34,6 +53,9 @@ SECRETARY_EVENTS = {
     "substitute", "leave", "change_table", "break_up",
 }  # fmt: skip
 LOG_FORMAT = "cardclub-evening-log/1"
+# What the evening's services change on its row: a view re-reads these after a change
+# (keeping the club it read with the evening).
+CHANGING = ["status", "state", "version"]
 
 
 @transaction.atomic
@@ -66,8 +88,7 @@ def evening_state(evening: Evening) -> EveningState:
     return EveningState.from_dict(evening.state)
 
 
-def _lock_evening(evening_id: int, expected_version: int | None) -> Evening:
-    evening = lock_one(Evening.objects.filter(pk=evening_id), what="evening")
+def _check_version(evening: Evening, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != evening.version:
         raise Conflict(
             f"The evening has moved on (version {evening.version}, you saw "
@@ -75,6 +96,11 @@ def _lock_evening(evening_id: int, expected_version: int | None) -> Evening:
             code="stale",
             details={"version": evening.version},
         )
+
+
+def _lock_evening(evening_id: int, expected_version: int | None) -> Evening:
+    evening = lock_one(Evening.objects.select_related("club").filter(pk=evening_id), what="evening")
+    _check_version(evening, expected_version)
     return evening
 
 
@@ -87,6 +113,7 @@ def _log(
     table: Table | None = None,
     automatic: bool = False,
 ) -> EveningEvent:
+    """Log an event on the locked evening (its version is saved by the caller)."""
     evening.version += 1
     return EveningEvent.objects.create(
         evening=evening,
@@ -95,6 +122,47 @@ def _log(
         data=data,
         decisions=[d.to_dict() if hasattr(d, "to_dict") else d for d in decisions],
         automatic=automatic,
+        by_user=user if user is not None and user.is_authenticated else None,
+        by_table=table,
+    )
+
+
+def _append(
+    evening_id: int, data: dict, *, expected_version: int | None, user, table: Table | None
+) -> EveningEvent:
+    """Log a change made under its rubber's lock alone, the evening not locked until now.
+
+    One UPDATE moves the evening's version on, provided the evening is still open and
+    (when the device said which) at the version the device saw, and locks its row to
+    commit; the event takes that version as its seq. Otherwise the change is refused
+    and rolled back whole, as it would have been had it come after what moved the
+    evening on.
+    """
+    quote = connection.ops.quote_name
+    table_name = quote(Evening._meta.db_table)
+    version = quote(Evening._meta.get_field("version").column)
+    status = quote(Evening._meta.get_field("status").column)
+    sql = f"UPDATE {table_name} SET {version} = {version} + 1 WHERE {quote('id')} = %s"
+    sql += f" AND {status} = %s"
+    params: list = [evening_id, Evening.Status.OPEN.value]
+    if expected_version is not None:
+        sql += f" AND {version} = %s"
+        params.append(expected_version)
+    # The lock timeout was set with the rubber's lock (config.db.row_locks): it holds.
+    with conflict_on_lock_failure(what="evening"), connection.cursor() as cursor:
+        cursor.execute(f"{sql} RETURNING {version}", params)
+        row = cursor.fetchone()
+    if row is None:
+        evening = Evening.objects.get(pk=evening_id)
+        _check_version(evening, expected_version)
+        _check_open(evening)
+        raise Conflict("The evening changed meanwhile; try again.", code="locked")
+    return EveningEvent.objects.create(
+        evening_id=evening_id,
+        seq=row[0],
+        type=data["type"],
+        data=data,
+        decisions=[],
         by_user=user if user is not None and user.is_authenticated else None,
         by_table=table,
     )
@@ -109,8 +177,34 @@ def _ensure_members(evening: Evening, event: dict) -> None:
         Member.objects.create(club=evening.club, name=name, is_guest=True)
 
 
+def _lock_rubbers_in_play(evening_id: int) -> set[int]:
+    """Lock every rubber in play at the evening, in primary-key order, before the evening
+    itself (config/db.py): an action may abandon or settle any of them, and waits here
+    for the hands being recorded at their tables."""
+    in_play = Rubber.objects.filter(evening_id=evening_id, status=Rubber.Status.IN_PROGRESS)
+    with row_locks(what="rubber"):
+        locked = for_update(in_play.order_by("pk"))
+        return set(locked.values_list("pk", flat=True))
+
+
+def _hold(held: set[int], rubber: Rubber) -> Rubber:
+    """A rubber this action changes, locked. One of those in play was locked before the
+    evening and has not changed since it was read; one started since is locked NOWAIT,
+    since whoever holds it will want the evening this action holds (config/db.py)."""
+    if rubber.pk in held:
+        return rubber
+    rubber = lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber", nowait=True)
+    held.add(rubber.pk)
+    return rubber
+
+
 def _sync_tables(
-    evening: Evening, before: EveningState, after: EveningState, user, event_type: str
+    evening: Evening,
+    before: EveningState,
+    after: EveningState,
+    user,
+    event_type: str,
+    held: set[int],
 ) -> None:
     """Create the rows the engine's new state needs: a Table (with its phone token) for
     each new table, and a rubber for each table whose play has just begun."""
@@ -119,7 +213,7 @@ def _sync_tables(
         if table.number not in numbers:
             Table.objects.create(club=evening.club, evening=evening, number=table.number)
     if not _partnership(evening):
-        _sync_sittings(evening, after, user)
+        _sync_sittings(evening, after, user, held)
         return
     was_playing = {t.number for t in before.tables if t.in_rubber}
     for number in was_playing:
@@ -129,7 +223,7 @@ def _sync_tables(
             for rubber in Rubber.objects.filter(
                 evening=evening, table__number=number, status=Rubber.Status.IN_PROGRESS
             ):
-                scoring.rubber_abandon(rubber_id=rubber.pk)
+                scoring.rubber_abandon_locked(rubber=_hold(held, rubber))
     for table in after.tables:
         if table.in_rubber and table.number not in was_playing:
             seats = table.seats  # partners sit opposite: N-S against E-W (ruling T4)
@@ -159,7 +253,7 @@ def _start(evening: Evening, number: int, players, user) -> Rubber:
     )
 
 
-def _sync_sittings(evening: Evening, after: EveningState, user) -> None:
+def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) -> None:
     """Call-Ace (law 1): play begins at a table once the first jack has named its dealer.
     When the players at a table change, the sitting in progress is settled (ruling C5)
     and a new one begins with the players now there."""
@@ -167,7 +261,8 @@ def _sync_sittings(evening: Evening, after: EveningState, user) -> None:
     standing = {table.number for table in after.tables}
     for sitting in Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS):
         if sitting.table and sitting.table.number not in standing:
-            scoring.rubber_close(rubber_id=sitting.pk)  # its table broke up: settle (C5)
+            # Its table broke up: settle (C5).
+            scoring.rubber_close_locked(rubber=_hold(held, sitting))
     for table in after.tables:
         sitting = (
             Rubber.objects.filter(
@@ -178,14 +273,17 @@ def _sync_sittings(evening: Evening, after: EveningState, user) -> None:
         )
         playing = table.dealer is not None and table.number not in pending
         if sitting is not None and (not playing or sitting.players != list(table.playing)):
-            scoring.rubber_close(rubber_id=sitting.pk)
+            scoring.rubber_close_locked(rubber=_hold(held, sitting))
             sitting = None
         if sitting is None and playing and len(table.playing) >= 4:
             _start(evening, table.number, list(table.playing), user)
 
 
-def _apply(evening: Evening, event: dict, *, user=None, table=None, automatic=False):
-    """Apply one event to the locked evening: decide, then write everything it implies."""
+def _apply(
+    evening: Evening, event: dict, *, held: set[int], user=None, table=None, automatic=False
+):
+    """Apply one event to the locked evening: decide, then write everything it implies.
+    `held`: the rubbers this transaction has locked (the others are locked NOWAIT)."""
     before = evening_state(evening)
     after, decisions = engine.apply(before, event)
     _ensure_members(evening, event)
@@ -200,7 +298,7 @@ def _apply(evening: Evening, event: dict, *, user=None, table=None, automatic=Fa
             drawn_by_service=bool(event.get("drawn")),
             decided=[f"{d.law}: {d.text}" for d in decisions],
         )
-    _sync_tables(evening, before, after, user, event["type"])
+    _sync_tables(evening, before, after, user, event["type"], held)
     evening.state = after.to_dict()
     evening.save(update_fields=["state", "version"])
     return logged
@@ -232,6 +330,7 @@ def _check_open(evening: Evening) -> None:
         )
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_act(
     *, evening_id: int, event: dict, user=None, expected_version: int | None = None
@@ -247,6 +346,7 @@ def evening_act(
             f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
         )
     _check_plain_json(event)
+    held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
     if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
@@ -254,7 +354,7 @@ def evening_act(
         if drawn is None:
             raise FormationError("No cut is waiting to be made.", field="type")
         event = {**drawn, "drawn": True}
-    return _apply(evening, event, user=user)
+    return _apply(evening, event, user=user, held=held)
 
 
 def _table_rubber(evening: Evening, number: int) -> Rubber:
@@ -280,26 +380,127 @@ def _table_rubber(evening: Evening, number: int) -> Rubber:
     return rubber
 
 
-def rubber_ordinal(rubber: Rubber) -> int:
-    """Which rubber of its table this is, this evening (1, 2, ...)."""
-    return Rubber.objects.filter(table=rubber.table, pk__lte=rubber.pk).count()
+def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:
+    """The rubbers of an evening's table, each read with its evening and table and with
+    its place at the table: `ordinal` (1, 2, ... this evening, as the log names it) and
+    `later` (a rubber has been started at the table after it)."""
+    same_table = Rubber.objects.filter(table_id=OuterRef("table_id")).order_by()
+    ordinal = same_table.filter(pk__lte=OuterRef("pk")).values("table_id").annotate(n=Count("pk"))
+    return (
+        Rubber.objects.filter(evening_id=evening_id, table__number=table_number)
+        .select_related("evening", "table")
+        .annotate(
+            ordinal=Subquery(ordinal.values("n")),
+            later=Exists(same_table.filter(pk__gt=OuterRef("pk"))),
+        )
+    )
+
+
+def _lock_first(rubbers: QuerySet[Rubber]) -> Rubber | None:
+    """The first of these rubbers with its row locked (its evening and table only read)."""
+    with row_locks(what="rubber"):
+        return for_update(rubbers).first()
+
+
+def _check_change(
+    evening: Evening,
+    expected_version: int | None,
+    table: Table | None,
+    table_number: int,
+    doing: str = "changes",
+) -> None:
+    """What every change at a table checks first: the version the device saw, the evening
+    open, and a table's link changing only its own table's hands."""
+    _check_version(evening, expected_version)
+    _check_open(evening)
+    if table is not None and table.number != table_number:
+        raise UserError(f"This table's link {doing} only its own hands.", code="permission_denied")
+
+
+def _rubber_to_change(
+    *,
+    evening_id: int,
+    table_number: int,
+    expected_version: int | None = None,
+    table: Table | None = None,
+    rubber_id: int | None = None,
+    ordinal: int | None = None,
+    doing: str = "changes",
+) -> tuple[Rubber, Evening | None]:
+    """The rubber a change at a table is made to, its row locked, after `_check_change`.
+
+    The rubber is named by id (the API's rubber), by its ordinal at the table (the
+    log's), or else is the one in progress at the table. It is locked first and the
+    evening only read with it: (rubber, None). When the table has no rubber in
+    progress, the evening is locked first and its state decides (Call-Ace: the same
+    players sit on in a new sitting), and (rubber, evening) is returned: holding the
+    evening, the rubber is locked NOWAIT (config/db.py).
+    """
+    rubbers = _at_table(evening_id, table_number)
+    if rubber_id is None and ordinal is not None:
+        ids = list(rubbers.order_by("pk").values_list("pk", flat=True))
+        rubber_id = ids[ordinal - 1] if 1 <= ordinal <= len(ids) else 0
+    if rubber_id is not None:
+        rubber = _lock_first(rubbers.filter(pk=rubber_id))
+    else:
+        in_progress = rubbers.filter(status=Rubber.Status.IN_PROGRESS)
+        in_progress = in_progress.order_by("-created_at", "-id")
+        # Looked for twice: a rubber that ends (or whose table breaks up) while this
+        # request waits for its lock is not returned, and the table may have a new one.
+        rubber = _lock_first(in_progress) or _lock_first(in_progress)
+    if rubber is not None:
+        _check_change(rubber.evening, expected_version, table, table_number, doing)
+        return rubber, None
+    evening = _lock_evening(evening_id, expected_version)
+    _check_change(evening, None, table, table_number, doing)
+    if rubber_id is not None:
+        named = f"rubber {ordinal}" if ordinal is not None else "such rubber"
+        raise UserError(f"Table {table_number} has no {named} this evening.", field="rubber")
+    found = _table_rubber(evening, table_number)
+    return lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True), evening
+
+
+def _log_change(
+    rubber: Rubber,
+    evening: Evening | None,
+    data: dict,
+    *,
+    ended: bool,
+    user,
+    table: Table | None,
+    expected_version: int | None,
+) -> None:
+    """Log a change made at a table to `rubber` (locked; `evening` too when the change
+    locked it first). A change that has just ended a rubber (`ended`) locks the evening
+    now, after the rubber, for the engine to end the rubber at its table (law 15)."""
+    if ended and rubber.rules.partnership and evening is None:
+        evening = _lock_evening(rubber.evening_id, expected_version)
+        _check_open(evening)
+    if evening is None:
+        _append(rubber.evening_id, data, expected_version=expected_version, user=user, table=table)
+        return
+    _log(evening, data, [], user=user, table=table)
+    evening.save(update_fields=["version"])
+    if ended:
+        _after_hand(evening, rubber, user=user, table=table)
 
 
 def _after_hand(evening: Evening, rubber: Rubber, *, user, table) -> None:
     """A rubber that the hand finished ends at its table (law 15: then the cut-outs)."""
-    rubber.refresh_from_db()
     at_table = evening_state(evening).table(rubber.table.number)
     # A rubber started outside the cutting (no table in the engine's state) just ends.
     if rubber.is_complete and rubber.rules.partnership and at_table and at_table.in_rubber:
         _apply(
             evening,
             {"type": "rubber_end", "table": rubber.table.number},
+            held={rubber.pk},
             user=user,
             table=table,
             automatic=True,
         )
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_record_hand(
     *,
@@ -316,68 +517,72 @@ def evening_record_hand(
 
     The hand is logged as an event; a hand that ends the rubber also logs the
     rubber's end, and the table-formation engine cuts players in and out (law 15).
+    The rubber is locked, not the evening, while the hand is scored (see the module's
+    docstring).
     """
-    evening = _lock_evening(evening_id, expected_version)
-    _check_open(evening)
-    if table is not None and table.number != table_number:
-        raise UserError("This table's link records only its own hands.", code="permission_denied")
-    if rubber_id is not None:  # the rubber named (a finished one is refused by its laws)
-        rubber = Rubber.objects.select_related("table").get(
-            pk=rubber_id, evening=evening, table__number=table_number
-        )
-    else:
-        rubber = _table_rubber(evening, table_number)
-    recorded = scoring.rubber_record_hand(rubber_id=rubber.pk, data=hand, user=user, table=None)
-    _log(
+    rubber, evening = _rubber_to_change(
+        evening_id=evening_id,
+        table_number=table_number,
+        expected_version=expected_version,
+        table=table,
+        rubber_id=rubber_id,
+        doing="records",
+    )
+    if rubber_id is not None and not rubber.is_complete and rubber.later:
+        raise UserError("This rubber is not the table's current one.", field="hand")
+    recorded = scoring.rubber_record_hand_locked(rubber=rubber, data=hand, user=user, table=None)
+    _log_change(
+        rubber,
         evening,
-        {"type": "hand", "table": table_number, "rubber": rubber_ordinal(rubber), "hand": hand},
-        [],
+        {"type": "hand", "table": table_number, "rubber": rubber.ordinal, "hand": hand},
+        ended=rubber.is_complete,
         user=user,
         table=table,
+        expected_version=expected_version,
     )
-    evening.save(update_fields=["version"])
-    _after_hand(evening, rubber, user=user, table=table)
     return recorded
 
 
-def _rubber_at(evening: Evening, table_number: int, ordinal: int) -> Rubber:
-    rubbers = list(
-        Rubber.objects.filter(evening=evening, table__number=table_number).order_by("pk")
-    )
-    if not 1 <= ordinal <= len(rubbers):
-        raise UserError(
-            f"Table {table_number} has no rubber {ordinal} this evening.", field="rubber"
-        )
-    return rubbers[ordinal - 1]
+def _named(rubber_number: int | None, rubber_id: int | None) -> None:
+    if rubber_number is None and rubber_id is None:
+        raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_correct_hand(
     *,
     evening_id: int,
     table_number: int,
-    rubber_number: int,
     number: int,
     hand: dict,
+    rubber_number: int | None = None,
+    rubber_id: int | None = None,
     reason: str = "",
     user=None,
     table: Table | None = None,
     is_secretary: bool = False,
     expected_version: int | None = None,
 ):
-    """Correct a hand at an evening's table (law 5, ruling E9), logged as an event.
+    """Correct a hand at an evening's table (law 5, ruling E9), logged as an event. The
+    rubber is named by its ordinal at the table this evening, or by its id.
 
     A correction may change a finished rubber's figures but not whether it is finished:
     the table has already cut in and out on its end (law 15).
     """
-    evening = _lock_evening(evening_id, expected_version)
-    _check_open(evening)
-    if table is not None and table.number != table_number:
-        raise UserError("This table's link corrects only its own hands.", code="permission_denied")
-    rubber = _rubber_at(evening, table_number, rubber_number)
+    _named(rubber_number, rubber_id)
+    rubber, evening = _rubber_to_change(
+        evening_id=evening_id,
+        table_number=table_number,
+        expected_version=expected_version,
+        table=table,
+        rubber_id=rubber_id,
+        ordinal=rubber_number,
+        doing="corrects",
+    )
     was_complete = rubber.is_complete
-    scoring.hand_correct(
-        rubber_id=rubber.pk,
+    scoring.hand_correct_locked(
+        rubber=rubber,
         number=number,
         data=hand,
         reason=reason,
@@ -385,7 +590,6 @@ def evening_correct_hand(
         table=rubber.table if table is not None else None,
         is_secretary=is_secretary,
     )
-    rubber.refresh_from_db()
     if was_complete and not rubber.is_complete:
         raise UserError(
             "This correction would leave a finished rubber unfinished, but the table has "
@@ -393,33 +597,34 @@ def evening_correct_hand(
             field="hand",
             law="law 15",
         )
-    _log(
+    _log_change(
+        rubber,
         evening,
         {
             "type": "correction",
             "table": table_number,
-            "rubber": rubber_number,
+            "rubber": rubber.ordinal,
             "number": number,
             "hand": hand,
             "reason": reason,
         },
-        [],
+        ended=not was_complete and rubber.is_complete,
         user=user,
         table=table,
+        expected_version=expected_version,
     )
-    evening.save(update_fields=["version"])
-    if not was_complete:
-        _after_hand(evening, rubber, user=user, table=table)
     return rubber
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_remove_hand(
     *,
     evening_id: int,
     table_number: int,
-    rubber_number: int,
     number: int,
+    rubber_number: int | None = None,
+    rubber_id: int | None = None,
     reason: str = "",
     user=None,
     table: Table | None = None,
@@ -427,11 +632,14 @@ def evening_remove_hand(
 ):
     """Take the last hand off a table's rubber (law 5 limits, ruling E9), logged as an
     event. A finished rubber keeps its hands: the table has cut in and out on its end."""
-    evening = _lock_evening(evening_id, None)
-    _check_open(evening)
-    if table is not None and table.number != table_number:
-        raise UserError("This table's link changes only its own hands.", code="permission_denied")
-    rubber = _rubber_at(evening, table_number, rubber_number)
+    _named(rubber_number, rubber_id)
+    rubber, evening = _rubber_to_change(
+        evening_id=evening_id,
+        table_number=table_number,
+        table=table,
+        rubber_id=rubber_id,
+        ordinal=rubber_number,
+    )
     if rubber.is_complete:
         raise UserError(
             "The rubber is over and the table has cut in and out on its end (law 15); "
@@ -439,41 +647,48 @@ def evening_remove_hand(
             field="number",
             law="law 15",
         )
-    removed = scoring.hand_remove_last(
-        rubber_id=rubber.pk,
+    removed = scoring.hand_remove_last_locked(
+        rubber=rubber,
         number=number,
         reason=reason,
         user=user,
         table=rubber.table if table is not None else None,
         is_secretary=is_secretary,
     )
-    _log(
+    _log_change(
+        rubber,
         evening,
-        {"type": "hand_removed", "table": table_number, "rubber": rubber_number,
+        {"type": "hand_removed", "table": table_number, "rubber": rubber.ordinal,
          "number": number, "reason": reason},
-        [],
+        ended=False,
         user=user,
         table=table,
+        expected_version=None,
     )  # fmt: skip
-    evening.save(update_fields=["version"])
     return removed
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> Rubber:
     """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
-    evening = _lock_evening(evening_id, None)
-    _check_open(evening)
-    rubber = _table_rubber(evening, table_number)
+    rubber, evening = _rubber_to_change(evening_id=evening_id, table_number=table_number)
     if rubber.rules.partnership:
         raise UserError("A rubber ends when it is won, not when closed.", law="ruling E1")
-    scoring.rubber_close(rubber_id=rubber.pk)
-    _log(evening, {"type": "close_sitting", "table": table_number}, [], user=user)
-    evening.save(update_fields=["version"])
-    rubber.refresh_from_db()
+    scoring.rubber_close_locked(rubber=rubber)
+    _log_change(
+        rubber,
+        evening,
+        {"type": "close_sitting", "table": table_number},
+        ended=False,
+        user=user,
+        table=None,
+        expected_version=None,
+    )
     return rubber
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_close(*, evening_id: int, user=None, expected_version: int | None = None) -> Evening:
     """Close the evening: it is frozen until a secretary reopens it (ruling M1's ledger
@@ -486,6 +701,7 @@ def evening_close(*, evening_id: int, user=None, expected_version: int | None = 
     return evening
 
 
+@conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
     """Reopen a closed evening; a secretary must say why, and the reason is logged."""

@@ -16,6 +16,15 @@ def table_of_request(request) -> Table | None:
     return request.auth if isinstance(request.auth, Table) else None
 
 
+def manages_club(request, club: Club) -> bool:
+    """Is the caller the club's secretary (or staff)? `club_is_managed_by`, asked of the
+    database once per request and club however often a view and its checks ask it."""
+    known = request.__dict__.setdefault("_manages_club", {})
+    if club.pk not in known:
+        known[club.pk] = club_is_managed_by(club=club, user=request.user)
+    return known[club.pk]
+
+
 def club_for_request(request, slug: str, *, write: bool = False) -> Club:
     """Load the club named in the URL as this request may see it.
 
@@ -23,11 +32,12 @@ def club_for_request(request, slug: str, *, write: bool = False) -> Club:
     to a write.
     """
     table = table_of_request(request)
-    club = clubs_visible_to(user=request.user).filter(slug=slug).first()
-    if club is None and table is not None and table.club.slug == slug:
-        club = table.club
+    if table is not None and table.club.slug == slug:
+        club = table.club  # a table's link always sees its own club, read with the table
+    else:
+        club = clubs_visible_to(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")
-    if write and not club_is_managed_by(club=club, user=request.user):
+    if write and not manages_club(request, club):
         raise exceptions.PermissionDenied("Only the club's secretary may change this.")
     return club

@@ -206,6 +206,7 @@ def _table(token: str) -> Table:
     table = Table.objects.select_related("evening", "club").filter(token=token).first()
     if table is None:
         raise Http404("No such table.")
+    table.evening.club = table.club  # one club, read once
     return table
 
 
@@ -213,6 +214,8 @@ def table_context(table: Table, *, error=None, notice=None) -> dict:
     from scoring.views import scoresheet_display
 
     rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
+    if rubber is not None:
+        rubber.table = table
     return {
         "table": table,
         "evening": table.evening,
@@ -314,7 +317,7 @@ def table_record(request, token: str):
             evenings.evening_correct_hand(
                 evening_id=table.evening_id,
                 table_number=table.number,
-                rubber_number=evenings.rubber_ordinal(rubber),
+                rubber_id=rubber.pk,
                 number=int(request.POST["correct"]),
                 hand=hand,
                 table=table,
@@ -327,5 +330,5 @@ def table_record(request, token: str):
             notice = recorded.lines
     except USER_ERRORS as exc:
         error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
-    table.evening.refresh_from_db()
+    table.evening.refresh_from_db(fields=evenings.CHANGING)
     return render(request, "club/_table.html", table_context(table, error=error, notice=notice))

@@ -114,7 +114,12 @@ def exception_handler(exc, context):
             law=getattr(exc, "law", None),
             details=getattr(exc, "details", None),
         )
-        return Response(body, status=status_code)
+        response = Response(body, status=status_code)
+        if isinstance(exc, Conflict) and exc.code == "locked":
+            # A lock not granted in time: nothing was done, and the same request may
+            # succeed in a moment (so an Idempotency-Key's record does not keep it).
+            response["Retry-After"] = "1"
+        return response
 
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

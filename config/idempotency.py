@@ -7,7 +7,8 @@ an `Idempotency-Key` header is done at most once per key for the same caller:
   (`Idempotent-Replayed: true`);
 - the same key with a different body gets 422;
 - a retry while the first request is still running gets 409 (retry later);
-- an answer of 5xx is not stored, so the request may be tried again.
+- an answer of 5xx, or one that says to retry later (`Retry-After`: a row lock not
+  granted in time, config/db.py), is not stored, so the request may be tried again.
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in.
@@ -72,7 +73,11 @@ class IdempotencyMiddleware:
         if isinstance(record, HttpResponse):
             return record
         response = self.get_response(request)
-        if response.status_code >= 500 or getattr(response, "streaming", False):
+        if (
+            response.status_code >= 500
+            or response.has_header("Retry-After")
+            or getattr(response, "streaming", False)
+        ):
             record.delete()
             return response
         if hasattr(response, "render") and not getattr(response, "is_rendered", True):

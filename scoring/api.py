@@ -13,8 +13,7 @@ from rest_framework.views import APIView
 
 from club import evenings
 from club.models import Evening, Table
-from club.permissions import club_for_request, table_of_request
-from club.selectors import club_is_managed_by
+from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from scoring import selectors, services
 from scoring.models import RULESET_CHOICES, Rubber
@@ -213,18 +212,16 @@ def _rubber(request, slug: str, pk: int) -> Rubber:
     table = table_of_request(request)
     rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
     # A table's link reads only its own table's rubbers when the club is private.
-    if (
-        table is not None
-        and not club.is_public
-        and not club_is_managed_by(club=club, user=request.user)
-    ):
+    if table is not None and not club.is_public and not manages_club(request, club):
         rubbers = rubbers.filter(table=table)
-    return get_object_or_404(rubbers, pk=pk)
+    rubber = get_object_or_404(rubbers, pk=pk)
+    rubber.club = club  # the club read once for the request
+    return rubber
 
 
 def _may_record(request, rubber: Rubber) -> None:
     """The club's secretary, or the phone at the rubber's own table."""
-    if club_is_managed_by(club=rubber.club, user=request.user):
+    if manages_club(request, rubber.club):
         return
     table = table_of_request(request)
     if table is not None:
@@ -244,14 +241,14 @@ def _evening_table(rubber: Rubber) -> dict | None:
     return {
         "evening_id": rubber.evening_id,
         "table_number": rubber.table.number,
-        "rubber_number": evenings.rubber_ordinal(rubber),
+        "rubber_id": rubber.pk,
     }
 
 
 def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
     """Who changes a recorded hand: the secretary (the club's referee, ruling E9), or
     the phone at the rubber's table (only within law 5's limits)."""
-    is_secretary = club_is_managed_by(club=rubber.club, user=request.user)
+    is_secretary = manages_club(request, rubber.club)
     return {
         "number": number,
         "reason": reason,
@@ -270,7 +267,7 @@ class RubberListView(APIView):
     def get(self, request, slug):
         club = club_for_request(request, slug)
         table = table_of_request(request)
-        if club_is_managed_by(club=club, user=request.user) or club.is_public:
+        if club.is_public or manages_club(request, club):
             table = None
         rubbers = selectors.rubbers_of(club=club, table=table)
         if status_filter := request.query_params.get("status"):
@@ -312,18 +309,11 @@ class RubberHandsView(APIView):
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
-        table = (
-            None
-            if club_is_managed_by(club=rubber.club, user=request.user)
-            else table_of_request(request)
-        )
+        table = None if manages_club(request, rubber.club) else table_of_request(request)
         if rubber.evening_id and rubber.table_id:
             # A rubber at an evening's table: the evening logs the hand and, when it
-            # ends the rubber, cuts players in and out (law 15).
-            if not rubber.is_complete and rubber.table.rubbers.filter(pk__gt=rubber.pk).exists():
-                raise exceptions.ValidationError(
-                    {"hand": ["This rubber is not the table's current one."]}
-                )
+            # ends the rubber, cuts players in and out (law 15). It refuses a rubber
+            # that is no longer the table's current one.
             hand = evenings.evening_record_hand(
                 evening_id=rubber.evening_id,
                 table_number=rubber.table.number,
@@ -336,8 +326,8 @@ class RubberHandsView(APIView):
             hand = services.rubber_record_hand(
                 rubber_id=rubber.pk, data=request.data, user=request.user, table=table
             )
-        rubber.refresh_from_db()
-        body = selectors.hand_as_dict(hand, rubber=rubber)
+        rubber = hand.rubber  # as the service left it, locked and written: no reload
+        body = selectors.hand_as_dict(hand, rubber=rubber, corrections=[])  # none yet
         body["rubber"] = {"status": rubber.status, **rubber.summary}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -364,10 +354,14 @@ class RubberHandDetailView(APIView):
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
         if where := _evening_table(rubber):  # logged in the evening's record
-            evenings.evening_correct_hand(**where, **change, hand=data.validated_data["hand"])
+            rubber = evenings.evening_correct_hand(
+                **where, **change, hand=data.validated_data["hand"]
+            )
         else:
-            services.hand_correct(rubber_id=rubber.pk, **change, data=data.validated_data["hand"])
-        rubber.refresh_from_db()
+            hand = services.hand_correct(
+                rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
+            )
+            rubber = hand.rubber  # as the service left it: no reload
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 
 
@@ -386,11 +380,11 @@ class RubberHandRemoveView(APIView):
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
         if where := _evening_table(rubber):  # logged in the evening's record
-            evenings.evening_remove_hand(**where, **change)
+            removed = evenings.evening_remove_hand(**where, **change)
         else:
-            services.hand_remove_last(rubber_id=rubber.pk, **change)
-        rubber.refresh_from_db()
-        return Response(selectors.rubber_scoresheet(rubber=rubber))
+            removed = services.hand_remove_last(rubber_id=rubber.pk, **change)
+        # The rubber as the service left it, locked and written: no reload.
+        return Response(selectors.rubber_scoresheet(rubber=removed.rubber))
 
 
 class HandHistoryView(APIView):
@@ -399,7 +393,7 @@ class HandHistoryView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk, number):
         rubber = _rubber(request, slug, pk)
-        if not club_is_managed_by(club=rubber.club, user=request.user):
+        if not manages_club(request, rubber.club):
             if not request.user.is_authenticated and request.auth is None:
                 raise exceptions.NotAuthenticated()
             raise exceptions.PermissionDenied("A hand's history is for the club's secretary.")

@@ -29,8 +29,11 @@ def correction_as_dict(correction: HandCorrection) -> dict:
     }
 
 
-def hand_as_dict(hand: Hand, *, rubber: Rubber) -> dict:
-    """One stored hand in the scoresheet's output shape, with its corrections."""
+def hand_as_dict(hand: Hand, *, rubber: Rubber, corrections=None) -> dict:
+    """One stored hand in the scoresheet's output shape, with its corrections (read here
+    unless the caller has them: a hand just recorded has none)."""
+    if corrections is None:
+        corrections = hand.corrections.all()
     last = hand.number == rubber.hand_count
     return {
         "number": hand.number,
@@ -42,7 +45,7 @@ def hand_as_dict(hand: Hand, *, rubber: Rubber) -> dict:
         "facts": hand.facts,
         "recorded_at": hand.recorded_at.isoformat(),
         "corrected": hand.correction_count > 0,
-        "corrections": [correction_as_dict(c) for c in hand.corrections.all()],
+        "corrections": [correction_as_dict(c) for c in corrections],
     }
 
 

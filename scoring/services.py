@@ -5,6 +5,12 @@ rule set to rebuild the rubber's state, validates the new hand against that
 state, and only then writes: the hand, its points per player (denormalised for
 standings), the games, the rubber's summary and, when it is over, the money.
 A rejected request raises before the first write and so changes nothing.
+
+Each write comes twice: `rubber_record_hand(rubber_id=...)` and the like lock the
+rubber in their own transaction; the `*_locked` forms work on a rubber whose row the
+caller has already locked in its transaction (club.evenings locks it, reading the
+evening with it, and logs the change in the evening's record). Lock order:
+config/db.py.
 """
 
 from collections.abc import Iterable
@@ -17,7 +23,7 @@ from django.utils import timezone
 from club.models import Club, Evening, Table
 from config.api import UserError
 from config.audit import audit_context
-from config.db import lock_one
+from config.db import conflict_on_lock_failure, lock_one
 from scoring.models import (
     Game,
     Hand,
@@ -183,6 +189,14 @@ def _player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
     return out
 
 
+def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
+    """Each player's member id under the name the rubber keeps for him: the seats were
+    written in the players' order (`rubber_start`)."""
+    ids = rubber.seats.order_by("position").values_list("member_id", flat=True)
+    names = [name for name, _ in _players_of(rules, rubber.players)]
+    return dict(zip(names, ids, strict=True))
+
+
 def _write_from(
     *, rubber: Rubber, rules: RuleSet, state, scored: list, first: int, hands: list[Hand]
 ) -> None:
@@ -191,10 +205,10 @@ def _write_from(
     `hands` are the Hand rows in order (unsaved for new ones); rows before `first` are
     unchanged by construction (their results depend only on the hands before them).
     """
-    members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
-    HandScore.objects.filter(rubber=rubber, hand__number__gt=first).delete()
-    scores = []
-    changed = []
+    member_ids = _member_ids(rules, rubber)
+    changed = [row for row in hands[first:] if row.pk is not None]
+    if changed:  # a correction: the hands re-scored lose their old scores
+        HandScore.objects.filter(rubber=rubber, hand__number__gt=first).delete()
     for (hand, result), row in zip(scored[first:], hands[first:], strict=True):
         canonical = hand.as_dict()
         row.data = canonical
@@ -205,32 +219,48 @@ def _write_from(
         row.game_won = result.game_won or ""
         if row.pk is None:
             row.save()
-        else:
-            changed.append(row)
     # A correction re-scores every later hand: one UPDATE for them all, not one each.
     Hand.objects.bulk_update(changed, ["data", "tricks", "points", "lines", "facts", "game_won"])
-    for (_, result), row in zip(scored[first:], hands[first:], strict=True):
-        for name, score in _player_scores(rules, rubber, result).items():
-            scores.append(HandScore(hand=row, rubber=rubber, member=members[name], **score))
-    HandScore.objects.bulk_create(scores)
-    _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
-
-
-def _write_rubber(*, rubber: Rubber, rules: RuleSet, state, hand_count: int, members) -> None:
-    summary = rules.summary(state)
-    Game.objects.filter(rubber=rubber).delete()
-    Game.objects.bulk_create(
-        Game(
-            rubber=rubber,
-            number=game["number"],
-            winner=game["winner"],
-            value=game.get("value"),
-            lap=game.get("lap") or 0,
-            scores=game.get("scores") or {},
-            detail=game,
-        )
-        for game in summary.get("games", [])
+    HandScore.objects.bulk_create(
+        HandScore(hand=row, rubber=rubber, member_id=member_ids[name], **score)
+        for (_, result), row in zip(scored[first:], hands[first:], strict=True)
+        for name, score in _player_scores(rules, rubber, result).items()
     )
+    _write_rubber(
+        rubber=rubber, rules=rules, state=state, hand_count=len(scored), member_ids=member_ids
+    )
+
+
+def _write_rubber(
+    *, rubber: Rubber, rules: RuleSet, state, hand_count: int, member_ids: dict[str, int]
+) -> None:
+    """Write the rubber's games, summary, status and money from the rule set's state, and
+    note the change for the standings.
+
+    Every write of a rubber ends here (a hand recorded, corrected or removed, a sitting
+    closed, a rubber abandoned), after its hands and their scores are final, so what
+    comes last sees all of the rubber's rows as they will be committed. Rows that
+    cannot have changed are not rewritten: the games while the finished games are those
+    stored with the summary (a hand that ends no game and does not end the rubber), the
+    money while the rubber was in progress (an unfinished rubber holds none).
+    """
+    summary = rules.summary(state)
+    games = summary.get("games", [])
+    if games != (rubber.summary or {}).get("games", []):
+        Game.objects.filter(rubber=rubber).delete()
+        Game.objects.bulk_create(
+            Game(
+                rubber=rubber,
+                number=game["number"],
+                winner=game["winner"],
+                value=game.get("value"),
+                lap=game.get("lap") or 0,
+                scores=game.get("scores") or {},
+                detail=game,
+            )
+            for game in games
+        )
+    may_hold_money = rubber.status != Rubber.Status.IN_PROGRESS
     complete = rules.is_complete(state)
     rubber.summary = summary
     rubber.hand_count = hand_count
@@ -240,19 +270,20 @@ def _write_rubber(*, rubber: Rubber, rules: RuleSet, state, hand_count: int, mem
         rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
         rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
     rubber.save()
-    Settlement.objects.filter(rubber=rubber).delete()
+    if may_hold_money:
+        Settlement.objects.filter(rubber=rubber).delete()
     if complete:
         ledger = rules.settle(state, rubber.stake, rubber.players)
         Settlement.objects.bulk_create(
-            Settlement(rubber=rubber, member=members[name], amount=amount)
+            Settlement(rubber=rubber, member_id=member_ids[name], amount=amount)
             for name, amount in ledger.items()
         )
     rollup_rubber(rubber)  # the seats' totals, for standings (scoring/rollup.py)
-    standings_note_change(rubber=rubber)
+    standings_note_change(rubber=rubber, member_ids=list(member_ids.values()))
 
 
 def _lock_rubber(rubber_id: int) -> Rubber:
-    return lock_one(Rubber.objects.filter(pk=rubber_id), what="rubber")
+    return lock_one(Rubber.objects.select_related("evening").filter(pk=rubber_id), what="rubber")
 
 
 def _check_table(rubber: Rubber, table: Table | None) -> None:
@@ -261,16 +292,29 @@ def _check_table(rubber: Rubber, table: Table | None) -> None:
         raise PermissionDeniedByLaw("This table's link cannot record another table's hands.")
 
 
+def _check_evening_open(rubber: Rubber) -> None:
+    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
+        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+
+
+@conflict_on_lock_failure(what="rubber")
 @transaction.atomic
 def rubber_record_hand(
     *, rubber_id: int, data: dict, user=None, table: Table | None = None
 ) -> Hand:
     """Record the next hand of a rubber (Call-Ace: the next deal of a sitting) and score it."""
-    rubber = _lock_rubber(rubber_id)
+    return rubber_record_hand_locked(
+        rubber=_lock_rubber(rubber_id), data=data, user=user, table=table
+    )
+
+
+def rubber_record_hand_locked(
+    *, rubber: Rubber, data: dict, user=None, table: Table | None = None
+) -> Hand:
+    """`rubber_record_hand` for a rubber the caller has locked in its transaction."""
     _check_table(rubber, table)
     rules = rubber.rules
-    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
-        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+    _check_evening_open(rubber)
     if rubber.status == Rubber.Status.ABANDONED:
         raise UserError(
             "This rubber was abandoned when its table broke up; no hand is added to it.",
@@ -345,6 +389,7 @@ def _check_may_change(
     return free, law
 
 
+@conflict_on_lock_failure(what="rubber")
 @transaction.atomic
 def hand_correct(
     *,
@@ -363,23 +408,38 @@ def hand_correct(
     at that table is recorded. After that only the secretary, the club's referee, may
     correct it, and must say why. The original always stays beside the correction.
     """
+    return hand_correct_locked(
+        rubber=_lock_rubber(rubber_id), number=number, data=data, reason=reason, user=user,
+        table=table, is_secretary=is_secretary,
+    )  # fmt: skip
+
+
+def hand_correct_locked(
+    *,
+    rubber: Rubber,
+    number: int,
+    data: dict,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+) -> Hand:
+    """`hand_correct` for a rubber the caller has locked in its transaction."""
     with audit_context(reason=reason.strip() or "correction"):
         return _hand_correct(
-            rubber_id=rubber_id, number=number, data=data, reason=reason, user=user,
+            rubber=rubber, number=number, data=data, reason=reason, user=user,
             table=table, is_secretary=is_secretary,
         )  # fmt: skip
 
 
-def _hand_correct(*, rubber_id, number, data, reason, user, table, is_secretary) -> Hand:
-    rubber = _lock_rubber(rubber_id)
+def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) -> Hand:
     _check_table(rubber, table)
     rules = rubber.rules
     hands = list(rubber.hands.order_by("number"))
     if not 1 <= number <= len(hands):
         raise UserError(f"This rubber has no hand {number}.", field="number", code="not_found")
     row = hands[number - 1]
-    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
-        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+    _check_evening_open(rubber)
 
     free, law = _check_may_change(
         rules, rubber, hands, row, reason=reason, is_secretary=is_secretary
@@ -408,6 +468,7 @@ def _hand_correct(*, rubber_id, number, data, reason, user, table, is_secretary)
     return row
 
 
+@conflict_on_lock_failure(what="rubber")
 @transaction.atomic
 def hand_remove_last(
     *,
@@ -420,7 +481,22 @@ def hand_remove_last(
 ) -> RemovedHand:
     """Take the last recorded hand off a rubber (one entered by mistake), under the same
     limits as a correction (law 5, ruling E9); it stays on record as a RemovedHand."""
-    rubber = _lock_rubber(rubber_id)
+    return hand_remove_last_locked(
+        rubber=_lock_rubber(rubber_id), number=number, reason=reason, user=user, table=table,
+        is_secretary=is_secretary,
+    )  # fmt: skip
+
+
+def hand_remove_last_locked(
+    *,
+    rubber: Rubber,
+    number: int,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+) -> RemovedHand:
+    """`hand_remove_last` for a rubber the caller has locked in its transaction."""
     _check_table(rubber, table)
     rules = rubber.rules
     hands = list(rubber.hands.order_by("number"))
@@ -429,8 +505,7 @@ def hand_remove_last(
             "Only the last hand recorded can be removed; correct an earlier one instead.",
             field="number",
         )
-    if rubber.evening_id and rubber.evening.status == rubber.evening.Status.CLOSED:
-        raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
+    _check_evening_open(rubber)
     row = hands[-1]
     _check_may_change(rules, rubber, hands, row, reason=reason, is_secretary=is_secretary)
     removed = RemovedHand.objects.create(
@@ -444,34 +519,54 @@ def hand_remove_last(
     )
     row.delete()
     state, scored = _replay(rules, rubber, [h.data for h in hands[:-1]])
-    members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
-    _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
+    _write_rubber(
+        rubber=rubber, rules=rules, state=state, hand_count=len(scored),
+        member_ids=_member_ids(rules, rubber),
+    )  # fmt: skip
     return removed
 
 
+@conflict_on_lock_failure(what="rubber")
 @transaction.atomic
 def rubber_abandon(*, rubber_id: int) -> Rubber:
     """A rubber whose table broke up before it was won (law 21): its hands stand and
     count, but it has no winner and settles nothing."""
-    rubber = _lock_rubber(rubber_id)
+    return rubber_abandon_locked(rubber=_lock_rubber(rubber_id))
+
+
+def rubber_abandon_locked(*, rubber: Rubber) -> Rubber:
+    """`rubber_abandon` for a rubber the caller has locked in its transaction."""
     if rubber.status == Rubber.Status.IN_PROGRESS:
         rubber.status = Rubber.Status.ABANDONED
         rubber.completed_at = timezone.now()
-        rubber.save(update_fields=["status", "completed_at"])
-        standings_note_change(rubber=rubber)
+        rules = rubber.rules
+        # Its hands stand (law 21): the figures are those of the hands as recorded.
+        state, scored = _replay(rules, rubber, rubber.hands.order_by("number").values_list(
+            "data", flat=True))  # fmt: skip
+        _write_rubber(
+            rubber=rubber, rules=rules, state=state, hand_count=len(scored),
+            member_ids=_member_ids(rules, rubber),
+        )  # fmt: skip
     return rubber
 
 
+@conflict_on_lock_failure(what="rubber")
 @transaction.atomic
 def rubber_close(*, rubber_id: int) -> Rubber:
     """End a Call-Ace sitting and settle it (ruling C5). Partnership rubbers end when won."""
-    rubber = _lock_rubber(rubber_id)
+    return rubber_close_locked(rubber=_lock_rubber(rubber_id))
+
+
+def rubber_close_locked(*, rubber: Rubber) -> Rubber:
+    """`rubber_close` for a rubber the caller has locked in its transaction."""
     rules = rubber.rules
     raw_hands = rubber.hands.order_by("number").values_list("data", flat=True)
     state, scored = _replay(rules, rubber, raw_hands)
     if rules.is_complete(state):
         raise UserError("It is over already.", code="complete", law=rules.rubber_law)
     state = rules.close(state)
-    members = {p.member.name: p.member for p in rubber.seats.select_related("member")}
-    _write_rubber(rubber=rubber, rules=rules, state=state, hand_count=len(scored), members=members)
+    _write_rubber(
+        rubber=rubber, rules=rules, state=state, hand_count=len(scored),
+        member_ids=_member_ids(rules, rubber),
+    )  # fmt: skip
     return rubber

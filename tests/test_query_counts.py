@@ -120,7 +120,8 @@ def test_standings_for_a_secretary(season, django_assert_max_num_queries, name, 
 
 
 def _with_locks(queries: int, locks: int) -> int:
-    """On PostgreSQL each row lock is preceded by its lock timeout (config.db.lock_one)."""
+    """On PostgreSQL each transaction that locks rows first sets its lock timeout
+    (config.db.row_locks)."""
     return queries + (locks if connection.vendor == "postgresql" else 0)
 
 
@@ -128,37 +129,79 @@ def _hands(season) -> str:
     return f"/api/v1/clubs/{SLUG}/rubbers/{season['rubber'].pk}/hands/"
 
 
-def test_record_a_hand_from_the_table(season, django_assert_max_num_queries):
-    """The phone at the table, which sends an Idempotency-Key with every hand."""
+def _phone(season, key: str):
+    """The phone at the long rubber's table, which sends an Idempotency-Key with every write."""
     phone = token_client(UserFactory())
-    phone.credentials(
-        HTTP_AUTHORIZATION=f"Table {season['table'].token}", HTTP_IDEMPOTENCY_KEY="hand-21"
-    )
-    with django_assert_max_num_queries(_with_locks(37, locks=2)):
+    phone.credentials(HTTP_AUTHORIZATION=f"Table {season['table'].token}", HTTP_IDEMPOTENCY_KEY=key)
+    return phone
+
+
+def test_record_a_hand_from_the_table(season, django_assert_max_num_queries):
+    """The phone at the table, which sends an Idempotency-Key with every hand. A hand that
+    ends no game rewrites nothing already stored: no DELETE (no games, scores or money
+    rebuilt), and the evening is locked only by the UPDATE that logs the hand."""
+    phone = _phone(season, "hand-21")
+    with django_assert_max_num_queries(_with_locks(19, locks=1)) as queries:
         response = phone.post(_hands(season), {"makers": "EW", "tricks": 3}, format="json")
     assert response.status_code == 201, response.content
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in statements if "DELETE FROM" in sql]
+    locks = [sql for sql in statements if " FOR " in sql and "UPDATE OF" in sql]
+    if connection.vendor == "postgresql":  # SQLite has no row locks
+        assert len(locks) == 1 and locks[0].endswith('FOR NO KEY UPDATE OF "scoring_rubber"')
+    assert [sql for sql in statements if sql.split(";")[-1].strip().startswith(
+        'UPDATE "club_evening" SET "version" = "version" + 1')]  # fmt: skip
 
 
 def test_record_a_hand_as_secretary(season, django_assert_max_num_queries):
-    with django_assert_max_num_queries(_with_locks(35, locks=2)):
+    with django_assert_max_num_queries(_with_locks(17, locks=1)):
         response = season["secretary"].post(
             _hands(season), {"makers": "EW", "tricks": 3}, format="json"
         )
     assert response.status_code == 201, response.content
 
 
+def test_record_a_hand_at_the_evenings_table(season, django_assert_max_num_queries):
+    """The evening's own endpoint for a table's hands, from the phone (it answers with the
+    evening's summary)."""
+    url = f"/api/v1/clubs/{SLUG}/evenings/{season['evening'].pk}/tables/100/hands/"
+    phone = _phone(season, "hand-21")
+    with django_assert_max_num_queries(_with_locks(21, locks=1)):
+        response = phone.post(url, {"hand": {"makers": "EW", "tricks": 3}}, format="json")
+    assert response.status_code == 201, response.content
+
+
+def test_record_a_hand_on_the_phone_page(season, client, django_assert_max_num_queries):
+    """The table's phone page posts its form with an Idempotency-Key and shows the table."""
+    url = f"/t/{season['table'].token}/hand/"
+    with django_assert_max_num_queries(_with_locks(22, locks=1)):
+        response = client.post(url, {"makers": "EW", "tricks": "3"}, HTTP_IDEMPOTENCY_KEY="p-21")
+    assert response.status_code == 200
+    assert season["rubber"].hands.count() == LONG + 1
+
+
 def test_correct_the_last_hand(season, django_assert_max_num_queries):
     url = f"{_hands(season)}{LONG}/"
-    with django_assert_max_num_queries(_with_locks(41, locks=2)):
+    with django_assert_max_num_queries(_with_locks(24, locks=1)):
         response = season["secretary"].put(
             url, {"hand": {"makers": "NS", "tricks": 4}}, format="json"
         )
     assert response.status_code == 200, response.content
 
 
+def test_correct_the_last_hand_from_the_table(season, django_assert_max_num_queries):
+    """The phone corrects its table's last hand (law 5) through the evening's endpoint."""
+    evening = season["evening"].pk
+    url = f"/api/v1/clubs/{SLUG}/evenings/{evening}/tables/100/rubbers/1/hands/{LONG}/"
+    phone = _phone(season, "correct-20")
+    with django_assert_max_num_queries(_with_locks(27, locks=1)):
+        response = phone.put(url, {"hand": {"makers": "NS", "tricks": 4}}, format="json")
+    assert response.status_code == 200, response.content
+
+
 def test_correct_the_first_hand_as_referee(season, django_assert_max_num_queries):
     url = f"{_hands(season)}1/"
-    with django_assert_max_num_queries(_with_locks(41, locks=2)):
+    with django_assert_max_num_queries(_with_locks(25, locks=1)):
         response = season["secretary"].put(
             url,
             {"hand": {"makers": "NS", "tricks": 4}, "reason": "The sheet showed four."},
@@ -168,8 +211,8 @@ def test_correct_the_first_hand_as_referee(season, django_assert_max_num_queries
 
 
 def test_remove_the_last_hand(season, django_assert_max_num_queries):
-    """At an evening's table: the evening is locked and the removal logged, as a hand is."""
+    """At an evening's table: the removal is logged in the evening's record, as a hand is."""
     url = f"{_hands(season)}{LONG}/remove/"
-    with django_assert_max_num_queries(_with_locks(37, locks=2)):
+    with django_assert_max_num_queries(_with_locks(23, locks=1)):
         response = season["secretary"].post(url, {"reason": "Entered twice."}, format="json")
     assert response.status_code == 200, response.content

@@ -310,13 +310,15 @@ def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | No
 # --- noting changes and scheduling -------------------------------------------------------------
 
 
-def standings_note_change(*, rubber: Rubber) -> None:
-    """Mark the rubber's players dirty in every tournament it counts in (same transaction),
-    and schedule a recalculation of each after commit."""
+def standings_note_change(*, rubber: Rubber, member_ids: list[int] | None = None) -> None:
+    """Mark the rubber's players (`member_ids`, when the caller has them) dirty in every
+    tournament it counts in (same transaction), and schedule a recalculation of each
+    after commit."""
     tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))
     if not tournament_ids:
         return
-    member_ids = list(rubber.seats.values_list("member_id", flat=True))
+    if member_ids is None:
+        member_ids = list(rubber.seats.values_list("member_id", flat=True))
     # An existing row gets a new token: see StandingsDirty and standings_recalculate.
     StandingsDirty.objects.bulk_create(
         [StandingsDirty(tournament_id=t, member_id=m) for t in tournament_ids for m in member_ids],

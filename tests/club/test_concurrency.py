@@ -1,17 +1,22 @@
-"""Two devices acting on one table at once (PostgreSQL row locks): one wins, the other
-gets a conflict; no cut-out happens twice; the end state is one a serial order gives."""
+"""Devices acting at once (PostgreSQL row locks). On one table: one wins, the other gets a
+conflict; no cut-out happens twice; the end state is one a serial order gives. At the
+tables of one evening: hands are written side by side, each rubber locked and the evening
+only at the end (config/db.py), and whatever races them (a break-up, closing) ends in a
+serial order with nothing half-written."""
 
 import datetime
 import threading
+import time
 from decimal import Decimal
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from club import evenings
-from club.models import Evening
-from config.api import Conflict
-from scoring.models import Hand, Rubber
+from club.models import Evening, EveningEvent, Member
+from config import db
+from config.api import Conflict, UserError
+from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -144,3 +149,296 @@ def test_hands_and_a_correction_at_once_end_as_some_serial_order(seated):
     ]
     assert rubber.summary["current"] in sheets
     assert [h["makers"] for h in recorded[1:]] in (["EW", "NS"], ["NS", "EW"])
+
+
+# --- the tables of one evening record side by side (the rubber is locked, the evening last) ---
+
+EIGHT = [*SIX, "Grace", "Hugh"]
+MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
+
+
+@pytest.fixture
+def two_tables(club, postgres, monkeypatch):
+    """An evening with a rubber at each of two tables, counted in a ladder; a lock not
+    granted within five seconds is a conflict (so a test that would wait fails)."""
+    from tournaments.services import tournament_create
+
+    monkeypatch.setattr(db, "LOCK_TIMEOUT_MS", 5000)
+    evening = evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+    tournament_create(
+        club=club, name="Winter", slug="winter", kind="ladder", evening_ids=[evening.pk]
+    )
+    for four, cards in (
+        (EIGHT[:4], ["JS", "AS", "KS", "QS"]),
+        (EIGHT[4:], ["JH", "AH", "KH", "QH"]),
+    ):
+        for name in four:
+            evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+        evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+        evenings.evening_act(
+            evening_id=evening.pk,
+            event={"type": "cut", "cards": dict(zip(four, cards, strict=True))},
+        )
+    evening.refresh_from_db()
+    assert evening.rubbers.filter(status="in_progress").count() == 2
+    return evening
+
+
+class Background:
+    """A call run in its own thread (its own connection); `.result` is what it returned or
+    raised once `.join()` has returned."""
+
+    def __init__(self, call):
+        self.result = None
+        self.thread = threading.Thread(target=self._run, args=(call,))
+        self.thread.start()
+
+    def _run(self, call):
+        try:
+            self.result = call()
+        except Exception as exc:  # asserted by the test
+            self.result = exc
+        finally:
+            connection.close()
+
+    def join(self):
+        self.thread.join(30)
+        assert not self.thread.is_alive()
+        return self.result
+
+
+def holding(write):
+    """Another connection makes `write` (a row under a unique constraint) and keeps its
+    transaction open until `.release()`, then rolls it back. A request that must write
+    the same row waits there, half-way through its own transaction, holding whatever it
+    has locked so far; then it goes on as if nothing had happened."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with transaction.atomic():
+            write()
+            held.set()
+            release.wait(30)
+            transaction.set_rollback(True)
+
+    holder = Background(hold)
+    assert held.wait(10)
+    holder.release = release.set
+    return holder
+
+
+def hand_being_written(rubber):
+    """Hold the next hand's number of the rubber: a hand recorded in it stops half-way,
+    its rubber locked and its scoring done, before it reaches the evening."""
+    return holding(
+        lambda: Hand.objects.create(rubber=rubber, number=rubber.hand_count + 1, data={}, points={})
+    )
+
+
+def standings_being_written(evening, name):
+    """Hold a player's row of the standings' outbox: a change to his rubber stops there,
+    after the rubber's own rows are written."""
+    from tournaments.models import StandingsDirty
+
+    ladder = evening.tournaments.get()
+    member = Member.objects.get(name=name)
+    return holding(lambda: StandingsDirty.objects.create(tournament=ladder, member=member))
+
+
+def waiting_for_locks(count: int) -> None:
+    """Wait until `count` connections of this database wait for a row lock."""
+    deadline = time.monotonic() + 10
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0] >= count:
+                return
+        assert time.monotonic() < deadline, "nothing came to wait for the lock"
+        time.sleep(0.02)
+
+
+def log_is_whole(evening, *, replays: bool = True) -> list[EveningEvent]:
+    """The log's seq runs 1..version without a gap, and replays to the evening's state."""
+    evening.refresh_from_db()
+    events = list(evening.events.order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, evening.version + 1))
+    if not replays:
+        return events
+    before = evenings.evening_summary(evening=evening)
+    replayed = evenings.evening_replay(log=evenings.evening_export(evening=evening))
+    after = evenings.evening_summary(evening=replayed)
+    for key in ("present", "tables", "pending_cuts", "rubbers", "ledger"):
+        assert after[key] == before[key], key
+    return events
+
+
+def rubber_is_whole(rubber) -> None:
+    """A rubber's rows agree: its count of hands, its hands, their scores."""
+    rubber.refresh_from_db()
+    hands = rubber.hands.count()
+    assert rubber.hand_count == hands
+    assert HandScore.objects.filter(rubber=rubber).count() == 4 * hands
+
+
+def test_a_table_records_while_another_tables_hand_is_being_written(two_tables):
+    """Table 1's hand is stopped half-way through its write (its rubber locked, its hand
+    scored); table 2's hand is recorded meanwhile and committed: the tables do not wait
+    for each other on the evening. Table 1's hand then commits after it, and the log has
+    them in that order."""
+    evening = two_tables
+    holder = hand_being_written(evening.rubbers.get(table__number=1))
+    table_1 = Background(
+        lambda: evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    )
+    waiting_for_locks(1)
+    recorded = evenings.evening_record_hand(evening_id=evening.pk, table_number=2, hand=THREE)
+    assert recorded.pk and table_1.thread.is_alive()  # table 1 is still being written
+    holder.release()
+    holder.join()
+    assert isinstance(table_1.join(), Hand)
+    events = log_is_whole(evening)
+    hands = [(e.data["table"], e.data["hand"]) for e in events if e.type == "hand"]
+    assert hands == [(2, THREE), (1, MARCH)]
+    for rubber in evening.rubbers.all():
+        rubber_is_whole(rubber)
+        assert rubber.hand_count == 1
+
+
+def test_an_evening_closed_while_a_hand_is_written_refuses_the_hand_whole(two_tables):
+    """Closing does not wait for the hand being written; the hand, reaching the evening
+    last, finds it closed and is refused: nothing of it stays (its hand row, its scores,
+    its rubber's figures, its standings change all roll back)."""
+    evening = two_tables
+    holder = hand_being_written(evening.rubbers.get(table__number=1))
+    table_1 = Background(
+        lambda: evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    )
+    waiting_for_locks(1)
+    evenings.evening_close(evening_id=evening.pk)
+    holder.release()
+    holder.join()
+    refused = table_1.join()
+    assert isinstance(refused, UserError) and refused.code == "closed"
+    assert not Hand.objects.filter(rubber__evening=evening).exists()
+    assert not HandScore.objects.filter(rubber__evening=evening).exists()
+    assert [e.type for e in log_is_whole(evening)][-1] == "close"
+    for rubber in evening.rubbers.all():
+        rubber_is_whole(rubber)
+        assert rubber.summary["played"] == 0
+
+
+@pytest.mark.parametrize("first", ["hand", "break_up"])
+def test_a_hand_racing_a_break_up_ends_in_a_serial_order(two_tables, first):
+    """Law 21: the table breaks up while a hand is being recorded at it. Whichever gets
+    the rubber first is done whole, then the other: the hand counts in the abandoned
+    rubber, or it is refused (no rubber left in play at the table) and leaves nothing.
+    Neither deadlocks: the break-up waits for the rubber before it takes the evening."""
+    evening = two_tables
+    rubber = evening.rubbers.get(table__number=1)
+    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=THREE)
+    # Whichever goes first is stopped half-way through its write, the rubber locked.
+    if first == "hand":
+        holder = hand_being_written(Rubber.objects.get(pk=rubber.pk))
+    else:  # the break-up, writing the abandoned rubber's players to the standings
+        holder = standings_being_written(evening, "Ann")
+
+    def hand():
+        return evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+
+    def break_up():
+        return evenings.evening_act(
+            evening_id=evening.pk, event={"type": "break_up", "table": 1, "broken_by": "Ann"}
+        )
+
+    calls = {"hand": hand, "break_up": break_up}
+    second = "break_up" if first == "hand" else "hand"
+    running = {first: Background(calls[first])}
+    waiting_for_locks(1)  # the first holds the rubber and waits for the held row
+    running[second] = Background(calls[second])
+    waiting_for_locks(2)  # the second waits for the rubber
+    holder.release()
+    holder.join()
+    results = {name: job.join() for name, job in running.items()}
+
+    assert isinstance(results["break_up"], EveningEvent), results
+    rubber.refresh_from_db()
+    assert rubber.status == "abandoned" and not rubber.settlements.exists()
+    rubber_is_whole(rubber)
+    events = log_is_whole(evening)
+    kinds = [e.type for e in events if e.type in {"hand", "break_up"}]
+    if first == "hand":
+        assert isinstance(results["hand"], Hand) and results["hand"].number == 2
+        assert rubber.hand_count == 2 and kinds == ["hand", "hand", "break_up"]
+    else:
+        assert isinstance(results["hand"], UserError), results
+        assert rubber.hand_count == 1 and kinds == ["hand", "break_up"]
+
+
+def test_hands_at_every_table_at_once_all_commit_and_log_in_one_order(two_tables):
+    """Phones at both tables post hands at the same moment, several each: every one is
+    recorded, each rubber's hands in order, and the log is whole (seq = version)."""
+
+    def phone(number, hand):
+        return lambda: evenings.evening_record_hand(
+            evening_id=two_tables.pk, table_number=number, hand=hand
+        )
+
+    calls = [phone(n, h) for h in [MARCH, THREE, {"makers": "EW", "tricks": 3}] for n in (1, 2)]
+    results = race(*calls)
+    assert all(isinstance(r, Hand) for r in results), results
+    log_is_whole(two_tables)
+    for rubber in two_tables.rubbers.all():
+        rubber_is_whole(rubber)
+        assert sorted(rubber.hands.values_list("number", flat=True)) == [1, 2, 3]
+
+
+def test_an_action_never_waits_for_a_rubber_while_it_holds_the_evening(two_tables):
+    """A second rubber is started at table 2 outside the cutting after a break-up of
+    table 2 has locked the rubbers then in play and the evening; a phone records a hand
+    in it and waits for the evening. The break-up, coming to abandon that rubber too
+    (law 21), does not wait for it (each would wait for the other): it is refused at
+    once with a retryable 409 and leaves nothing, and the hand is recorded."""
+    from scoring import services as scoring
+
+    evening = two_tables
+    first = evening.rubbers.get(table__number=2)
+    # The break-up stops half-way, holding the rubbers in play and the evening, at
+    # logging its event (another request holds the log's next seq).
+    holder = holding(
+        lambda: EveningEvent.objects.create(
+            evening=evening, seq=evening.version + 1, type="held", data={}
+        )
+    )
+    break_up = Background(
+        lambda: evenings.evening_act(
+            evening_id=evening.pk, event={"type": "break_up", "table": 2, "broken_by": "Edith"}
+        )
+    )
+    waiting_for_locks(1)
+    started = scoring.rubber_start(
+        club=evening.club, evening=evening, table=first.table, ruleset=first.ruleset,
+        players=first.players,
+    )  # fmt: skip
+    hand = Background(
+        lambda: evenings.evening_record_hand(
+            evening_id=evening.pk, table_number=2, hand=THREE, rubber_id=started.pk
+        )
+    )
+    waiting_for_locks(2)  # the hand holds the new rubber and waits for the evening
+    holder.release()
+    holder.join()
+    refused, recorded = break_up.join(), hand.join()
+    assert isinstance(refused, Conflict) and refused.code == "locked", refused
+    assert isinstance(recorded, Hand) and recorded.rubber_id == started.pk, recorded
+    first.refresh_from_db()
+    assert first.status == "in_progress"  # the break-up left nothing
+    assert [t["number"] for t in evenings.evening_summary(evening=evening)["tables"]] == [1, 2]
+    events = log_is_whole(evening, replays=False)  # the rubber started outside is not in it
+    assert events[-1].type == "hand" and "break_up" not in [e.type for e in events]
+    rubber_is_whole(started)

@@ -105,9 +105,22 @@ def _record_by_hand(client, sheet) -> dict:
     for hand in sheet[key]:
         response = client.post(f"/api/v1/clubs/somerset/rubbers/{rubber_id}/hands/", hand)
         assert response.status_code == 201, response.json()
+        _rows_agree(rubber_id)
     if key == "deals":
         assert client.post(f"/api/v1/clubs/somerset/rubbers/{rubber_id}/close/").status_code == 200
+        _rows_agree(rubber_id)
     return client.get(f"/api/v1/clubs/somerset/rubbers/{rubber_id}/").json()
+
+
+def _rows_agree(rubber_id: int) -> None:
+    """The rows written beside the rubber's summary agree with it after every hand, the
+    ones a hand leaves alone (the games while it ends none, the money while the rubber
+    goes on) included."""
+    rubber = Rubber.objects.get(pk=rubber_id)
+    games = [game.detail for game in rubber.games.order_by("number")]
+    assert games == rubber.summary.get("games", [])
+    assert rubber.hand_scores.count() == rubber.hand_count * rubber.seats.count()
+    assert rubber.settlements.exists() == (rubber.status == Rubber.Status.COMPLETE)
 
 
 def _same(stored: dict, at_once: dict, key: str) -> None:
