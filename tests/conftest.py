@@ -41,13 +41,13 @@ def _eager_celery_and_fresh_cache(settings):
     from django.core.cache import cache
 
     from config.celery import app
-    from tournaments.pagecache import public_memo, rendered_copies
+    from tournaments.pagecache import public_memo, ranked_rows, rendered_copies
 
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     cache.clear()
-    rendered_copies.clear()
-    public_memo.clear()
+    for memo in (rendered_copies, ranked_rows, public_memo):  # this process's page caches
+        memo.clear()
     yield
     app.conf.task_always_eager = previous
 

@@ -81,10 +81,10 @@ def _page(season, name: str) -> str:
     ("name", "most"),
     [
         ("club home", 5),
-        # Cold cache: the slugs (with the version), the tournament, the version's row,
-        # the count of players and the page of them.
-        ("standings page", 5),
-        ("standings fragment", 5),
+        # Cold cache: the slugs (with the version), the tournament, the version's row
+        # and the ranked rows (the pages are cut from them).
+        ("standings page", 4),
+        ("standings fragment", 4),
         ("evening results", 5),
         ("player", 6),
         ("rubber", 5),

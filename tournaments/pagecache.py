@@ -10,7 +10,8 @@ Three layers answer without the database (BENCHMARKS.md, "Public standings page"
    when a club or a tournament changes, `forget`; read again from the database at
    least every `PUBLIC_SECONDS`). Only public tournaments of public clubs are found.
 2. The rendered page of (id, version, page), kept in the process's memory
-   (`rendered_copies`, the last 64) ...
+   (`rendered_copies`, the last 64; a version's rows are read once per process,
+   `ranked_rows`, and every page of it cut from them) ...
 3. ... and in Redis under `PAGE_KEY` for the other processes, for `PAGE_SECONDS`.
 
 A version never changes, so a copy is never wrong, only old; a new version makes new
@@ -70,6 +71,8 @@ class _Memo:
 
 
 rendered_copies = _Memo(size=64)
+# Every ranked row of a (tournament, version): a version's pages are cut from one read.
+ranked_rows = _Memo(size=8)
 public_memo = _Memo(size=256, seconds=MEMO_SECONDS)
 
 

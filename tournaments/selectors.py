@@ -51,15 +51,10 @@ SHOWN = [*TOTAL_FIELDS, "head_to_head"]  # every metric, whatever the precedence
 
 
 def standings_published(
-    *,
-    tournament: Tournament,
-    number: int | None = None,
-    page: int | None = None,
-    per_page: int = STANDINGS_PAGE,
-    name: str = "",
+    *, tournament: Tournament, number: int | None = None, name: str = ""
 ) -> dict:
-    """The published standings as the API and the pages show them: ranked rows (a page of
-    them when `page` is given; only players whose name contains `name` when it is).
+    """The published standings as the API and the pages show them: every ranked row (only
+    players whose name contains `name` when it is given); `standings_page` cuts a page.
 
     The rows are the tournament's totals as the last recalculation ranked them; `number`
     is the version they are shown under (the caller's, read from the cache).
@@ -72,16 +67,10 @@ def standings_published(
     totals = TournamentTotal.objects.filter(tournament=tournament)
     if name:
         totals = totals.filter(member__name__icontains=name)
-    count = totals.count() if page is not None else None
-    totals = totals.order_by("rank", Lower("member__name"), "member_id").values(
-        "member_id", "member__name", "rank", "tied", *SHOWN
-    )
-    pages = max(1, -(-count // per_page)) if count is not None else 1
-    if page is not None:
-        page = min(max(1, page), pages)
-        totals = totals[(page - 1) * per_page : page * per_page]
     rows = []
-    for row in totals:
+    for row in totals.order_by("rank", Lower("member__name"), "member_id").values(
+        "member_id", "member__name", "rank", "tied", *SHOWN
+    ):
         metrics = {key: _shown(row[key]) for key in SHOWN}
         rows.append(
             {
@@ -100,10 +89,16 @@ def standings_published(
         "computed_at": version.created_at.isoformat() if version else None,
         "precedence": [{"key": key, "title": METRICS[key].title} for key in precedence],
         "rows": rows,
-        "count": count,
-        "page": page or 1,
-        "pages": pages,
     }
+
+
+def standings_page(standings: dict, page: int, per_page: int = STANDINGS_PAGE) -> dict:
+    """One page of published standings (a page past the end is the last one)."""
+    count = len(standings["rows"])
+    pages = max(1, -(-count // per_page))
+    page = min(max(1, page), pages)
+    rows = standings["rows"][(page - 1) * per_page : page * per_page]
+    return {**standings, "rows": rows, "count": count, "page": page, "pages": pages}
 
 
 def _shown(value):

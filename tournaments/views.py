@@ -15,6 +15,7 @@ tournaments and whose pages name them, get the page rendered for them.
 from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
@@ -48,17 +49,25 @@ def _render(
     request, tournament: Tournament, number: int, page: int, *, fragment: bool, crowd: bool
 ) -> str:
     """The page (or its table). For the crowd it is rendered without the request, so
-    nothing of one visitor's (a message, a login) is kept in the copy all are served."""
+    nothing of one visitor's (a message, a login) is kept in the copy all are served,
+    and cut from the version's rows as this process read them once."""
     player = request.GET.get("player", "").strip()[:80]
-    standings = selectors.standings_published(
-        tournament=tournament, number=number, page=page, name=player
-    )
+    if crowd:
+        standings = pagecache.ranked_rows.get((tournament.pk, number))
+        if standings is None:
+            standings = selectors.standings_published(tournament=tournament, number=number)
+            pagecache.ranked_rows.put((tournament.pk, number), standings)
+    else:
+        standings = selectors.standings_published(tournament=tournament, number=number, name=player)
+    standings = selectors.standings_page(standings, page)
     context = {
         "club": tournament.club,
         "tournament": tournament,
         "standings": standings,
         "player": player,
         "etag": _etag(tournament.pk, number, standings["page"]),
+        # The players' pages, /clubs/<club>/players/<id>/: one reverse, not one a row.
+        "players_url": reverse("player-detail", args=[tournament.club.slug, 0])[:-2],
     }
     template = "tournaments/_standings.html" if fragment else "tournaments/standings.html"
     return render_to_string(template, context, request=None if crowd else request)
