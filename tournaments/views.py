@@ -16,7 +16,9 @@ from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.http import quote_etag
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -66,11 +68,27 @@ def _render(
         "standings": standings,
         "player": player,
         "etag": _etag(tournament.pk, number, standings["page"]),
-        # The players' pages, /clubs/<club>/players/<id>/: one reverse, not one a row.
-        "players_url": reverse("player-detail", args=[tournament.club.slug, 0])[:-2],
+        "rows_html": rows_html(standings["rows"], tournament.club.slug),
     }
     template = "tournaments/_standings.html" if fragment else "tournaments/standings.html"
     return render_to_string(template, context, request=None if crowd else request)
+
+
+def rows_html(rows: list[dict], club_slug: str) -> str:
+    """The standings' rows as HTML, built directly: a hundred rows through the template
+    engine cost about 7 ms, and a busy evening renders every page of the standings a
+    few times a second (BENCHMARKS.md). The same markup a template loop would make:
+    rank, the player linked to his page, then the precedence list's values, every
+    value escaped."""
+    players = reverse("player-detail", args=[club_slug, 0])[:-2]  # /clubs/<club>/players/
+    lines = []
+    for row in rows:
+        cells = "".join(f'<td class="num">{escape(value)}</td>' for value in row["values"])
+        lines.append(
+            f'<tr><td class="num">{escape(row["display_rank"])}</td><td><a href="{players}'
+            f'{int(row["member"])}/">{escape(row["name"])}</a></td>{cells}</tr>'
+        )
+    return mark_safe("\n".join(lines))  # every value above is escaped
 
 
 def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:

@@ -188,3 +188,14 @@ def test_another_process_publishing_is_seen_within_the_memo(client, club, evenin
     assert client.get(FRAGMENT)["ETag"] == first
     time.sleep(pagecache.MEMO_SECONDS + 0.05)
     assert client.get(FRAGMENT)["ETag"] != first
+
+
+def test_a_players_name_is_escaped_in_the_standings(client, club, evening, ladder, commit):
+    from tests.factories import MemberFactory
+
+    MemberFactory(club=club, name="<b>Eve</b> & Co")
+    rubber = start(club, evening, ["<b>Eve</b> & Co", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, hand("NS", 3))
+    page = client.get("/clubs/somerset/tournaments/winter/").content.decode()
+    assert "&lt;b&gt;Eve&lt;/b&gt; &amp; Co" in page
+    assert "<b>Eve</b>" not in page
