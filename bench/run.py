@@ -260,8 +260,13 @@ class Bench:
             "starts": len(load["starts"]),
             "starts_p99": percentile(sorted(load["starts"]), 99),
             "cpu_ms_per_hand": {
-                k: 1000 * v / max(1, len(latencies) + len(load["starts"])) for k, v in used.items()
+                **{
+                    k: 1000 * v / max(1, len(latencies) + len(load["starts"]))
+                    for k, v in used.items()
+                },
+                "load generator": 1000 * load.get("cpu_seconds", 0) / max(1, len(latencies)),
             },
+            "reader_polls": load["reader"]["polls"],
             **check,
         }
         self.results["freshness"] = {
