@@ -47,7 +47,7 @@ class PermissionDeniedByLaw(UserError):
     default_code = "permission_denied"
 
 
-def _players_of(rules: RuleSet, players: Any) -> list[tuple[str, str]]:
+def players_of(rules: RuleSet, players: Any) -> list[tuple[str, str]]:
     """(name, side) pairs in seat order: sides for partnership games, "" for Call-Ace."""
     if rules.partnership:
         return [(name, side) for side in ("NS", "EW") for name in players[side]]
@@ -92,7 +92,7 @@ def rubber_start(
     if table is not None and (evening is None or table.evening_id != evening.pk):
         raise UserError("That table is not one of the evening's tables.", field="table")
 
-    seats = _players_of(rules, players)
+    seats = players_of(rules, players)
     members = {m.name.casefold(): m for m in club.members.all()}
     missing = [name for name, _ in seats if name.casefold() not in members]
     if missing:
@@ -145,20 +145,20 @@ def _replay(rules: RuleSet, rubber: Rubber, raw_hands: Iterable[dict]):
     return state, scored
 
 
-def _tricks(rules: RuleSet, canonical: dict) -> int:
+def tricks_column(rules: RuleSet, canonical: dict) -> int:
     """The trick count kept in its own column (checked by a constraint): the makers'
     (Euchre, Call-Ace) or North-South's (Bridge)."""
     tricks = canonical["tricks"]
     return tricks["NS"] if isinstance(tricks, dict) else tricks
 
 
-def _player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
+def player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
     """What one hand gave each named player: his points (his side's, or his own in
     Call-Ace) and the countable facts standings use (march, lone hand made, euchred,
     honours)."""
     points, facts = result.points, result.facts
     out = {}
-    for name, side in _players_of(rules, rubber.players):
+    for name, side in players_of(rules, rubber.players):
         if side:  # Euchre, Bridge: the player shares his side's score
             value = points[side]
             is_bridge = isinstance(value, dict)
@@ -193,7 +193,7 @@ def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
     """Each player's member id under the name the rubber keeps for him: the seats were
     written in the players' order (`rubber_start`)."""
     ids = rubber.seats.order_by("position").values_list("member_id", flat=True)
-    names = [name for name, _ in _players_of(rules, rubber.players)]
+    names = [name for name, _ in players_of(rules, rubber.players)]
     return dict(zip(names, ids, strict=True))
 
 
@@ -212,7 +212,7 @@ def _write_from(
     for (hand, result), row in zip(scored[first:], hands[first:], strict=True):
         canonical = hand.as_dict()
         row.data = canonical
-        row.tricks = _tricks(rules, canonical)
+        row.tricks = tricks_column(rules, canonical)
         row.points = result.points
         row.lines = [str(line) for line in result.lines]
         row.facts = result.facts
@@ -224,7 +224,7 @@ def _write_from(
     HandScore.objects.bulk_create(
         HandScore(hand=row, rubber=rubber, member_id=member_ids[name], **score)
         for (_, result), row in zip(scored[first:], hands[first:], strict=True)
-        for name, score in _player_scores(rules, rubber, result).items()
+        for name, score in player_scores(rules, rubber, result).items()
     )
     _write_rubber(
         rubber=rubber, rules=rules, state=state, hand_count=len(scored), member_ids=member_ids

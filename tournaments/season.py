@@ -5,7 +5,7 @@ demonstrations (`manage.py make_season`). Every hand is a raw scoresheet hand ch
 by the real rule set (`validate_hand`) and scored by it (`apply`, `summary`, `settle`),
 and every row is what `scoring.services` would have written for the same hands: the
 hand's canonical data, tricks, points, explanation lines, facts and game won; each
-player's `HandScore` (from the service's own `_player_scores`); the games, the rubber's
+player's `HandScore` (from the service's own `player_scores`); the games, the rubber's
 summary, status, winner, value and completion, its seats and its settlement. So the
 standings computed over a generated season are right.
 
@@ -56,7 +56,7 @@ from scoring.rules import BRIDGE, CALL_ACE, EUCHRE, RuleSet
 
 # The service's own functions, so that a generated hand's rows are exactly the rows
 # recording it through the API would write.
-from scoring.services import _player_scores, _players_of, _tricks
+from scoring.services import player_scores, players_of, tricks_column
 from tournaments.metrics import DEFAULT_PRECEDENCE
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 
@@ -854,7 +854,7 @@ class _Season:
         rubber_id = sink.new_id(Rubber)
         options = rules.validate_options(None)
         state = rules.start(options, players)
-        seats = _players_of(rules, players)
+        seats = players_of(rules, players)
         members = self.member_ids
         names = list(players) if rules is CALL_ACE else None
         holder = SimpleNamespace(players=players)
@@ -922,7 +922,7 @@ class _Season:
                     corrected,
                 ),
             )
-            for name, score in _player_scores(rules, holder, result).items():
+            for name, score in player_scores(rules, holder, result).items():
                 sink.add(
                     HandScore,
                     (
@@ -971,7 +971,7 @@ class _Season:
             if len(self.hand_json) > 100_000:
                 self.hand_json.clear()
             canonical = hand.as_dict()
-            known = (canonical, JSONText(_json(canonical)), _tricks(rules, canonical))
+            known = (canonical, JSONText(_json(canonical)), tricks_column(rules, canonical))
             self.hand_json[rules.key, hand] = known
         return known
 
