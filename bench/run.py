@@ -151,7 +151,10 @@ class Bench:
             "django": django.get_version(),
             "postgresql": pg,
             "redis": info["redis_version"],
-            "gunicorn": f"{self.args.workers} workers x {self.args.threads} threads (gthread)",
+            "gunicorn": (
+                f"{self.args.workers} {self.args.worker_class} workers"
+                + (f" x {self.args.threads} threads" if self.args.worker_class == "gthread" else "")
+            ),
             "load_at_start": load_average(),
         }
 
@@ -218,7 +221,7 @@ class Bench:
         gunicorn = [
             PYTHON, "-m", "gunicorn", "config.wsgi:application", "--bind",
             f"127.0.0.1:{self.port}", "--workers", str(self.args.workers), "--worker-class",
-            "gthread", "--threads", str(self.args.threads), "--backlog", "2048",
+            self.args.worker_class, "--threads", str(self.args.threads), "--backlog", "2048",
             "--log-level", "warning",
         ]  # fmt: skip
         worker = [
@@ -653,6 +656,9 @@ def main(argv=None) -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds a table waits")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
+    parser.add_argument(
+        "--worker-class", default="gthread", choices=["gthread", "sync"], help="gunicorn's"
+    )
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--db", default="cardclub_bench")
