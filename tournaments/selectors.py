@@ -1,5 +1,6 @@
 """Reads for tournaments: who may see which, and the published standings."""
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.core.cache import cache
@@ -51,13 +52,15 @@ SHOWN = [*TOTAL_FIELDS, "head_to_head"]  # every metric, whatever the precedence
 
 
 def standings_published(
-    *, tournament: Tournament, number: int | None = None, name: str = ""
+    *, tournament: Tournament, number: int | None = None, name: str = "", lazy: bool = False
 ) -> dict:
     """The published standings as the API and the pages show them: every ranked row (only
     players whose name contains `name` when it is given); `standings_page` cuts a page.
 
     The rows are the tournament's totals as the last recalculation ranked them; `number`
-    is the version they are shown under (the caller's, read from the cache).
+    is the version they are shown under (the caller's, read from the cache). `lazy`:
+    the rows stay plain tuples, dressed as dicts when read, so that a page dresses only
+    its hundred (the crowd's pages cut every page of a version from one read).
     """
     number = tournament.standings_version if number is None else number
     version = StandingsVersion.objects.filter(tournament=tournament, number=number).first()
@@ -67,28 +70,47 @@ def standings_published(
     totals = TournamentTotal.objects.filter(tournament=tournament)
     if name:
         totals = totals.filter(member__name__icontains=name)
-    rows = []
-    for row in totals.order_by("rank", Lower("member__name"), "member_id").values(
-        "member_id", "member__name", "rank", "tied", *SHOWN
-    ):
-        metrics = {key: _shown(row[key]) for key in SHOWN}
-        rows.append(
-            {
-                "member": row["member_id"],
-                "name": row["member__name"],
-                "rank": row["rank"],
-                "tied": row["tied"],
-                "display_rank": f"={row['rank']}" if row["tied"] else str(row["rank"]),
-                "metrics": metrics,
-                "values": [metrics[key] for key in precedence],
-            }
-        )
+    rows = _Rows(
+        totals.order_by("rank", Lower("member__name"), "member_id").values_list(
+            "member_id", "member__name", "rank", "tied", *SHOWN
+        ),
+        precedence,
+    )
     return {
         "tournament": tournament.slug,
         "version": number,
         "computed_at": version.created_at.isoformat() if version else None,
         "precedence": [{"key": key, "title": METRICS[key].title} for key in precedence],
-        "rows": rows,
+        "rows": rows if lazy else rows[:],
+    }
+
+
+class _Rows(Sequence):
+    """Ranked rows kept as the database gave them, dressed as dicts when read."""
+
+    def __init__(self, ranked, precedence: list[str]):
+        self.ranked, self.precedence = list(ranked), precedence
+
+    def __len__(self) -> int:
+        return len(self.ranked)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [_dressed(row, self.precedence) for row in self.ranked[index]]
+        return _dressed(self.ranked[index], self.precedence)
+
+
+def _dressed(row: tuple, precedence: list[str]) -> dict:
+    member_id, name, rank, tied, *values = row
+    metrics = {key: _shown(value) for key, value in zip(SHOWN, values, strict=True)}
+    return {
+        "member": member_id,
+        "name": name,
+        "rank": rank,
+        "tied": tied,
+        "display_rank": f"={rank}" if tied else str(rank),
+        "metrics": metrics,
+        "values": [metrics[key] for key in precedence],
     }
 
 

@@ -57,7 +57,9 @@ def _render(
     if crowd:
         standings = pagecache.ranked_rows.get((tournament.pk, number))
         if standings is None:
-            standings = selectors.standings_published(tournament=tournament, number=number)
+            standings = selectors.standings_published(
+                tournament=tournament, number=number, lazy=True
+            )
             pagecache.ranked_rows.put((tournament.pk, number), standings)
     else:
         standings = selectors.standings_published(tournament=tournament, number=number, name=player)
