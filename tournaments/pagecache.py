@@ -61,6 +61,14 @@ class _Memo:
             while len(self.items) > self.size:
                 self.items.popitem(last=False)
 
+    def get_or_make(self, key, make):
+        """The value kept under `key`, or `make()`'s, kept from now on."""
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value)
+        return value
+
     def discard(self, key) -> None:
         with self.lock:
             self.items.pop(key, None)
@@ -78,9 +86,9 @@ public_memo = _Memo(size=256, seconds=MEMO_SECONDS)
 
 def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
     """(id, latest standings version) of a public tournament of a public club."""
-    found = public_memo.get((club_slug, slug))
-    if found is None:
-        key = PUBLIC_KEY.format(club_slug, slug)
+    key = PUBLIC_KEY.format(club_slug, slug)
+
+    def from_redis_or_database() -> list[int]:
         found = cache.get(key)
         if found is None:
             from tournaments.models import Tournament
@@ -95,8 +103,25 @@ def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
             found = list(row) if row else [0, 0]
             # add, not set: a recalculation that published meanwhile wrote a newer one.
             cache.add(key, found, PUBLIC_SECONDS)
-        public_memo.put((club_slug, slug), found)
+        return found
+
+    found = public_memo.get_or_make((club_slug, slug), from_redis_or_database)
     return (found[0], found[1]) if found[0] else None
+
+
+def rendered_page(copy: tuple, render) -> str:
+    """The crowd's page `copy` = (id, version, page, kind): from this process's memory,
+    else from Redis, else `render()`ed and kept in both."""
+    key = PAGE_KEY.format(*copy)
+
+    def from_redis_or_render() -> str:
+        html = cache.get(key)
+        if html is None:
+            html = render()
+            cache.set(key, html, PAGE_SECONDS)
+        return html
+
+    return rendered_copies.get_or_make(copy, from_redis_or_render)
 
 
 def announce(tournament, number: int) -> None:

@@ -27,7 +27,13 @@ from django.db.models.functions import Coalesce
 
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS
-from tournaments.models import StandingsDirty, StandingsVersion, Tournament, TournamentTotal
+from tournaments.models import (
+    RoundTable,
+    StandingsDirty,
+    StandingsVersion,
+    Tournament,
+    TournamentTotal,
+)
 from tournaments.pagecache import announce
 
 logger = logging.getLogger(__name__)
@@ -45,8 +51,6 @@ TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
 def _round_rubbers(tournament: Tournament):
     """A progressive's rubbers: those of its rounds, up to the round the director has
     selected (all when none is). Values of the rubbers' ids."""
-    from tournaments.models import RoundTable
-
     tables = RoundTable.objects.filter(round__tournament=tournament)
     if tournament.standings_round:
         tables = tables.filter(round__number__lte=tournament.standings_round)

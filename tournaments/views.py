@@ -12,7 +12,6 @@ warm request makes no query, at most one Redis read, and renders no template
 tournaments and whose pages name them, get the page rendered for them.
 """
 
-from django.core.cache import cache
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -55,12 +54,10 @@ def _render(
     and cut from the version's rows as this process read them once."""
     player = request.GET.get("player", "").strip()[:80]
     if crowd:
-        standings = pagecache.ranked_rows.get((tournament.pk, number))
-        if standings is None:
-            standings = selectors.standings_published(
-                tournament=tournament, number=number, lazy=True
-            )
-            pagecache.ranked_rows.put((tournament.pk, number), standings)
+        standings = pagecache.ranked_rows.get_or_make(
+            (tournament.pk, number),
+            lambda: selectors.standings_published(tournament=tournament, number=number, lazy=True),
+        )
     else:
         standings = selectors.standings_published(tournament=tournament, number=number, name=player)
     standings = selectors.standings_page(standings, page)
@@ -95,7 +92,6 @@ def rows_html(rows: list[dict], club_slug: str) -> str:
 
 def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
     page = _page(request)
-    kind = "fragment" if fragment else "page"
     crowd = not request.user.is_authenticated and not request.GET.get("player")
     if crowd:
         found = pagecache.public_standings(slug, tslug)
@@ -111,21 +107,13 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
         response = HttpResponseNotModified()
         response["ETag"] = etag
         return response
-    copy = (tournament_id, number, page, kind)
-    html = None
-    if crowd:
-        html = pagecache.rendered_copies.get(copy)
-        if html is None:
-            html = cache.get(pagecache.PAGE_KEY.format(*copy))
-            if html is not None:
-                pagecache.rendered_copies.put(copy, html)
-    if html is None:
-        if tournament is None:
-            tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-        html = _render(request, tournament, number, page, fragment=fragment, crowd=crowd)
-        if crowd:
-            cache.set(pagecache.PAGE_KEY.format(*copy), html, pagecache.PAGE_SECONDS)
-            pagecache.rendered_copies.put(copy, html)
+
+    def render() -> str:
+        shown = tournament or Tournament.objects.select_related("club").get(pk=tournament_id)
+        return _render(request, shown, number, page, fragment=fragment, crowd=crowd)
+
+    copy = (tournament_id, number, page, "fragment" if fragment else "page")
+    html = pagecache.rendered_page(copy, render) if crowd else render()
     response = HttpResponse(html)
     response["ETag"] = etag
     return response
