@@ -6,6 +6,7 @@ so CI can never pass by not running them.
 """
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,29 @@ def needs(condition: bool, reason: str):
     if REQUIRE_SERVICES:
         pytest.fail(f"CI requires this test to run, but: {reason}")
     pytest.skip(reason)
+
+
+CI_PROGRAMS = Path(__file__).resolve().parents[1] / ".ci" / "programs"
+
+
+def ci_programs() -> dict[str, str]:
+    """The programs `.ci/run` installs when missing: {program: Debian package}."""
+    lines = CI_PROGRAMS.read_text().splitlines()
+    pairs = [line.split() for line in lines if line.strip() and not line.startswith("#")]
+    return {program: package for program, package in pairs}
+
+
+def needs_program(program: str) -> str:
+    """Require a program on the PATH (skip on a laptop, fail in CI) and return its path.
+
+    A program that `.ci/programs` does not list is refused outright, so a new test
+    cannot pass on a developer's machine and fail on a fresh CI machine.
+    """
+    package = ci_programs().get(program)
+    assert package, f"{program!r} is not in .ci/programs: add it with its Debian package"
+    path = shutil.which(program)
+    needs(path is not None, f"needs {program}: apt-get install {package}")
+    return path
 
 
 @pytest.fixture
@@ -130,10 +154,12 @@ def browser_page(live_server, monkeypatch):
     """A page of Debian's chromium driven by Playwright (see tests/browser.py)."""
     from tests.browser import ARGS, CHROMIUM, SHOTS
 
+    needs_program("chromedriver")  # Debian's chromium and its driver, installed together
     needs(Path(CHROMIUM).exists(), "needs Debian's chromium: apt-get install chromium")
     # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls
     # are still synchronous and safe.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -147,3 +173,32 @@ def browser_page(live_server, monkeypatch):
         finally:
             context.close()
             browser.close()
+            # The test's ORM calls made while Playwright's loop ran opened a connection
+            # of their own in this context; close it, or it outlives the test database.
+            connections.close_all()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_connection_left_behind(django_db_setup, django_db_blocker):
+    """At the end of the run, no other session may still hold the test database (issue
+    #12): threads, the live server and real workers close their connections, so the
+    test database is dropped cleanly. Waits a little for processes still exiting."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    import time
+
+    with django_db_blocker.unblock():
+        for _ in range(50):
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pid, application_name, state, left(query, 200) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                others = cursor.fetchall()
+            if not others:
+                return
+            time.sleep(0.1)
+    pytest.fail(f"sessions left on the test database: {others}")

@@ -7,14 +7,13 @@ BENCHMARKS.md alone.
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs
+from tests.conftest import needs, needs_program
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = [
@@ -27,7 +26,7 @@ SMOKE = [
 @pytest.mark.postgres
 def test_the_quick_benchmark_runs(settings):
     needs(settings.IS_POSTGRES and bool(settings.REDIS_URL), "needs PostgreSQL and Redis")
-    needs(shutil.which("wrk") is not None, "needs Debian's wrk: apt-get install wrk")
+    needs_program("wrk")
     before = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
     db = settings.DATABASES["default"]
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
