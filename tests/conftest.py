@@ -30,7 +30,7 @@ def ci_programs() -> dict[str, str]:
     """The programs `.ci/run` installs when missing: {program: Debian package}."""
     lines = CI_PROGRAMS.read_text().splitlines()
     pairs = [line.split() for line in lines if line.strip() and not line.startswith("#")]
-    return {program: package for program, package in pairs}
+    return dict(pairs)
 
 
 def needs_program(program: str) -> str:
