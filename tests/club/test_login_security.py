@@ -208,8 +208,13 @@ def test_the_public_rubber_page_never_shows_the_correctors_login_name(client, co
     api = client.get(f"/api/v1/clubs/somerset/rubbers/{rubber.pk}/").content.decode()
     assert "sec-login-x7" not in api
 
+    # Nor when he looks at it himself, logged in (a board shown on the club's screen).
+    client.force_login(user)
+    assert "sec-login-x7" not in client.get(url).content.decode()
+
     user.first_name, user.last_name = "Edith", "Wharton"
     user.save()
     page = client.get(url).content.decode()
     assert "the club&#x27;s referee (Edith Wharton)" in page
+    assert "Log out Edith Wharton" in page
     assert "sec-login-x7" not in page
