@@ -3,6 +3,7 @@
 from decimal import Decimal
 
 from django.contrib.auth import authenticate
+from django.contrib.auth.signals import user_logged_in
 from django.db.models import ProtectedError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -15,8 +16,10 @@ from rest_framework.views import APIView
 from club import selectors_public, services
 from club.models import Club, Member
 from club.permissions import club_for_request, table_of_request
+from club.ratelimit import lockout_message, lockout_minutes
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
-from config.api import LoginRateThrottle, Pagination, UserError, paginated
+from config.api import LoginLockedOut, Pagination, UserError, paginated
+from config.throttles import LoginRateThrottle
 
 CENT = Decimal("0.01")
 
@@ -152,13 +155,19 @@ class TokenInput(serializers.Serializer):
 
 
 class TokenView(APIView):
-    """Exchange a secretary's username and password for his API token (rate limited)."""
+    """Exchange a secretary's username and password for his API token: behind the login
+    throttle (per address) and django-axes' lockout (per account and address)."""
 
     authentication_classes = []
     throttle_classes = [LoginRateThrottle]
 
     def get_authenticate_header(self, request):
         return "Token"  # so a wrong password answers 401, not 403
+
+    def throttled(self, request, wait):
+        raise exceptions.Throttled(
+            wait, detail="Too many login attempts from your address; wait and try again."
+        )
 
     @extend_schema(
         request=TokenInput,
@@ -169,7 +178,14 @@ class TokenView(APIView):
         data.is_valid(raise_exception=True)
         user = authenticate(request, **data.validated_data)
         if user is None:
+            # django-axes marks the request it locked out (this failure reached the
+            # limit, or the account was locked already and the password went unread).
+            if getattr(request, "axes_locked_out", False):
+                raise LoginLockedOut(lockout_message(), retry_after=lockout_minutes() * 60)
             raise exceptions.AuthenticationFailed("Wrong username or password.")
+        # A login like the form's: django-axes clears this account's failures here, and
+        # Django records the last login.
+        user_logged_in.send(sender=user.__class__, request=request, user=user)
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 

@@ -1,44 +1,73 @@
-"""A small fixed-window rate limit for HTML form posts, kept in the cache.
+"""The HTML login doors' guards: the login form and the admin's login.
 
-The API has DRF's throttles; this guards the login form the same way. With
-Redis configured the counts are shared by every gunicorn worker.
+Two guards stand at every login door, the API's token endpoint included:
+
+- the login throttle (config.throttles.LoginRateThrottle, THROTTLE_LOGIN): so many attempts
+  a minute per client address, whatever the account; with Redis configured the
+  counts are shared by every gunicorn worker;
+- django-axes: an account locked out from one address after LOGIN_FAILURE_LIMIT wrong
+  passwords (settings AXES_*); `lockout_response` is the page it answers with.
+
+The client's address is config.clientaddr's, for both.
 """
 
 import functools
-import time
+import math
 
-from django.core.cache import cache
-from django.http import HttpResponse
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
 
-
-def client_address(request) -> str:
-    """The client's address (the proxy's X-Forwarded-For first hop when present)."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    return forwarded.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "unknown")
+from config.api import error_body
+from config.throttles import LoginRateThrottle
 
 
-def rate_limited(*, scope: str, rate: int, per: int):
-    """Allow `rate` requests per `per` seconds per client address, then answer 429."""
+def lockout_minutes() -> int:
+    """How long a lockout lasts, in whole minutes (settings: LOGIN_LOCKOUT_MINUTES)."""
+    return max(1, math.ceil(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
 
-    def decorator(view):
-        @functools.wraps(view)
-        def wrapper(request, *args, **kwargs):
-            window = int(time.time() // per)
-            key = f"ratelimit:{scope}:{client_address(request)}:{window}"
-            cache.add(key, 0, timeout=per + 1)
-            try:
-                count = cache.incr(key)
-            except ValueError:  # evicted between add and incr: count this one as the first
-                cache.set(key, 1, timeout=per + 1)
-                count = 1
-            if count > rate:
-                response = HttpResponse(
-                    "Too many attempts; wait a minute and try again.", status=429
+
+def lockout_message() -> str:
+    """What a locked-out visitor is told, on every door."""
+    minutes = lockout_minutes()
+    return (
+        "Too many wrong passwords for this account from your address: logging in is "
+        f"refused for {minutes} minute{'s' if minutes != 1 else ''}. Wait, then try again."
+    )
+
+
+def _too_many(request, message: str, retry_after: int, *, status: int = 429):
+    """The refusal: the API's error shape under /api/, a page everywhere else."""
+    if request.path.startswith("/api/"):
+        response = JsonResponse(error_body("locked_out", message), status=status)
+    else:
+        response = render(
+            request, "registration/too_many.html", {"message": message}, status=status
+        )
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+def lockout_response(request, original_response=None, credentials=None):
+    """django-axes' answer to a locked-out login (settings: AXES_LOCKOUT_CALLABLE)."""
+    return _too_many(request, lockout_message(), lockout_minutes() * 60)
+
+
+def login_throttled(view):
+    """Run the login throttle on a login view's POSTs; over the rate, answer 429."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method == "POST":
+            throttle = LoginRateThrottle()
+            if not throttle.allow_request(request, view):
+                wait = math.ceil(throttle.wait() or 60)
+                return _too_many(
+                    request,
+                    f"Too many login attempts from your address; wait {wait} seconds "
+                    "and try again.",
+                    wait,
                 )
-                response["Retry-After"] = str(per)
-                return response
-            return view(request, *args, **kwargs)
+        return view(request, *args, **kwargs)
 
-        return wrapper
-
-    return decorator
+    return wrapper

@@ -12,7 +12,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
-from club.ratelimit import rate_limited
+from club.ratelimit import login_throttled
 from club.selectors import clubs_managed_by, clubs_visible_to
 
 
@@ -119,6 +119,7 @@ def _stake(text: str) -> Decimal:
 
 
 @method_decorator(sensitive_post_parameters(), name="dispatch")
-@method_decorator(rate_limited(scope="login", rate=10, per=60), name="post")
+@method_decorator(login_throttled, name="dispatch")
 class LoginView(auth_views.LoginView):
-    """Django's login page, rate limited per address (10 attempts a minute)."""
+    """Django's login page, behind the login throttle (THROTTLE_LOGIN per address) and
+    django-axes' lockout (club.ratelimit)."""

@@ -1,4 +1,4 @@
-"""API plumbing shared by every endpoint: one error shape, pagination, throttles.
+"""API plumbing shared by every endpoint: one error shape, pagination (throttles: config.throttles).
 
 Every error the API returns has the same shape::
 
@@ -14,7 +14,6 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
@@ -119,6 +118,8 @@ def exception_handler(exc, context):
             # A lock not granted in time: nothing was done, and the same request may
             # succeed in a moment (so an Idempotency-Key's record does not keep it).
             response["Retry-After"] = "1"
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
         return response
 
     if isinstance(exc, Http404):
@@ -156,7 +157,12 @@ def paginated(request, view, queryset, serializer_class) -> Response:
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
-class LoginRateThrottle(AnonRateThrottle):
-    """Login attempts are rate limited per address (settings: THROTTLE_LOGIN)."""
+class LoginLockedOut(UserError):
+    """Too many wrong passwords for this account from this address (django-axes)."""
 
-    scope = "login"
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "locked_out"
+
+    def __init__(self, message: str, *, retry_after: int | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after

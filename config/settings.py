@@ -17,8 +17,14 @@ Variables:
     DB_CONN_MAX_AGE       seconds to keep database connections (default 60)
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
                           that already redirects)
+    TRUSTED_PROXY_COUNT   how many proxies of ours stand in front (default 0: the
+                          connection's address is the client's; X-Forwarded-For ignored)
+    LOGIN_FAILURE_LIMIT   wrong passwords for one account from one address before it is
+                          locked out there (default 5)
+    LOGIN_LOCKOUT_MINUTES how long that lockout lasts (default 15)
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -67,6 +73,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
+    "axes",  # locks out repeated failed logins on every login door
     "club",
     "scoring",
     "tournaments",
@@ -84,6 +91,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.audit.AuditMiddleware",
     "config.idempotency.IdempotencyMiddleware",
+    # Last, as django-axes requires: turns a login refused for a lockout into its page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -121,6 +130,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# django-axes first: it refuses a locked-out account before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "secretary-home"
@@ -218,6 +232,26 @@ CELERY_BEAT_SCHEDULE = {
     "standings-sweep": {"task": "tournaments.tasks.sweep_standings", "schedule": 30.0},
     "idempotency-purge": {"task": "club.tasks.purge_idempotency_records", "schedule": 3600.0},
 }
+# --- Client address and logins ----------------------------------------------------------
+# The number of proxies of ours in front of the service (config/clientaddr.py): the
+# client's address is read that far back in X-Forwarded-For, and no further.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+if TRUSTED_PROXY_COUNT < 0:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT is a number of proxies: 0 or more.")
+# django-axes: an account is locked out from one address after this many wrong
+# passwords (the login form, the API's token endpoint and the admin alike). Keyed on the
+# pair, so a stranger cannot lock the secretary out from his own address; guessing
+# across many accounts from one address is held back by the login throttle instead.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
+AXES_LOCKOUT_CALLABLE = "club.ratelimit.lockout_response"
+AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
+
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -233,8 +267,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        # DRF's own, with the client's address from config/clientaddr.py.
+        "config.throttles.AnonRateThrottle",
+        "config.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="600/min"),

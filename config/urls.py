@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from club import views as club_views
 from club import views_board
+from club.ratelimit import login_throttled
 from config.health import healthz
 
 urlpatterns = [
@@ -21,5 +22,8 @@ urlpatterns = [
     path("api/v1/", include("config.urls_api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The admin's own login, behind the same login throttle as the other doors (django-axes
+    # guards it through the authentication backend).
+    path("admin/login/", login_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
 ]

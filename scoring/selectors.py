@@ -14,6 +14,19 @@ def rubbers_of(*, club: Club, table=None) -> QuerySet[Rubber]:
     return rubbers.order_by("-created_at", "-id")
 
 
+# The role a person who changed a club's records is named by when he has no full name.
+SECRETARY = "the secretary"
+
+
+def public_name(user) -> str | None:
+    """How a person who changed a club's records is named on public pages and in the
+    API: his full name, else his role (only a club's secretary or staff correct hands
+    under an account). Never his login name, half of what logging in as him takes."""
+    if user is None:
+        return None
+    return user.get_full_name().strip() or SECRETARY
+
+
 def correction_as_dict(correction: HandCorrection) -> dict:
     """A correction as the API shows it, the original beside the corrected hand (ruling E9)."""
     return {
@@ -21,7 +34,7 @@ def correction_as_dict(correction: HandCorrection) -> dict:
         "kind": correction.kind,
         "law": correction.law,
         "reason": correction.reason,
-        "by": correction.by_user.username if correction.by_user else None,
+        "by": public_name(correction.by_user),
         "at_table": correction.at_table,
         "original": correction.previous_data,
         "original_points": correction.previous_points,

@@ -18,7 +18,7 @@ from club.selectors import clubs_visible_to
 from scoring.rules import BRIDGE, CALL_ACE, EUCHRE
 from scoring.rules.base import SIDES
 from scoring.rules.bridge import TRUMP_NAMES
-from scoring.selectors import rubber_scoresheet, rubbers_of
+from scoring.selectors import SECRETARY, rubber_scoresheet, rubbers_of
 
 KINDS = {EUCHRE.key: "euchre", BRIDGE.key: "bridge", CALL_ACE.key: "call_ace"}
 
@@ -364,11 +364,14 @@ def _hand_common(hand: dict, describe, kind: str, seats: list | None = None) -> 
 
 def _corrected_by(correction: dict) -> str:
     """Ruling E9: the players before the next hand, or afterwards the secretary as referee."""
+    # "by" is the corrector's full name or role, never his login name (selectors.public_name).
+    name = correction.get("by") or ("the table's phone" if correction.get("at_table") else None)
     if correction["kind"] == "referee":
         who = "the secretary, as the club's referee"
+        if name == SECRETARY:
+            name = None  # said already
     else:
         who = "the players, before the next hand"
-    name = correction.get("by") or ("the table's phone" if correction.get("at_table") else None)
     return f"{who} ({name})" if name else who
 
 
