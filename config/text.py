@@ -59,8 +59,8 @@ def _refusal(ch: str, label: str, field: str) -> UserError:
     return UserError(f"{label} holds {what}; type it again as plain text.", field=field)
 
 
-def _check_length(text: str, *, label: str, field: str, max_length: int) -> None:
-    if len(text) > max_length:
+def _check_length(text: str, *, label: str, field: str, max_length: int, slack: int = 1) -> None:
+    if len(text) > max_length * slack:
         raise UserError(
             f"{label} is too long: at most {max_length} characters.",
             field=field,
@@ -87,7 +87,7 @@ def clean_name(
     value = _string(value, label=label, field=field)
     # The raw text is measured first (a generous bound) so a 100 KB name is refused
     # before any work is done on it.
-    _check_length(value, label=label, field=field, max_length=max_length * 4)
+    _check_length(value, label=label, field=field, max_length=max_length, slack=4)
     for ch in value:
         if ch in BIDI or ch in ZERO_WIDTH or unicodedata.category(ch) in {"Cc", "Cf", "Cs"}:
             if ch in " \t\n\r":
@@ -116,7 +116,7 @@ def clean_text(
     inner spaces collapsed). Refuses what `clean_name` refuses, except that a
     multi-line text keeps its line breaks and tabs; an empty text only if `required`."""
     value = _string(value, label=label, field=field)
-    _check_length(value, label=label, field=field, max_length=max_length * 4)
+    _check_length(value, label=label, field=field, max_length=max_length, slack=4)
     text = unicodedata.normalize("NFC", value.replace("\r\n", "\n"))
     for ch in text:
         if ch in " \t\n\r":
