@@ -127,9 +127,10 @@ def test_a_tournament_name_follows_the_same_rules(secretary_api, club):
     body = {"name": "Spring\u202e ladder", "slug": "spring", "kind": "ladder"}
     error = error_of(secretary_api.post(url, body, format="json"))
     assert error["field"] == "name" and "U+202E" in error["message"]
-    assert secretary_api.post(url, {**body, "name": "Spring  ladder "}, format="json").json()[
-        "name"
-    ] == "Spring ladder"
+    assert (
+        secretary_api.post(url, {**body, "name": "Spring  ladder "}, format="json").json()["name"]
+        == "Spring ladder"
+    )
 
 
 def test_the_roster_asks_about_a_look_alike_name(secretary_api, club, ann):
