@@ -19,6 +19,7 @@ from club.permissions import club_for_request, table_of_request
 from club.ratelimit import lockout_message, lockout_minutes
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginLockedOut, Pagination, UserError, paginated
+from config.text import NameField, TextField
 from config.throttles import LoginRateThrottle
 
 CENT = Decimal("0.01")
@@ -31,7 +32,7 @@ class ClubOutput(serializers.ModelSerializer):
 
 
 class ClubCreateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = TextField()
     slug = serializers.SlugField(max_length=60)
     currency = serializers.RegexField(r"^[A-Z]{3}$", default="USD")
     is_public = serializers.BooleanField(default=True)
@@ -65,7 +66,7 @@ class ClubListView(APIView):
 
 
 class ClubUpdateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+    name = TextField(required=False)
     currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
     is_public = serializers.BooleanField(required=False)
 
@@ -95,8 +96,12 @@ class MemberOutput(serializers.ModelSerializer):
 
 
 class MemberInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = NameField()
     is_guest = serializers.BooleanField(default=False)
+    new_player = serializers.BooleanField(
+        default=False,
+        help_text="the name looks like a member's, and this is a new player all the same",
+    )
 
 
 class MemberListView(APIView):

@@ -16,6 +16,7 @@ from club import evenings
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
+from config.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES, Hand
 
 
@@ -26,7 +27,7 @@ class EveningOutput(serializers.ModelSerializer):
 
 
 class EveningInput(serializers.Serializer):
-    title = serializers.CharField(max_length=120, required=False, default="")
+    title = TextField(required=False, default="", allow_blank=True)
     date = serializers.DateField()
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     options = serializers.DictField(required=False, default=dict)
@@ -36,7 +37,8 @@ class EveningInput(serializers.Serializer):
 
 
 class EventInput(serializers.Serializer):
-    """An action: an event of the evening's log (docs/evening-log.md)."""
+    """An action: an event of the evening's log (docs/evening-log.md). Each type takes only
+    its documented keys (the service checks them, and cleans the names in them)."""
 
     type = serializers.ChoiceField(choices=sorted(evenings.SECRETARY_EVENTS))
     expected_version = serializers.IntegerField(
@@ -51,12 +53,14 @@ class HandRecordInput(serializers.Serializer):
 
 class HandCorrectInput(serializers.Serializer):
     hand = serializers.DictField()
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = TextField(
+        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
+    )
     expected_version = serializers.IntegerField(required=False)
 
 
 class ReopenInput(serializers.Serializer):
-    reason = serializers.CharField()
+    reason = TextField(max_length=REASON_MAX, multiline=True)
 
 
 def _evening(request, slug: str, pk: int, *, write: bool = False) -> Evening:

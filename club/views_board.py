@@ -25,6 +25,7 @@ from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import clubs_managed_by
 from config.api import UserError
+from config.text import clean_name
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
 from scoring.selectors import rubber_scoresheet
@@ -114,6 +115,8 @@ def _event_from_form(post) -> dict:
             event["table"] = int(post["table"])
         except ValueError as exc:
             raise UserError("Choose a table by its number.", field="table") from exc
+    if kind == "arrive" and post.get("new_player"):
+        event["new_player"] = True  # confirmed: not the member whose name looks like it
     if kind == "substitute":
         event["consent"] = post.getlist("consent")
     if kind in {"cut", "deal_jack"}:
@@ -165,6 +168,11 @@ def board_action(request, pk: int):
             notice = [f"{d['law']}: {d['text']}" for d in logged.decisions]
     except USER_ERRORS as exc:
         error = {"message": exc.message, "law": getattr(exc, "law", None)}
+        if getattr(exc, "code", None) == "near_duplicate":
+            # The arrivals form asks again, the name kept (it was clean and short enough),
+            # with the box that says it is a new player.
+            error["arrival"] = clean_name(request.POST.get("player", ""))
+            error["member"] = exc.details.get("member")
     evening.refresh_from_db()
     return render(request, "club/_board.html", board_context(evening, error=error, notice=notice))
 

@@ -14,7 +14,8 @@ from rest_framework.views import APIView
 from club import evenings
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
-from config.api import Pagination, paginated
+from config.api import Pagination, UserError, paginated
+from config.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.models import RULESET_CHOICES, Rubber
 from scoring.rules import RULESETS
@@ -197,6 +198,25 @@ class RubberInput(serializers.Serializer):
     evening = serializers.IntegerField(required=False)
     table = serializers.IntegerField(required=False, help_text="the table's number")
 
+    def validate_players(self, value):
+        """Each name cleaned as every name is (config.text.clean_name); the shape is the
+        service's to check."""
+
+        def clean(names, path):
+            if not isinstance(names, list):
+                return names
+            return [
+                clean_name(n, field=f"{path}[{i}]") if isinstance(n, str) else n
+                for i, n in enumerate(names)
+            ]
+
+        try:
+            if isinstance(value, dict):
+                return {side: clean(names, f"players.{side}") for side, names in value.items()}
+            return clean(value, "players")
+        except UserError as exc:
+            raise serializers.ValidationError(exc.message) from exc
+
 
 class RubberSummaryOutput(serializers.ModelSerializer):
     class Meta:
@@ -334,7 +354,9 @@ class RubberHandsView(APIView):
 
 class CorrectionInput(serializers.Serializer):
     hand = serializers.DictField(help_text="the corrected hand, in the scoresheet's shape")
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = TextField(
+        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
+    )
 
 
 class RubberHandDetailView(APIView):
@@ -366,7 +388,9 @@ class RubberHandDetailView(APIView):
 
 
 class RemoveInput(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = TextField(
+        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
+    )
 
 
 class RubberHandRemoveView(APIView):

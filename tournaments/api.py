@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 
 from club.permissions import club_for_request
 from config.api import Pagination, paginated
+from config.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import progressive, selectors, services
 from tournaments.metrics import METRICS
@@ -27,7 +28,7 @@ class TournamentOutput(serializers.ModelSerializer):
 
 
 class TournamentInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = TextField()
     slug = serializers.SlugField(max_length=60)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES, required=False, default="")
@@ -44,7 +45,7 @@ class TournamentInput(serializers.Serializer):
 
 
 class TournamentUpdateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+    name = TextField(required=False)
     is_public = serializers.BooleanField(required=False)
     precedence = serializers.ListField(
         child=serializers.ChoiceField(choices=list(METRICS)), required=False
@@ -169,7 +170,11 @@ class RecalculationView(APIView):
 
 
 class EntryInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = NameField()
+    new_player = serializers.BooleanField(
+        default=False,
+        help_text="the name looks like a member's, and this is a new player all the same",
+    )
 
 
 class EntryOutput(serializers.Serializer):
@@ -206,9 +211,7 @@ class TournamentPlayersView(APIView):
         tournament = _director_tournament(request, slug, tslug, write=True)
         data = EntryInput(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = progressive.tournament_enter(
-            tournament=tournament, name=data.validated_data["name"]
-        )
+        entry = progressive.tournament_enter(tournament=tournament, **data.validated_data)
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 

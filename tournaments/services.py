@@ -414,6 +414,9 @@ def tournament_create(
 ) -> Tournament:
     """Create a ladder over a season's evenings, or a progressive tournament."""
     from config.api import UserError
+    from config.text import TITLE_MAX, clean_text
+
+    name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
 
     if Tournament.objects.filter(club=club, slug=slug).exists():
         raise UserError(f"The club has a tournament called {slug!r} already.", field="slug")
@@ -469,7 +472,11 @@ def tournament_update(
     recalc = False
     changed = []
     if name is not None:
-        tournament.name = name
+        from config.text import TITLE_MAX, clean_text
+
+        tournament.name = clean_text(
+            name, field="name", max_length=TITLE_MAX, label="The name", required=True
+        )
         changed.append("name")
     if is_public is not None:
         tournament.is_public = is_public

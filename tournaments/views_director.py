@@ -65,7 +65,11 @@ def act(request, pk: int):
         elif action == "seat":
             progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
         elif action == "enter":
-            progressive.tournament_enter(tournament=tournament, name=request.POST.get("name", ""))
+            progressive.tournament_enter(
+                tournament=tournament,
+                name=request.POST.get("name", ""),
+                new_player=bool(request.POST.get("new_player")),
+            )
     except UserError as exc:
         error = exc.message
     tournament.refresh_from_db()
