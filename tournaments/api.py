@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from club.permissions import club_for_request
 from config.api import Pagination, paginated
 from scoring.models import RULESET_CHOICES
-from tournaments import progressive, selectors, services
+from tournaments import rounds, selectors, services
 from tournaments.metrics import METRICS
 from tournaments.models import Tournament
 
@@ -206,9 +206,7 @@ class TournamentPlayersView(APIView):
         tournament = _director_tournament(request, slug, tslug, write=True)
         data = EntryInput(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = progressive.tournament_enter(
-            tournament=tournament, name=data.validated_data["name"]
-        )
+        entry = rounds.tournament_enter(tournament=tournament, name=data.validated_data["name"])
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -218,7 +216,7 @@ class TournamentPlayerLeaveView(APIView):
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        entry = progressive.tournament_withdraw(tournament=tournament, member_id=member)
+        entry = rounds.tournament_withdraw(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
 
@@ -228,12 +226,10 @@ class RoundsView(APIView):
     @extend_schema(responses=RoundOutput(many=True))
     def get(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug)
-        return Response(
-            [progressive.round_as_dict(r) for r in tournament.rounds.order_by("number")]
-        )
+        return Response([rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")])
 
     @extend_schema(request=None, responses={201: RoundOutput})
     def post(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        played = progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
-        return Response(progressive.round_as_dict(played), status=status.HTTP_201_CREATED)
+        played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
+        return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)
