@@ -26,15 +26,28 @@ class TournamentOutput(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
+def _precedence_field() -> serializers.ListField:
+    """The director's precedence list: metric keys from the registry, each described in the
+    schema as the registry describes it."""
+    described = "; ".join(
+        f"`{m.key}`: {m.title}, {m.description} ({'more' if m.higher_is_better else 'fewer'} "
+        "is better)"
+        for m in METRICS.values()
+    )
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=[(m.key, m.title) for m in METRICS.values()]),
+        required=False,
+        help_text=f"Metrics in order of precedence, the first deciding most. {described}.",
+    )
+
+
 class TournamentInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(max_length=60)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES, required=False, default="")
     is_public = serializers.BooleanField(default=True)
-    precedence = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(METRICS)), required=False
-    )
+    precedence = _precedence_field()
     evenings = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
     )
@@ -46,9 +59,7 @@ class TournamentInput(serializers.Serializer):
 class TournamentUpdateInput(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
     is_public = serializers.BooleanField(required=False)
-    precedence = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(METRICS)), required=False
-    )
+    precedence = _precedence_field()
     evenings = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
     )
@@ -67,6 +78,8 @@ class StandingRowOutput(serializers.Serializer):
 class MetricOutput(serializers.Serializer):
     key = serializers.CharField()
     title = serializers.CharField()
+    description = serializers.CharField()
+    higher_is_better = serializers.BooleanField()
 
 
 class StandingsOutput(serializers.Serializer):
