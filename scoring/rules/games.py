@@ -92,6 +92,8 @@ class Game:
     key: str
     #: The game's name on pages: "Euchre", "Bridge", "Call-Ace".
     name: str
+    #: The stem of its templates and CSS classes: "euchre", "bridge", "call_ace".
+    kind: str
     #: The scoring rule set (``scoring.rules``).
     rules: RuleSet
     #: How its tables are formed (``club.formation``).
@@ -205,6 +207,7 @@ BRIDGE_CUT = CuttingOrder(
 EUCHRE = Game(
     key=EUCHRE_RULES.key,
     name="Euchre",
+    kind="euchre",
     rules=EUCHRE_RULES,
     tables=TableLaws(
         EUCHRE_RULES.key, "Euchre", True, 6, EUCHRE_CUT.highest_wins, _EUCHRE_CITES
@@ -216,6 +219,7 @@ EUCHRE = Game(
 BRIDGE = Game(
     key=BRIDGE_RULES.key,
     name="Bridge",
+    kind="bridge",
     rules=BRIDGE_RULES,
     tables=TableLaws(
         BRIDGE_RULES.key, "Bridge", True, 6, BRIDGE_CUT.highest_wins, _BRIDGE_CITES
@@ -226,6 +230,7 @@ BRIDGE = Game(
 CALL_ACE = Game(
     key=CALL_ACE_RULES.key,
     name="Call-Ace",
+    kind="call_ace",
     rules=CALL_ACE_RULES,
     tables=TableLaws(CALL_ACE_RULES.key, "Call-Ace", False, 7, True, _CALL_ACE_CITES),
     pack_ranks=RANKS,

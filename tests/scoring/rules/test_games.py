@@ -24,6 +24,7 @@ def test_each_game_is_registered_once_by_its_rule_set_key():
         assert get_rule_set(key) is game.tables
         assert game.title == game.rules.title
     assert [g.name for g in GAMES.values()] == ["Euchre", "Call-Ace", "Bridge"]
+    assert [g.kind for g in GAMES.values()] == ["euchre", "call_ace", "bridge"]
     assert (CALL_ACE.rubber_label, CALL_ACE.hand_label) == ("sitting", "deal")
     assert (EUCHRE.rubber_label, EUCHRE.hand_label) == ("rubber", "hand")
 
