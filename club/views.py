@@ -73,7 +73,7 @@ def secretary_home(request):
     """The secretary's start page: his clubs, their evenings, and a form to open one."""
     from club import evenings
     from config.api import UserError
-    from scoring.rules import RULESETS, ScoringError
+    from scoring.rules import GAMES, ScoringError
 
     error = None
     if request.method == "POST":
@@ -95,7 +95,7 @@ def secretary_home(request):
     return render(
         request,
         "club/secretary_home.html",
-        {"clubs": clubs, "rulesets": RULESETS.values(), "error": error,
+        {"clubs": clubs, "rulesets": GAMES.values(), "error": error,
          "today": timezone.localdate()},
     )  # fmt: skip
 

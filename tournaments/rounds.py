@@ -1,4 +1,5 @@
-"""Progressive tournaments: players entered, rounds seated by a movement, results read.
+"""A progressive tournament's players and rounds: players entered, rounds seated by a movement,
+results read.
 
 A round is seated by the director's movement (`tournaments.movements`) from the players
 present at that round, so late arrivals and departures change nothing already played.
