@@ -65,16 +65,12 @@ def _evening(
     """The evening in the URL as this request may see it. `for_table`: the view keeps a
     table's link to its own table (club.permissions), so the link sees its own evening."""
     table = table_of_request(request)
-    if (
-        for_table
-        and not write
-        and table is not None
-        and table.evening_id == pk
-        and table.club.slug == slug
-    ):
-        evening = table.evening  # a table's link sees its own evening, read with the table
-        evening.club = table.club
-        return evening
+    if table is not None and for_table and not write:
+        if table.evening_id == pk and table.club.slug == slug:
+            evening = table.evening  # a table's link sees its own evening, read with it
+            evening.club = table.club
+            return evening
+        for_table = False  # another evening: the link sees what the public sees
     club = club_for_request(request, slug, write=write, for_table=for_table)
     return get_object_or_404(Evening.objects.select_related("club"), club=club, pk=pk)
 

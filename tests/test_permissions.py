@@ -251,7 +251,7 @@ def table_link_of_kind(kind: str, evening) -> str:
 
 @pytest.mark.parametrize("kind", TABLE_KINDS)
 def test_api_matrix_for_other_table_links(world, kind):
-    clients, ids, _ = world
+    _, ids, _ = world
     ids = {**ids, "tok": table_link_of_kind(kind, Evening.objects.get(pk=ids["e"]))}
     phone = APIClient()
     phone.credentials(HTTP_AUTHORIZATION=f"Table {ids['tok']}")
