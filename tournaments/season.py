@@ -729,6 +729,7 @@ class _Season:
                     number,
                     new_table_token(),
                     _utc(plan.date, -1800),
+                    _utc(plan.date, -1800),  # the link, issued with its table
                 ),
             )
             tables.append((table_id, rules, people[:n], rng.uniform(0, 900)))
@@ -1119,7 +1120,10 @@ def _tables() -> list[_Table]:
                 "created_at",
             ),
         ),
-        _Table.of(Table, ("id", "club_id", "evening_id", "number", "token", "created_at")),
+        _Table.of(
+            Table,
+            ("id", "club_id", "evening_id", "number", "token", "created_at", "link_issued_at"),
+        ),
         _Table.of(
             Tournament,
             (
