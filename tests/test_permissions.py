@@ -23,7 +23,7 @@ from club.models import Evening, Table
 from club.selectors import ASK_FOR_NEW_CARD, DEAD_LINK
 from tests.conftest import token_client
 from tests.factories import ClubFactory, MemberFactory, TableFactory, UserFactory
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, second_table
 
 ROLES = ["anonymous", "table", "secretary", "other", "staff"]
 NS_MARCH = {"makers": "NS", "tricks": 5}
@@ -218,14 +218,6 @@ OTHER_TABLE = {
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/close-sitting/"): 403,
 }
 TABLE_KINDS = [*DEAD, "other_table", "other_club"]
-
-
-def second_table(evening) -> Table:
-    """Four more arrive at the world's evening and form its table 2."""
-    for name in ["Edith", "Fred", "Gus", "Hal"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-    return evening.tables.get(number=2)
 
 
 def table_link_of_kind(kind: str, evening) -> str:

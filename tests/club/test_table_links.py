@@ -16,8 +16,7 @@ from club.models import Table
 from club.selectors import DEAD_LINK, table_link_expires_at, table_link_refusal
 from tests.conftest import token_client
 from tests.factories import TableFactory
-from tests.test_permissions import second_table
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, second_table
 
 
 @pytest.fixture
