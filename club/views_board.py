@@ -223,21 +223,15 @@ def evening_sheet(request, pk: int):
 # --- the phone at the table ---------------------------------------------------------------
 
 
-class DeadLink(Exception):
-    """The phone page's link is dead: answered by `_dead_link`, not the page."""
-
-    def __init__(self, refusal: TableLinkDead):
-        self.refusal = refusal
-
-
 def _table(token: str) -> Table:
-    """The table a live link opens (club.selectors.table_by_link, as for the API)."""
+    """The table a live link opens (club.selectors.table_by_link, as for the API); a dead
+    link's TableLinkDead is answered by `phone_link`, a token that never was one is 404."""
     try:
         return table_by_link(token=token)
     except TableLinkDead as exc:
         if exc.code == "unknown_link":
             raise Http404("No such table.") from exc
-        raise DeadLink(exc) from exc
+        raise
 
 
 def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
@@ -261,8 +255,8 @@ def phone_link(view):
     def wrapped(request, token: str, *args, **kwargs):
         try:
             return view(request, token, *args, **kwargs)
-        except DeadLink as exc:
-            return _dead_link(request, exc.refusal)
+        except TableLinkDead as exc:
+            return _dead_link(request, exc)
 
     return wrapped
 
