@@ -8,6 +8,7 @@ if someone else acted first, the action is refused with a conflict and the board
 shows the evening as it now is.
 """
 
+import functools
 import io
 import uuid
 
@@ -20,10 +21,16 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import evenings
+from club import evenings, services
 from club.formation import FormationError
 from club.models import Evening, Table
-from club.selectors import clubs_managed_by
+from club.selectors import (
+    ASK_FOR_NEW_CARD,
+    DEAD_LINK,
+    TableLinkDead,
+    clubs_managed_by,
+    table_by_link,
+)
 from config.api import UserError
 from config.text import clean_name
 from scoring.models import Rubber
@@ -136,6 +143,13 @@ def _event_from_form(post) -> dict:
     return event
 
 
+def _board_table(evening: Evening, number: str) -> Table:
+    table = evening.tables.filter(number=int(number)).first() if number.isdigit() else None
+    if table is None:
+        raise UserError("Choose one of the evening's tables by its number.", field="table")
+    return table
+
+
 @login_required
 @require_POST
 def board_action(request, pk: int):
@@ -154,6 +168,13 @@ def board_action(request, pk: int):
             evenings.evening_reopen(
                 evening_id=evening.pk, reason=request.POST.get("reason", ""), user=request.user
             )
+        elif kind == "new_link":
+            table = _board_table(evening, request.POST.get("table", ""))
+            services.table_renew_link(table_id=table.pk, user=request.user)
+            notice = [
+                f"Table {table.number} has a fresh link: print its new QR code; "
+                "the old card no longer works."
+            ]
         elif kind == "close_sitting":
             evenings.evening_close_sitting(
                 evening_id=evening.pk, table_number=int(request.POST["table"]), user=request.user
@@ -211,11 +232,41 @@ def evening_sheet(request, pk: int):
 
 
 def _table(token: str) -> Table:
-    table = Table.objects.select_related("evening", "club").filter(token=token).first()
-    if table is None:
-        raise Http404("No such table.")
-    table.evening.club = table.club  # one club, read once
-    return table
+    """The table a live link opens (club.selectors.table_by_link, as for the API); a dead
+    link's TableLinkDead is answered by `phone_link`, a token that never was one is 404."""
+    try:
+        return table_by_link(token=token)
+    except TableLinkDead as exc:
+        if exc.code == "unknown_link":
+            raise Http404("No such table.") from exc
+        raise
+
+
+def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
+    """A dead link's page: why it no longer works, and whom to ask (403 on every route
+    under /t/<token>/). A polling phone reloads the whole page to show it."""
+    response = render(
+        request,
+        "club/table_dead.html",
+        {"reason": DEAD_LINK[refusal.code], "ask": ASK_FOR_NEW_CARD},
+        status=403,
+    )
+    if request.headers.get("HX-Request"):
+        response["HX-Refresh"] = "true"
+    return response
+
+
+def phone_link(view):
+    """Every page under /t/<token>/ opens only with a live link."""
+
+    @functools.wraps(view)
+    def wrapped(request, token: str, *args, **kwargs):
+        try:
+            return view(request, token, *args, **kwargs)
+        except TableLinkDead as exc:
+            return _dead_link(request, exc)
+
+    return wrapped
 
 
 def table_context(table: Table, *, error=None, notice=None) -> dict:
@@ -240,6 +291,7 @@ def table_context(table: Table, *, error=None, notice=None) -> dict:
     }
 
 
+@phone_link
 def table_phone(request, token: str):
     """The page a player at the table uses to record and correct that table's hands."""
     table = _table(token)
@@ -311,6 +363,7 @@ def _hand_from_form(rules, post) -> dict:
 
 
 @require_POST
+@phone_link
 def table_record(request, token: str):
     """Record (or correct the last) hand from the table's phone."""
     table = _table(token)

@@ -228,7 +228,7 @@ class RubberSummaryOutput(serializers.ModelSerializer):
 
 
 def _rubber(request, slug: str, pk: int) -> Rubber:
-    club = club_for_request(request, slug)
+    club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
     rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
     # A table's link reads only its own table's rubbers when the club is private.
@@ -285,7 +285,7 @@ class RubberListView(APIView):
 
     @extend_schema(responses=RubberSummaryOutput(many=True))
     def get(self, request, slug):
-        club = club_for_request(request, slug)
+        club = club_for_request(request, slug, for_table=True)
         table = table_of_request(request)
         if club.is_public or manages_club(request, club):
             table = None

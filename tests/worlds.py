@@ -48,3 +48,11 @@ def club_in_play(capture_on_commit) -> SimpleNamespace:
         table=evening.tables.get(number=1),
         rubber=evening.rubbers.get(),
     )
+
+
+def second_table(evening):
+    """Four more arrive at `club_in_play`'s evening and form its table 2."""
+    for name in ["Edith", "Fred", "Gus", "Hal"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    return evening.tables.get(number=2)
