@@ -228,6 +228,12 @@ REST_FRAMEWORK = {
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
     "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
+    # JSON bodies nested deeper than config.inputs.MAX_JSON_DEPTH are refused unparsed.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -240,6 +246,8 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="600/min"),
         "user": env.str("THROTTLE_USER", default="6000/min"),
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
+        # The anonymous scoresheet endpoint: each call scores up to MAX_SHEET_HANDS hands.
+        "scoresheet": env.str("THROTTLE_SCORESHEET", default="30/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
