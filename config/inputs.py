@@ -86,4 +86,3 @@ def whole_number(
             f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS}).", field=field or name
         )
     return int(text)
-

