@@ -15,6 +15,8 @@ Variables:
     REDIS_URL             unset: tasks run eagerly, cache in memory;
                           set: Redis is the Celery broker and the cache
     DB_CONN_MAX_AGE       seconds to keep database connections (default 60)
+    THROTTLE_ANON, THROTTLE_USER, THROTTLE_LOGIN, THROTTLE_SCORESHEET
+                          API rates ("600/min"); the last per caller of the scoresheet endpoint
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
                           that already redirects)
 """

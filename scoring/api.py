@@ -9,6 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from club import evenings
@@ -19,7 +20,7 @@ from scoring import selectors, services
 from scoring.hand_input import HAND_INPUTS
 from scoring.models import RULESET_CHOICES, Rubber
 from scoring.rules import RULESETS
-from scoring.sheet import score_sheet
+from scoring.sheet import MAX_SHEET_HANDS, score_sheet
 
 HAND_SCHEMA = PolymorphicProxySerializer(
     component_name="HandInput",
@@ -33,8 +34,18 @@ class ScoresheetInput(serializers.Serializer):
     options = serializers.DictField(required=False)
     players = serializers.JSONField(required=False)
     stake = serializers.CharField(required=False, help_text='a decimal string, e.g. "0.25"')
-    hands = serializers.ListField(child=serializers.DictField(), required=False)
-    deals = serializers.ListField(child=serializers.DictField(), required=False)
+    hands = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=MAX_SHEET_HANDS,
+        help_text=f"Euchre and Bridge: the hands in order, at most {MAX_SHEET_HANDS}",
+    )
+    deals = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=MAX_SHEET_HANDS,
+        help_text=f"Call-Ace: the deals in order, at most {MAX_SHEET_HANDS}",
+    )
 
 
 class HandOutput(serializers.Serializer):
@@ -123,9 +134,24 @@ class RulesetsView(APIView):
 class ScoresheetScoreView(APIView):
     """Score a whole scoresheet without storing anything (docs/scoresheet.md)."""
 
+    # Open to anyone: besides the API's own throttles, its own rate (THROTTLE_SCORESHEET)
+    # and the sheet's bound on hands keep one caller from holding the workers.
+    throttle_classes = [AnonRateThrottle, UserRateThrottle, ScopedRateThrottle]
+    throttle_scope = "scoresheet"
+
     @extend_schema(
+        description=(
+            "Score a whole scoresheet without storing anything (docs/scoresheet.md). A sheet "
+            f"holds at most {MAX_SHEET_HANDS} hands (Call-Ace: deals), whatever its rule set; "
+            "past that it is refused (400, field `hands` or `deals`). Rate limited per caller "
+            "(setting THROTTLE_SCORESHEET; 429 past it)."
+        ),
         request=ScoresheetInput,
-        responses={200: ScoresheetOutput, 400: OpenApiResponse(description="error")},
+        responses={
+            200: ScoresheetOutput,
+            400: OpenApiResponse(description="error"),
+            429: OpenApiResponse(description="too many sheets from this caller; try later"),
+        },
     )
     def post(self, request):
         if not isinstance(request.data, dict):
