@@ -11,17 +11,13 @@ done.", an error, or answers 400) has written nothing: the rows of every table t
 action can add to, and the evenings' versions, are as before.
 """
 
-import datetime
-from decimal import Decimal
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club import evenings
 from club.models import Cut, Evening, EveningEvent, Member, Table
 from scoring.models import Hand, HandCorrection, RemovedHand, Rubber
-from tests.worlds import club_in_play
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 from tournaments.models import Round, Tournament, TournamentPlayer
 from tournaments.services import tournament_create
 
@@ -80,40 +76,12 @@ def post_and_check(client, url: str, post: dict, refused) -> None:
 # --- the worlds --------------------------------------------------------------------------
 
 
-def _open(club, ruleset: str) -> Evening:
-    return evenings.evening_open(
-        club=club, date=datetime.date(1907, 3, 1), ruleset=ruleset, stake=Decimal("0.10")
-    )
-
-
-def _act(evening, **event) -> None:
-    evenings.evening_act(evening_id=evening.pk, event=event)
-
-
 @pytest.fixture
 def played(db, django_capture_on_commit_callbacks):
     """The Euchre world of tests/worlds.py, a Bridge and a Call-Ace table in play, a
     progressive tournament, and the secretary logged in."""
     world = club_in_play(django_capture_on_commit_callbacks)
-    bridge = _open(world.club, "bridge-elwell-1907")
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        _act(bridge, type="arrive", player=name)
-    _act(bridge, type="form_table")
-    _act(bridge, type="cut", cards={"Ann": "AH", "Bob": "2H", "Cora": "3H", "Dan": "4H"})
-    evenings.evening_record_hand(
-        evening_id=bridge.pk, table_number=1,
-        hand={"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}},
-    )  # fmt: skip
-    call_ace = _open(world.club, "call-ace-foster-1905")
-    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
-        _act(call_ace, type="arrive", player=name)
-    _act(call_ace, type="form_table")
-    call_ace.refresh_from_db()
-    order = evenings.evening_summary(evening=call_ace)["tables"][0]["playing"]
-    _act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JD"]])
-    evenings.evening_record_hand(
-        evening_id=call_ace.pk, table_number=1, hand={"maker": order[0], "tricks": 3}
-    )
+    more = bridge_and_call_ace_in_play(world.club)
     world.progressive = tournament_create(
         club=world.club, name="P", slug="p", kind="progressive",
         ruleset="euchre-somerset-1888", movement="cut",
@@ -121,10 +89,10 @@ def played(db, django_capture_on_commit_callbacks):
     world.ladder = Tournament.objects.get(slug="winter")
     world.tables = {
         "euchre": world.table,
-        "bridge": bridge.tables.get(number=1),
-        "call-ace": call_ace.tables.get(number=1),
+        "bridge": more.bridge,
+        "call-ace": more.call_ace,
     }
-    world.order = order
+    world.order = more.call_ace_order
     return world
 
 
