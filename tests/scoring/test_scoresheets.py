@@ -91,6 +91,13 @@ def test_score_sheet_command_refuses_what_is_not_json(db, tmp_path):
         call_command("score_sheet", str(path))
 
 
+def test_score_sheet_command_refuses_a_sheet_nested_too_deep(db, tmp_path):
+    path = tmp_path / "sheet.json"
+    path.write_text("[" * 5000 + "]" * 5000)
+    with pytest.raises(CommandError, match="nests deeper than 32"):
+        call_command("score_sheet", str(path))
+
+
 COMPARED = ("games", "rubber", "ledger")
 
 
