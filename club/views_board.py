@@ -200,7 +200,21 @@ def board_action(request, pk: int):
             error["arrival"] = clean_name(request.POST.get("player", ""))
             error["member"] = exc.details.get("member")
     evening.refresh_from_db()
-    return render(request, "club/_board.html", board_context(evening, error=error, notice=notice))
+    response = render(
+        request, "club/_board.html", board_context(evening, error=error, notice=notice)
+    )
+    return live_board(response, done=error is None)
+
+
+def live_board(response: HttpResponse, *, done: bool) -> HttpResponse:
+    """The board a button answered, morphed in rather than replacing the page's (idiomorph,
+    static/js/live.js): fields typed in elsewhere keep their text and focus. A form that
+    was carried out is marked done, and the page clears its fields; a refused one keeps
+    what was typed, to be put right."""
+    response["HX-Reswap"] = "morph"
+    if done:
+        response["X-Live-Done"] = "1"
+    return response
 
 
 @login_required

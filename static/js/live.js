@@ -11,3 +11,52 @@ document.addEventListener("htmx:configRequest", function (event) {
     event.detail.headers["X-CSRFToken"] = decodeURIComponent(csrf[1]);
   }
 });
+
+// Live regions are morphed (idiomorph, vendored beside htmx), never replaced: only what
+// changed is updated, so the field being typed in keeps its focus. A field someone has
+// typed in or chosen from and not yet sent keeps what it holds, whatever the update
+// says; a <details> the reader opened stays open. The server answers a form that was
+// carried out with "X-Live-Done": that form's fields are sent and are reset before the
+// board it answered is morphed in; a refused form keeps what was typed, to be put right.
+(function () {
+  var edited = new WeakSet();
+  function mark(event) {
+    var field = event.target;
+    if (field && field.form !== undefined && field.type !== "hidden") edited.add(field);
+  }
+  document.addEventListener("input", mark, true);
+  document.addEventListener("change", mark, true);
+
+  function useIdiomorph() {
+    if (!window.Idiomorph) return;
+    var callbacks = window.Idiomorph.defaults.callbacks;
+    callbacks.beforeNodeMorphed = function (oldNode) {
+      if (edited.has(oldNode)) return false;
+    };
+    callbacks.beforeAttributeUpdated = function (name, node) {
+      if (name === "open" && node.tagName === "DETAILS") return false;
+    };
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", useIdiomorph);
+  } else {
+    useIdiomorph();
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var config = detail.requestConfig;
+    if (!config || config.verb === "get" || !detail.xhr.getResponseHeader("X-Live-Done")) return;
+    var form = config.elt && config.elt.closest ? config.elt.closest("form") : null;
+    if (!form) return;
+    // A form may answer for another (the arrivals question answers the arrivals form).
+    var resets = form.dataset.resets && document.getElementById(form.dataset.resets);
+    [form, resets].forEach(function (done) {
+      if (!done) return;
+      done.reset();
+      Array.prototype.forEach.call(done.elements, function (field) {
+        edited.delete(field);
+      });
+    });
+  });
+})();

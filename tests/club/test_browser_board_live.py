@@ -1,0 +1,129 @@
+"""The secretary's board in a browser: live updates never take what is being typed
+(issue #15, item 1), and arrivals match the roster, asking about a look-alike name
+(item 2). Screenshots in artifacts/screenshots/board-live-*.png."""
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from club import evenings
+from club.models import Evening, Member
+from tests.browser import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CYRILLIC_ANN = "\u0410nn"  # a Cyrillic capital A, then Latin "nn"
+CYRILLIC_BOB = "\u0412\u043eb"  # Cyrillic capital Ve and small o, then Latin "b"
+
+
+def settled(page):
+    """Wait until htmx has no request in flight and nothing being swapped in."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
+def click(page, testid: str):
+    """Click a board button and wait until htmx has morphed in the board it answered."""
+    settled(page)
+    with page.expect_response(re.compile(r"/action/$")):
+        page.get_by_test_id(testid).first.click()
+    settled(page)
+
+
+def log_in(page, live_server, evening: Evening):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "secretary")
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/secretary/"))
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
+
+
+def open_evening(club) -> Evening:
+    return evenings.evening_open(
+        club=club, date="1888-11-21", ruleset="euchre-somerset-1888", stake=Decimal("0.25")
+    )
+
+
+def test_live_updates_keep_what_is_being_typed(browser_page, live_server, club, secretary):
+    evening = open_evening(club)
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    # Four candidates form a table at once; they cut for partners and deal (ruling T4).
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    page = browser_page
+    log_in(page, live_server, evening)
+    cards = page.locator("form.cut-form input[name^=card-]")
+    assert cards.count() == 4
+    cards.nth(0).fill("JS")
+    cards.nth(1).fill("10H")
+    page.fill("#arrive-player", "Ze")  # still typing the name when the board moves on
+
+    # Someone else acts twice: the polls bring the board as it now is, several times over.
+    for name in ["Walt", "Xena"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+        page.wait_for_selector(f"#board .chip:text-is('{name}')", timeout=6000)
+    page.wait_for_timeout(3500)  # two more polls, answered 304
+    settled(page)
+    shot(page, "board-live-1-typing-kept")
+
+    assert cards.nth(0).input_value() == "JS"
+    assert cards.nth(1).input_value() == "10H"
+    assert page.input_value("#arrive-player") == "Ze"
+    assert page.evaluate("document.activeElement.id") == "arrive-player"
+    # What did change was brought up to date: the cut form now sends the latest version.
+    version = Evening.objects.get(pk=evening.pk).version
+    assert page.locator("form.cut-form input[name=version]").input_value() == str(version)
+
+    # The secretary finishes the cut: it is carried out; the name being typed stays.
+    cards.nth(2).fill("KD")
+    cards.nth(3).fill("9C")
+    with page.expect_response(re.compile(r"/action/$")):
+        page.get_by_role("button", name="Enter the cards cut").click()
+    settled(page)
+    page.wait_for_selector("article.table-card .seats")
+    assert page.input_value("#arrive-player") == "Ze"
+    assert Evening.objects.get(pk=evening.pk).state["tables"][0]["dealer"] == "Ann"
+    shot(page, "board-live-2-cut-made")
+
+
+def test_arrivals_match_the_roster_and_ask_about_a_look_alike(
+    browser_page, live_server, club, secretary
+):
+    Member.objects.create(club=club, name="Ann")
+    Member.objects.create(club=club, name="Bob")
+    evening = open_evening(club)
+    page = browser_page
+    log_in(page, live_server, evening)
+
+    # "ann" is Ann, never a second Ann.
+    page.fill("#arrive-player", "ann")
+    click(page, "arrive")
+    page.wait_for_selector("#board .chip:text-is('Ann')")
+    assert page.input_value("#arrive-player") == ""
+    assert list(club.members.values_list("name", flat=True)) == ["Ann", "Bob"]
+
+    # A name that only looks like Bob's is asked about; the answer "Bob" seats Bob.
+    page.fill("#arrive-player", CYRILLIC_BOB)
+    click(page, "arrive")
+    question = page.get_by_test_id("arrival-question")
+    assert "Bob is a member: is this Bob, or a new player?" in question.inner_text()
+    shot(page, "board-live-3-look-alike")
+    click(page, "arrival-is-member")
+    page.wait_for_selector("#board .chip:text-is('Bob')")
+    assert page.get_by_test_id("arrival-question").count() == 0
+    assert page.input_value("#arrive-player") == ""
+    assert Member.objects.filter(club=club).count() == 2
+
+    # A look-alike of Ann's name, and the answer "a new player": a new member, a guest.
+    page.fill("#arrive-player", CYRILLIC_ANN)
+    click(page, "arrive")
+    assert "Ann is a member" in page.get_by_test_id("arrival-question").inner_text()
+    click(page, "arrival-is-new")
+    page.wait_for_selector(f"#board .chip:text-is('{CYRILLIC_ANN}')")
+    newcomer = Member.objects.get(club=club, name=CYRILLIC_ANN)
+    assert newcomer.is_guest
+    assert Evening.objects.get(pk=evening.pk).state["present"] == ["Ann", "Bob", CYRILLIC_ANN]
+    shot(page, "board-live-4-arrivals")
