@@ -968,6 +968,12 @@ def _replay_event(evening: Evening, event: dict) -> None:
         evening_reopen(evening_id=evening.pk, reason=event.get("reason", ""))
     elif kind == "close_sitting":
         evening_close_sitting(evening_id=evening.pk, table_number=event["table"])
+    elif kind == "undo":
+        from club.evening_undo import evening_undo
+
+        evening_undo(
+            evening_id=evening.pk, reason=event.get("reason", ""), undoes=event.get("undoes")
+        )
     else:
         # A drawn cut's cards are in the log: replayed as typed in, then marked drawn.
         clean = {k: v for k, v in event.items() if k != "drawn"}
