@@ -167,3 +167,8 @@ def _take_back_rows(evening: Evening, last: EveningEvent, before) -> None:
     if formed:
         Table.objects.filter(evening=evening, number__in=formed, rubbers__isnull=True).delete()
     Cut.objects.filter(event=last).delete()
+
+
+def logged_action(undo: EveningEvent) -> dict:
+    """The entry an undo event reversed, as it was logged."""
+    return undo.evening.events.get(seq=undo.data["undoes"]).data

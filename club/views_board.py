@@ -22,7 +22,9 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from club import evenings, services
+from club.evening_undo import evening_undo, logged_action
 from club.formation import FormationError
+from club.history import describe, evening_history
 from club.models import Evening, Table
 from club.selectors import (
     ASK_FOR_NEW_CARD,
@@ -76,6 +78,11 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
             if rubber
             else None
         )
+    # Each rubber's page, where the secretary corrects or takes off a hand (ruling E9): the
+    # summary lists the rubbers in the order of their ids.
+    ids = Rubber.objects.filter(evening=evening).order_by("created_at", "pk")
+    for row, rubber_id in zip(summary["rubbers"], ids.values_list("pk", flat=True), strict=False):
+        row["id"] = rubber_id
     return {
         "evening": evening,
         "club": evening.club,
@@ -84,6 +91,7 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "error": error,
         "notice": notice,
         "rules": get_ruleset(evening.ruleset),
+        "history": evening_history(evening=evening),
     }
 
 
@@ -180,6 +188,14 @@ def board_action(request, pk: int):
                 f"Table {table.number} has a fresh link: print its new QR code; "
                 "the old card no longer works."
             ]
+        elif kind == "undo":
+            logged = evening_undo(
+                evening_id=evening.pk,
+                user=request.user,
+                reason=request.POST.get("reason", ""),
+                expected_version=expected,
+            )
+            notice = [f"Undone: {describe(logged_action(logged))}."]
         elif kind == "close_sitting":
             evenings.evening_close_sitting(
                 evening_id=evening.pk, table_number=_table_number(request.POST), user=request.user

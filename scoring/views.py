@@ -33,10 +33,18 @@ def rubber_detail(request, slug: str, pk: int):
     rubber = rubbers_of(club=club).filter(pk=pk).first()
     if rubber is None:
         raise Http404("No such rubber.")
+    return rubber_page(request, club, rubber)
+
+
+def rubber_page(request, club, rubber, *, error=None, posted=None, status: int = 200):
+    """The rubber's page; its secretary also sees the forms to correct or remove a hand
+    (scoring/views_secretary.py), and a refused change is shown with what he typed."""
+    from scoring.views_secretary import secretary_context
+
     sheet = scoresheet_display(rubber_scoresheet(rubber=rubber))
-    return render(
-        request, "scoring/rubber_detail.html", {"club": club, "rubber": rubber, "sheet": sheet}
-    )
+    context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
+    context.update(secretary_context(request, club, rubber))
+    return render(request, "scoring/rubber_detail.html", context, status=status)
 
 
 def scoresheet_display(sheet: dict) -> dict:

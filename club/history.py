@@ -1,0 +1,125 @@
+"""The evening's history, as the secretary's board shows it: every entry of the log in
+words, who made it (a secretary, a table's phone, the service) and why (the reason
+given for a correction, a hand taken off, a reopening or an undo), newest first, an
+undone entry marked as such."""
+
+from club.evening_undo import undone_seqs, why_not_undone
+from club.models import Evening, EveningEvent
+
+
+def _names(names) -> str:
+    names = [str(name) for name in names]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _cards(cards) -> str:
+    if isinstance(cards, dict):
+        return ", ".join(f"{player} {card}" for player, card in cards.items())
+    if isinstance(cards, list):
+        return ", ".join(" ".join(str(part) for part in throw) for throw in cards)
+    return ""
+
+
+def _hand_at(data: dict) -> str:
+    return f"hand {data.get('number')} of rubber {data.get('rubber')} at table {data.get('table')}"
+
+
+def describe(data: dict, *, automatic: bool = False) -> str:
+    """One log entry in the secretary's words ("Ann arrives", "Table 2 breaks up")."""
+    kind = data.get("type")
+    player, table = data.get("player"), data.get("table")
+    if kind == "arrive":
+        return f"{player} arrives" + (" (a new player)" if data.get("new_player") else "")
+    if kind == "depart":
+        return f"{player} leaves the room"
+    if kind == "form_table":
+        return "A table is formed from the candidates"
+    if kind == "cut":
+        drawn = " (drawn by the service)" if data.get("drawn") else ""
+        return f"Cards cut: {_cards(data.get('cards'))}{drawn}"
+    if kind == "deal_jack":
+        return f"Cards thrown for the first jack at table {table}: {_cards(data.get('cards'))}"
+    if kind == "claim":
+        return f"{player} claims admission at table {table}"
+    if kind == "withdraw":
+        return f"{player} withdraws his claim"
+    if kind == "rubber_end":
+        after = " after its last hand" if automatic else ""
+        return f"The rubber at table {table} ends{after}"
+    if kind == "substitute":
+        return f"{data.get('substitute')} sits in for {player} at table {table}"
+    if kind == "leave":
+        return f"{player} leaves table {table}"
+    if kind == "change_table":
+        where = "makes up a fresh table" if table == "new" else f"cuts into table {table}"
+        return f"{player} {where}"
+    if kind == "break_up":
+        return f"Table {table} breaks up"
+    if kind == "hand":
+        return f"A hand is recorded at table {table} (rubber {data.get('rubber')})"
+    if kind == "correction":
+        return f"{_hand_at(data).capitalize()} is corrected"
+    if kind == "hand_removed":
+        return f"{_hand_at(data).capitalize()} is taken off"
+    if kind == "close_sitting":
+        return f"The sitting at table {table} ends and is settled"
+    if kind == "close":
+        return "The evening is closed"
+    if kind == "reopen":
+        return "The evening is reopened"
+    if kind == "undo":
+        return f"Entry {data.get('undoes')} is undone"
+    return str(kind)
+
+
+def _who(event: EveningEvent) -> str:
+    if event.by_user is not None:
+        return event.by_user.get_full_name() or event.by_user.get_username()
+    if event.by_table is not None:
+        return f"table {event.by_table.number}'s phone"
+    if event.automatic:
+        return "the service"
+    return "from the log"
+
+
+def evening_history(*, evening: Evening, limit: int = 60) -> dict:
+    """The last `limit` entries of the evening's log in words, newest first, and what an
+    undo would do: {"entries": [{seq, at, who, what, why, undone, decisions}], "total",
+    "undo": {"seq", "what"} or None, "cannot_undo": the reason or None}."""
+    undone = undone_seqs(evening.events.filter(type="undo").only("type", "data"))
+    rows = list(evening.events.select_related("by_user", "by_table").order_by("-seq")[:limit])
+    reversed_by = {
+        event.seq: event
+        for event in evening.events.filter(
+            seq__in=[e.data.get("undoes") for e in rows if e.type == "undo"]
+        )
+    }
+
+    def what(event: EveningEvent) -> str:
+        if event.type == "undo" and event.data.get("undoes") in reversed_by:
+            target = reversed_by[event.data["undoes"]]
+            return f"Undone: {describe(target.data, automatic=target.automatic)}"
+        return describe(event.data, automatic=event.automatic)
+
+    entries = [
+        {
+            "seq": event.seq,
+            "at": event.created_at,
+            "who": _who(event),
+            "what": what(event),
+            "why": event.data.get("reason", "") if isinstance(event.data, dict) else "",
+            "undone": event.seq in undone,
+            "decisions": [d.get("text", "") for d in event.decisions or []],
+        }
+        for event in rows
+    ]
+    last = rows[0] if rows else None
+    refusal = why_not_undone(evening, last)
+    return {
+        "entries": entries,
+        "total": evening.events.count(),
+        "undo": None if refusal else {"seq": last.seq, "what": describe(last.data)},
+        "cannot_undo": refusal if last is not None else None,
+    }

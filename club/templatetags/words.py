@@ -1,0 +1,47 @@
+"""Words, not labels, on the secretary's pages: a game's name from the game registry
+(scoring/rules/games.py), a rubber's or an evening's status, a movement's title.
+
+    {% load words %}  {{ evening.ruleset|game_name }}  {{ rubber.status|rubber_status }}
+"""
+
+from django import template
+
+register = template.Library()
+
+# How the secretary says where a rubber stands (Rubber.Status, by value).
+RUBBER_STATUS = {
+    "in_progress": "in play",
+    "complete": "finished",
+    "abandoned": "abandoned: its table broke up (law 21)",
+}
+EVENING_STATUS = {"open": "open", "closed": "closed"}
+
+
+@register.filter
+def game_name(key: str) -> str:
+    """ "euchre-somerset-1888" -> "Euchre (Somerset Club laws, 1888)"; an unknown key as is."""
+    from scoring.rules import GAMES
+
+    game = GAMES.get(key)
+    return game.title if game is not None else key
+
+
+@register.filter
+def rubber_status(value: str) -> str:
+    """ "in_progress" -> "in play", "complete" -> "finished", ..."""
+    return RUBBER_STATUS.get(value, str(value).replace("_", " "))
+
+
+@register.filter
+def evening_status(value: str) -> str:
+    """ "open" -> "open", "closed" -> "closed" (never a raw value with an underscore)."""
+    return EVENING_STATUS.get(value, str(value).replace("_", " "))
+
+
+@register.filter
+def movement_name(key: str) -> str:
+    """A progressive tournament's movement by its title (tournaments/movements)."""
+    from tournaments.movements import MOVEMENTS
+
+    movement = MOVEMENTS.get(key)
+    return movement.title if movement is not None else str(key).replace("_", " ")

@@ -1,0 +1,124 @@
+"""The secretary's changes on a rubber's page: a late correction of any hand, and the last
+hand taken off, each with a reason (law 5, ruling E9).
+
+Only the club's secretary (or staff) sees the forms and may post them. A rubber played
+at an evening's table is changed through the evening's service, so the change is an
+entry of the evening's log, with who made it and why, shown in the evening's history;
+a rubber outside an evening through the scoring services. Either way the original hand
+stays on record beside its correction, or as a removed hand.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from club import evenings
+from club.formation import FormationError
+from club.selectors import club_is_managed_by, clubs_managed_by
+from config.api import UserError
+from config.inputs import whole_number
+from config.text import REASON_MAX, clean_text
+from scoring import services
+from scoring.hand_input import hand_input
+from scoring.models import Rubber
+from scoring.rules import ScoringError, get_ruleset
+from scoring.selectors import rubbers_of
+
+USER_ERRORS = (UserError, FormationError, ScoringError)
+
+
+def secretary_context(request, club, rubber: Rubber) -> dict:
+    """What the rubber's page needs for the secretary's forms (nothing for anyone else)."""
+    if not club_is_managed_by(club=club, user=request.user):
+        return {"may_change": False}
+    closed = rubber.evening is not None and rubber.evening.status == "closed"
+    players = rubber.players if isinstance(rubber.players, list) else []
+    return {
+        "may_change": not closed and rubber.hand_count > 0,
+        "evening_closed": closed,
+        "rules": get_ruleset(rubber.ruleset),
+        "players": players,
+        "hand_numbers": range(1, rubber.hand_count + 1),
+        # A finished partnership rubber keeps its hands: the table has cut in and out on
+        # its end (law 15); a correction may still change its figures.
+        "may_remove": rubber.status == Rubber.Status.IN_PROGRESS,
+    }
+
+
+def _reason(post) -> str:
+    reason = clean_text(
+        post.get("reason", ""),
+        field="reason",
+        max_length=REASON_MAX,
+        label="The reason",
+        multiline=True,
+    )
+    if not reason:
+        raise UserError(
+            "Say why the hand is changed: the reason is kept beside it (ruling E9).",
+            field="reason",
+            law="ruling E9",
+        )
+    return reason
+
+
+def _change(request, rubber: Rubber) -> str:
+    """Carry out the posted change; return what the page says it did."""
+    post = request.POST
+    kind = post.get("change", "")
+    number = whole_number(post, "number")
+    if number is None:
+        raise UserError("Choose the hand by its number.", field="number")
+    reason = _reason(post)
+    at_evening = rubber.evening_id is not None and rubber.table_id is not None
+    if kind == "correct":
+        hand = hand_input(rubber.ruleset).from_form(post)
+        if at_evening:
+            evenings.evening_correct_hand(
+                evening_id=rubber.evening_id, table_number=rubber.table.number,
+                rubber_id=rubber.pk, number=number, hand=hand, reason=reason,
+                user=request.user, is_secretary=True,
+            )  # fmt: skip
+        else:
+            services.hand_correct(
+                rubber_id=rubber.pk, number=number, data=hand, reason=reason,
+                user=request.user, is_secretary=True,
+            )  # fmt: skip
+        return f"Hand {number} corrected; the original stays beside it (ruling E9)."
+    if kind == "remove":
+        if at_evening:
+            evenings.evening_remove_hand(
+                evening_id=rubber.evening_id, table_number=rubber.table.number,
+                rubber_id=rubber.pk, number=number, reason=reason, user=request.user,
+                is_secretary=True,
+            )  # fmt: skip
+        else:
+            services.hand_remove_last(
+                rubber_id=rubber.pk, number=number, reason=reason, user=request.user,
+                is_secretary=True,
+            )  # fmt: skip
+        return f"Hand {number} taken off; it stays on record as removed (ruling E9)."
+    raise UserError("Choose what to do: correct a hand, or take the last one off.", field="change")
+
+
+@login_required
+@require_POST
+def rubber_change(request, slug: str, pk: int):
+    """Correct a hand of the rubber, or take its last hand off, with a reason (secretary)."""
+    club = clubs_managed_by(user=request.user).filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    rubber = rubbers_of(club=club).filter(pk=pk).first()
+    if rubber is None:
+        raise Http404("No such rubber.")
+    try:
+        done = _change(request, rubber)
+    except USER_ERRORS as exc:
+        from scoring.views import rubber_page
+
+        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        return rubber_page(request, club, rubber, error=error, posted=request.POST, status=400)
+    messages.success(request, done)
+    return redirect("rubber-detail", slug=club.slug, pk=rubber.pk)
