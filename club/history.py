@@ -81,7 +81,7 @@ def _who(event: EveningEvent) -> str:
         return f"table {event.by_table.number}'s phone"
     if event.automatic:
         return "the service"
-    return "from the log"
+    return "no name recorded"
 
 
 def evening_history(*, evening: Evening, limit: int = 60) -> dict:

@@ -1,0 +1,88 @@
+"""The secretary's board in a browser: undoing the last action, correcting a hand late and
+taking one off from the rubber's page, each with a reason, the evening's history saying
+who and why (issue #15, item 4), and words rather than labels (item 9).
+Screenshots in artifacts/screenshots/board-history-*.png."""
+
+import re
+
+import pytest
+
+from club import evenings
+from club.models import Evening
+from scoring.models import HandCorrection, RemovedHand, Rubber
+from tests.browser import shot
+from tests.club.test_browser_board_live import click, log_in, open_evening, settled
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MARCH = {"makers": "NS", "tricks": 5}
+
+
+def test_undo_and_corrections_from_the_board_with_who_and_why(
+    browser_page, live_server, club, secretary
+):
+    secretary.first_name, secretary.last_name = "Silas", "Wegg"
+    secretary.save()
+    evening = open_evening(club)
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "cut", "cards": {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}},
+    )
+    for _ in range(2):
+        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    page = browser_page
+    log_in(page, live_server, evening)
+
+    # Words, not labels (item 9).
+    head = page.locator("#board .board-head").inner_text()
+    assert "Euchre (Somerset Club laws, 1888)" in head and "version" not in head
+    rubbers = page.locator("#board table.grid").first.inner_text()
+    assert "in play" in rubbers and "in_progress" not in rubbers
+
+    # An arrival, undone with a reason: as if it never was, and the history says so.
+    page.fill("#arrive-player", "Gus")
+    click(page, "arrive")
+    page.wait_for_selector("#board .chip:text-is('Gus')")
+    assert page.get_by_test_id("undo-what").inner_text() == "Gus arrives"
+    page.fill("#undo-reason", "he came to watch")
+    click(page, "undo")
+    assert page.locator("#board .chip:text-is('Gus')").count() == 0
+    assert Evening.objects.get(pk=evening.pk).state["present"] == ["Ann", "Bob", "Cora", "Dan"]
+    latest = page.locator("[data-testid=history] li").first.inner_text()
+    assert "Undone: Gus arrives" in latest and "Silas Wegg" in latest
+    assert "he came to watch" in latest
+    assert page.locator("[data-testid=history] li.undone").first.inner_text().count("Gus arrives")
+    shot(page, "board-history-1-undone")
+
+    # A hand corrected late, and the last one taken off, on the rubber's page.
+    page.get_by_test_id("correct-1").click()
+    page.wait_for_url(re.compile(r"/rubbers/\d+/#corrections$"))
+    form = page.locator("#correct-form")
+    form.locator("select[name=number]").select_option("1")
+    form.locator("select[name=makers]").select_option("EW")
+    form.locator("input[name=tricks]").fill("3")
+    form.locator("textarea[name=reason]").fill("E-W made it, three tricks")
+    form.get_by_test_id("correct-hand").click()
+    page.wait_for_selector("text=Hand 1 corrected")
+    remove = page.locator("#remove-form")
+    remove.locator("textarea[name=reason]").fill("entered twice")
+    remove.get_by_test_id("remove-hand").click()
+    page.wait_for_selector("text=Hand 2 taken off")
+    shot(page, "board-history-2-rubber-page")
+    assert HandCorrection.objects.get().reason == "E-W made it, three tricks"
+    assert RemovedHand.objects.get().reason == "entered twice"
+    assert Rubber.objects.get(evening=evening).hand_count == 1
+
+    # Back on the board, the history shows both, who made them and why.
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
+    settled(page)
+    entries = page.locator("[data-testid=history] li")
+    assert "Hand 2 of rubber 1 at table 1 is taken off" in entries.nth(0).inner_text()
+    assert "entered twice" in entries.nth(0).inner_text()
+    assert "Hand 1 of rubber 1 at table 1 is corrected" in entries.nth(1).inner_text()
+    assert "Silas Wegg" in entries.nth(1).inner_text()
+    assert "E-W made it, three tricks" in entries.nth(1).inner_text()
+    shot(page, "board-history-3-history")
