@@ -55,7 +55,7 @@ def test_the_board_undoes_the_last_action_and_the_history_says_who_and_why(
     board_post(client, evening, type="arrive", player="Ann")
     board_post(client, evening, type="arrive", player="Bob")
     page = board(client, evening)
-    assert "Last action: <strong data-testid=\"undo-what\">Bob arrives</strong>" in page
+    assert 'Last action: <strong data-testid="undo-what">Bob arrives</strong>' in page
     response = board_post(client, evening, type="undo", version="2", reason="Bob is Ann's guest")
     assert response["X-Live-Done"] == "1" and response["HX-Reswap"] == "morph"
     page = response.content.decode()
@@ -97,14 +97,15 @@ def test_the_secretary_corrects_a_hand_late_on_the_rubber_page(client, secretary
     change = reverse("rubber-change", args=[evening.club.slug, rubber.pk])
 
     # A reason is needed: refused, nothing changed, the page says which field.
-    response = client.post(change, {"change": "correct", "number": "1", "makers": "NS",
-                                     "tricks": "3", "reason": "  "})  # fmt: skip
+    response = client.post(
+        change, {"change": "correct", "number": "1", "makers": "NS", "tricks": "3", "reason": " "}
+    )
     assert response.status_code == 400
     assert "Say why the hand is changed" in response.content.decode()
     assert not HandCorrection.objects.exists()
 
-    response = client.post(change, {"change": "correct", "number": "1", "makers": "NS",
-                                     "tricks": "3", "reason": "three tricks, not five"})  # fmt: skip
+    late = {"change": "correct", "number": "1", "makers": "NS", "tricks": "3"}
+    response = client.post(change, {**late, "reason": "three tricks, not five"})
     assert response.status_code == 302
     correction = HandCorrection.objects.get()
     assert correction.kind == HandCorrection.Kind.REFEREE and correction.by_user == secretary
