@@ -8,7 +8,7 @@ their phone tokens, and a rubber (Call-Ace: a sitting) for every table whose pla
 has begun. Hands recorded at an evening's table are events too; when a hand ends
 a rubber the service logs the rubber's end and the engine cuts players in and out.
 
-Locks, always in this order (config/db.py): rubbers (by primary key), then the evening.
+Locks, always in this order (core/db.py): rubbers (by primary key), then the evening.
 
 - A hand, a correction, a removal or a sitting closed at a table locks that table's
   rubber and only reads the evening beside it, so the scoring is done under the
@@ -42,8 +42,8 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
-from config.api import Conflict, UserError
-from config.db import conflict_on_lock_failure, for_update, lock_one, row_locks
+from core.errors import Conflict, UserError
+from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 
@@ -148,7 +148,7 @@ def _append(
     if expected_version is not None:
         sql += f" AND {version} = %s"
         params.append(expected_version)
-    # The lock timeout was set with the rubber's lock (config.db.row_locks): it holds.
+    # The lock timeout was set with the rubber's lock (core.db.row_locks): it holds.
     with conflict_on_lock_failure(what="evening"), connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {version}", params)
         row = cursor.fetchone()
@@ -179,7 +179,7 @@ def _ensure_members(evening: Evening, event: dict) -> None:
 
 def _lock_rubbers_in_play(evening_id: int) -> set[int]:
     """Lock every rubber in play at the evening, in primary-key order, before the evening
-    itself (config/db.py): an action may abandon or settle any of them, and waits here
+    itself (core/db.py): an action may abandon or settle any of them, and waits here
     for the hands being recorded at their tables."""
     in_play = Rubber.objects.filter(evening_id=evening_id, status=Rubber.Status.IN_PROGRESS)
     with row_locks(what="rubber"):
@@ -190,7 +190,7 @@ def _lock_rubbers_in_play(evening_id: int) -> set[int]:
 def _hold(held: set[int], rubber: Rubber) -> Rubber:
     """A rubber this action changes, locked. One of those in play was locked before the
     evening and has not changed since it was read; one started since is locked NOWAIT,
-    since whoever holds it will want the evening this action holds (config/db.py)."""
+    since whoever holds it will want the evening this action holds (core/db.py)."""
     if rubber.pk in held:
         return rubber
     rubber = lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber", nowait=True)
@@ -434,7 +434,7 @@ def _rubber_to_change(
     evening only read with it: (rubber, None). When the table has no rubber in
     progress, the evening is locked first and its state decides (Call-Ace: the same
     players sit on in a new sitting), and (rubber, evening) is returned: holding the
-    evening, the rubber is locked NOWAIT (config/db.py).
+    evening, the rubber is locked NOWAIT (core/db.py).
     """
     rubbers = _at_table(evening_id, table_number)
     if rubber_id is None and ordinal is not None:

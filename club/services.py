@@ -3,7 +3,7 @@
 from django.db import IntegrityError, transaction
 
 from club.models import Club, Member
-from config.api import UserError
+from core.errors import UserError
 
 
 @transaction.atomic

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
+    "core",
     "club",
     "scoring",
     "tournaments",
@@ -82,8 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.audit.AuditMiddleware",
-    "config.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
+    "core.idempotency.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -227,7 +228,7 @@ REST_FRAMEWORK = {
     ],
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
-    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
+    "DEFAULT_PERMISSION_CLASSES": ["core.audit.RecordWho"],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -83,7 +83,7 @@ def rubber_scoresheet(*, rubber: Rubber) -> dict:
 
 
 def hand_history(*, hand: Hand) -> list[dict]:
-    """Every change the database recorded to this hand (config/audit.py), oldest first,
+    """Every change the database recorded to this hand (core/audit.py), oldest first,
     with who made it, from where and why; empty where the database keeps no triggers."""
     from scoring.models import HandHistory
 

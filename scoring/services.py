@@ -10,7 +10,7 @@ Each write comes twice: `rubber_record_hand(rubber_id=...)` and the like lock th
 rubber in their own transaction; the `*_locked` forms work on a rubber whose row the
 caller has already locked in its transaction (club.evenings locks it, reading the
 evening with it, and logs the change in the evening's record). Lock order:
-config/db.py.
+core/db.py.
 """
 
 from collections.abc import Iterable
@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import Club, Evening, Table
-from config.api import UserError
-from config.audit import audit_context
-from config.db import conflict_on_lock_failure, lock_one
+from core.errors import UserError
+from core.audit import audit_context
+from core.db import conflict_on_lock_failure, lock_one
 from scoring.models import (
     Game,
     Hand,

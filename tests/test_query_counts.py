@@ -121,7 +121,7 @@ def test_standings_for_a_secretary(season, django_assert_max_num_queries, name, 
 
 def _with_locks(queries: int, locks: int) -> int:
     """On PostgreSQL each transaction that locks rows first sets its lock timeout
-    (config.db.row_locks)."""
+    (core.db.row_locks)."""
     return queries + (locks if connection.vendor == "postgresql" else 0)
 
 

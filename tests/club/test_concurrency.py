@@ -1,7 +1,7 @@
 """Devices acting at once (PostgreSQL row locks). On one table: one wins, the other gets a
 conflict; no cut-out happens twice; the end state is one a serial order gives. At the
 tables of one evening: hands are written side by side, each rubber locked and the evening
-only at the end (config/db.py), and whatever races them (a break-up, closing) ends in a
+only at the end (core/db.py), and whatever races them (a break-up, closing) ends in a
 serial order with nothing half-written."""
 
 import datetime
@@ -14,7 +14,7 @@ from django.db import connection, transaction
 
 from club import evenings
 from club.models import Evening, EveningEvent, Member
-from config import db
+from core import db
 from config.api import Conflict, UserError
 from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from config import db
+from core import db
 from config.api import Conflict
 from scoring.models import Hand, HandScore, Rubber
 

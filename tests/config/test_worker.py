@@ -11,7 +11,7 @@ import redis
 from django.conf import settings
 from django.db import transaction
 
-from club.models import WorkerHeartbeat
+from core.models import WorkerHeartbeat
 from club.tasks import worker_heartbeat
 from tests.conftest import needs
 from tests.worker import celery_worker, wait_for
