@@ -42,8 +42,8 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
-from core.errors import Conflict, UserError
 from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
+from core.errors import Conflict, UserError
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 

@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from club.models import Club, Evening, Table
-from core.errors import UserError
 from core.audit import audit_context
 from core.db import conflict_on_lock_failure, lock_one
+from core.errors import UserError
 from scoring.models import (
     Game,
     Hand,

@@ -14,8 +14,8 @@ from django.db import connection, transaction
 
 from club import evenings
 from club.models import Evening, EveningEvent, Member
-from core import db
 from config.api import Conflict, UserError
+from core import db
 from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP
 

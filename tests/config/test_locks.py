@@ -6,8 +6,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from core import db
 from config.api import Conflict
+from core import db
 from scoring.models import Hand, HandScore, Rubber
 
 pytestmark = pytest.mark.django_db(transaction=True)
