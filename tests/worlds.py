@@ -5,7 +5,7 @@ import datetime
 from decimal import Decimal
 from types import SimpleNamespace
 
-from club import evenings
+from club import evenings, recording
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tournaments.services import tournament_create
 
@@ -37,8 +37,8 @@ def club_in_play(capture_on_commit) -> SimpleNamespace:
             evening_id=evening.pk,
             event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
         )
-        evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}
         )
     return SimpleNamespace(
         club=club,

@@ -8,4 +8,10 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and standings"
 
     def ready(self):
-        from tournaments import signals  # noqa: F401  (the public pages' cache invalidation)
+        from scoring.signals import rubber_changed
+        from tournaments import (
+            receivers,
+            signals,  # noqa: F401  (the public pages' cache invalidation)
+        )
+
+        rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")

@@ -2,6 +2,7 @@
 
 import pytest
 
+from club import recording
 from scoring import services as scoring
 from tests.factories import EveningFactory, MemberFactory
 from tournaments import services
@@ -47,7 +48,7 @@ def start(club, evening, ns, ew):
 
 def record(commit, rubber, *hands):
     for hand in hands:
-        commit(scoring.rubber_record_hand, rubber_id=rubber.pk, data=hand)
+        commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
 
 
 def hand(makers="NS", tricks=3, alone=False):
