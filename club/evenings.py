@@ -5,8 +5,11 @@ checks the version the device saw, lets the pure table-formation engine
 (`club.formation`) decide what the laws make of it, and then writes, in the same
 transaction: the event and its decisions, the cut and its cards, new tables with
 their phone tokens, and a rubber (Call-Ace: a sitting) for every table whose play
-has begun. Hands recorded at an evening's table are events too; when a hand ends
-a rubber the service logs the rubber's end and the engine cuts players in and out.
+has begun. Hands recorded at an evening's table are events too: they are changed
+through club.recording (the one way, whatever the door), and the evening learns of
+them from scoring's signals (`on_hand_recorded` and the others below, connected in
+ClubConfig.ready()); when a hand ends a rubber (`on_rubber_finished`) the rubber's end
+is logged and the engine cuts players in and out.
 
 Locks, always in this order (core/db.py): rubbers (by primary key), then the evening.
 
