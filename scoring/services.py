@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from core.audit import audit_context
@@ -61,13 +62,13 @@ def players_of(rules: RuleSet, players: Any) -> list[tuple[str, str]]:
 @transaction.atomic
 def rubber_start(
     *,
-    club,
+    club: Model,
     ruleset: str,
     players: Any,
     options: dict | None = None,
     stake: Decimal | str | None = None,
-    evening=None,
-    table=None,
+    evening: Model | None = None,
+    table: Model | None = None,
     user=None,
     deal_limit: int | None = None,
 ) -> Rubber:
@@ -297,7 +298,7 @@ def _check_held(rubber: Rubber) -> None:
         )
 
 
-def _check_table(rubber: Rubber, table) -> None:
+def _check_table(rubber: Rubber, table: Model | None) -> None:
     """A table token opens only its own table's rubbers."""
     if table is not None and rubber.table_id != table.pk:
         raise PermissionDeniedByLaw("This table's link cannot record another table's hands.")
