@@ -56,8 +56,9 @@ def test_a_hand_that_wins_the_rubber_by_id_ends_it_at_its_table(evening):
     assert rubber.is_complete
     ends = EveningEvent.objects.filter(evening=evening, type="rubber_end", automatic=True)
     assert ends.count() == 1
-    # The cut-outs followed (law 15): the table plays a new rubber with a waiting pair.
-    assert Rubber.objects.filter(evening=evening, status="in_progress").count() == 1
+    # The engine ended the rubber at its table (law 15): the table cuts in and out next.
+    evening.refresh_from_db()
+    assert not evenings.evening_state(evening).table(1).in_rubber
 
 
 def test_a_receiver_that_refuses_rolls_the_hand_back(evening):
