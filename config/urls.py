@@ -23,3 +23,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/, Django's own 400 and 404 answer in the API's one error shape (config.api).
+handler400 = "config.api.bad_request"
+handler404 = "config.api.not_found"
