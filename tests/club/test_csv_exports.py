@@ -72,7 +72,7 @@ def test_the_hands_csv_has_no_cell_a_spreadsheet_would_run(club, secretary_api):
     assert_neutralised(rows, [])
 
 
-@pytest.mark.parametrize("cell", HOSTILE + ["|calc", "%0A"])
+@pytest.mark.parametrize("cell", [*HOSTILE, "|calc", "%0A"])
 def test_the_shared_writer_quotes_every_formula_start(cell):
     buffer = io.StringIO()
     write_rows(buffer, [[cell]])
