@@ -32,7 +32,7 @@ The API has no 412/428 (no conditional requests) and no 413. Not listed per oper
 405 (a method the path does not have) and 406 (an Accept header no renderer meets), which
 HTTP's negotiation answers for any path alike. A view may still document
 an error of its own with @extend_schema(responses={4xx: ...}); an entry it gives with a
-body is kept, one without a body gets the error shape.
+body is kept, one without a body is replaced by the error shape.
 """
 
 from drf_spectacular.openapi import AutoSchema
@@ -109,10 +109,8 @@ class ErrorResponsesAutoSchema(AutoSchema):
         for status in self.error_statuses():
             if responses.get(status, {}).get("content"):
                 continue  # the view documents this one itself
-            description = responses.get(status, {}).get("description") or ERROR[status]
-            if description == "error":
-                description = ERROR[status]
+            # Absent, or named by the view without a body: the error shape, described.
             responses[status] = self._get_response_for_code(
-                OpenApiResponse(ErrorOutput, description=description), status, direction=direction
+                OpenApiResponse(ErrorOutput, description=ERROR[status]), status, direction=direction
             )
         return responses
