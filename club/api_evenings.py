@@ -1,10 +1,6 @@
 """API views for running an evening: its state, actions, hands from the table, the log,
 closing and reopening, the ledger."""
 
-import csv
-import io
-
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -12,11 +8,12 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evenings, services
+from club import evenings, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
-from config.text import REASON_MAX, TextField
+from config.csvexport import csv_response
+from core.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES, Hand
 
 
@@ -179,10 +176,10 @@ class TableHandsView(APIView):
         table = _table_may_act(request, evening, number)
         data = HandRecordInput(data=request.data)
         data.is_valid(raise_exception=True)
-        hand = evenings.evening_record_hand(
+        hand = recording.hand_record(
             evening_id=evening.pk,
             table_number=number,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
@@ -205,12 +202,12 @@ class TableHandCorrectView(APIView):
         table = _table_may_act(request, evening, number)
         data = HandCorrectInput(data=request.data)
         data.is_valid(raise_exception=True)
-        evenings.evening_correct_hand(
+        recording.hand_correct(
             evening_id=evening.pk,
             table_number=number,
             rubber_number=rubber,
             number=hand,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             reason=data.validated_data["reason"],
             user=request.user,
             table=table,
@@ -292,14 +289,6 @@ class TableNewLinkView(APIView):
         )
 
 
-def _csv(rows: list[list], filename: str) -> HttpResponse:
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 class EveningLedgerCsvView(APIView):
     """The evening's ledger as CSV: player, amount (ruling M1)."""
 
@@ -308,8 +297,9 @@ class EveningLedgerCsvView(APIView):
         evening = _evening(request, slug, pk)
         ledger = evenings.evening_ledger(evening=evening)
         rows = [["player", f"amount ({evening.club.currency})"]]
-        rows += [[name, str(amount)] for name, amount in ledger.items()]
-        return _csv(rows, f"evening-{evening.pk}-ledger.csv")
+        # The amount as a number (Decimal), so a spreadsheet can add the column up.
+        rows += [[name, amount] for name, amount in ledger.items()]
+        return csv_response(rows, f"evening-{evening.pk}-ledger.csv")
 
 
 class EveningHandsCsvView(APIView):
@@ -330,4 +320,4 @@ class EveningHandsCsvView(APIView):
                 [table, hand.rubber_id, hand.number, hand.data, hand.points,
                  hand.correction_count]
             )  # fmt: skip
-        return _csv(rows, f"evening-{evening.pk}-hands.csv")
+        return csv_response(rows, f"evening-{evening.pk}-hands.csv")

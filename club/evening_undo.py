@@ -28,10 +28,10 @@ from club.evenings import (
 )
 from club.formation import engine
 from club.models import Cut, Evening, EveningEvent, Table
-from config.api import UserError
-from config.audit import audit_context
-from config.db import conflict_on_lock_failure
-from config.text import REASON_MAX, clean_text
+from core.audit import audit_context
+from core.db import conflict_on_lock_failure
+from core.errors import UserError
+from core.text import REASON_MAX, clean_text
 from scoring.models import Rubber
 
 HAND_EVENTS = {"hand", "correction", "hand_removed"}

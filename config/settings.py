@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
     "axes",  # locks out repeated failed logins on every login door
+    "core",
     "club",
     "scoring",
     "tournaments",
@@ -91,8 +92,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.audit.AuditMiddleware",
-    "config.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
+    "core.idempotency.IdempotencyMiddleware",
     # Last, as django-axes requires: turns a login refused for a lockout into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -251,7 +252,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
-AXES_LOCKOUT_CALLABLE = "club.ratelimit.lockout_response"
+AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
 
 # --- REST framework -----------------------------------------------------------------------
@@ -263,16 +264,16 @@ REST_FRAMEWORK = {
     ],
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
-    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
-    # JSON bodies nested deeper than config.inputs.MAX_JSON_DEPTH are refused unparsed.
+    "DEFAULT_PERMISSION_CLASSES": ["core.audit.RecordWho"],
+    # JSON bodies nested deeper than core.inputs.MAX_JSON_DEPTH are refused unparsed.
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "core.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ErrorResponsesAutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's own, with the client's address from config/clientaddr.py.
@@ -294,7 +295,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
         "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
-        'shape: {"error": {"code", "message", "field", "law"}}.'
+        'shape: {"error": {"code", "message", "field", "law", "details"}}, the component Error; '
+        "every operation lists the 4xx it can answer (config/schema.py)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -1,11 +1,11 @@
 """The secretary's changes on a rubber's page: a late correction of any hand, and the last
 hand taken off, each with a reason (law 5, ruling E9).
 
-Only the club's secretary (or staff) sees the forms and may post them. A rubber played
-at an evening's table is changed through the evening's service, so the change is an
-entry of the evening's log, with who made it and why, shown in the evening's history;
-a rubber outside an evening through the scoring services. Either way the original hand
-stays on record beside its correction, or as a removed hand.
+Only the club's secretary (or staff) sees the forms and may post them. The change goes
+through the one service that changes hands (club.recording): at an evening's table it
+is an entry of the evening's log, with who made it and why, shown in the evening's
+history. Either way the original hand stays on record beside its correction, or as a
+removed hand.
 """
 
 from django.contrib import messages
@@ -14,13 +14,12 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from club import evenings
+from club import recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
-from config.api import UserError
-from config.inputs import whole_number
-from config.text import REASON_MAX, clean_text
-from scoring import services
+from core.errors import UserError
+from core.inputs import whole_number
+from core.text import REASON_MAX, clean_text
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
@@ -72,33 +71,20 @@ def _change(request, rubber: Rubber) -> str:
     if number is None:
         raise UserError("Choose the hand by its number.", field="number")
     reason = _reason(post)
-    at_evening = rubber.evening_id is not None and rubber.table_id is not None
+    # One service for every door (club.recording): at an evening's table the change is
+    # an entry of the evening's log, with who made it and why.
     if kind == "correct":
         hand = hand_input(rubber.ruleset).from_form(post)
-        if at_evening:
-            evenings.evening_correct_hand(
-                evening_id=rubber.evening_id, table_number=rubber.table.number,
-                rubber_id=rubber.pk, number=number, hand=hand, reason=reason,
-                user=request.user, is_secretary=True,
-            )  # fmt: skip
-        else:
-            services.hand_correct(
-                rubber_id=rubber.pk, number=number, data=hand, reason=reason,
-                user=request.user, is_secretary=True,
-            )  # fmt: skip
+        recording.hand_correct(
+            rubber_id=rubber.pk, number=number, data=hand, reason=reason, user=request.user,
+            is_secretary=True,
+        )  # fmt: skip
         return f"Hand {number} corrected; the original stays beside it (ruling E9)."
     if kind == "remove":
-        if at_evening:
-            evenings.evening_remove_hand(
-                evening_id=rubber.evening_id, table_number=rubber.table.number,
-                rubber_id=rubber.pk, number=number, reason=reason, user=request.user,
-                is_secretary=True,
-            )  # fmt: skip
-        else:
-            services.hand_remove_last(
-                rubber_id=rubber.pk, number=number, reason=reason, user=request.user,
-                is_secretary=True,
-            )  # fmt: skip
+        recording.hand_remove(
+            rubber_id=rubber.pk, number=number, reason=reason, user=request.user,
+            is_secretary=True,
+        )  # fmt: skip
         return f"Hand {number} taken off; it stays on record as removed (ruling E9)."
     raise UserError("Choose what to do: correct a hand, or take the last one off.", field="change")
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from club import evenings
+from club import evenings, recording
 from club.models import Evening, EveningEvent
 from scoring import services
 from scoring.models import HandCorrection, RemovedHand, Rubber
@@ -75,7 +75,7 @@ def test_the_board_undoes_the_last_action_and_the_history_says_who_and_why(
 
 def test_a_refused_undo_names_the_reason_and_keeps_the_typed_input(client, secretary, evening):
     seat_four(evening)
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     client.force_login(secretary)
     version = Evening.objects.get(pk=evening.pk).version
     response = board_post(client, evening, type="undo", version=str(version))
@@ -88,7 +88,7 @@ def test_a_refused_undo_names_the_reason_and_keeps_the_typed_input(client, secre
 def test_the_secretary_corrects_a_hand_late_on_the_rubber_page(client, secretary, evening):
     seat_four(evening)
     for hand in [MARCH, MARCH]:
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=hand)
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     rubber = Rubber.objects.get(evening=evening)
     client.force_login(secretary)
     url = reverse("rubber-detail", args=[evening.club.slug, rubber.pk])
@@ -120,7 +120,7 @@ def test_the_secretary_corrects_a_hand_late_on_the_rubber_page(client, secretary
 def test_the_secretary_takes_the_last_hand_off_with_a_reason(client, secretary, evening):
     seat_four(evening)
     for hand in [MARCH, THREE]:
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=hand)
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     rubber = Rubber.objects.get(evening=evening)
     client.force_login(secretary)
     change = reverse("rubber-change", args=[evening.club.slug, rubber.pk])
@@ -143,7 +143,7 @@ def test_a_rubber_outside_an_evening_is_corrected_through_the_scoring_service(
         players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
     )  # fmt: skip
     for hand in [MARCH, MARCH]:
-        services.rubber_record_hand(rubber_id=rubber.pk, data=hand)
+        recording.hand_record(rubber_id=rubber.pk, data=hand)
     client.force_login(secretary)
     change = reverse("rubber-change", args=[club.slug, rubber.pk])
     response = client.post(change, {"change": "correct", "number": "1", "makers": "EW",
@@ -154,7 +154,7 @@ def test_a_rubber_outside_an_evening_is_corrected_through_the_scoring_service(
 
 def test_only_the_secretary_sees_and_posts_the_changes(client, evening, other_secretary):
     seat_four(evening)
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     rubber = Rubber.objects.get(evening=evening)
     url = reverse("rubber-detail", args=[evening.club.slug, rubber.pk])
     assert 'id="corrections"' not in client.get(url).content.decode()  # the public

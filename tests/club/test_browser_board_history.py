@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from club import evenings
+from club import evenings, recording
 from club.models import Evening
 from scoring.models import HandCorrection, RemovedHand, Rubber
 from tests.browser import shot
@@ -32,7 +32,7 @@ def test_undo_and_corrections_from_the_board_with_who_and_why(
         event={"type": "cut", "cards": {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}},
     )
     for _ in range(2):
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     page = browser_page
     log_in(page, live_server, evening)
 

@@ -7,11 +7,11 @@ from decimal import Decimal
 
 import pytest
 
-from club import evenings
+from club import evenings, recording
 from club.evening_undo import evening_undo
 from club.formation import engine
 from club.models import Cut, Evening, EveningEvent, Table
-from config.api import Conflict, UserError
+from core.errors import Conflict, UserError
 from scoring.models import Rubber
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +76,7 @@ def test_undoing_the_cut_that_began_a_rubber_takes_the_rubber_back(club, evening
     assert EveningEvent.objects.get(pk=cut.pk).data["cards"] == PARTNERS  # the log keeps it
     # Cut again (other cards): one rubber, its hands numbered from the first.
     act(evening, type="cut", cards={"Ann": "AH", "Bob": "JH", "Cora": "KH", "Dan": "QH"})
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     rubber = Rubber.objects.get(evening=evening)
     assert rubber.hand_count == 1 and fresh(evening).state["tables"][0]["dealer"] == "Bob"
 
@@ -96,7 +96,7 @@ def test_undoing_the_table_formed_takes_its_phone_link_back(club, evening):
 def test_a_hand_since_the_action_is_not_undone(club, evening):
     form_six(evening)
     act(evening, type="cut", cards=PARTNERS)
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     version = fresh(evening).version
     with pytest.raises(UserError) as error:
         evening_undo(evening_id=evening.pk)
@@ -129,7 +129,7 @@ def test_a_closed_evening_and_a_stale_board_are_refused(club, evening):
 def test_an_action_that_abandoned_a_rubber_is_not_undone(club, evening):
     form_six(evening)
     act(evening, type="cut", cards=PARTNERS)
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     act(evening, type="break_up", table=1)  # law 21: the rubber is abandoned, its hand stands
     with pytest.raises(UserError) as error:
         evening_undo(evening_id=evening.pk)
@@ -143,7 +143,7 @@ def test_a_replayed_log_with_an_undo_reaches_the_same_state(club, evening):
         act(evening, type="arrive", player=name)
     act(evening, type="form_table")
     act(evening, type="cut", cards=PARTNERS)
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     act(evening, type="arrive", player="Gus")
     act(evening, type="claim", player="Gus", table=1)
     evening_undo(evening_id=evening.pk, reason="he only came to watch")
