@@ -45,3 +45,10 @@ def movement_name(key: str) -> str:
 
     movement = MOVEMENTS.get(key)
     return movement.title if movement is not None else str(key).replace("_", " ")
+
+
+@register.filter
+def side_name(side: str) -> str:
+    """A partnership as the score sheet names it: "NS" -> "N-S", "EW" -> "E-W"; a
+    Call-Ace player's name as is."""
+    return {"NS": "N-S", "EW": "E-W"}.get(side, side)
