@@ -176,3 +176,24 @@ def test_a_replayed_undo_must_name_the_last_entry(club, evening):
     with pytest.raises(UserError) as error:
         evenings.evening_replay(log=log, club=club)
     assert error.value.field == "events[2].undoes"
+
+
+def test_call_ace_the_first_jack_undone_takes_the_sitting_back(club):
+    evening = evenings.evening_open(
+        club=club, date="1888-11-21", ruleset="call-ace-foster-1905", stake=Decimal("0.10")
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    order = fresh(evening).state["tables"][0]["playing"]
+    before = fresh(evening).state
+    act(evening, type="deal_jack", table=1, cards=[[order[0], "9S"], [order[1], "JD"]])
+    assert Rubber.objects.filter(evening=evening).count() == 1  # law 1: the sitting begins
+    evening_undo(evening_id=evening.pk, reason="the jack was thrown out of turn")
+    assert fresh(evening).state == before
+    assert not Rubber.objects.filter(evening=evening).exists()
+    # Thrown again, the other way: a jack to the third player, who deals.
+    act(evening, type="deal_jack", table=1,
+        cards=[[order[0], "9S"], [order[1], "KH"], [order[2], "JC"]])  # fmt: skip
+    assert fresh(evening).state["tables"][0]["dealer"] == order[2]
+    assert Rubber.objects.get(evening=evening).players == order
