@@ -58,13 +58,28 @@ def evening_results(request, slug, pk):
 
 
 def player_detail(request, slug, pk):
-    """A player's page: his figures at the club and his rubbers."""
+    """A player's page: his figures at the club, his scorecard for a season (`?season=`,
+    the latest by default; it prints as a scorecard) and his rubbers."""
+    from club import selectors_player
+
     club = _visible_club(request, slug)
     member = get_object_or_404(Member, club=club, pk=pk)
+    seasons = selectors_player.player_seasons(member=member)
+    season = request.GET.get("season", "")
+    season = int(season) if season.isdigit() and int(season) in seasons else None
+    season = season or (seasons[0] if seasons else None)
     return render(
         request,
         "club/player.html",
-        {"club": club, "member": member, **selectors_public.player_record(member=member)},
+        {
+            "club": club,
+            "member": member,
+            **selectors_public.player_record(member=member),
+            "seasons": seasons,
+            "scorecard": (
+                selectors_player.player_scorecard(member=member, season=season) if season else None
+            ),
+        },
     )
 
 
