@@ -32,7 +32,8 @@ def draw_cuts(evening: Evening) -> None:
 def evening_with_a_table(club, *, players=SIX, date=datetime.date(1888, 11, 21)) -> Evening:
     """An open Euchre evening at 0.25 a point whose table 1 has cut for partners and deal."""
     for name in players:
-        MemberFactory(club=club, name=name)
+        if not club.members.filter(name=name).exists():
+            MemberFactory(club=club, name=name)
     evening = evenings.evening_open(
         club=club, date=date, ruleset="euchre-somerset-1888", stake=Decimal("0.25")
     )
