@@ -30,18 +30,20 @@ def played(club):
 
 
 def test_each_evening_shows_tables_partners_opponents_rubbers_points_and_money(client, played):
-    evening, seats = played
+    _, seats = played
     winner = Member.objects.get(name=seats["N"])
     page = text(client.get(f"/clubs/somerset/players/{winner.pk}/"))
     assert "Season 1888, evening by evening" in page
-    # Date, evening, table 1, his partner, the two opponents, 1 rubber won, 0 lost,
-    # 25 points (three games of five, and 10 more on the laps), +2.00.
-    row = re.search(r"1888-11-21 Somerset Club 1888-11-21 1 (.+?) (\d+) (\d+) (\d+) (\d+) (\S+)", page)
+    # Date, evening, table 1, his partner, the two opponents, 1 rubber won, 0 lost, his
+    # points (three games of 2 + 2 + 1), +2.00.
+    row = re.search(
+        r"1888-11-21 Somerset Club 1888-11-21 1 (.+?) (\d+) (\d+) (\d+) (\d+) (\S+)", page
+    )
     assert row, page
     names, rubbers, won, lost, points, money = row.groups()
     assert names.startswith(seats["S"])
     assert seats["E"] in names and seats["W"] in names
-    assert (rubbers, won, lost, money) == ("1", "1", "0", "2.00")
+    assert (rubbers, won, lost, points, money) == ("1", "1", "0", "15", "2.00")
     loser = Member.objects.get(name=seats["E"])
     page = text(client.get(f"/clubs/somerset/players/{loser.pk}/"))
     assert "Season 1888: 1 evening 1 0 1" in page
@@ -75,7 +77,8 @@ def test_the_scorecard_prints_with_a_print_stylesheet(client, played):
     body = client.get(f"/clubs/somerset/players/{member.pk}/").content.decode()
     assert 'class="print-only scorecard-club"' in body
     assert "window.print()" in body
-    css = open("static/css/site.css").read()
+    with open("static/css/site.css") as sheet:
+        css = sheet.read()
     assert ".print-only { display: block; }" in css.split("/* a player's record")[1]
 
 
@@ -88,4 +91,5 @@ def test_a_player_finds_himself_from_the_clubs_page(client, played):
     assert names == ["Ann", "Dan", "Frank"]
     every = client.get("/clubs/somerset/players/")
     assert "Edith" in text(every)
-    assert "No player's name contains “Zed”" in text(client.get("/clubs/somerset/players/?name=Zed"))
+    nobody = text(client.get("/clubs/somerset/players/?name=Zed"))
+    assert "No player's name contains “Zed”" in nobody
