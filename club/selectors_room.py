@@ -41,14 +41,17 @@ def rubber_score(rubber: Rubber) -> dict:
     if isinstance(players, dict):
         current = (summary.get("current") or {}).get("scores") or {}
         games = [game.get("winner") for game in summary.get("games", [])]
+        won = rubber.status == Rubber.Status.COMPLETE and rubber.winner in SIDE_WORDS
         return {
             "partnership": True,
+            "won_by": _side_names(players, rubber.winner) if won else None,
+            "value": rubber.value if won else None,
             "game": (summary.get("current") or {}).get("number") or len(games) + 1,
             "sides": [
                 {
                     "side": SIDE_WORDS[side],
                     "names": _side_names(players, side),
-                    "points": current.get(side, 0),
+                    "points": None if won else current.get(side, 0),
                     "games": games.count(side),
                 }
                 for side in ("NS", "EW")

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from club import selectors_room
 from club.models import Evening
 from club.views import _visible_club
+from scoring.rules import get_ruleset
 
 POLL_SECONDS = 3
 
@@ -36,6 +37,7 @@ def _context(evening: Evening) -> dict:
         "evening": evening,
         "club": evening.club,
         "room": selectors_room.evening_room(evening=evening),
+        "rules_title": get_ruleset(evening.ruleset).title,
         "etag": _etag(evening),
         "poll": POLL_SECONDS,
     }
