@@ -32,7 +32,8 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
     page.evaluate("window.notReloaded = true")
-    score = page.locator(".room-score tbody tr").filter(has_text=north_south).locator(".room-points")
+    row = page.locator(".room-score tbody tr").filter(has_text=north_south)
+    score = row.locator(".room-points")
     assert score.inner_text() == "0"
     assert no_sideways_scroll(page)
     assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
