@@ -44,6 +44,7 @@ from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from config.api import Conflict, UserError
 from config.db import conflict_on_lock_failure, for_update, lock_one, row_locks
+from config.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 
@@ -52,6 +53,28 @@ SECRETARY_EVENTS = {
     "arrive", "depart", "form_table", "cut", "deal_jack", "claim", "withdraw", "rubber_end",
     "substitute", "leave", "change_table", "break_up",
 }  # fmt: skip
+# The keys each action takes besides "type" (docs/evening-log.md); any other is refused.
+# "draw" asks the service to draw the cards (ruling T10); "new_player" says that an
+# arrival whose name looks like a member's is someone else all the same.
+ACTION_KEYS = {
+    "arrive": {"player", "new_player"},
+    "depart": {"player"},
+    "form_table": set(),
+    "cut": {"cards", "cut_id", "draw"},
+    "deal_jack": {"table", "cards", "draw"},
+    "claim": {"player", "table"},
+    "withdraw": {"player"},
+    "rubber_end": {"table"},
+    "substitute": {"table", "player", "substitute", "consent"},
+    "leave": {"table", "player"},
+    "change_table": {"player", "table"},
+    "break_up": {"table", "broken_by"},
+}
+# Markers only the service writes: a cut it drew, an event it generated.
+SERVICE_KEYS = {
+    "drawn": 'only the service marks a cut as drawn by it (ruling T10); send "draw": true',
+    "automatic": "only the service generates events (a rubber's end after its last hand)",
+}
 LOG_FORMAT = "cardclub-evening-log/1"
 # What the evening's services change on its row: a view re-reads these after a change
 # (keeping the club it read with the evening).
@@ -66,6 +89,7 @@ def evening_open(
     from scoring.rules import get_ruleset
 
     rules = get_ruleset(ruleset)
+    title = clean_text(title, field="title", max_length=TITLE_MAX, label="The title")
     if isinstance(date, str):
         try:
             date = datetime.date.fromisoformat(date)
@@ -322,6 +346,70 @@ def _check_plain_json(value) -> None:
         raise UserError(f"The action is not plain JSON: {exc}.", field="type") from exc
 
 
+def _checked_action(event) -> dict:
+    """An action as a caller sent it, checked before anything is locked: a known type,
+    only its documented keys (none that only the service sets), plain JSON, and the
+    names in it clean (`config.text.clean_name`). Returns the event with its names
+    cleaned."""
+    if not isinstance(event, dict) or event.get("type") not in SECRETARY_EVENTS:
+        raise UserError(
+            f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
+        )
+    kind = event["type"]
+    for key in event:
+        if key in SERVICE_KEYS:
+            raise UserError(f"{key!r} cannot be sent: {SERVICE_KEYS[key]}.", field=key)
+        if key != "type" and key not in ACTION_KEYS[kind]:
+            allowed = ", ".join(sorted(ACTION_KEYS[kind])) or "nothing besides its type"
+            raise UserError(
+                f"{kind!r} takes {allowed}; {str(key)[:KEY_MAX]!r} is not one of its keys "
+                "(docs/evening-log.md).",
+                field=str(key)[:KEY_MAX],
+                code="unknown_key",
+            )
+    _check_plain_json(event)
+    event = dict(event)
+    for key in ("player", "substitute", "broken_by"):
+        if isinstance(event.get(key), str):
+            event[key] = clean_name(event[key], field=key)
+    if isinstance(event.get("consent"), list):
+        event["consent"] = [
+            clean_name(name, field=f"consent[{i}]") if isinstance(name, str) else name
+            for i, name in enumerate(event["consent"])
+        ]
+    cards = event.get("cards")
+    if isinstance(cards, dict):
+        event["cards"] = {clean_name(name, field="cards"): card for name, card in cards.items()}
+    elif isinstance(cards, list):
+        event["cards"] = [
+            [clean_name(throw[0], field=f"cards[{i}]"), *throw[1:]]
+            if isinstance(throw, list) and throw and isinstance(throw[0], str)
+            else throw
+            for i, throw in enumerate(cards)
+        ]
+    if isinstance(event.get("cut_id"), str):
+        event["cut_id"] = clean_text(event["cut_id"], field="cut_id", max_length=KEY_MAX)
+    if "new_player" in event and not isinstance(event["new_player"], bool):
+        raise UserError("'new_player' is true or false.", field="new_player")
+    return event
+
+
+def _arrival(evening: Evening, event: dict) -> dict:
+    """An arrival names a member as the roster has him: "ann" is Ann, never a second Ann;
+    a name that only looks like a member's is asked about (club.services.member_named)."""
+    from club.services import member_named
+
+    if not isinstance(event.get("player"), str):
+        return event
+    member = member_named(
+        club=evening.club,
+        name=event["player"],
+        new_player=bool(event.get("new_player")),
+        field="player",
+    )
+    return {**event, "player": member.name} if member is not None else event
+
+
 def _check_open(evening: Evening) -> None:
     if evening.status == Evening.Status.CLOSED:
         raise UserError(
@@ -341,14 +429,12 @@ def evening_act(
     here from a cryptographic random source (ruling T10); the cards drawn are what is
     logged, so a replay needs no randomness.
     """
-    if not isinstance(event, dict) or event.get("type") not in SECRETARY_EVENTS:
-        raise UserError(
-            f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
-        )
-    _check_plain_json(event)
+    event = _checked_action(event)
     held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
+    if event["type"] == "arrive":
+        event = _arrival(evening, event)
     if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
         drawn = engine.draw_event(evening_state(evening), secrets.SystemRandom())
         if drawn is None:
@@ -705,12 +791,15 @@ def evening_close(*, evening_id: int, user=None, expected_version: int | None = 
 @transaction.atomic
 def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
     """Reopen a closed evening; a secretary must say why, and the reason is logged."""
-    if not reason or not reason.strip():
+    reason = clean_text(
+        reason, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
+    )
+    if not reason:
         raise UserError("Say why the evening is reopened.", field="reason")
     evening = _lock_evening(evening_id, None)
     if evening.status != Evening.Status.CLOSED:
         raise UserError("The evening is open already.", code="open")
-    _log(evening, {"type": "reopen", "reason": reason.strip()}, [], user=user)
+    _log(evening, {"type": "reopen", "reason": reason}, [], user=user)
     evening.status = Evening.Status.OPEN
     evening.save(update_fields=["status", "version"])
     return evening
@@ -845,9 +934,13 @@ def evening_replay(*, log: dict, club: Club | None = None) -> Evening:
 
 
 def _replay_event(evening: Evening, event: dict) -> None:
+    if not isinstance(event, dict):
+        raise UserError("An event is a JSON object.", field="type")
     if event.get("automatic"):
         return
     kind = event.get("type")
+    if "reason" in event:
+        event = {**event, "reason": _reason(event["reason"])}
     if kind == "hand":
         evening_record_hand(evening_id=evening.pk, table_number=event["table"], hand=event["hand"])
     elif kind == "correction":
@@ -876,5 +969,21 @@ def _replay_event(evening: Evening, event: dict) -> None:
     elif kind == "close_sitting":
         evening_close_sitting(evening_id=evening.pk, table_number=event["table"])
     else:
+        # A drawn cut's cards are in the log: replayed as typed in, then marked drawn.
         clean = {k: v for k, v in event.items() if k != "drawn"}
-        evening_act(evening_id=evening.pk, event=clean)
+        logged = evening_act(evening_id=evening.pk, event=clean)
+        if event.get("drawn") and logged.type in {"cut", "deal_jack"}:
+            _mark_drawn(logged)
+
+
+def _reason(value) -> str:
+    return clean_text(
+        value, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
+    )
+
+
+def _mark_drawn(logged: EveningEvent) -> None:
+    """A replayed cut the service had drawn keeps its marker (ruling T10)."""
+    logged.data = {**logged.data, "drawn": True}
+    logged.save(update_fields=["data"])
+    Cut.objects.filter(event=logged).update(drawn_by_service=True)

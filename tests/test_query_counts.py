@@ -16,7 +16,7 @@ from scoring.models import HandCorrection, Rubber
 from scoring.rules import EUCHRE
 from tests.conftest import token_client
 from tests.factories import UserFactory
-from tournaments.season import season_make
+from tournaments.management.season import season_make
 
 SLUG = "counted"
 IN_PLAY = 5

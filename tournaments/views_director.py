@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from club.selectors import clubs_managed_by
 from config.api import UserError
-from tournaments import progressive, selectors, services
+from tournaments import rounds, selectors, services
 from tournaments.models import Tournament
 
 
@@ -28,7 +28,7 @@ def _context(tournament: Tournament, *, error=None) -> dict:
         "tournament": tournament,
         "club": tournament.club,
         "progress": services.standings_progress(tournament_id=tournament.pk),
-        "rounds": [progressive.round_as_dict(r) for r in tournament.rounds.order_by("number")],
+        "rounds": [rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")],
         "players": tournament.players.select_related("member").order_by("pk"),
         "standings": selectors.standings_published(tournament=tournament),
         "error": error,
@@ -63,9 +63,13 @@ def act(request, pk: int):
         if action == "recalculate":
             services.standings_request_full(tournament_id=tournament.pk)
         elif action == "seat":
-            progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
+            rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
         elif action == "enter":
-            progressive.tournament_enter(tournament=tournament, name=request.POST.get("name", ""))
+            rounds.tournament_enter(
+                tournament=tournament,
+                name=request.POST.get("name", ""),
+                new_player=bool(request.POST.get("new_player")),
+            )
     except UserError as exc:
         error = exc.message
     tournament.refresh_from_db()

@@ -12,8 +12,8 @@ from scoring import services as scoring
 from scoring.models import SEAT_TOTALS, Game, Hand, HandCorrection, HandScore, Rubber, Settlement
 from scoring.rules import RULESETS
 from tournaments import services as standings
+from tournaments.management.season import season_make
 from tournaments.models import RoundTable, StandingsVersion, Tournament
-from tournaments.season import season_make
 from tournaments.selectors import standings_published
 
 SEAT_FACTS = [name for name in SEAT_TOTALS if name != "evening"]

@@ -17,7 +17,7 @@ from club.models import Club, Member, Table
 from scoring import services as scoring
 from scoring.models import SEAT_TOTALS, RubberPlayer
 from tests.factories import ClubFactory, UserFactory
-from tournaments import progressive, services
+from tournaments import rounds, services
 from tournaments.models import StandingsVersion, Tournament
 from tournaments.selectors import standings_published
 
@@ -121,12 +121,12 @@ def rich(club, secretary, commit):
         ruleset="euchre-somerset-1888", movement="rotation",
     )  # fmt: skip
     for name in EIGHT:
-        progressive.tournament_enter(tournament=tournament, name=name)
-    played = commit(progressive.round_seat_next, tournament_id=tournament.pk)
+        rounds.tournament_enter(tournament=tournament, name=name)
+    played = commit(rounds.round_seat_next, tournament_id=tournament.pk)
     for table in played.tables.all():
         for hand in SWEEP:
             commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
-    played = commit(progressive.round_seat_next, tournament_id=tournament.pk)
+    played = commit(rounds.round_seat_next, tournament_id=tournament.pk)
     rubber_id = played.tables.get(number=1).rubber_id
     commit(scoring.rubber_record_hand, rubber_id=rubber_id, data=MARCH)
     commit(scoring.rubber_record_hand, rubber_id=rubber_id, data=THREE)

@@ -245,6 +245,6 @@ def test_a_removed_hand_is_in_the_log_and_the_replay(club, evening, tmp_path):
 
 def test_an_action_json_cannot_hold_is_refused(club, evening):
     with pytest.raises(UserError) as error:
-        act(evening, type="form_table", player=float("inf"))
+        act(evening, type="claim", player="Ann", table=float("inf"))
     assert "plain JSON" in error.value.message
     assert Evening.objects.get(pk=evening.pk).version == 0

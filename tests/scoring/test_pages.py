@@ -408,3 +408,18 @@ def test_on_a_phone_only_the_sheets_scroll_and_print_keeps_the_corrections(
     page.emulate_media(media="print")
     assert not page.locator("details.why").first.is_visible()
     assert page.locator(".correction").first.is_visible()
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "label"),
+    [
+        ("euchre-somerset-1888", PAIRS, "Rubber"),
+        ("bridge-elwell-1907", PAIRS, "Rubber"),
+        ("call-ace-foster-1905", CALL_ACE_PLAYERS[:4], "Sitting"),
+    ],
+)
+def test_the_page_is_headed_with_the_games_own_word(client, club, roster, ruleset, players, label):
+    rubber = services.rubber_start(club=club, ruleset=ruleset, players=players)
+    response = client.get(reverse("rubber-detail", kwargs={"slug": "somerset", "pk": rubber.pk}))
+    assert f"<h1>{label} {rubber.pk}: " in response.content.decode()
+    assert str(rubber).startswith(f"{label} {rubber.pk} ")

@@ -8,7 +8,7 @@ from scoring import services as scoring
 from scoring.models import Rubber
 from scoring.rules import ScoringError
 from tests.tournaments.conftest import sweep
-from tournaments import progressive, services
+from tournaments import rounds, services
 from tournaments.selectors import standings_published
 
 EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
@@ -22,7 +22,7 @@ def make(club, commit):
             ruleset="euchre-somerset-1888", movement=movement, deals_per_round=deals,
         )  # fmt: skip
         for name in players:
-            progressive.tournament_enter(tournament=tournament, name=name)
+            rounds.tournament_enter(tournament=tournament, name=name)
         return tournament
 
     return build
@@ -36,7 +36,7 @@ def play_round(commit, played, winners: dict[int, str]):
 
 
 def seat(tournament):
-    return progressive.round_seat_next(tournament_id=tournament.pk)
+    return rounds.round_seat_next(tournament_id=tournament.pk)
 
 
 def partners(played) -> set[frozenset]:
@@ -80,8 +80,8 @@ def test_a_late_arrival_and_a_departure_change_only_later_rounds(make, commit):
     tournament = make("rotation")
     first = seat(tournament)
     play_round(commit, first, {})
-    progressive.tournament_enter(tournament=tournament, name="Iris")  # a guest, late
-    progressive.tournament_withdraw(
+    rounds.tournament_enter(tournament=tournament, name="Iris")  # a guest, late
+    rounds.tournament_withdraw(
         tournament=tournament, member_id=tournament.players.get(member__name="Hugh").member_id
     )
     second = seat(tournament)
@@ -106,7 +106,7 @@ def test_a_round_of_fixed_deals(make, commit):
     with pytest.raises(ScoringError):
         scoring.rubber_record_hand(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
     # N-S scored 2, E-W 1: N-S take the table.
-    assert progressive.round_as_dict(first)["tables"][0]["winner"] == "NS"
+    assert rounds.round_as_dict(first)["tables"][0]["winner"] == "NS"
 
 
 def test_standings_count_the_rounds_up_to_the_one_selected(make, commit):
