@@ -12,7 +12,8 @@ import pytest
 
 from scoring import services as scoring
 from tests.club.rooms import evening_with_a_table, record
-from tournaments import progressive, services
+from tournaments import rounds as progressive
+from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -65,7 +65,8 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
 
 def test_the_tournament_room_updates_itself(browser_page, live_server, club):
     from scoring import services as scoring
-    from tournaments import progressive, services
+    from tournaments import rounds as progressive
+    from tournaments import services
 
     tournament = services.tournament_create(
         club=club, name="Spring progressive", slug="spring", kind="progressive",

@@ -95,7 +95,8 @@ def test_the_room_is_linked_from_the_club_and_the_evenings_results(client, eveni
 
 @pytest.fixture
 def progressive_round(club, django_capture_on_commit_callbacks):
-    from tournaments import progressive, services
+    from tournaments import rounds as progressive
+    from tournaments import services
 
     with django_capture_on_commit_callbacks(execute=True):
         tournament = services.tournament_create(
