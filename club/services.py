@@ -5,10 +5,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club.models import Club, Member, Table, new_table_token
-from config.api import UserError
-from config.audit import audit_context
-from config.db import lock_one
 from config.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
+from core.audit import audit_context
+from core.db import lock_one
+from core.errors import UserError
 
 
 @transaction.atomic

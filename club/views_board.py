@@ -21,7 +21,7 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import evenings, services
+from club import evenings, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -325,18 +325,18 @@ def table_record(request, token: str):
             rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
-            evenings.evening_correct_hand(
+            recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
                 rubber_id=rubber.pk,
                 number=correct,
-                hand=hand,
+                data=hand,
                 table=table,
             )
             notice = ["Hand corrected."]
         else:
-            recorded = evenings.evening_record_hand(
-                evening_id=table.evening_id, table_number=table.number, hand=hand, table=table
+            recorded = recording.hand_record(
+                evening_id=table.evening_id, table_number=table.number, data=hand, table=table
             )
             notice = recorded.lines
     except USER_ERRORS as exc:

@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
     "axes",  # locks out repeated failed logins on every login door
+    "core",
     "club",
     "scoring",
     "tournaments",
@@ -91,8 +92,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.audit.AuditMiddleware",
-    "config.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
+    "core.idempotency.IdempotencyMiddleware",
     # Last, as django-axes requires: turns a login refused for a lockout into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -263,7 +264,7 @@ REST_FRAMEWORK = {
     ],
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
-    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
+    "DEFAULT_PERMISSION_CLASSES": ["core.audit.RecordWho"],
     # JSON bodies nested deeper than config.inputs.MAX_JSON_DEPTH are refused unparsed.
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",

@@ -14,8 +14,8 @@ from django.db import transaction
 from django.db.models import Sum
 
 from club.models import Member
-from config.api import UserError
-from config.db import lock_one
+from core.db import lock_one
+from core.errors import UserError
 from scoring import services as scoring
 from scoring.models import HandScore, Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
