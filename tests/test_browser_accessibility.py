@@ -10,7 +10,7 @@ hand has been recorded and swapped in.
 
 import pytest
 
-from scoring import services as scoring
+from club import recording
 from tests.club.rooms import evening_with_a_table, record
 from tournaments import rounds as progressive
 from tournaments import services
@@ -53,7 +53,7 @@ def world(club, secretary):
     for name in ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]:
         progressive.tournament_enter(tournament=spring, name=name)
     played = progressive.round_seat_next(tournament_id=spring.pk)
-    scoring.rubber_record_hand(
+    recording.hand_record(
         rubber_id=played.tables.get(number=1).rubber_id, data={"makers": "EW", "tricks": 3}
     )
     return evening, ladder, spring

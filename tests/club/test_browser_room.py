@@ -64,7 +64,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
 
 
 def test_the_tournament_room_updates_itself(browser_page, live_server, club):
-    from scoring import services as scoring
+    from club import recording
     from tournaments import rounds as progressive
     from tournaments import services
 
@@ -82,7 +82,7 @@ def test_the_tournament_room_updates_itself(browser_page, live_server, club):
     assert page.locator("article.room-table").count() == 2
     rubber = played.tables.get(number=1).rubber
     for tricks in SWEEP:
-        scoring.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": tricks})
+        recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": tricks})
     page.wait_for_selector("article[data-table='1'] .room-doing", timeout=10_000)
     assert "finished" in page.locator("article[data-table='1'] h3").inner_text()
     assert "Won by" in page.locator("article[data-table='1'] caption").inner_text()

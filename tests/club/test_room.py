@@ -112,7 +112,7 @@ def progressive_round(club, django_capture_on_commit_callbacks):
 def test_the_tournament_room_shows_this_rounds_seating_and_the_standings(
     client, progressive_round, django_capture_on_commit_callbacks
 ):
-    from scoring import services as scoring
+    from club import recording
 
     _tournament, played = progressive_round
     url = "/clubs/somerset/tournaments/spring/room/"
@@ -127,7 +127,7 @@ def test_the_tournament_room_shows_this_rounds_seating_and_the_standings(
     assert client.get(url + "live/", headers={"If-None-Match": etag}).status_code == 304
     rubber = played.tables.get(number=1).rubber
     with django_capture_on_commit_callbacks(execute=True):
-        scoring.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 5})
+        recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 5})
     live = client.get(url + "live/", headers={"If-None-Match": etag})
     assert live.status_code == 200
     seats = played.seating["tables"][0]["seats"]
