@@ -16,7 +16,7 @@ from club import evenings, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
-from config.text import REASON_MAX, TextField
+from core.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES, Hand
 
 

@@ -47,9 +47,9 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
-from config.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from core.errors import Conflict, UserError
+from core.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 
@@ -354,7 +354,7 @@ def _check_plain_json(value) -> None:
 def _checked_action(event) -> dict:
     """An action as a caller sent it, checked before anything is locked: a known type,
     only its documented keys (none that only the service sets), plain JSON, and the
-    names in it clean (`config.text.clean_name`). Returns the event with its names
+    names in it clean (`core.text.clean_name`). Returns the event with its names
     cleaned."""
     if not isinstance(event, dict) or event.get("type") not in SECRETARY_EVENTS:
         raise UserError(

@@ -32,8 +32,8 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
-from config.inputs import whole_number
-from config.text import clean_name
+from core.inputs import whole_number
+from core.text import clean_name
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset

@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from club import views as club_views
 from club import views_board
-from club.ratelimit import login_throttled
+from config.ratelimit import login_throttled
 from core.health import healthz
 
 urlpatterns = [

@@ -16,7 +16,7 @@ from club import recording
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
-from config.text import REASON_MAX, TextField, clean_name
+from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HAND_INPUTS
 from scoring.models import RULESET_CHOICES, Rubber
@@ -171,7 +171,7 @@ class RubberInput(serializers.Serializer):
     table = serializers.IntegerField(required=False, help_text="the table's number")
 
     def validate_players(self, value):
-        """Each name cleaned as every name is (config.text.clean_name); the shape is the
+        """Each name cleaned as every name is (core.text.clean_name); the shape is the
         service's to check."""
 
         def clean(names, path):

@@ -427,8 +427,8 @@ def tournament_create(
     deals_per_round: int | None = None,
 ) -> Tournament:
     """Create a ladder over a season's evenings, or a progressive tournament."""
-    from config.text import TITLE_MAX, clean_text
     from core.errors import UserError
+    from core.text import TITLE_MAX, clean_text
 
     name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
 
@@ -486,7 +486,7 @@ def tournament_update(
     recalc = False
     changed = []
     if name is not None:
-        from config.text import TITLE_MAX, clean_text
+        from core.text import TITLE_MAX, clean_text
 
         tournament.name = clean_text(
             name, field="name", max_length=TITLE_MAX, label="The name", required=True

@@ -1,4 +1,4 @@
-"""One set of input rules at every door (config/text.py): the API, the HTML forms, the
+"""One set of input rules at every door (core/text.py): the API, the HTML forms, the
 evening's actions and a replayed log refuse the same text for the same reasons, match
 names to the roster the same way, and take only the documented keys of an action."""
 
@@ -14,7 +14,7 @@ from django.urls import reverse
 from club import evenings, recording, services
 from club.models import Cut, Evening, EveningEvent, Member
 from config.api import UserError
-from config.text import NAME_MAX, REASON_MAX, clean_name, name_key, name_skeleton
+from core.text import NAME_MAX, REASON_MAX, clean_name, name_key, name_skeleton
 from tests.factories import MemberFactory
 
 HUGE = "A" * 100_000
