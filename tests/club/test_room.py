@@ -141,3 +141,22 @@ def test_a_private_tournaments_room_is_hidden(client, progressive_round):
     tournament.is_public = False
     tournament.save()
     assert client.get("/clubs/somerset/tournaments/spring/room/").status_code == 404
+
+
+def test_bridge_and_call_ace_tables_in_the_room(client, club):
+    from tests.worlds import bridge_and_call_ace_in_play
+
+    played = bridge_and_call_ace_in_play(club)
+    bridge = text(client.get(f"/clubs/somerset/evenings/{played.bridge.evening_id}/room/"))
+    assert "Bridge" in bridge
+    assert "Game 1, 1 hand played" in bridge
+    call_ace = client.get(f"/clubs/somerset/evenings/{played.call_ace.evening_id}/room/")
+    page = text(call_ace)
+    order = played.call_ace_order
+    assert f"Players: {', '.join(order)}" in page
+    assert f"Dealer: {order[0]}" in page
+    assert "1 deal played" in page
+    # Each player's points in the sitting, by name (Call-Ace has no sides).
+    for name in order:
+        assert re.search(rf"{name} -?\d+", page)
+    assert "North-South" not in page
