@@ -60,3 +60,14 @@ def record(evening: Evening, makers: str = "NS", tricks: int = 3, *, table: int 
 def table_one(evening: Evening) -> dict:
     evening.refresh_from_db()
     return next(t for t in evening.state["tables"] if t["number"] == 1)
+
+
+def form_all_tables(evening: Evening) -> None:
+    """Form tables while four or more candidates are in the room (law 12: a table takes up
+    to six, the fifth and sixth waiting), each cut drawn."""
+    for _ in range(10):
+        evening.refresh_from_db()
+        if len(evening.state.get("candidates", [])) < 4:
+            return
+        evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+        draw_cuts(evening)

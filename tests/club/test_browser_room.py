@@ -9,7 +9,7 @@ import pytest
 
 from club.models import Member
 from tests.browser import shot
-from tests.club.rooms import SWEEP, evening_with_a_table, record, table_one
+from tests.club.rooms import SWEEP, evening_with_a_table, form_all_tables, record, table_one
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,6 +61,31 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     assert no_sideways_scroll(page)
     assert font_px(page, "body") >= 18
     shot(page, "room-3-evening-1280")
+
+
+def test_a_full_evening_fits_a_1920x1080_screen(browser_page, live_server, club):
+    """Sixteen players at three tables (two waiting at two of them), a rubber won, a
+    player in the room at no table: all on one screen, nothing scrolled."""
+    names = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Iris", "Jack",
+             "Kate", "Lewis", "Mabel", "Ned", "Olive", "Percival"]  # fmt: skip
+    evening = evening_with_a_table(club, players=names)
+    form_all_tables(evening)
+    from club import evenings
+
+    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Quentin"})
+    for tricks in SWEEP:
+        record(evening, "EW", tricks, table=2)
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    assert page.locator("article.room-table").count() == 3
+    assert page.get_by_test_id("room-candidates").inner_text() == "Quentin"
+    assert no_sideways_scroll(page)
+    shot(page, "room-5-full-evening-1920")
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    assert no_sideways_scroll(page)
+    shot(page, "room-6-full-evening-1280")
 
 
 def test_the_tournament_room_updates_itself(browser_page, live_server, club):

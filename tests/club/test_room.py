@@ -33,7 +33,7 @@ def test_the_room_shows_tables_dealer_score_and_the_waiting_list_in_order(client
     assert f"North-South {seats['N']} & {seats['S']}" in page
     assert f"East-West {seats['E']} & {seats['W']}" in page
     assert f"Dealer: {table['dealer']}" in page
-    assert f"{seats['N']} & {seats['S']} 2 0" in page  # points in the game, games won
+    assert f"{seats['N']} & {seats['S']} 2 0 games" in page  # points in the game, games won
     first, second = table["waiting"]
     assert f"Waiting to cut in, in order: 1. {first}, 2. {second}" in page
     assert "Game 1, 1 hand played" in page
@@ -131,7 +131,7 @@ def test_the_tournament_room_shows_this_rounds_seating_and_the_standings(
     live = client.get(url + "live/", headers={"If-None-Match": etag})
     assert live.status_code == 200
     seats = played.seating["tables"][0]["seats"]
-    assert f"{seats['N']} & {seats['S']} 2 0" in text(live)
+    assert f"{seats['N']} & {seats['S']} 2 0 games" in text(live)
     assert "Standings" in text(live)
     assert url in client.get("/clubs/somerset/tournaments/spring/").content.decode()
 
