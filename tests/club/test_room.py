@@ -160,3 +160,25 @@ def test_bridge_and_call_ace_tables_in_the_room(client, club):
     for name in order:
         assert re.search(rf"{name} -?\d+", page)
     assert "North-South" not in page
+
+
+def test_an_unchanged_room_costs_the_server_two_queries(
+    client, evening, django_assert_max_num_queries
+):
+    """A room left on all evening polls every three seconds: while nothing changes, each
+    poll is the club and the evening read, and a 304."""
+    live = f"/clubs/somerset/evenings/{evening.pk}/room/live/"
+    etag = client.get(live)["ETag"]
+    with django_assert_max_num_queries(2):
+        assert client.get(live, headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_the_secretary_opens_the_room_from_the_board_and_the_directors_page(
+    client, evening, secretary, progressive_round
+):
+    tournament, _ = progressive_round
+    client.force_login(secretary)
+    board = client.get(f"/secretary/evenings/{evening.pk}/").content.decode()
+    assert f"/clubs/somerset/evenings/{evening.pk}/room/" in board
+    director = client.get(f"/secretary/tournaments/{tournament.pk}/").content.decode()
+    assert "/clubs/somerset/tournaments/spring/room/" in director
