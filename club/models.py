@@ -129,6 +129,15 @@ class Evening(models.Model):
     def __str__(self):
         return self.title or f"{self.club} {self.date:%Y-%m-%d}"
 
+    @property
+    def game_title(self) -> str:
+        """The game in words, as pages show it ("Euchre (Somerset Club laws, 1888)"),
+        never its rule set's key."""
+        from scoring.rules import RULESETS
+
+        rules = RULESETS.get(self.ruleset)
+        return rules.title if rules is not None else self.ruleset
+
 
 @audited("Table")
 class Table(models.Model):

@@ -182,3 +182,10 @@ def test_the_secretary_opens_the_room_from_the_board_and_the_directors_page(
     assert f"/clubs/somerset/evenings/{evening.pk}/room/" in board
     director = client.get(f"/secretary/tournaments/{tournament.pk}/").content.decode()
     assert "/clubs/somerset/tournaments/spring/room/" in director
+
+
+def test_public_pages_name_the_game_not_its_rule_sets_key(client, evening):
+    for path in ("/clubs/somerset/", f"/clubs/somerset/evenings/{evening.pk}/"):
+        body = client.get(path).content.decode()
+        assert "euchre-somerset-1888" not in body, path
+        assert "Euchre (Somerset Club laws, 1888)" in body, path
