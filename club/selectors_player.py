@@ -49,7 +49,7 @@ def player_scorecard(*, member: Member, season: int) -> dict:
             Q(rubber__evening__date__year=season)
             | Q(rubber__evening__isnull=True, rubber__created_at__year=season)
         )
-        .select_related("rubber__evening", "rubber__table")
+        .select_related("rubber__evening__club", "rubber__table")
         .order_by("day", "rubber__created_at", "rubber_id")
     )
     others = defaultdict(list)
