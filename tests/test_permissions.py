@@ -114,6 +114,8 @@ PAGES = [
                                         "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/sheet/", {"anonymous": 302, "table": 302, "secretary": 200,
                                         "other": 404, "staff": 200}),
+    ("/secretary/evenings/{e}/table-cards/", {"anonymous": 302, "table": 302, "secretary": 200,
+                                              "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/tables/1/qr.svg", {"anonymous": 302, "table": 302, "secretary": 200,
                                                  "other": 404, "staff": 200}),
     ("/t/{tok}/", dict.fromkeys(ROLES, 200)),  # the table's link is its own key
