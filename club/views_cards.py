@@ -19,30 +19,28 @@ from scoring.rules import get_ruleset
 
 PER_PAGE = (4, 2)
 
+SCAN = "Scan the code with a phone's camera, or type the link above."
+RECORD = "Press 'Record the hand'. A slip? Correct it before the next hand is recorded."
 #: Three lines on recording a hand, by game (the phone page's own words).
 HOW_TO = {
     "euchre-somerset-1888": [
-        "Scan the code with a phone's camera, or type the link below it.",
-        "After each hand: tick the makers, 'played alone' if so, and the tricks they took.",
-        "Press 'Record the hand'. A slip? Correct the last hand before the next is recorded.",
+        SCAN,
+        "After each hand: the makers, 'played alone' if so, and their tricks.",
+        RECORD,
     ],
     "bridge-elwell-1907": [
-        "Scan the code with a phone's camera, or type the link below it.",
-        "After each hand: the declarer's side, the trump, doubles, N-S's tricks and honours.",
-        "Press 'Record the hand'. A slip? Correct the last hand before the next is recorded.",
+        SCAN,
+        "After each hand: declarer's side, trump, doubles, N-S's tricks, honours.",
+        RECORD,
     ],
     "call-ace-foster-1905": [
-        "Scan the code with a phone's camera, or type the link below it.",
-        "After each deal: the maker, the partner he called (if found), alone, and the tricks.",
-        "Press 'Record the hand'. A slip? Correct the last hand before the next is recorded.",
+        SCAN,
+        "After each deal: the maker, the partner called, alone or not, the tricks.",
+        RECORD,
     ],
 }
 #: For a game not listed above: the same three steps in general words.
-HOW_TO_ANY = [
-    "Scan the code with a phone's camera, or type the link below it.",
-    "After each hand, fill in what the phone page asks: who made it, and the tricks.",
-    "Press 'Record the hand'. A slip? Correct the last hand before the next is recorded.",
-]
+HOW_TO_ANY = [SCAN, "After each hand, fill in what the phone page asks.", RECORD]
 
 
 def _chunks(items: list, size: int) -> list[list]:
