@@ -292,3 +292,18 @@ def test_only_the_tables_in_play_get_cards(db, client, club, secretary):
     evenings.evening_act(evening_id=evening.pk, event={"type": "break_up", "table": 1})
     page = client.get(f"/secretary/evenings/{evening.pk}/table-cards/").content.decode()
     assert '<article class="table-print-card"' not in page
+
+
+@pytest.mark.parametrize("value", ["192.168.1.5:8000", "http://192.168.1.5:8000/club", "ftp://x"])
+def test_a_public_base_url_without_scheme_or_with_a_path_is_refused_at_start(value):
+    env = {**os.environ, "PUBLIC_BASE_URL": value}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "PUBLIC_BASE_URL" in result.stderr and "e.g. http://192.168.1.5:8000" in result.stderr
