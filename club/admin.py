@@ -14,7 +14,7 @@ from club.models import (
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "currency", "is_public"]
+    list_display = ["name", "slug", "currency", "is_public", "table_link_hours"]
     search_fields = ["name", "slug"]
     filter_horizontal = ["secretaries"]
     prepopulated_fields = {"slug": ["name"]}

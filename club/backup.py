@@ -262,6 +262,13 @@ class _Importer:
         if model is Table and Table.objects.filter(token=obj.token).exists():
             obj.token = new_table_token()  # the phone link is another club's (unique)
             self.tokens_renewed += 1
+        if (
+            model is Table
+            and obj.replaced_token
+            and Table.objects.filter(replaced_token=obj.replaced_token).exists()
+        ):
+            # Another club's (unique); a copy need not tell a phone its old link was replaced.
+            obj.replaced_token = None
         return obj, links
 
 

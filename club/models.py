@@ -7,9 +7,10 @@ Every row of the service belongs to one club, directly or through its parent;
 import secrets
 
 from django.conf import settings
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from config.audit import audited
 
@@ -34,6 +35,13 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=True, help_text="Public clubs show their standings and evenings to anyone."
     )
+    # A table's phone link is a bearer secret left on a card table (club.tokens): it dies
+    # this many hours after the end of its evening's day (or after it was issued, if later).
+    table_link_hours = models.PositiveSmallIntegerField(
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+        help_text="Hours a table's phone link lives after the end of its evening's day.",
+    )
     secretaries = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -42,6 +50,10 @@ class Club(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(currency__regex=r"^[A-Z]{3}$"), name="club_currency_iso"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(table_link_hours__gte=1, table_link_hours__lte=168),
+                name="club_table_link_hours_range",
             ),
         ]
 
@@ -126,6 +138,12 @@ class Table(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    # When the current token was issued (a fresh link resets it), and the token it replaced,
+    # kept only so that a phone still holding it is told why it no longer works.
+    link_issued_at = models.DateTimeField(default=timezone.now, editable=False)
+    replaced_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=None, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

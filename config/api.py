@@ -102,6 +102,11 @@ def _first_field_error(detail, prefix: str = "") -> tuple[str | None, str]:
     return (prefix or None), str(detail)
 
 
+def field_error(detail) -> tuple[str | None, str]:
+    """The first message of a DRF ValidationError's detail and its dotted field path."""
+    return _first_field_error(detail)
+
+
 def exception_handler(exc, context):
     """DRF exception handler answering every error in the one shape."""
     if isinstance(exc, _user_error_types()):

@@ -18,6 +18,8 @@ Variables:
     REDIS_URL             unset: tasks run eagerly, cache in memory;
                           set: Redis is the Celery broker and the cache
     DB_CONN_MAX_AGE       seconds to keep database connections (default 60)
+    THROTTLE_ANON, THROTTLE_USER, THROTTLE_LOGIN, THROTTLE_SCORESHEET
+                          API rates ("600/min"); the last per caller of the scoresheet endpoint
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
                           that already redirects)
     TRUSTED_PROXY_COUNT   how many proxies of ours stand in front (default 0: the
@@ -277,6 +279,12 @@ REST_FRAMEWORK = {
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
     "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
+    # JSON bodies nested deeper than config.inputs.MAX_JSON_DEPTH are refused unparsed.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -290,6 +298,8 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="600/min"),
         "user": env.str("THROTTLE_USER", default="6000/min"),
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
+        # The anonymous scoresheet endpoint: each call scores up to MAX_SHEET_HANDS hands.
+        "scoresheet": env.str("THROTTLE_SCORESHEET", default="30/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

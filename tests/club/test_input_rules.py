@@ -298,7 +298,7 @@ def test_the_secretary_home_caps_an_evening_title(client, secretary, club):
         reverse("secretary-home"),
         {"club": club.pk, "ruleset": "euchre-somerset-1888", "stake": "0", "title": HUGE},
     )
-    assert response.status_code == 200 and b"at most 120 characters" in response.content
+    assert response.status_code == 400 and b"at most 120 characters" in response.content
     assert not Evening.objects.exists()
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from club import evenings
+from club import evenings, services
 from club.models import Evening
 from club.phone_links import is_loopback, lan_address, qr_svg
 from tests.factories import MemberFactory
@@ -260,9 +260,10 @@ def test_a_card_carries_the_tables_current_link(demo, client):
     """A fresh link (the board's action) replaces the token: the card shows the new one."""
     table = demo.tables.get(number=1)
     old = table.token
-    type(table).objects.filter(pk=table.pk).update(token="a-fresh-link-for-table-one")
+    services.table_renew_link(table_id=table.pk, user=None)
+    table.refresh_from_db()
     text = _cards(client, demo, host="127.0.0.1:8000").content.decode()
-    assert "/t/a-fresh-link-for-table-one/" in text and old not in text
+    assert f"/t/{table.token}/" in text and old not in text
     assert 'data-testid="phone-reach"' in text  # the page warns as the board does
 
 
@@ -307,3 +308,9 @@ def test_a_public_base_url_without_scheme_or_with_a_path_is_refused_at_start(val
     )
     assert result.returncode != 0
     assert "PUBLIC_BASE_URL" in result.stderr and "e.g. http://192.168.1.5:8000" in result.stderr
+
+
+def test_the_cards_of_a_closed_evening_say_their_links_no_longer_open(demo, client):
+    assert 'data-testid="evening-closed"' not in _cards(client, demo, host="127.0.0.1").text
+    evenings.evening_close(evening_id=demo.pk)
+    assert 'data-testid="evening-closed"' in _cards(client, demo, host="127.0.0.1").text
