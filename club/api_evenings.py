@@ -12,11 +12,11 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evenings, services
+from club import evenings, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
-from config.text import REASON_MAX, TextField
+from core.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES, Hand
 
 
@@ -179,10 +179,10 @@ class TableHandsView(APIView):
         table = _table_may_act(request, evening, number)
         data = HandRecordInput(data=request.data)
         data.is_valid(raise_exception=True)
-        hand = evenings.evening_record_hand(
+        hand = recording.hand_record(
             evening_id=evening.pk,
             table_number=number,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
@@ -205,12 +205,12 @@ class TableHandCorrectView(APIView):
         table = _table_may_act(request, evening, number)
         data = HandCorrectInput(data=request.data)
         data.is_valid(raise_exception=True)
-        evenings.evening_correct_hand(
+        recording.hand_correct(
             evening_id=evening.pk,
             table_number=number,
             rubber_number=rubber,
             number=hand,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             reason=data.validated_data["reason"],
             user=request.user,
             table=table,

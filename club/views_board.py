@@ -20,7 +20,7 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import evenings, phone_links, services
+from club import evenings, phone_links, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -31,8 +31,8 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
-from config.inputs import whole_number
-from config.text import clean_name
+from core.inputs import whole_number
+from core.text import clean_name
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
@@ -326,18 +326,18 @@ def table_record(request, token: str):
             rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
-            evenings.evening_correct_hand(
+            recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
                 rubber_id=rubber.pk,
                 number=correct,
-                hand=hand,
+                data=hand,
                 table=table,
             )
             notice = ["Hand corrected."]
         else:
-            recorded = evenings.evening_record_hand(
-                evening_id=table.evening_id, table_number=table.number, hand=hand, table=table
+            recorded = recording.hand_record(
+                evening_id=table.evening_id, table_number=table.number, data=hand, table=table
             )
             notice = recorded.lines
     except USER_ERRORS as exc:

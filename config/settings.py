@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
     "axes",  # locks out repeated failed logins on every login door
+    "core",
     "club",
     "scoring",
     "tournaments",
@@ -106,8 +107,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.audit.AuditMiddleware",
-    "config.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
+    "core.idempotency.IdempotencyMiddleware",
     # Last, as django-axes requires: turns a login refused for a lockout into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -266,7 +267,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
-AXES_LOCKOUT_CALLABLE = "club.ratelimit.lockout_response"
+AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
 
 # --- REST framework -----------------------------------------------------------------------
@@ -278,10 +279,10 @@ REST_FRAMEWORK = {
     ],
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
-    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
-    # JSON bodies nested deeper than config.inputs.MAX_JSON_DEPTH are refused unparsed.
+    "DEFAULT_PERMISSION_CLASSES": ["core.audit.RecordWho"],
+    # JSON bodies nested deeper than core.inputs.MAX_JSON_DEPTH are refused unparsed.
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "core.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
