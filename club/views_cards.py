@@ -8,13 +8,14 @@ its card again.
 """
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseBadRequest
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from club import phone_links
 from club.evenings import evening_state
-from club.views_board import _managed_evening
+from club.models import Evening
+from club.selectors import clubs_managed_by
 from scoring.rules import get_ruleset
 
 PER_PAGE = (4, 2)
@@ -51,7 +52,13 @@ def _chunks(items: list, size: int) -> list[list]:
 @require_GET
 def table_cards(request, pk: int):
     """The evening's table cards, to print: two or four to an A4 page."""
-    evening = _managed_evening(request, pk)
+    evening = (
+        Evening.objects.select_related("club")
+        .filter(pk=pk, club__in=clubs_managed_by(user=request.user))
+        .first()
+    )
+    if evening is None:  # not one of this secretary's clubs: as if it did not exist
+        raise Http404("No such evening.")
     per_page = request.GET.get("per_page", "4")
     if per_page not in {str(n) for n in PER_PAGE}:
         return HttpResponseBadRequest(
