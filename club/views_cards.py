@@ -16,7 +16,6 @@ from club import phone_links
 from club.evenings import evening_state
 from club.models import Evening
 from club.selectors import clubs_managed_by
-from scoring.rules import get_ruleset
 
 PER_PAGE = (4, 2)
 
@@ -76,7 +75,6 @@ def table_cards(request, pk: int):
         {
             "evening": evening,
             "club": evening.club,
-            "rules": get_ruleset(evening.ruleset),
             "how_to": HOW_TO.get(evening.ruleset, HOW_TO_ANY),
             "per_page": int(per_page),
             "choices": PER_PAGE,
