@@ -288,7 +288,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ErrorResponsesAutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's own, with the client's address from config/clientaddr.py.
@@ -310,7 +310,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
         "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
-        'shape: {"error": {"code", "message", "field", "law"}}.'
+        'shape: {"error": {"code", "message", "field", "law", "details"}}, the component Error; '
+        "every operation lists the 4xx it can answer (config/schema.py)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
