@@ -13,7 +13,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from club import selectors_public
 from club.models import Club, Evening, Member
 from club.ratelimit import login_throttled
-from club.selectors import clubs_managed_by, clubs_visible_to
+from club.selectors import clubs_directed_by, clubs_managed_by, clubs_visible_to
 
 
 def home(request):
@@ -92,11 +92,13 @@ def secretary_home(request):
         except (UserError, ScoringError) as exc:
             error = exc.message
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
+    # Clubs whose tournaments he directs without being their secretary.
+    directed = clubs_directed_by(user=request.user).exclude(pk__in=clubs.values("pk"))
     return render(
         request,
         "club/secretary_home.html",
         {"clubs": clubs, "rulesets": RULESETS.values(), "error": error,
-         "today": timezone.localdate()},
+         "today": timezone.localdate(), "directed": directed.prefetch_related("tournaments")},
     )  # fmt: skip
 
 

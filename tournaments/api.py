@@ -6,7 +6,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club.permissions import club_for_request
+from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from scoring.models import RULESET_CHOICES
 from tournaments import progressive, selectors, services
@@ -84,7 +84,7 @@ class ProgressOutput(serializers.Serializer):
 
 
 class TournamentListView(APIView):
-    """A club's tournaments; a director (the club's secretary) creates one."""
+    """A club's tournaments; its secretary or a tournament director creates one."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
@@ -98,7 +98,7 @@ class TournamentListView(APIView):
 
     @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
     def post(self, request, slug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         data = TournamentInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -122,7 +122,7 @@ class TournamentDetailView(APIView):
 
     @extend_schema(request=TournamentUpdateInput, responses=TournamentOutput)
     def patch(self, request, slug, tslug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
         data = TournamentUpdateInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -153,13 +153,13 @@ class RecalculationView(APIView):
 
     @extend_schema(responses=ProgressOutput)
     def get(self, request, slug, tslug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
         return Response(services.standings_progress(tournament_id=tournament.pk))
 
     @extend_schema(request=None, responses={202: ProgressOutput})
     def post(self, request, slug, tslug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
         services.standings_request_full(tournament_id=tournament.pk)
         return Response(
@@ -177,17 +177,19 @@ class EntryOutput(serializers.Serializer):
     name = serializers.CharField(source="member.name")
     joined_round = serializers.IntegerField()
     left_round = serializers.IntegerField(allow_null=True)
+    bye_rounds = serializers.ListField(child=serializers.IntegerField())
 
 
 class RoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     tables = serializers.ListField(child=serializers.JSONField())
     byes = serializers.ListField(child=serializers.CharField())
+    requested_byes = serializers.ListField(child=serializers.CharField())
     relaxations = serializers.ListField(child=serializers.JSONField())
 
 
 def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
-    club = club_for_request(request, slug, write=write)
+    club = club_for_director(request, slug, write=write)
     return selectors.tournament_for(club=club, slug=tslug, user=request.user)
 
 
@@ -219,6 +221,16 @@ class TournamentPlayerLeaveView(APIView):
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
         entry = progressive.tournament_withdraw(tournament=tournament, member_id=member)
+        return Response(EntryOutput(entry).data)
+
+
+class TournamentPlayerByeView(APIView):
+    """A player sits out the next round at his own request: the movement seats the others."""
+
+    @extend_schema(request=None, responses=EntryOutput)
+    def post(self, request, slug, tslug, member):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        entry = progressive.tournament_bye(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
 
