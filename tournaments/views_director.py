@@ -33,7 +33,12 @@ GUARANTEES = {
 }
 
 
-ACTIONS = {"recalculate", "seat", "enter", "leave", "bye", "precedence", "attach", "detach"}
+# The buttons each kind of tournament shows; a refusal is shown beside its button, or at
+# the top for a button the page does not show.
+ACTIONS = {
+    Tournament.Kind.LADDER: {"recalculate", "precedence", "attach", "detach"},
+    Tournament.Kind.PROGRESSIVE: {"recalculate", "precedence", "seat", "enter", "leave", "bye"},
+}
 
 
 def _directed(request, pk: int, *, lock: bool = False) -> Tournament:
@@ -188,8 +193,10 @@ def act(request, pk: int):
             tournament = _directed(request, pk, lock=True)
             notice = _do(request, tournament, action)
     except UserError as exc:
-        errors[action if action in ACTIONS else "action"] = exc.message
-    tournament = _directed(request, pk)
+        tournament = _directed(request, pk)
+        errors[action if action in ACTIONS[tournament.kind] else "action"] = exc.message
+    else:
+        tournament.refresh_from_db()
     context = _context(tournament, errors=errors, notice=notice)
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/_director.html", context)
