@@ -138,7 +138,7 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
     """Carry out one button of the director's page; return what to tell him."""
     if action == "recalculate":
         services.standings_request_full(tournament_id=tournament.pk)
-        return "A full recalculation is queued."
+        return "A full recalculation is asked for: its progress is below."
     if action == "seat":
         try:
             played = progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
