@@ -84,7 +84,9 @@ class ProgressOutput(serializers.Serializer):
 
 
 class TournamentListView(APIView):
-    """A club's tournaments; its secretary or a tournament director creates one."""
+    """A club's tournaments; its secretary or a tournament director creates one.
+
+    The page `/secretary/clubs/<slug>/tournaments/new/` creates one from a form."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
@@ -109,7 +111,10 @@ class TournamentListView(APIView):
 
 
 class TournamentDetailView(APIView):
-    """One tournament; its director changes what counts and how it ranks."""
+    """One tournament; its director changes what counts and how it ranks.
+
+    On the director's page (`/secretary/tournaments/<id>/`): "Ranked by" (the metrics in
+    order) and, for a ladder, "Evenings counted" (count an evening, stop counting it)."""
 
     @extend_schema(responses=TournamentOutput)
     def get(self, request, slug, tslug):
@@ -149,7 +154,10 @@ class StandingsView(APIView):
 
 
 class RecalculationView(APIView):
-    """A director starts a full recalculation of the standings and follows its progress."""
+    """A director starts a full recalculation of the standings and follows its progress.
+
+    The director's page has the button, and its progress bar follows the same state
+    (queued, running, done) live."""
 
     @extend_schema(responses=ProgressOutput)
     def get(self, request, slug, tslug):
@@ -194,7 +202,8 @@ def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
 
 
 class TournamentPlayersView(APIView):
-    """A progressive tournament's players; the director enters late arrivals."""
+    """A progressive tournament's players; the director enters late arrivals (the
+    director's page: "Arriving")."""
 
     @extend_schema(responses=EntryOutput(many=True))
     def get(self, request, slug, tslug):
@@ -215,7 +224,8 @@ class TournamentPlayersView(APIView):
 
 
 class TournamentPlayerLeaveView(APIView):
-    """A player leaves the tournament: he is seated in no later round."""
+    """A player leaves the tournament: he is seated in no later round (the director's
+    page: "Leaves")."""
 
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
@@ -225,7 +235,8 @@ class TournamentPlayerLeaveView(APIView):
 
 
 class TournamentPlayerByeView(APIView):
-    """A player sits out the next round at his own request: the movement seats the others."""
+    """A player sits out the next round at his own request: the movement seats the others,
+    and the round lists him under `requested_byes` (the director's page: "Sits out")."""
 
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
@@ -235,7 +246,10 @@ class TournamentPlayerByeView(APIView):
 
 
 class RoundsView(APIView):
-    """The rounds seated so far; the director seats the next one with the movement."""
+    """The rounds seated so far; the director seats the next one with the movement.
+
+    Each round's `relaxations` are the movement's report of what it could not honour
+    that round; the director's page shows them in words under the round."""
 
     @extend_schema(responses=RoundOutput(many=True))
     def get(self, request, slug, tslug):
