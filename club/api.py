@@ -16,10 +16,11 @@ from rest_framework.views import APIView
 from club import selectors_public, services
 from club.models import Club, Member
 from club.permissions import club_for_request, table_of_request
-from club.ratelimit import lockout_message, lockout_minutes
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginLockedOut, Pagination, UserError, paginated
+from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
+from core.text import NameField, TextField
 
 CENT = Decimal("0.01")
 
@@ -27,11 +28,11 @@ CENT = Decimal("0.01")
 class ClubOutput(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["slug", "name", "currency", "is_public"]
+        fields = ["slug", "name", "currency", "is_public", "table_link_hours"]
 
 
 class ClubCreateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = TextField()
     slug = serializers.SlugField(max_length=60)
     currency = serializers.RegexField(r"^[A-Z]{3}$", default="USD")
     is_public = serializers.BooleanField(default=True)
@@ -65,9 +66,15 @@ class ClubListView(APIView):
 
 
 class ClubUpdateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+    name = TextField(required=False)
     currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
     is_public = serializers.BooleanField(required=False)
+    table_link_hours = serializers.IntegerField(
+        min_value=1,
+        max_value=168,
+        required=False,
+        help_text="hours a table's phone link lives after the end of its evening's day",
+    )
 
 
 class ClubDetailView(APIView):
@@ -75,7 +82,8 @@ class ClubDetailView(APIView):
 
     @extend_schema(responses=ClubOutput)
     def get(self, request, slug):
-        return Response(ClubOutput(club_for_request(request, slug)).data)
+        # A table's link reads its own club's name and currency, as its card shows them.
+        return Response(ClubOutput(club_for_request(request, slug, for_table=True)).data)
 
     @extend_schema(request=ClubUpdateInput, responses=ClubOutput)
     def patch(self, request, slug):
@@ -95,8 +103,12 @@ class MemberOutput(serializers.ModelSerializer):
 
 
 class MemberInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = NameField()
     is_guest = serializers.BooleanField(default=False)
+    new_player = serializers.BooleanField(
+        default=False,
+        help_text="the name looks like a member's, and this is a new player all the same",
+    )
 
 
 class MemberListView(APIView):

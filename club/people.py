@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from club.models import Club
-from config.api import UserError
+from core.errors import UserError
 
 ROLES = {"secretary": "secretaries", "director": "directors"}
 ROLE_TITLES = {"secretary": "secretary", "director": "tournament director"}

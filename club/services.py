@@ -1,14 +1,20 @@
-"""Writes for clubs and members. Keyword-only, type-hinted, one transaction each."""
+"""Writes for clubs, members and tables' phone links. Keyword-only, type-hinted, one
+transaction each."""
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from club.models import Club, Member
-from config.api import UserError
+from club.models import Club, Member, Table, new_table_token
+from core.audit import audit_context
+from core.db import lock_one
+from core.errors import UserError
+from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 
 
 @transaction.atomic
 def club_create(*, name: str, slug: str, currency: str, is_public: bool, secretary) -> Club:
     """Create a club with its first secretary."""
+    name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
     if Club.objects.filter(slug=slug).exists():
         raise UserError(f"A club with the address {slug!r} exists already.", field="slug")
     club = Club.objects.create(name=name, slug=slug, currency=currency, is_public=is_public)
@@ -17,12 +23,44 @@ def club_create(*, name: str, slug: str, currency: str, is_public: bool, secreta
     return club
 
 
-def member_create(*, club: Club, name: str, is_guest: bool = False) -> Member:
-    """Add a player to the club's roster; names are unique in a club, ignoring case."""
-    name = name.strip()
-    if not name:
-        raise UserError("A member needs a name.", field="name")
-    if club.members.filter(name__iexact=name).exists():
+def member_named(
+    *, club: Club, name: str, new_player: bool = False, field: str = "name", exclude=None
+) -> Member | None:
+    """The member of the club a name means, or None for a new player.
+
+    Names match ignoring case and spaces ("ann" is Ann: never a second Ann). A name
+    that only looks like a member's (letters from another script, full-width forms:
+    the same confusable skeleton) is refused with the question "Ann is a member: is
+    this Ann, or a new player?", unless the caller says it is a new player.
+    `name` is cleaned already (`core.text.clean_name`).
+    """
+    key, skeleton = name_key(name), name_skeleton(name)
+    members = club.members.exclude(pk=exclude.pk) if exclude is not None else club.members.all()
+    near = None
+    for member in members.only("pk", "name"):
+        if member.name == name:
+            return member
+        if name_key(member.name) == key:
+            return member
+        if near is None and name_skeleton(member.name) == skeleton:
+            near = member
+    if near is not None and not new_player:
+        raise UserError(
+            f"{near.name} is a member: is this {near.name}, or a new player?",
+            field=field,
+            code="near_duplicate",
+            details={"member": near.name, "member_id": near.pk, "confirm": "new_player"},
+        )
+    return None
+
+
+def member_create(
+    *, club: Club, name: str, is_guest: bool = False, new_player: bool = False
+) -> Member:
+    """Add a player to the club's roster. Names are unique in a club, ignoring case and
+    spaces; a name that looks like a member's needs `new_player` (see `member_named`)."""
+    name = clean_name(name)
+    if member_named(club=club, name=name, new_player=new_player) is not None:
         raise UserError(f"{name} is on the club's roster already.", field="name")
     try:
         with transaction.atomic():
@@ -32,14 +70,17 @@ def member_create(*, club: Club, name: str, is_guest: bool = False) -> Member:
 
 
 def member_update(
-    *, member: Member, name: str | None = None, is_guest: bool | None = None
+    *,
+    member: Member,
+    name: str | None = None,
+    is_guest: bool | None = None,
+    new_player: bool = False,
 ) -> Member:
     """Rename a member or change his guest status."""
     if name is not None:
-        name = name.strip()
-        if not name:
-            raise UserError("A member needs a name.", field="name")
-        if member.club.members.filter(name__iexact=name).exclude(pk=member.pk).exists():
+        name = clean_name(name)
+        other = member_named(club=member.club, name=name, new_player=new_player, exclude=member)
+        if other is not None:
             raise UserError(f"{name} is on the club's roster already.", field="name")
         member.name = name
     if is_guest is not None:
@@ -50,3 +91,23 @@ def member_update(
     except IntegrityError as exc:
         raise UserError(f"{name} is on the club's roster already.", field="name") from exc
     return member
+
+
+@transaction.atomic
+def table_renew_link(*, table_id: int, user=None) -> Table:
+    """Issue a fresh phone link for a table (a lost or copied card): the old token dies at
+    once (a phone still holding it is told the link was replaced), and the new one lives
+    as long as the club's `table_link_hours` allow from now or the evening's day.
+
+    The change is kept by the audit triggers on tables (who, when, the old and new token).
+    """
+    table = lock_one(
+        Table.objects.select_related("evening", "club").filter(pk=table_id), what="table"
+    )
+    table.replaced_token = table.token
+    table.token = new_table_token()
+    table.link_issued_at = timezone.now()
+    who = user.username if user is not None and user.is_authenticated else None
+    with audit_context(user=who, reason=f"a fresh phone link for table {table.number}"):
+        table.save(update_fields=["token", "replaced_token", "link_issued_at"])
+    return table

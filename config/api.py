@@ -16,49 +16,10 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+# The error classes live in core (services raise them); the API's views import them here.
+from core.errors import Conflict, UserError
 
-class UserError(Exception):
-    """An error the user can fix: it names the field, what was wrong and the law.
-
-    Services raise it (or a subclass) before writing anything, so a rejected
-    request never leaves half its change behind.
-    """
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        field: str | None = None,
-        law: str | None = None,
-        code: str | None = None,
-        details: dict | None = None,
-    ):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.law = law
-        self.code = code or self.default_code
-        self.details = details or {}
-
-    def as_dict(self) -> dict:
-        """The error as the API's JSON shape (without the outer "error" key)."""
-        return {
-            "code": self.code,
-            "message": self.message,
-            "field": self.field,
-            "law": self.law,
-            "details": self.details,
-        }
-
-
-class Conflict(UserError):
-    """Another request changed the same table or rubber first; retrying is safe."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
+__all__ = ["Conflict", "UserError", "error_body", "exception_handler", "paginated"]
 
 
 def _user_error_types() -> tuple[type[Exception], ...]:
@@ -100,6 +61,11 @@ def _first_field_error(detail, prefix: str = "") -> tuple[str | None, str]:
                 return _first_field_error(value, inner)
             return (prefix or None), str(value)
     return (prefix or None), str(detail)
+
+
+def field_error(detail) -> tuple[str | None, str]:
+    """The first message of a DRF ValidationError's detail and its dotted field path."""
+    return _first_field_error(detail)
 
 
 def exception_handler(exc, context):

@@ -15,6 +15,8 @@ Variables:
     REDIS_URL             unset: tasks run eagerly, cache in memory;
                           set: Redis is the Celery broker and the cache
     DB_CONN_MAX_AGE       seconds to keep database connections (default 60)
+    THROTTLE_ANON, THROTTLE_USER, THROTTLE_LOGIN, THROTTLE_SCORESHEET
+                          API rates ("600/min"); the last per caller of the scoresheet endpoint
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
                           that already redirects)
     TRUSTED_PROXY_COUNT   how many proxies of ours stand in front (default 0: the
@@ -74,6 +76,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
     "axes",  # locks out repeated failed logins on every login door
+    "core",
     "club",
     "scoring",
     "tournaments",
@@ -89,8 +92,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.audit.AuditMiddleware",
-    "config.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
+    "core.idempotency.IdempotencyMiddleware",
     # Last, as django-axes requires: turns a login refused for a lockout into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -249,7 +252,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
-AXES_LOCKOUT_CALLABLE = "club.ratelimit.lockout_response"
+AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
 
 # --- REST framework -----------------------------------------------------------------------
@@ -261,7 +264,13 @@ REST_FRAMEWORK = {
     ],
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
-    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
+    "DEFAULT_PERMISSION_CLASSES": ["core.audit.RecordWho"],
+    # JSON bodies nested deeper than core.inputs.MAX_JSON_DEPTH are refused unparsed.
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -275,6 +284,8 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="600/min"),
         "user": env.str("THROTTLE_USER", default="6000/min"),
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
+        # The anonymous scoresheet endpoint: each call scores up to MAX_SHEET_HANDS hands.
+        "scoresheet": env.str("THROTTLE_SCORESHEET", default="30/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

@@ -7,8 +7,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from club import views as club_views
 from club import views_board
-from club.ratelimit import login_throttled
-from config.health import healthz
+from config.ratelimit import login_throttled
+from core.health import healthz
 
 urlpatterns = [
     path("", club_views.home, name="home"),

@@ -10,10 +10,11 @@ never re-score a hand. A Call-Ace sitting is stored as a Rubber whose rule set i
 from django.conf import settings
 from django.db import models
 
-from config.audit import audited
-from scoring.rules import RULESETS
+from core.audit import audited
+from scoring.rules import GAMES
 
-RULESET_CHOICES = [(key, rules.title) for key, rules in RULESETS.items()]
+#: The rule sets a rubber, evening or tournament may be played under: the registered games.
+RULESET_CHOICES = [(key, game.title) for key, game in GAMES.items()]
 
 
 @audited("Rubber")
@@ -57,7 +58,7 @@ class Rubber(models.Model):
         indexes = [models.Index(fields=["club", "status"]), models.Index(fields=["evening"])]
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(ruleset__in=list(RULESETS)), name="rubber_known_ruleset"
+                condition=models.Q(ruleset__in=list(GAMES)), name="rubber_known_ruleset"
             ),
             models.CheckConstraint(
                 condition=models.Q(status__in=["in_progress", "complete", "abandoned"]),
@@ -79,13 +80,14 @@ class Rubber(models.Model):
         ]
 
     def __str__(self):
-        kind = "Sitting" if self.ruleset == "call-ace-foster-1905" else "Rubber"
+        game = GAMES.get(self.ruleset)
+        kind = game.rubber_label.capitalize() if game else "Rubber"
         return f"{kind} {self.pk} ({self.ruleset})"
 
     @property
     def rules(self):
         """The pure rule set this rubber is scored by."""
-        return RULESETS[self.ruleset]
+        return GAMES[self.ruleset].rules
 
     @property
     def is_complete(self) -> bool:

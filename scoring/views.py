@@ -15,12 +15,10 @@ from django.http import Http404
 from django.shortcuts import render
 
 from club.selectors import clubs_visible_to
-from scoring.rules import BRIDGE, CALL_ACE, EUCHRE
+from scoring.rules import GAMES
 from scoring.rules.base import SIDES
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.selectors import SECRETARY, rubber_scoresheet, rubbers_of
-
-KINDS = {EUCHRE.key: "euchre", BRIDGE.key: "bridge", CALL_ACE.key: "call_ace"}
 
 
 def rubber_detail(request, slug: str, pk: int):
@@ -48,10 +46,13 @@ def scoresheet_display(sheet: dict) -> dict:
     the Call-Ace players in their seats), since a template cannot look a dict up by a
     variable key.
     """
-    kind = KINDS[sheet["ruleset"]]
+    game = GAMES[sheet["ruleset"]]
+    kind = game.kind
     display = {
         "id": sheet.get("id"),
         "kind": kind,
+        # "Rubber", or "Sitting" at Call-Ace.
+        "label": game.rubber_label.capitalize(),
         "title": sheet.get("title"),
         "stake": sheet.get("stake"),
         "complete": sheet["rubber"]["complete"],

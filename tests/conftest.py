@@ -52,16 +52,30 @@ def postgres(settings):
     needs(settings.IS_POSTGRES, "needs PostgreSQL: set DATABASE_URL=postgres://...")
 
 
+def _django_settings(request):
+    """pytest-django's ``settings`` fixture; None when the run is without Django (the pure
+    engines' tests: ``pytest -p no:django tests/scoring/rules ...``)."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return None
+    return request.getfixturevalue("settings")
+
+
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):
+def _fast_passwords(request):
     """Tests hash passwords with a fast hasher; production keeps Django's default."""
+    settings = _django_settings(request)
+    if settings is None:
+        return
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)
-def _eager_celery_and_fresh_cache(settings):
+def _eager_celery_and_fresh_cache(request):
     """Run tasks in-process unless a test starts a real worker; start each test with an
     empty cache so throttles and cached pages do not leak between tests."""
+    if _django_settings(request) is None:
+        yield
+        return
     from django.core.cache import cache
 
     from config.celery import app
@@ -178,11 +192,11 @@ def browser_page(live_server, monkeypatch):
             connections.close_all()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _no_connection_left_behind(django_db_setup, django_db_blocker):
-    """At the end of the run, no other session may still hold the test database (issue
-    #12): threads, the live server and real workers close their connections, so the
-    test database is dropped cleanly. Waits a little for processes still exiting."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and at its end no other session may still hold it
+    (issue #12): threads, the live server and real workers close their connections, so
+    the test database is dropped cleanly. Waits a little for processes still exiting."""
     yield
     from django.db import connection
 

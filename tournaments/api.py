@@ -8,8 +8,9 @@ from rest_framework.views import APIView
 
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
+from core.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
-from tournaments import progressive, selectors, services
+from tournaments import rounds, selectors, services
 from tournaments.metrics import METRICS
 from tournaments.models import Tournament
 
@@ -26,15 +27,28 @@ class TournamentOutput(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
+def _precedence_field() -> serializers.ListField:
+    """The director's precedence list: metric keys from the registry, each described in the
+    schema as the registry describes it."""
+    described = "; ".join(
+        f"`{m.key}`: {m.title}, {m.description} ({'more' if m.higher_is_better else 'fewer'} "
+        "is better)"
+        for m in METRICS.values()
+    )
+    return serializers.ListField(
+        child=serializers.ChoiceField(choices=[(m.key, m.title) for m in METRICS.values()]),
+        required=False,
+        help_text=f"Metrics in order of precedence, the first deciding most. {described}.",
+    )
+
+
 class TournamentInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120)
+    name = TextField()
     slug = serializers.SlugField(max_length=60)
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES, required=False, default="")
     is_public = serializers.BooleanField(default=True)
-    precedence = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(METRICS)), required=False
-    )
+    precedence = _precedence_field()
     evenings = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
     )
@@ -44,11 +58,9 @@ class TournamentInput(serializers.Serializer):
 
 
 class TournamentUpdateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
+    name = TextField(required=False)
     is_public = serializers.BooleanField(required=False)
-    precedence = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(METRICS)), required=False
-    )
+    precedence = _precedence_field()
     evenings = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
     )
@@ -67,6 +79,8 @@ class StandingRowOutput(serializers.Serializer):
 class MetricOutput(serializers.Serializer):
     key = serializers.CharField()
     title = serializers.CharField()
+    description = serializers.CharField()
+    higher_is_better = serializers.BooleanField()
 
 
 class StandingsOutput(serializers.Serializer):
@@ -177,7 +191,11 @@ class RecalculationView(APIView):
 
 
 class EntryInput(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
+    name = NameField()
+    new_player = serializers.BooleanField(
+        default=False,
+        help_text="the name looks like a member's, and this is a new player all the same",
+    )
 
 
 class EntryOutput(serializers.Serializer):
@@ -217,9 +235,7 @@ class TournamentPlayersView(APIView):
         tournament = _director_tournament(request, slug, tslug, write=True)
         data = EntryInput(data=request.data)
         data.is_valid(raise_exception=True)
-        entry = progressive.tournament_enter(
-            tournament=tournament, name=data.validated_data["name"]
-        )
+        entry = rounds.tournament_enter(tournament=tournament, **data.validated_data)
         return Response(EntryOutput(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -230,7 +246,7 @@ class TournamentPlayerLeaveView(APIView):
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        entry = progressive.tournament_withdraw(tournament=tournament, member_id=member)
+        entry = rounds.tournament_withdraw(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
 
@@ -241,7 +257,7 @@ class TournamentPlayerByeView(APIView):
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        entry = progressive.tournament_bye(tournament=tournament, member_id=member)
+        entry = rounds.tournament_bye(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
 
@@ -254,12 +270,10 @@ class RoundsView(APIView):
     @extend_schema(responses=RoundOutput(many=True))
     def get(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug)
-        return Response(
-            [progressive.round_as_dict(r) for r in tournament.rounds.order_by("number")]
-        )
+        return Response([rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")])
 
     @extend_schema(request=None, responses={201: RoundOutput})
     def post(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        played = progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
-        return Response(progressive.round_as_dict(played), status=status.HTTP_201_CREATED)
+        played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
+        return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)

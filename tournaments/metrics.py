@@ -1,10 +1,17 @@
-"""The registered standings metrics, and ranking by a director's precedence list.
+"""The standings metrics, each one class instance registered once, and ranking by a
+director's precedence list.
 
-Each metric is a column of `TournamentTotal` that SQL computes (see
-`tournaments.services.compute_totals`), except head-to-head, which only means
-something among players tied on everything before it and is computed for those
-groups alone. Ranking is pure: rows in, ranked rows out, ties kept as
-(rank, tied) and shown as "=3".
+A metric is its key, its title, a description (shown in the API's schema and its standings,
+and on the standings page), how it is computed, and which way is better: registered in
+``METRICS``, as Tabbycat registers its metric annotators. Everything that lists metrics reads
+this registry: the SQL totals (`tournaments.services.compute_totals` builds its aggregate from
+each metric's `computed`), the ranking (here and in SQL), the API's choices and schema, the
+standings' columns and headings.
+
+Each metric but head-to-head is a column of `TournamentTotal` that SQL computes from the
+players' seats (`scoring.rollup`); head-to-head only means something among players tied on
+everything before it and is computed for those groups alone. Ranking is pure: rows in, ranked
+rows out, ties kept as (rank, tied) and shown as "=3". Nothing here imports Django.
 """
 
 from collections.abc import Callable, Sequence
@@ -14,41 +21,133 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class SeatSum:
+    """The sum, over the player's seats in the counted rubbers, of a seat's column (see
+    `scoring.rollup`); ``or_zero``: nothing counted sums to 0, not to nothing."""
+
+    column: str
+    or_zero: bool = False
+
+    def __str__(self) -> str:
+        return f"the sum of `{self.column}` over the player's seats in the counted rubbers"
+
+
+@dataclass(frozen=True)
+class SeatCount:
+    """How many of the player's seats in the counted rubbers have ``flag`` set."""
+
+    flag: str
+
+    def __str__(self) -> str:
+        return f"the number of the player's seats in the counted rubbers with `{self.flag}`"
+
+
+@dataclass(frozen=True)
+class AmongTied:
+    """Computed only among the players tied on every metric before it (head-to-head)."""
+
+    def __str__(self) -> str:
+        return (
+            "among players tied on every metric before it: the finished rubbers each won "
+            "less those he lost against the others of his group"
+        )
+
+
+@dataclass(frozen=True)
 class Metric:
-    """A standings metric: its key, title, and whether more is better."""
+    """A standings metric: its key, title, description, how it is computed, and whether
+    more is better."""
 
     key: str
     title: str
+    description: str
+    computed: SeatSum | SeatCount | AmongTied
     higher_is_better: bool = True
-    description: str = ""
+
+    @property
+    def column(self) -> bool:
+        """Whether SQL keeps it as a column of the totals (all but head-to-head)."""
+        return not isinstance(self.computed, AmongTied)
+
+    def as_dict(self) -> dict:
+        """The metric as the API shows it."""
+        return {
+            "key": self.key,
+            "title": self.title,
+            "description": self.description,
+            "higher_is_better": self.higher_is_better,
+        }
 
 
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in [
-        Metric("points", "Points won", description="every point scored on the player's hands"),
+        Metric(
+            "points",
+            "Points won",
+            "every point scored on the player's hands",
+            SeatSum("points"),
+        ),
         Metric(
             "net_rubber_points",
             "Net rubber points",
-            description="rubber values won less rubber values lost (rulings E4, B7)",
+            "rubber values won less rubber values lost (rulings E4, B7)",
+            SeatSum("rubber_points", or_zero=True),
         ),
-        Metric("rubbers_won", "Rubbers won"),
-        Metric("games_won", "Games won"),
-        Metric("marches", "Marches", description="hands in which his side took all five tricks"),
-        Metric("lone_hands", "Lone hands made", description="laws 3 and 45"),
-        Metric("euchres", "Euchres suffered", higher_is_better=False),
-        Metric("honours", "Bridge honours", description="honours scored above the line (B3)"),
+        Metric(
+            "rubbers_won",
+            "Rubbers won",
+            "rubbers (Call-Ace: sittings) his side won",
+            SeatCount("won"),
+        ),
+        Metric(
+            "games_won",
+            "Games won",
+            "games his side won (Euchre, Bridge)",
+            SeatSum("games_won"),
+        ),
+        Metric(
+            "marches",
+            "Marches",
+            "hands in which his side (or he, alone) took all five tricks",
+            SeatSum("marches"),
+        ),
+        Metric(
+            "lone_hands",
+            "Lone hands made",
+            "lone hands his side played that scored (laws 3 and 45)",
+            SeatSum("lone_hands"),
+        ),
+        Metric(
+            "euchres",
+            "Euchres suffered",
+            "hands in which he was among the makers euchred; fewer is better",
+            SeatSum("euchres"),
+            higher_is_better=False,
+        ),
+        Metric(
+            "honours",
+            "Bridge honours",
+            "honours scored above the line (B3)",
+            SeatSum("honours"),
+        ),
         Metric(
             "head_to_head",
             "Head-to-head",
-            description="among tied players: rubbers won less rubbers lost against each other",
+            "among tied players: rubbers won less rubbers lost against each other",
+            AmongTied(),
         ),
-        Metric("stake_won", "Stake won", description="money won at the stake (ruling M1)"),
+        Metric(
+            "stake_won",
+            "Stake won",
+            "money won at the stake (ruling M1)",
+            SeatSum("stake_won"),
+        ),
     ]
 }
 
 DEFAULT_PRECEDENCE = ["net_rubber_points", "rubbers_won", "points", "head_to_head"]
-COLUMN_METRICS = [key for key in METRICS if key != "head_to_head"]
+COLUMN_METRICS = [key for key, metric in METRICS.items() if metric.column]
 
 
 def validate_precedence(precedence: Any) -> list[str]:

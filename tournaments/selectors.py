@@ -81,7 +81,7 @@ def standings_published(
         "tournament": tournament.slug,
         "version": number,
         "computed_at": version.created_at.isoformat() if version else None,
-        "precedence": [{"key": key, "title": METRICS[key].title} for key in precedence],
+        "precedence": [METRICS[key].as_dict() for key in precedence],
         "rows": rows if lazy else rows[:],
     }
 

@@ -2,7 +2,7 @@
 
 Open to the club's secretaries and its tournament directors (`clubs_directed_by`);
 anyone else gets 404. Every button calls the same service the API calls
-(`tournaments.services`, `tournaments.progressive`); a refusal is shown in words next
+(`tournaments.services`, `tournaments.rounds`); a refusal is shown in words next
 to the button or field it concerns, and changes nothing. The buttons post with htmx
 and get the page's live part back; without JavaScript they post the ordinary way and
 get the whole page.
@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from club.models import Club
 from club.selectors import clubs_directed_by
 from config.api import UserError
-from tournaments import progressive, selectors, services
+from tournaments import rounds, selectors, services
 from tournaments.forms import TournamentForm, metric_choices, precedence_from
 from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
 from tournaments.models import Tournament
@@ -59,13 +59,13 @@ def _directed_club(request, slug: str) -> Club:
 
 
 def _rounds(tournament: Tournament) -> list[dict]:
-    rounds = [progressive.round_as_dict(r) for r in tournament.rounds.order_by("number")]
-    for played in rounds:
+    seated = [rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")]
+    for played in seated:
         played["report"] = [
             {"guarantee": GUARANTEES.get(r["guarantee"], r["guarantee"]), "detail": r["detail"]}
             for r in played["relaxations"]
         ]
-    return rounds
+    return seated
 
 
 def _context(tournament: Tournament, *, errors=None, notice=None) -> dict:
@@ -74,7 +74,7 @@ def _context(tournament: Tournament, *, errors=None, notice=None) -> dict:
     ) + 1
     players = list(tournament.players.select_related("member").order_by("pk"))
     for entry in players:
-        entry.playing = progressive.plays_in(entry, next_round)
+        entry.playing = rounds.plays_in(entry, next_round)
         entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
     precedence = tournament.precedence or DEFAULT_PRECEDENCE
     counted = list(tournament.evenings.order_by("-date", "-id"))
@@ -141,24 +141,24 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         return "A full recalculation is asked for: its progress is below."
     if action == "seat":
         try:
-            played = progressive.round_seat_next(tournament_id=tournament.pk, user=request.user)
+            played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
         except MovementError as exc:  # the movement's refusal, in its words
             raise UserError(str(exc), field="players") from exc
         return f"Round {played.number} is seated."
     if action == "enter":
-        entry = progressive.tournament_enter(
-            tournament=tournament, name=request.POST.get("name", "")
+        entry = rounds.tournament_enter(
+            tournament=tournament,
+            name=request.POST.get("name", ""),
+            new_player=bool(request.POST.get("new_player")),
         )
         return f"{entry.member.name} plays from round {entry.joined_round}."
     if action == "leave":
-        entry = progressive.tournament_withdraw(
-            tournament=tournament, member_id=_member_id(request)
-        )
+        entry = rounds.tournament_withdraw(tournament=tournament, member_id=_member_id(request))
         return (
             f"{entry.member.name} leaves: he is seated in no round from round {entry.left_round}."
         )
     if action == "bye":
-        entry = progressive.tournament_bye(tournament=tournament, member_id=_member_id(request))
+        entry = rounds.tournament_bye(tournament=tournament, member_id=_member_id(request))
         return f"{entry.member.name} sits out round {entry.bye_rounds[-1]}."
     if action == "precedence":
         services.tournament_update(tournament=tournament, precedence=precedence_from(request.POST))

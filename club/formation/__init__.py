@@ -9,7 +9,7 @@ the log and calls these functions. See docs/evening-log.md and docs/laws-tables.
 from .cards import Card, draw_cut, pack_for, parse_card, throw_for_jack
 from .engine import PASS_THROUGH, apply, draw_event, new_evening, replay, required
 from .errors import FormationError
-from .rules import BRIDGE, CALL_ACE, EUCHRE, RULESETS, RuleSet, get_rule_set
+from .rules import BRIDGE, CALL_ACE, EUCHRE, RuleSet, get_game, get_rule_set
 from .state import Decision, EveningState, Member, PendingCut, Table
 
 __all__ = [
@@ -17,7 +17,6 @@ __all__ = [
     "CALL_ACE",
     "EUCHRE",
     "PASS_THROUGH",
-    "RULESETS",
     "Card",
     "Decision",
     "EveningState",
@@ -29,6 +28,7 @@ __all__ = [
     "apply",
     "draw_cut",
     "draw_event",
+    "get_game",
     "get_rule_set",
     "new_evening",
     "pack_for",

@@ -15,20 +15,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+# The packs and cutting orders are the games' own, written once (scoring.rules.games).
+from scoring.rules.games import RANKS, SUITS
+
 from .errors import FormationError
-from .rules import BRIDGE, EUCHRE, get_rule_set
-
-SUITS = ("S", "H", "D", "C")
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-
-#: Euchre's cutting order, lowest first (law 8).
-EUCHRE_ORDER = ("7", "8", "9", "10", "Q", "K", "A", "J")
-#: Bridge's cutting order, lowest first (Cutting): ranks, then suits between equal ranks.
-BRIDGE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-BRIDGE_SUITS = ("H", "D", "C", "S")
-
-#: The lowest rank in the Call-Ace pack for each number of players (law 2).
-CALL_ACE_LOWEST = {4: "9", 5: "8", 6: "7", 7: "6"}
+from .rules import get_game, get_rule_set
 
 
 @dataclass(frozen=True)
@@ -54,39 +45,36 @@ def parse_card(text: object, *, field: str = "cards") -> Card:
     )
 
 
+def _cards(pairs) -> tuple[Card, ...]:
+    return tuple(Card(rank, suit) for rank, suit in pairs)
+
+
 def euchre_pack() -> tuple[Card, ...]:
     """The 32-card pack, seven to ace in each suit (law 8)."""
-    return tuple(Card(rank, suit) for suit in SUITS for rank in EUCHRE_ORDER)
+    return _cards(get_game("euchre-somerset-1888").pack())
 
 
 def bridge_pack() -> tuple[Card, ...]:
     """The full pack of 52."""
-    return tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+    return _cards(get_game("bridge-elwell-1907").pack())
 
 
 def call_ace_pack(players: int) -> tuple[Card, ...]:
     """The Call-Ace pack for four to seven players: 24, 28, 32 or 36 cards (law 2)."""
-    lowest = RANKS.index(CALL_ACE_LOWEST[players])
-    return tuple(Card(rank, suit) for suit in SUITS for rank in RANKS[lowest:])
+    return _cards(get_game("call-ace-foster-1905").pack(players))
 
 
 def pack_for(rule_set: str, *, players: int = 4) -> tuple[Card, ...]:
     """The pack a cut (or Call-Ace's throw for the first jack) is made from in this game."""
-    key = get_rule_set(rule_set).key
-    if key == EUCHRE:
-        return euchre_pack()
-    if key == BRIDGE:
-        return bridge_pack()
-    return call_ace_pack(players)
+    return _cards(get_game(rule_set).pack(players))
 
 
 def cutting_value(card: Card, rule_set: str) -> int:
     """The card's place in the game's cutting order (ruling T1): higher is a higher cut."""
-    if rule_set == EUCHRE:
-        return EUCHRE_ORDER.index(card.rank)
-    if rule_set == BRIDGE:
-        return BRIDGE_RANKS.index(card.rank) * len(BRIDGE_SUITS) + BRIDGE_SUITS.index(card.suit)
-    raise ValueError(f"{rule_set} has no cutting order: seats are not cut (ruling T1)")
+    game = get_game(rule_set)
+    if game.cutting is None:
+        raise ValueError(f"{rule_set} has no cutting order: seats are not cut (ruling T1)")
+    return game.cutting.value(card.rank, card.suit)
 
 
 def precedence(card: Card, rule_set: str) -> int:

@@ -2,20 +2,23 @@
 
 import pytest
 
-from scoring import services as scoring
-from tests.factories import EveningFactory, MemberFactory
-from tournaments import services
+# Django is imported inside the fixtures and helpers: the pure movements' tests below
+# (tests/tournaments/movements) run without it (`pytest -p no:django`).
 
 NAMES = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
 
 
 @pytest.fixture
 def roster(club):
+    from tests.factories import MemberFactory
+
     return {name: MemberFactory(club=club, name=name) for name in NAMES}
 
 
 @pytest.fixture
 def evening(club):
+    from tests.factories import EveningFactory
+
     return EveningFactory(club=club, stake="0.25")
 
 
@@ -33,6 +36,8 @@ def commit(django_capture_on_commit_callbacks):
 
 @pytest.fixture
 def ladder(club, roster, evening, commit):
+    from tournaments import services
+
     return commit(
         services.tournament_create,
         club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk],
@@ -40,14 +45,18 @@ def ladder(club, roster, evening, commit):
 
 
 def start(club, evening, ns, ew):
+    from scoring import services as scoring
+
     return scoring.rubber_start(
         club=club, evening=evening, ruleset="euchre-somerset-1888", players={"NS": ns, "EW": ew}
     )
 
 
 def record(commit, rubber, *hands):
+    from club import recording
+
     for hand in hands:
-        commit(scoring.rubber_record_hand, rubber_id=rubber.pk, data=hand)
+        commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
 
 
 def hand(makers="NS", tricks=3, alone=False):

@@ -4,9 +4,9 @@ arrivals and departures. Each button once done and once refused, with its words.
 
 import pytest
 
-from scoring import services as scoring
+from club import recording
 from tests.factories import EveningFactory, UserFactory
-from tournaments import progressive, services
+from tournaments import rounds, services
 from tournaments.models import Tournament
 
 EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
@@ -57,7 +57,7 @@ def rotation(club, roster):
         ruleset="euchre-somerset-1888", movement="rotation", deals_per_round=1,
     )  # fmt: skip
     for name in EIGHT:
-        progressive.tournament_enter(tournament=tournament, name=name)
+        rounds.tournament_enter(tournament=tournament, name=name)
     return tournament
 
 
@@ -66,7 +66,7 @@ def finish_round(tournament, commit):
     played = tournament.rounds.order_by("-number").first()
     for table in played.tables.all():
         commit(
-            scoring.rubber_record_hand,
+            recording.hand_record,
             rubber_id=table.rubber_id,
             data={"makers": "NS", "tricks": 3},
         )
@@ -230,7 +230,7 @@ def test_a_movement_that_cannot_seat_says_so(directing, club, roster):
         ruleset="euchre-somerset-1888", movement="rotation",
     )  # fmt: skip
     for name in ["Ann", "Bob", "Cora"]:
-        progressive.tournament_enter(tournament=tournament, name=name)
+        rounds.tournament_enter(tournament=tournament, name=name)
     page = act(directing, tournament, "seat").content.decode()
     assert "four players are needed for a table, 3 present" in page
     assert not tournament.rounds.exists()

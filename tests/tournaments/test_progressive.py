@@ -3,12 +3,12 @@ departures, fixed deals, and standings over the rounds."""
 
 import pytest
 
+from club import recording
 from config.api import UserError
-from scoring import services as scoring
 from scoring.models import Rubber
 from scoring.rules import ScoringError
 from tests.tournaments.conftest import sweep
-from tournaments import progressive, services
+from tournaments import rounds, services
 from tournaments.selectors import standings_published
 
 EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
@@ -22,7 +22,7 @@ def make(club, commit):
             ruleset="euchre-somerset-1888", movement=movement, deals_per_round=deals,
         )  # fmt: skip
         for name in players:
-            progressive.tournament_enter(tournament=tournament, name=name)
+            rounds.tournament_enter(tournament=tournament, name=name)
         return tournament
 
     return build
@@ -32,11 +32,11 @@ def play_round(commit, played, winners: dict[int, str]):
     """Each table's rubber swept by the side named (three double games, worth 8)."""
     for table in played.tables.select_related("rubber"):
         for hand in sweep(winners.get(table.number, "NS")):
-            commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
 
 
 def seat(tournament):
-    return progressive.round_seat_next(tournament_id=tournament.pk)
+    return rounds.round_seat_next(tournament_id=tournament.pk)
 
 
 def partners(played) -> set[frozenset]:
@@ -80,8 +80,8 @@ def test_a_late_arrival_and_a_departure_change_only_later_rounds(make, commit):
     tournament = make("rotation")
     first = seat(tournament)
     play_round(commit, first, {})
-    progressive.tournament_enter(tournament=tournament, name="Iris")  # a guest, late
-    progressive.tournament_withdraw(
+    rounds.tournament_enter(tournament=tournament, name="Iris")  # a guest, late
+    rounds.tournament_withdraw(
         tournament=tournament, member_id=tournament.players.get(member__name="Hugh").member_id
     )
     second = seat(tournament)
@@ -97,16 +97,12 @@ def test_a_round_of_fixed_deals(make, commit):
     tournament = make("cut", deals=2)
     first = seat(tournament)
     table = first.tables.get(number=1)
-    commit(
-        scoring.rubber_record_hand, rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 5}
-    )
-    commit(
-        scoring.rubber_record_hand, rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3}
-    )
+    commit(recording.hand_record, rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 5})
+    commit(recording.hand_record, rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3})
     with pytest.raises(ScoringError):
-        scoring.rubber_record_hand(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+        recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
     # N-S scored 2, E-W 1: N-S take the table.
-    assert progressive.round_as_dict(first)["tables"][0]["winner"] == "NS"
+    assert rounds.round_as_dict(first)["tables"][0]["winner"] == "NS"
 
 
 def test_standings_count_the_rounds_up_to_the_one_selected(make, commit):

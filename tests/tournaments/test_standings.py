@@ -4,9 +4,9 @@ from decimal import Decimal
 
 import pytest
 
+from club import recording
 from tests.tournaments.conftest import hand, record, start, sweep
 from tournaments import services
-from tournaments.metrics import rank
 from tournaments.models import StandingsDirty, StandingsVersion, TournamentTotal
 from tournaments.selectors import standings_published
 
@@ -69,33 +69,6 @@ def test_head_to_head_ranks_players_by_their_meetings(club, evening, ladder, com
     assert [rows[n]["rank"] for n in ["Ann", "Cora", "Dan", "Bob"]] == [1, 2, 3, 4]
 
 
-def test_rank_keeps_ties_and_skips_places():
-    rows = [
-        {"member": i, "name": name, "metrics": {"points": points, "euchres": 0}}
-        for i, (name, points) in enumerate([("A", 9), ("B", 7), ("C", 7), ("D", 7), ("E", 1)])
-    ]
-    ranked = {row["name"]: row for row in rank(rows, ["points"])}
-    assert [ranked[n]["display_rank"] for n in "ABCDE"] == ["1", "=2", "=2", "=2", "5"]
-    assert [ranked[n]["tied"] for n in "ABCDE"] == [False, True, True, True, False]
-
-
-def test_head_to_head_is_asked_only_for_tied_groups():
-    asked = []
-
-    def h2h(ids):
-        asked.append(sorted(ids))
-        return {ids[0]: 1}
-
-    rows = [
-        {"member": i, "name": n, "metrics": {"points": p}}
-        for i, (n, p) in enumerate([("A", 5), ("B", 3), ("C", 3)])
-    ]
-    ranked = rank(rows, ["points", "head_to_head"], head_to_head=h2h)
-    assert asked == [[1, 2]]
-    assert [r["name"] for r in ranked] == ["A", "B", "C"]
-    assert [r["display_rank"] for r in ranked] == ["1", "2", "3"]
-
-
 def test_a_rubber_outside_the_ladder_does_not_count(club, evening, ladder, commit):
     from tests.factories import EveningFactory
 
@@ -106,16 +79,15 @@ def test_a_rubber_outside_the_ladder_does_not_count(club, evening, ladder, commi
 
 
 def test_correction_and_removal_update_the_standings(club, evening, ladder, commit):
-    from scoring import services as scoring
 
     rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
     record(commit, rubber, hand("NS", 3), hand("NS", 3))
-    commit(scoring.hand_correct, rubber_id=rubber.pk, number=2, data=hand("NS", 5),
+    commit(recording.hand_correct, rubber_id=rubber.pk, number=2, data=hand("NS", 5),
            reason="", is_secretary=True)  # fmt: skip
     assert rows_by_name(ladder)["Ann"]["metrics"]["points"] == 3
-    commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=2, is_secretary=True)
+    commit(recording.hand_remove, rubber_id=rubber.pk, number=2, is_secretary=True)
     assert rows_by_name(ladder)["Ann"]["metrics"]["points"] == 1
-    commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=1, is_secretary=True)
+    commit(recording.hand_remove, rubber_id=rubber.pk, number=1, is_secretary=True)
     assert "Ann" not in rows_by_name(ladder)
 
 
@@ -175,3 +147,24 @@ def test_bridge_honours_are_summed_per_player(club, ladder, commit):
     rows = rows_by_name(ladder)
     assert rows["Ann"]["metrics"]["honours"] == 64
     assert rows["Bob"]["metrics"]["honours"] == 0
+
+
+def test_the_standings_describe_their_metrics_as_the_registry_does(ladder, api):
+    from tournaments.metrics import METRICS
+
+    standings = standings_published(tournament=ladder)
+    assert standings["precedence"] == [
+        METRICS[entry["key"]].as_dict() for entry in standings["precedence"]
+    ]
+    assert standings["precedence"]
+    schema = api.get("/api/schema/?format=json").content.decode()
+    for metric in METRICS.values():
+        assert metric.description in schema
+
+
+def test_every_column_metric_is_a_stored_total_computed_from_its_registration():
+    from tournaments.metrics import COLUMN_METRICS
+
+    columns = {field.name for field in TournamentTotal._meta.get_fields()}
+    assert {*COLUMN_METRICS, "head_to_head"} <= columns
+    assert set(services._aggregates()) == set(services.TOTAL_FIELDS)

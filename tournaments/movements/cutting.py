@@ -12,9 +12,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .seating import Cut, MovementError, TableSeating
+from scoring.rules.games import GAMES, SUITS, Game
 
-SUITS = ("S", "H", "D", "C")
+from .seating import Cut, MovementError, TableSeating
 
 
 @dataclass(frozen=True)
@@ -40,21 +40,21 @@ class Pack:
         rank, suit = card[:-1], card[-1]
         return self.ranks.index(rank), self.suits.index(suit) if self.suits else 0
 
+    @classmethod
+    def of(cls, game: Game) -> Pack:
+        """The game's cutting pack, from its cutting order (ruling T1, scoring.rules.games)."""
+        if game.cutting is None:
+            raise ValueError(f"{game.key} has no cutting order")
+        ranks, suits = game.cutting.winner_first
+        return cls(rule_set=game.key, ranks=ranks, suits=suits)
 
-# Euchre: knave highest, then ace, king, queen, ten, nine, eight, seven (laws 13-14).
-EUCHRE_PACK = Pack(
-    rule_set="euchre-somerset-1888",
-    ranks=("J", "A", "K", "Q", "10", "9", "8", "7"),
-    suits=None,
-)
-# Bridge: the lowest card wins the cut; ace lowest, then two up to king, and equal cards
-# ranked hearts, diamonds, clubs, spades, lowest to highest (T1).
-BRIDGE_PACK = Pack(
-    rule_set="bridge-elwell-1907",
-    ranks=("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
-    suits=("H", "D", "C", "S"),
-)
-PACKS = {pack.rule_set: pack for pack in (EUCHRE_PACK, BRIDGE_PACK)}
+
+# Euchre: knave highest, then ace, king, queen, ten, nine, eight, seven; suits do not count
+# (laws 13-14). Bridge: the lowest card wins the cut; ace lowest, then two up to king, and
+# equal cards ranked hearts, diamonds, clubs, spades, lowest to highest (T1).
+PACKS = {key: Pack.of(game) for key, game in GAMES.items() if game.partnership and game.cutting}
+EUCHRE_PACK = PACKS["euchre-somerset-1888"]
+BRIDGE_PACK = PACKS["bridge-elwell-1907"]
 
 
 def pack_for(rule_set: str) -> Pack:

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from club import people
 from club.models import Club
-from config.api import UserError
+from core.errors import UserError
 
 
 class Command(BaseCommand):

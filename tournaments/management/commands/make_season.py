@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.season import season_make
+from tournaments.management.season import season_make
 
 
 class Command(BaseCommand):

@@ -1,4 +1,5 @@
-"""Progressive tournaments: players entered, rounds seated by a movement, results read.
+"""A progressive tournament's players and rounds: players entered, rounds seated by a movement,
+results read.
 
 A round is seated by the director's movement (`tournaments.movements`) from the players
 present at that round, so late arrivals and departures change nothing already played.
@@ -13,8 +14,8 @@ from django.db import transaction
 from django.db.models import Sum
 
 from club.models import Member
-from config.api import UserError
-from config.db import lock_one
+from core.db import lock_one
+from core.errors import UserError
 from scoring import services as scoring
 from scoring.models import HandScore, Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
@@ -32,15 +33,21 @@ def _next_round(tournament: Tournament) -> int:
 
 
 @transaction.atomic
-def tournament_enter(*, tournament: Tournament, name: str) -> TournamentPlayer:
-    """Enter a member (a guest is added to the roster) from the next round to be seated."""
+def tournament_enter(
+    *, tournament: Tournament, name: str, new_player: bool = False
+) -> TournamentPlayer:
+    """Enter a member (a guest is added to the roster) from the next round to be seated.
+
+    The name is matched to the roster as an evening's arrival is ("ann" is Ann; a name
+    that only looks like a member's needs `new_player`: club.services.member_named)."""
+    from club.services import member_named
+    from core.text import clean_name
+
     _progressive(tournament)
-    name = name.strip()
-    if not name:
-        raise UserError("Name the player.", field="name")
-    member = tournament.club.members.filter(name__iexact=name).first() or Member.objects.create(
-        club=tournament.club, name=name, is_guest=True
-    )
+    name = clean_name(name)
+    member = member_named(
+        club=tournament.club, name=name, new_player=new_player
+    ) or Member.objects.create(club=tournament.club, name=name, is_guest=True)
     entry, created = TournamentPlayer.objects.get_or_create(
         tournament=tournament, member=member, defaults={"joined_round": _next_round(tournament)}
     )

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0004_clubhistory_cuthistory_eveninghistory_memberhistory_and_more'),
+        ('club', '0006_plumbing_to_core'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,371 @@
+"""Cuts and their outcomes: forming, partners and deal, cutting in and out at a rubber's end
+(laws 8-15, rulings T1, T3-T5, T11)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from .. import ranking
+from ..cards import Card, pack_for, parse_card, precedence
+from ..state import PendingCut, Table
+from .step import StepBase
+from .wording import (
+    PURPOSE_TEXT,
+    cards_text,
+    count,
+    names,
+    purpose_cite,
+    verb,
+)
+
+
+class Cutting(StepBase):
+    """The cut, what each cut decides, and cutting in and out at a rubber's end."""
+
+    # -- the cut --------------------------------------------------------------------------------
+
+    def cut(self) -> None:
+        state = self.state
+        cards = self.event.get("cards")
+        if not isinstance(cards, Mapping) or not cards:
+            raise self.fail(None, "'cut' needs 'cards': {player: card, ...}", "cards")
+        cut = self.find_cut(cards)
+        law = purpose_cite(self.rules, cut.purpose)
+        parsed = self.parse_cards(cards, pack_for(state.rule_set))
+        record = {player: str(parsed[player]) for player in cards}
+        cut.rounds.append(record)
+        table = state.table(cut.table) if cut.table is not None else None
+        if table is not None:
+            table.cut_begun = True
+        what = PURPOSE_TEXT[cut.purpose] + (f" at table {cut.table}" if cut.table else "")
+        self.decide(self.cite("record"), f"cards cut {what}: {cards_text(record)}")
+        strength = {player: precedence(card, state.rule_set) for player, card in parsed.items()}
+        tiers = ranking.refine(cut.tiers, strength)
+        self.note_ties_that_do_not_matter(tiers, cut, record, law)
+        still = ranking.undecided(tiers, cut.boundaries)
+        if still:
+            cut.tiers = tiers
+            cut.cutters = ranking.flatten(still)
+            cut.round += 1
+            for tier in still:
+                self.decide(self.tie_law(tier, law), self.tie_text(tier, tiers, cut, record))
+            return
+        state.pending.remove(cut)
+        order = ranking.flatten(tiers)
+        if cut.purpose == "form-table":
+            self.finish_form(order, cut.context.get("fresh", []))
+        elif cut.purpose == "partners-and-deal":
+            self.finish_partners(table, order)
+        elif cut.purpose == "cut-out":
+            self.finish_cut_out(
+                table,
+                tiers,
+                cut.boundaries[0],
+                cut.context["entrants"],
+                cut.context["use_flags"],
+                cut_by={player for cards in cut.rounds for player in cards},
+            )
+        else:
+            self.finish_break_up(order, cut.boundaries[0])
+
+    def find_cut(self, cards: Mapping[str, Any]) -> PendingCut:
+        state = self.state
+        players = set(cards)
+        cut_id = self.event.get("cut_id")
+        if cut_id is not None:
+            cut = next((c for c in state.pending if c.id == cut_id), None)
+            if cut is None or cut.purpose == "first-jack":
+                raise self.fail(None, f"no cut {cut_id!r} is pending", "cut_id")
+        else:
+            cuts = [c for c in state.pending if c.purpose != "first-jack"]
+            cut = next(
+                (c for c in cuts if set(c.cutters) == players),
+                None,
+            )
+            if cut is None:
+                if len(cuts) != 1:
+                    must = "; ".join(f"{c.id}: {names(c.cutters)}" for c in cuts) or "none"
+                    raise self.fail(
+                        self.cite("record"),
+                        f"these cards match no pending cut (pending: {must})",
+                        "cards",
+                    )
+                cut = cuts[0]
+        if set(cut.cutters) != players or len(cut.cutters) != len(cards):
+            raise self.fail(
+                purpose_cite(self.rules, cut.purpose),
+                f"{names(cut.cutters)} must cut {PURPOSE_TEXT[cut.purpose]}, and only they: "
+                f"cards were given for {names(list(cards))}",
+                "cards",
+            )
+        return cut
+
+    def parse_cards(self, cards: Mapping[str, Any], pack: Sequence[Card]) -> dict[str, Card]:
+        parsed: dict[str, Card] = {}
+        for player, text in cards.items():
+            card = parse_card(text, field=f"cards.{player}")
+            if card not in pack:
+                raise self.fail(
+                    self.cite("cards"),
+                    f"{player}'s {card} is not in the {len(pack)}-card {self.rules.game} pack",
+                    f"cards.{player}",
+                )
+            if card in parsed.values():
+                holder = next(p for p, c in parsed.items() if c == card)
+                raise self.fail(
+                    self.cite("same_pack"),
+                    f"{holder} and {player} cannot both cut {card}: every one cuts from the "
+                    "same pack",
+                    f"cards.{player}",
+                )
+            parsed[player] = card
+        return parsed
+
+    def tie_law(self, tier: Sequence[str], law: str) -> str:
+        """Law 13 for two equal cards, law 14 for three, with the ruling of the cut's purpose."""
+        if not self.rules.highest_plays:
+            return law  # never reached: a Bridge cut cannot tie
+        ties = {2: "law 13", 3: "law 14"}.get(len(tier), "laws 13-14")
+        ruling = law.split(" / ")[-1]
+        return f"{ties} / {ruling}" if ruling.startswith("ruling") else ties
+
+    def tie_text(
+        self,
+        tier: Sequence[str],
+        tiers: Sequence[Sequence[str]],
+        cut: PendingCut,
+        record: Mapping[str, str],
+    ) -> str:
+        cards = ", ".join(record[p] for p in tier)
+        start = ranking.flatten(tiers).index(tier[0])
+        only_deal = cut.purpose == "partners-and-deal" and start == 0 and len(tier) == 2
+        why = (
+            "a tie of the two highest is cut again only for the deal"
+            if only_deal
+            else "the tie matters, so they cut again, and only they"
+        )
+        return f"{names(tier)} cut equal cards ({cards}): {why}"
+
+    def note_ties_that_do_not_matter(
+        self,
+        tiers: Sequence[Sequence[str]],
+        cut: PendingCut,
+        record: Mapping[str, str],
+        law: str,
+    ) -> None:
+        still = ranking.undecided(tiers, cut.boundaries)
+        for tier in tiers:
+            if len(tier) > 1 and tier[0] in record and list(tier) not in still:
+                cards = ", ".join(record[p] for p in tier)
+                self.decide(
+                    self.tie_law(tier, law),
+                    f"{names(tier)} cut equal cards ({cards}), but the tie decides nothing "
+                    "here, so they do not cut again",
+                )
+
+    # -- outcomes of cuts ------------------------------------------------------------------
+
+    def finish_form(self, order: list[str], fresh: Collection[str]) -> None:
+        number = self.state.next_table
+        playing, waiting, rest = order[:4], order[4:6], order[6:]
+        places = "fifth" if len(waiting) == 1 else "fifth and sixth"
+        one = len(waiting) == 1
+        if fresh:
+            text = (
+                f"table {number}: {names(playing)} play first, those who have not belonged to "
+                f"a table this evening ranking before the others whatever their cards "
+                f"({self.cite('fresh')})"
+            )
+            wait = f"{verb(waiting, 'is', 'are')} {places}"
+        else:
+            text = f"table {number}: {names(playing)} cut {self.rules.favoured} and play first"
+            wait = f"{verb(waiting, 'cuts', 'cut')} {places}"
+        if waiting:
+            text += (
+                f"; {wait} and {'belongs' if one else 'belong'} to the table as "
+                f"{'a waiting member' if one else 'waiting members'} ({self.cite('members')})"
+            )
+        if rest:
+            text += f"; {verb(rest, 'remains a candidate', 'remain candidates')}"
+        self.decide(self.cite("form"), text)
+        self.create_table(playing, waiting)
+
+    def finish_partners(self, table: Table, order: list[str]) -> None:
+        # Reading T4 seats: the dealer, who has the choice of seats (law 11), sits North, his
+        # partner South, the better cut of the other side East.
+        dealer, partner, first_adversary, second_adversary = order
+        table.playing = [dealer, first_adversary, partner, second_adversary]
+        table.seated = True
+        table.dealer = dealer
+        table.in_rubber = True
+        table.cut_begun = False
+        favoured = self.rules.favoured
+        self.decide(
+            self.cite("partners"),
+            f"{dealer} and {partner} cut {favoured} and play against {first_adversary} and "
+            f"{second_adversary}; {dealer}, {favoured}, deals and has the choice of seats: N "
+            f"{dealer}, E {first_adversary}, S {partner}, W {second_adversary}. Rubber "
+            f"{table.rubbers_played + 1} at table {table.number} begins",
+        )
+
+    def finish_break_up(self, order: list[str], places: int) -> None:
+        keep, lose = order[:places], order[places:]
+        self.state.prior_right.extend(keep)
+        self.decide(
+            self.cite("break_up"),
+            f"{verb(keep, 'cuts', 'cut')} {self.rules.favoured} and "
+            f"{'has' if len(keep) == 1 else 'have'} the prior right to the "
+            f"{count(places, 'place')} at other tables; {verb(lose, 'cuts', 'cut')} "
+            f"{self.rules.disfavoured}, without it",
+        )
+
+    # -- rubbers and cutting out (law 15, rulings T4-T5) ---------------------------------
+
+    def rubber_end(self) -> None:
+        table = self.field_table()
+        if not self.rules.partnership:
+            raise self.fail(
+                self.cite("rubber"),
+                "Call-Ace has no rubbers: each player keeps his own score and settles at the end "
+                "of the sitting",
+                "type",
+            )
+        if not table.in_rubber:
+            raise self.fail(
+                self.cite("rubber"),
+                f"table {table.number} has no rubber in progress: a rubber begins when its four "
+                "have cut for partners and deal",
+                "table",
+            )
+        for player in table.playing:
+            member = self.member(table, player)
+            member.consecutive += 1
+            member.rubbers += 1
+        table.in_rubber = False
+        table.seated = False
+        table.rubbers_played += 1
+        table.cut_begun = False
+        counts = ", ".join(
+            f"{player} {self.member(table, player).consecutive}" for player in table.playing
+        )
+        self.decide(
+            self.cite("rubber"),
+            f"rubber {table.rubbers_played} at table {table.number} ends; consecutive rubbers: "
+            f"{counts}",
+        )
+        if table.substitutes:
+            booked = "; ".join(
+                f"{absent}'s rubber is booked to him although {sub} played it, and does not "
+                f"count toward {sub}'s consecutive rubbers"
+                for absent, sub in table.substitutes.items()
+            )
+            self.decide(self.cite("substitute"), f"{booked}; the substitution ends")
+            table.substitutes = {}
+        # Ruling T5: the waiting members claim first, in the order they began waiting
+        # (reading T5 standing claims: without declaring it again).
+        self.settle(table, [*table.waiting, *table.claims], use_flags=True)
+
+    def settle(self, table: Table, entrants: list[str], *, use_flags: bool) -> None:
+        """Law 15 / ruling T5: admit ``entrants``, putting out as many of the four: law 19's
+        replacements first, then those who have played the most consecutive rubbers; a tie
+        is cut, Euchre's lowest (Bridge's highest) going out."""
+        if not entrants:
+            if use_flags:
+                self.clear_flags(table)
+            self.open_first_cut(table)
+            return
+        due = {p for p in table.playing if use_flags and self.member(table, p).one_rubber}
+        out_count = len(entrants)
+        stay = len(table.playing) - out_count
+
+        def going_out(player: str) -> tuple[bool, int]:
+            return player in due, self.member(table, player).consecutive
+
+        by_arrival = sorted(table.playing, key=self.state.present.index)
+        tiers = ranking.group(by_arrival, going_out)
+        counts = ", ".join(f"{p} {self.member(table, p).consecutive}" for p in table.playing)
+        labels = [
+            f"{p} ({'waiting member' if p in table.waiting else 'candidate'})" for p in entrants
+        ]
+        self.decide(
+            self.cite("cut_out"),
+            f"{verb(labels, 'claims', 'claim')} admission at table {table.number}, so "
+            f"{count(out_count, 'player')} must go out; consecutive rubbers: {counts}",
+        )
+        straddling = ranking.undecided(tiers, [stay])
+        if not straddling:
+            self.finish_cut_out(table, tiers, stay, entrants, use_flags)
+            return
+        cutters = ranking.flatten(straddling)
+        settled_out = [p for p in ranking.flatten(tiers)[stay:] if p not in cutters]
+        if cutters[0] in due:
+            alike = "each took a place under law 19"
+        else:
+            played = self.member(table, cutters[0]).consecutive
+            alike = f"each played {count(played, 'consecutive rubber')}"
+        reason = (f"{verb(settled_out, 'goes', 'go')} out first; " if settled_out else "") + (
+            f"{names(cutters)} have {alike}, so they cut, the {self.rules.disfavoured} going out"
+        )
+        self.decide(self.cite("cut_out"), reason)
+        self.open_cut(
+            PendingCut(
+                f"table-{table.number}",
+                "cut-out",
+                table.number,
+                cutters,
+                tiers,
+                [stay],
+                context={"entrants": list(entrants), "use_flags": use_flags},
+            )
+        )
+
+    def finish_cut_out(
+        self,
+        table: Table,
+        tiers: Sequence[Sequence[str]],
+        stay: int,
+        entrants: list[str],
+        use_flags: bool,
+        cut_by: Collection[str] = (),
+    ) -> None:
+        going = set(ranking.flatten(tiers)[stay:])
+        # Reading T5-order: those put out together wait in the order they were put out: law
+        # 19's replacement, then the longest playing, then the worst cut; equal and uncut, in
+        # order of arrival.
+        out = [p for tier in reversed(tiers) for p in tier if p in going]
+        for player in entrants:
+            if player in table.waiting:
+                table.waiting.remove(player)
+                table.playing.append(player)
+            else:
+                self.join(table, player, play=True)
+        for player in out:
+            member = self.member(table, player)
+            if use_flags and member.one_rubber:
+                why = "took a place under law 19 and goes out at the end of one rubber"
+            else:
+                why = f"has played {count(member.consecutive, 'consecutive rubber')}"
+                if player in cut_by:
+                    why += f" and cut {self.rules.disfavoured}"
+            table.playing.remove(player)
+            member.consecutive = 0
+            member.one_rubber = False
+            table.waiting.append(player)
+            self.decide(
+                self.cite("cut_out"),
+                f"{player} {why}, goes out, and becomes a waiting member at the back",
+            )
+        if use_flags:
+            self.clear_flags(table)
+        self.decide(
+            self.cite("cut_out"),
+            f"{verb(entrants, 'enters', 'enter')} at table "
+            f"{table.number}; waiting members now: {names(table.waiting)}",
+        )
+        self.open_first_cut(table)
+
+    def clear_flags(self, table: Table) -> None:
+        """Law 19's one rubber has been played: the flag has done its work."""
+        for player in table.playing:
+            self.member(table, player).one_rubber = False

@@ -1,0 +1,70 @@
+"""The engine's constants and the wording of its decisions: names, counts, cards, cut purposes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..rules import RuleSet
+from ..state import EveningState
+
+#: Event types the DB layer owns; the engine counts them in the log and passes them by.
+PASS_THROUGH = frozenset({"hand", "correction", "hand_removed", "close_sitting", "close", "reopen"})
+
+FORM_CUT = "form-table"
+
+# Boundaries a cut must decide (see ranking): the deal (1) and partners (2) at the start of a
+# rubber (ruling T4); who plays (4) and who belongs to the table (6) when one is formed (T3).
+PARTNER_BOUNDARIES = [1, 2]
+FORM_BOUNDARIES = (4, 6)
+
+
+PURPOSE_TEXT = {
+    "form-table": "to form a table",
+    "partners-and-deal": "for partners and deal",
+    "cut-out": "to decide who goes out",
+    "break-up": "for precedence among the players of a broken-up table",
+}
+
+
+def purpose_cite(rules: RuleSet, purpose: str) -> str:
+    topic = {
+        "form-table": "form",
+        "partners-and-deal": "partners",
+        "cut-out": "cut_out",
+        "break-up": "break_up",
+        "first-jack": "first_jack",
+    }[purpose]
+    return rules.cite(topic)
+
+
+def names(players: Sequence[str]) -> str:
+    players = list(players)
+    if not players:
+        return "nobody"
+    if len(players) == 1:
+        return players[0]
+    return f"{', '.join(players[:-1])} and {players[-1]}"
+
+
+def verb(players: Sequence[str], singular: str, plural: str) -> str:
+    """``players`` named, with the verb agreeing: "Gus remains", "Gus and Hal remain"."""
+    return f"{names(players)} {singular if len(players) == 1 else plural}"
+
+
+def count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def cards_text(cards: Mapping[str, str]) -> str:
+    return ", ".join(f"{player} {card}" for player, card in cards.items())
+
+
+def free_candidates(state: EveningState) -> list[str]:
+    """Candidates free to cut for a fresh table: not in a pending cut, and not waiting on a
+    claim at a table (reading T2-claims: a candidate who has declared for a table waits for
+    it, until he withdraws the claim)."""
+    return [
+        player
+        for player in state.candidates
+        if state.cut_of(player) is None and state.claim_of(player) is None
+    ]
