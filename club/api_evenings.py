@@ -1,10 +1,6 @@
 """API views for running an evening: its state, actions, hands from the table, the log,
 closing and reopening, the ledger."""
 
-import csv
-import io
-
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -16,6 +12,7 @@ from club import evenings, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
+from config.csvexport import csv_response
 from core.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES, Hand
 
@@ -292,14 +289,6 @@ class TableNewLinkView(APIView):
         )
 
 
-def _csv(rows: list[list], filename: str) -> HttpResponse:
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 class EveningLedgerCsvView(APIView):
     """The evening's ledger as CSV: player, amount (ruling M1)."""
 
@@ -308,8 +297,9 @@ class EveningLedgerCsvView(APIView):
         evening = _evening(request, slug, pk)
         ledger = evenings.evening_ledger(evening=evening)
         rows = [["player", f"amount ({evening.club.currency})"]]
-        rows += [[name, str(amount)] for name, amount in ledger.items()]
-        return _csv(rows, f"evening-{evening.pk}-ledger.csv")
+        # The amount as a number (Decimal), so a spreadsheet can add the column up.
+        rows += [[name, amount] for name, amount in ledger.items()]
+        return csv_response(rows, f"evening-{evening.pk}-ledger.csv")
 
 
 class EveningHandsCsvView(APIView):
@@ -330,4 +320,4 @@ class EveningHandsCsvView(APIView):
                 [table, hand.rubber_id, hand.number, hand.data, hand.points,
                  hand.correction_count]
             )  # fmt: skip
-        return _csv(rows, f"evening-{evening.pk}-hands.csv")
+        return csv_response(rows, f"evening-{evening.pk}-hands.csv")

@@ -15,6 +15,9 @@ one transaction:
    standings note it in their outbox (tournaments.receivers), in this transaction.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.db import transaction
 
 from club import evenings
@@ -30,6 +33,31 @@ def _at_evening_table(rubber: Rubber) -> bool:
     return bool(rubber.evening_id and rubber.table_id)
 
 
+@contextmanager
+def _holding(
+    *,
+    rubber_id: int | None,
+    evening_id: int | None,
+    table_number: int | None,
+    rubber_number: int | None,
+    expected_version: int | None,
+    table: Table | None,
+    doing: str,
+) -> Iterator[tuple[Rubber, Evening | None]]:
+    """One transaction holding the rubber to change, its row locked after the evening's
+    checks, and the evening when it had to be locked first (see the module's docstring).
+    A lock not granted in time is a retryable 409 (core/db.py)."""
+    with (
+        conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
+        transaction.atomic(),
+    ):
+        yield _hold(
+            rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+            rubber_number=rubber_number, expected_version=expected_version, table=table,
+            doing=doing,
+        )  # fmt: skip
+
+
 def _hold(
     *,
     rubber_id: int | None,
@@ -40,8 +68,6 @@ def _hold(
     table: Table | None,
     doing: str,
 ) -> tuple[Rubber, Evening | None]:
-    """The rubber to change, its row locked in this transaction, after the evening's
-    checks; and the evening when it had to be locked first (see the module's docstring)."""
     if evening_id is None:
         if rubber_id is None:
             raise TypeError("Name the rubber: rubber_id, or evening_id and table_number.")
@@ -93,15 +119,10 @@ def hand_record(
     `table` is the table whose phone link records it (None for the secretary);
     `expected_version` the evening's version the device saw (a stale one is a 409).
     """
-    with (
-        conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
-        transaction.atomic(),
-    ):
-        rubber, evening = _hold(
-            rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
-            rubber_number=None, expected_version=expected_version, table=table,
-            doing="records",
-        )  # fmt: skip
+    with _holding(
+        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_number=None, expected_version=expected_version, table=table, doing="records",
+    ) as (rubber, evening):  # fmt: skip
         named = rubber_id is not None and _at_evening_table(rubber)
         if named and not rubber.is_complete and rubber.later:
             raise UserError("This rubber is not the table's current one.", field="hand")
@@ -135,15 +156,11 @@ def hand_correct(
     """
     if evening_id is not None and rubber_number is None and rubber_id is None:
         raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
-    with (
-        conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
-        transaction.atomic(),
-    ):
-        rubber, evening = _hold(
-            rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
-            rubber_number=rubber_number, expected_version=expected_version, table=table,
-            doing="corrects",
-        )  # fmt: skip
+    with _holding(
+        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_number=rubber_number, expected_version=expected_version, table=table,
+        doing="corrects",
+    ) as (rubber, evening):  # fmt: skip
         return scoring.rubber_correct_hand(
             rubber=rubber,
             number=number,
@@ -173,14 +190,10 @@ def hand_remove(
     has cut in and out on its end (law 15)."""
     if evening_id is not None and rubber_number is None and rubber_id is None:
         raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
-    with (
-        conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
-        transaction.atomic(),
-    ):
-        rubber, evening = _hold(
-            rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
-            rubber_number=rubber_number, expected_version=None, table=table, doing="changes",
-        )  # fmt: skip
+    with _holding(
+        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_number=rubber_number, expected_version=None, table=table, doing="changes",
+    ) as (rubber, evening):  # fmt: skip
         if _at_evening_table(rubber) and rubber.is_complete:
             raise UserError(
                 "The rubber is over and the table has cut in and out on its end (law 15); "

@@ -10,7 +10,8 @@ and changes nothing; anything else is a bug and is left loud (500, logged).
 """
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -107,6 +108,24 @@ def exception_handler(exc, context):
             code = "error"
         response.data = error_body(code, str(detail))
     return response
+
+
+def not_found(request, exception=None):
+    """Django's 404 (handler404) for a path no URL pattern matches, e.g. a club's slug
+    with characters a slug cannot have: under /api/ it is in the one error shape, as the
+    schema documents, not an HTML page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (handler400), e.g. a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE read
+    before DRF (the idempotency middleware): under /api/ in the one error shape."""
+    if request.path.startswith("/api/"):
+        message = str(exception) if exception else "Bad request."
+        return JsonResponse(error_body("invalid", message), status=400)
+    return defaults.bad_request(request, exception)
 
 
 class Pagination(PageNumberPagination):

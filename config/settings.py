@@ -273,7 +273,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ErrorResponsesAutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's own, with the client's address from config/clientaddr.py.
@@ -295,10 +295,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
         "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
-        'shape: {"error": {"code", "message", "field", "law"}}. Writes need the club\'s '
-        "secretary; the tournaments' endpoints also take its tournament directors. What the "
-        "tournaments' endpoints do, the director's pages do too (/secretary/clubs/<slug>/"
-        "tournaments/new/, /secretary/tournaments/<id>/)."
+        'shape: {"error": {"code", "message", "field", "law", "details"}}, the component Error; '
+        "every operation lists the 4xx it can answer (config/schema.py). Writes need the "
+        "club's secretary; the tournaments' endpoints also take its tournament directors. "
+        "What the tournaments' endpoints do, the director's pages do too "
+        "(/secretary/clubs/<slug>/tournaments/new/, /secretary/tournaments/<id>/)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -27,3 +27,7 @@ urlpatterns = [
     path("admin/login/", login_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/, Django's own 400 and 404 answer in the API's one error shape (config.api).
+handler400 = "config.api.bad_request"
+handler404 = "config.api.not_found"
