@@ -9,7 +9,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 from club import people as services
 from club.models import Club
 from club.selectors import clubs_directed_by, clubs_managed_by
-from config.api import UserError
+from core.errors import UserError
+from core.inputs import whole_number
 
 
 def _secretary_club(request, slug: str) -> Club:
@@ -45,10 +46,9 @@ def people(request, slug: str):
                 )
                 typed = {}
             elif action == "remove":
-                try:
-                    user_id = int(request.POST.get("user", ""))
-                except ValueError:
-                    raise UserError("Choose an officer.", field="user") from None
+                user_id = whole_number(request.POST, "user")
+                if user_id is None:
+                    raise UserError("Choose an officer.", field="user")
                 services.club_officer_remove(
                     club=club, user_id=user_id, role=request.POST.get("role", "")
                 )

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 
 from club.models import Club
 from club.selectors import clubs_directed_by
-from config.api import UserError
+from core.errors import UserError
+from core.inputs import whole_number
 from tournaments import rounds, selectors, services
 from tournaments.forms import TournamentForm, metric_choices, precedence_from
 from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
@@ -121,17 +122,17 @@ def progress(request, pk: int):
 
 
 def _member_id(request) -> int:
-    try:
-        return int(request.POST.get("member", ""))
-    except ValueError:
-        raise UserError("Choose a player.", field="member") from None
+    number = whole_number(request.POST, "member")
+    if number is None:
+        raise UserError("Choose a player.", field="member")
+    return number
 
 
 def _evening_id(request) -> int:
-    try:
-        return int(request.POST.get("evening", ""))
-    except ValueError:
-        raise UserError("Choose an evening.", field="evening") from None
+    number = whole_number(request.POST, "evening")
+    if number is None:
+        raise UserError("Choose an evening.", field="evening")
+    return number
 
 
 def _do(request, tournament: Tournament, action: str) -> str | None:

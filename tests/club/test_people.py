@@ -168,3 +168,10 @@ def test_who_may_name_officers(client, club, secretary, other_secretary):
     removed = client.post(url, {"action": "remove", "role": "secretary", "user": secretary.pk})
     assert removed.status_code == 404
     assert list(club.secretaries.all()) == [secretary]
+
+
+@pytest.mark.parametrize("user", ["eliza", "9" * 40, ""])
+def test_an_officer_not_named_by_a_number_is_refused(client, people, club, secretary, user):
+    response = client.post(people, {"action": "remove", "role": "secretary", "user": user})
+    assert response.status_code == 400 and response.context["errors"]["user"]
+    assert list(club.secretaries.all()) == [secretary]

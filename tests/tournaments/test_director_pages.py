@@ -299,3 +299,11 @@ def test_the_api_records_a_bye(club, secretary_api, rotation):
     again = secretary_api.post(url)
     assert again.status_code == 400
     assert again.json()["error"]["message"] == "Ann sits out round 1 already."
+
+
+@pytest.mark.parametrize("member", ["ann", "9" * 40, "", "٣"])
+def test_a_player_not_named_by_a_number_is_refused(directing, rotation, member):
+    response = act(directing, rotation, "bye", member=member)
+    assert response.status_code == 200
+    assert response.context["errors"]["bye"]
+    assert not rotation.players.exclude(bye_rounds=[]).exists()
