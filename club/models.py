@@ -43,6 +43,11 @@ class Club(models.Model):
         help_text="Hours a table's phone link lives after the end of its evening's day.",
     )
     secretaries = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
+    # Directors run the club's tournaments (ladders, progressives, standings) and nothing
+    # else; secretaries run everything, tournaments included (club.selectors).
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

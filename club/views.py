@@ -10,7 +10,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
-from club.selectors import clubs_managed_by, clubs_visible_to
+from club.selectors import clubs_directed_by, clubs_managed_by, clubs_visible_to
 from config.ratelimit import login_throttled
 
 
@@ -119,11 +119,13 @@ def secretary_home(request):
         except (UserError, ScoringError) as exc:
             error = {"message": exc.message, "field": exc.field, "law": exc.law}
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
+    # Clubs whose tournaments he directs without being their secretary.
+    directed = clubs_directed_by(user=request.user).exclude(pk__in=clubs.values("pk"))
     return render(
         request,
         "club/secretary_home.html",
         {"clubs": clubs, "rulesets": GAMES.values(), "error": error,
-         "today": timezone.localdate()},
+         "today": timezone.localdate(), "directed": directed.prefetch_related("tournaments")},
         status=400 if error else 200,
     )  # fmt: skip
 
