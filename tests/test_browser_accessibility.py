@@ -1,5 +1,6 @@
 """Every kind of page passes axe-core with no serious or critical violation (issue #15,
-item 10): the secretary's home and board, the evening sheet, the director's page, the
+item 10): the secretary's home and board, the evening sheet, the printed table cards,
+the club's people, the director's page, the
 public club home, players, evening results, standings, a player's record, a rubber, the
 two room displays, the table's phone page and the login page.
 
@@ -82,13 +83,16 @@ def test_no_page_has_a_serious_or_critical_violation(browser_page, live_server, 
         "secretary home": "/secretary/",
         "board": f"/secretary/evenings/{evening.pk}/",
         "evening sheet": f"/secretary/evenings/{evening.pk}/sheet/",
+        "table cards": f"/secretary/evenings/{evening.pk}/table-cards/",
+        "club's people": f"/secretary/clubs/{club.slug}/people/",
         "director": f"/secretary/tournaments/{spring.pk}/",
         "director (ladder)": f"/secretary/tournaments/{ladder.pk}/",
     }
     problems = {}
 
     def check(name: str, path: str) -> None:
-        page.goto(f"{live_server.url}{path}")
+        response = page.goto(f"{live_server.url}{path}")
+        assert response.status == 200, (name, path, response.status)
         page.wait_for_load_state("networkidle")
         found = grave_violations(page)
         if found:
