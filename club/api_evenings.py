@@ -46,6 +46,15 @@ class EventInput(serializers.Serializer):
 class HandRecordInput(serializers.Serializer):
     hand = serializers.DictField(help_text="the hand, in the scoresheet's shape")
     expected_version = serializers.IntegerField(required=False)
+    expected_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "the number this hand is meant to have in the table's rubber; when that hand is "
+            "already recorded (another device, a retry) the hand is refused with 409 "
+            "(code hand_already_recorded) naming the hand recorded"
+        ),
+    )
 
 
 class HandCorrectInput(serializers.Serializer):
@@ -183,6 +192,7 @@ class TableHandsView(APIView):
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
+            expected_number=data.validated_data.get("expected_number"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
