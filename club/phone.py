@@ -14,7 +14,7 @@ from club.evenings import evening_state
 from club.formation.state import SEATS
 from club.models import Table
 from scoring.hand_input import hand_input
-from scoring.models import Hand, Rubber
+from scoring.models import Rubber
 from scoring.rules import get_ruleset
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
@@ -29,7 +29,15 @@ RUBBER_STATUS = {
 }
 
 
-def table_seats(*, table: Table, rubber: Rubber | None) -> dict:
+def rubber_hands(sheet: dict | None) -> list[dict]:
+    """The rubber's hands in order, as its score sheet (scoring.selectors.rubber_scoresheet)
+    already read them: number, hand (its data), lines, corrected."""
+    if not sheet:
+        return []
+    return list(sheet.get(get_ruleset(sheet["ruleset"]).hands_key) or [])
+
+
+def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> dict:
     """The table round from the dealer's point of view: each seat (North, East, South,
     West; at Call-Ace the order round the table) with its player, the substitute sitting
     in for him (law 18), and who deals the next hand (the deal passes to the left).
@@ -48,12 +56,9 @@ def table_seats(*, table: Table, rubber: Rubber | None) -> dict:
         return result  # partners not cut yet (ruling T4): no seats to show
     else:
         labels = [f"{n}." for n in range(1, len(order) + 1)]
-    hands: list[dict] = []
-    if rubber is not None and rubber.status == Rubber.Status.IN_PROGRESS:
-        hands = list(rubber.hands.order_by("number").values_list("data", flat=True))
     dealer = None
     if engine_table.dealer and (rubber is None or rubber.status == Rubber.Status.IN_PROGRESS):
-        dealer = rules.dealer(order, engine_table.dealer, hands)
+        dealer = rules.dealer(order, engine_table.dealer, [hand["hand"] for hand in hands])
     for label, player in zip(labels, order, strict=True):
         result["seats"].append(
             {
@@ -76,19 +81,17 @@ def next_hand_number(rubber: Rubber | None) -> int:
     return rubber.hand_count + 1
 
 
-def last_hand(rubber: Rubber | None) -> dict | None:
+def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     """The rubber's last hand, for the phone to show and offer to correct: its number,
     what it scored (its lines) and the form's fields holding it."""
-    if rubber is None or not rubber.hand_count:
+    if rubber is None or not hands:
         return None
-    hand = Hand.objects.filter(rubber=rubber).order_by("-number").first()
-    if hand is None:
-        return None
+    hand = hands[-1]
     return {
-        "number": hand.number,
-        "lines": hand.lines,
-        "corrected": bool(hand.correction_count),
-        "values": hand_input(rubber.ruleset).to_form(hand.data),
+        "number": hand["number"],
+        "lines": hand["lines"],
+        "corrected": hand["corrected"],
+        "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
     }
 
 

@@ -275,9 +275,7 @@ def phone_link(view):
     return wrapped
 
 
-def table_context(
-    table: Table, *, error=None, notice=None, entered=None, correcting=None
-) -> dict:
+def table_context(table: Table, *, error=None, notice=None, entered=None, correcting=None) -> dict:
     """The phone page: the table's seats and dealer, the entry form for the next hand,
     the last hand with its correction form (the entry form, prefilled), and the sheet.
     `entered` holds a refused form's values to show again (`correcting` the hand it
@@ -287,7 +285,9 @@ def table_context(
     rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
     if rubber is not None:
         rubber.table = table
-    last = phone.last_hand(rubber)
+    scoresheet = rubber_scoresheet(rubber=rubber) if rubber else None
+    hands = phone.rubber_hands(scoresheet)
+    last = phone.last_hand(rubber, hands)
     if last is not None and entered is not None and correcting == last["number"]:
         last["values"] = entered
     return {
@@ -295,11 +295,11 @@ def table_context(
         "evening": table.evening,
         "rules": get_ruleset(table.evening.ruleset),
         "rubber": rubber,
-        "sheet": scoresheet_display(rubber_scoresheet(rubber=rubber)) if rubber else None,
+        "sheet": scoresheet_display(scoresheet) if scoresheet else None,
         "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
         "error": error,
         "notice": notice,
-        **phone.table_seats(table=table, rubber=rubber),
+        **phone.table_seats(table=table, rubber=rubber, hands=hands),
         **phone.words(table=table, rubber=rubber),
         "next_number": phone.next_hand_number(rubber),
         "entry_values": entered if entered is not None and correcting is None else {},
