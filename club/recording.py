@@ -155,7 +155,8 @@ def _check_expected_number(rubber: Rubber, expected: int) -> None:
         raise Conflict(
             f"{label.capitalize()} {expected} is already recorded at this table"
             + (f" ({told})" if told else "")
-            + f". It is not recorded twice; the next is {label} {following}.",
+            + f", so this one was not recorded; the next is {label} {following}: if that "
+            "is the one meant, send it again.",
             field="expected_number",
             code="hand_already_recorded",
             details={
