@@ -170,6 +170,10 @@
     var form = event.target;
     if (!form.matches || !form.matches("form[data-phone-queue]")) return;
     event.preventDefault();
+    // A second tap on the same button is not a second hand (the form was just emptied).
+    var now = Date.now();
+    if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
+    form.dataset.queuedAt = String(now);
     enqueue(form);
   });
 
