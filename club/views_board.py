@@ -16,12 +16,11 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import evenings, phone, recording, services
+from club import evenings, phone, phone_links, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -92,7 +91,9 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
 def board(request, pk: int):
     """The secretary's board for one evening."""
     evening = _managed_evening(request, pk)
-    return render(request, "club/board.html", board_context(evening))
+    context = board_context(evening)
+    context["reach"] = phone_links.board_reach(request)  # can phones open the QR codes?
+    return render(request, "club/board.html", context)
 
 
 @login_required
@@ -209,7 +210,7 @@ def table_qr(request, pk: int, number: int):
     """The QR code of a table's phone link, as SVG, to print or show on the board."""
     evening = _managed_evening(request, pk)
     table = get_object_or_404(Table, evening=evening, number=number)
-    link = request.build_absolute_uri(reverse("table-phone", args=[table.token]))
+    link = phone_links.table_link(request, table)  # an address phones reach
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="svg", scale=5, border=2)
     return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
