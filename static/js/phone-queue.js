@@ -71,6 +71,13 @@
     if (window.htmx) window.htmx.process(fresh);
   }
 
+  // While a hand is on its way the queue's box carries the class htmx gives an element
+  // with a request in flight, so whatever waits for the page to settle waits for it too.
+  function busy(on) {
+    var box = document.getElementById("phone-queue");
+    if (box) box.classList.toggle("htmx-request", on);
+  }
+
   function later() {
     if (timer) return;
     timer = setTimeout(function () {
@@ -89,6 +96,7 @@
     }
     var entry = queue[0];
     sending = true;
+    busy(true);
     fetch(entry.url, {
       method: "POST",
       credentials: "same-origin",
@@ -104,6 +112,7 @@
       // error: nothing was recorded; keep the hand and try again.
       if (response.status >= 500 || response.headers.get("Retry-After")) {
         sending = false;
+        busy(false);
         showQueue("The club's server is busy; trying again.");
         later();
         return;
@@ -116,6 +125,7 @@
       return response.text().then(function (text) {
         drop(entry);
         sending = false;
+        busy(false);
         if ((response.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
           swapLive(text);
         }
@@ -124,6 +134,7 @@
       });
     }).catch(function () {
       sending = false; // no connection: the hand stays in the queue
+      busy(false);
       showQueue();
       later();
     });

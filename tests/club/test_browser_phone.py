@@ -59,7 +59,7 @@ def test_a_correction_keeps_the_page_and_everything_the_hand_had(phone, played):
 
     # The correction form is the entry form filled with hand 2: its revoke included.
     page.get_by_test_id("last-hand").locator("summary").first.click()
-    form = page.locator("form.hand.correct")
+    form = page.locator("form.correct")
     assert form.locator("input[name=makers][value=NS]").is_checked()
     assert form.locator("input[name=tricks]").input_value() == "3"
     assert form.locator("input[name=revokes_EW]").input_value() == "1"
