@@ -43,7 +43,8 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
     in for him (law 18), and who deals the next hand (the deal passes to the left).
 
     Returns {"seats": [{"seat", "player", "substitute", "deals"}], "dealer": name or None,
-    "dealer_law": the law}. Empty seats when the table is not yet seated."""
+    "dealer_law": the law, and for partners seated "sides": {"NS": "Ann & Bob", ...}}.
+    Empty seats when the table is not yet seated."""
     rules = get_ruleset(table.evening.ruleset)
     engine_table = evening_state(table.evening).table(table.number)
     result: dict = {"seats": [], "dealer": None, "dealer_law": rules.deal_law}
@@ -70,6 +71,17 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
         )
     if dealer is not None:
         result["dealer"] = engine_table.occupant(dealer)
+    if engine_table.seated:
+        # The partnerships as they sit: a substitute named, with whom he plays for.
+        def sitting(player: str) -> str:
+            occupant = engine_table.occupant(player)
+            return occupant if occupant == player else f"{occupant} (for {player})"
+
+        seats = engine_table.seats or {}
+        result["sides"] = {
+            "NS": f"{sitting(seats['N'])} & {sitting(seats['S'])}",
+            "EW": f"{sitting(seats['E'])} & {sitting(seats['W'])}",
+        }
     return result
 
 

@@ -86,3 +86,4 @@ def test_a_substitute_keeps_the_seat_of_the_absent_player(world):
     html = page(played.table)
     north = html[html.index(">North<") : html.index(">East<")]
     assert "Edith" in north and "substitute for Ann" in north
+    assert "N-S Edith (for Ann) &amp; Bob" in html  # the makers' choice names who sits
