@@ -23,7 +23,7 @@ class TournamentOutput(serializers.ModelSerializer):
         fields = [
             "slug", "name", "kind", "ruleset", "is_public", "precedence", "evenings",
             "movement", "rounds_planned", "deals_per_round", "standings_round",
-            "standings_version",
+            "standings_version", "stake",
         ]  # fmt: skip
 
 
@@ -55,6 +55,12 @@ class TournamentInput(serializers.Serializer):
     movement = serializers.CharField(required=False, default="")
     rounds_planned = serializers.IntegerField(min_value=1, max_value=100, required=False)
     deals_per_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    stake = serializers.CharField(
+        required=False,
+        max_length=20,
+        help_text="a progressive's stake per point as a decimal string (\"0.25\"): each round's "
+        "table settles at it as an evening's rubber does (rulings P2, M1); none settles nothing",
+    )
 
 
 class TournamentUpdateInput(serializers.Serializer):
@@ -202,6 +208,22 @@ class RoundOutput(serializers.Serializer):
     tables = serializers.ListField(child=serializers.JSONField())
     byes = serializers.ListField(child=serializers.CharField())
     relaxations = serializers.ListField(child=serializers.JSONField())
+    cuts = serializers.ListField(
+        child=serializers.JSONField(), help_text="every card cut to seat the round (ruling T10)"
+    )
+    drawn_by_service = serializers.BooleanField(
+        allow_null=True, help_text="the cut's cards drawn by the service; null: no cut"
+    )
+
+
+class RoundInput(serializers.Serializer):
+    cards = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField(max_length=3), max_length=12),
+        required=False,
+        help_text="for a round seated by a cut: the cards each player actually cut, in the "
+        'order he cut them, for tables then for partners ({"Ann": ["JS", "9H"]}); without '
+        "them the service draws the cards (ruling T10)",
+    )
 
 
 def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
@@ -246,8 +268,12 @@ class RoundsView(APIView):
         tournament = _director_tournament(request, slug, tslug)
         return Response([rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")])
 
-    @extend_schema(request=None, responses={201: RoundOutput})
+    @extend_schema(request=RoundInput, responses={201: RoundOutput})
     def post(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
+        data = RoundInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        played = rounds.round_seat_next(
+            tournament_id=tournament.pk, user=request.user, cards=data.validated_data.get("cards")
+        )
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)

@@ -19,7 +19,7 @@ from config.db import lock_one
 from scoring import services as scoring
 from scoring.models import HandScore, Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
-from tournaments.movements import MovementError, RoundResult, RoundSeating, movement_for
+from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
 
 
 def _progressive(tournament: Tournament) -> None:
@@ -125,10 +125,15 @@ def round_results(*, tournament: Tournament) -> list[RoundResult]:
 
 
 @transaction.atomic
-def round_seat_next(*, tournament_id: int, user=None) -> Round:
+def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None) -> Round:
     """Seat the next round with the tournament's movement and start a rubber at each table.
 
-    Refused while a table of the last round has no result ("only confirmed results").
+    A round seated by a cut (round 1 of every movement, never the order players were
+    entered in; every round of the cut movement) is cut with cards the service draws from
+    a cryptographic source, or with `cards`, those the players actually cut: each
+    player's, in the order he cut them (for tables, then for partners). Either way every
+    card is kept with the round (ruling T10). Refused while a table of the last round
+    has no result ("only confirmed results").
     """
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
     _progressive(tournament)
@@ -164,11 +169,20 @@ def round_seat_next(*, tournament_id: int, user=None) -> Round:
     players = present_at(tournament=tournament, round_number=number)
     try:
         seating = movement.seat_round(
-            round_number=number, players=players, previous=previous, rng=secrets.SystemRandom()
-        )
+            round_number=number, players=players, previous=previous, rng=secrets.SystemRandom(),
+            cards=cards,
+        )  # fmt: skip
     except MovementError as exc:
-        raise UserError(str(exc), field="players") from exc
-    played = Round.objects.create(tournament=tournament, number=number, seating=seating.to_dict())
+        entered = isinstance(exc, CardsError)
+        raise UserError(
+            str(exc),
+            field="cards" if entered else "players",
+            law="ruling T10" if entered else None,
+        ) from exc
+    stored = seating.to_dict()
+    if seating.cuts:
+        stored["drawn_by_service"] = cards is None
+    played = Round.objects.create(tournament=tournament, number=number, seating=stored)
     for table in seating.tables:
         seats = table.seats
         rubber = scoring.rubber_start(
@@ -206,4 +220,7 @@ def round_as_dict(played: Round) -> dict:
         "tables": tables,
         "byes": played.seating.get("byes", []),
         "relaxations": played.seating.get("relaxations", []),
+        # Every card cut to seat the round, and whether the service drew them (T10).
+        "cuts": played.seating.get("cuts", []),
+        "drawn_by_service": played.seating.get("drawn_by_service"),
     }

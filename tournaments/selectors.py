@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.db.models.functions import Lower
 from django.http import Http404
 
@@ -13,7 +13,7 @@ from club.selectors import club_is_managed_by
 from tournaments.metrics import METRICS
 from tournaments.models import StandingsVersion, Tournament, TournamentTotal
 from tournaments.pagecache import VERSION_KEY
-from tournaments.services import TOTAL_FIELDS
+from tournaments.services import TOTAL_FIELDS, counted_seats
 
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:
@@ -126,3 +126,17 @@ def standings_page(standings: dict, page: int, per_page: int = STANDINGS_PAGE) -
 def _shown(value):
     """Money as its string ("1.50"), counts as they are."""
     return str(value) if isinstance(value, Decimal) else value
+
+
+def tournament_ledger(*, tournament: Tournament) -> dict[str, Decimal]:
+    """Each player's winnings (+) and losses (-) at a progressive's stake per point (ruling
+    P2, settled as an evening's rubbers are, M1), or a ladder's at its evenings' stakes: the
+    sum of what his seats in the counted rubbers settled; a round of fixed deals settles at
+    the difference of the sides' points (`scoring.rollup`). They add to zero."""
+    rows = (
+        counted_seats(tournament)
+        .values("member__name")
+        .annotate(total=Sum("stake_won"))
+        .order_by("member__name")
+    )
+    return {row["member__name"]: Decimal(row["total"]).quantize(Decimal("0.01")) for row in rows}

@@ -411,6 +411,35 @@ def _check_evenings(club, evening_ids) -> list:
     return evenings
 
 
+def _check_stake(kind: str, stake):
+    """Ruling P2: a progressive may have a stake per point, kept as an evening's is (M1)."""
+    from decimal import Decimal
+
+    from config.api import UserError
+    from scoring.rules import ScoringError
+    from scoring.rules.base import parse_stake
+
+    if stake in (None, ""):
+        return Decimal("0")
+    if kind != Tournament.Kind.PROGRESSIVE:
+        raise UserError(
+            "A ladder's money is its evenings' stakes; only a progressive has its own.",
+            field="stake",
+            law="ruling P2",
+        )
+    try:
+        stake = parse_stake(stake)
+    except ScoringError as exc:
+        raise UserError(exc.message, field="stake", law="ruling M1") from exc
+    if stake != stake.quantize(Decimal("0.01")):
+        raise UserError(
+            "A stake is kept in the currency's minor units: at most two decimal places.",
+            field="stake",
+            law="ruling M1",
+        )
+    return stake
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -425,8 +454,10 @@ def tournament_create(
     movement: str = "",
     rounds_planned: int | None = None,
     deals_per_round: int | None = None,
+    stake=None,
 ) -> Tournament:
-    """Create a ladder over a season's evenings, or a progressive tournament."""
+    """Create a ladder over a season's evenings, or a progressive tournament (with a stake
+    per point each round's tables play for, ruling P2; none settles nothing)."""
     from config.api import UserError
     from config.text import TITLE_MAX, clean_text
 
@@ -450,8 +481,10 @@ def tournament_create(
             )
         if movement not in MOVEMENTS:
             raise UserError(f"Choose a movement: {', '.join(MOVEMENTS)}.", field="movement")
+    stake = _check_stake(kind, stake)
     tournament = Tournament.objects.create(
         club=club,
+        stake=stake,
         name=name,
         slug=slug,
         kind=kind,
