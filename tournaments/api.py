@@ -1,9 +1,12 @@
 """API views for tournaments and their standings."""
 
-from django.utils.http import quote_etag
-from drf_spectacular.utils import extend_schema
+from django_filters.rest_framework import DjangoFilterBackend
+from django_filters.utils import translate_validation
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from club.permissions import club_for_request
@@ -11,8 +14,11 @@ from config.api import Pagination, paginated
 from config.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import rounds, selectors, services
-from tournaments.metrics import METRICS
-from tournaments.models import Tournament
+from tournaments.filters import StandingsFilter
+from tournaments.metrics import FIGURES, METRICS
+from tournaments.models import Tournament, TournamentTotal
+from tournaments.pagecache import standings_etag
+from tournaments.selectors import MAX_PAGE, SHOWN
 
 
 class TournamentOutput(serializers.ModelSerializer):
@@ -73,13 +79,31 @@ class TournamentUpdateInput(serializers.Serializer):
     standings_round = serializers.IntegerField(min_value=0, required=False)
 
 
+def _row_figures() -> type[serializers.Serializer]:
+    """A row's figures, one field per metric (and count), each described in the schema as
+    the registry describes it (`tournaments.metrics`)."""
+    fields = {}
+    for key in SHOWN:
+        figure = FIGURES.get(key) or METRICS[key]
+        described = (
+            f"{figure.title}: {figure.description} "
+            f"({'more' if figure.higher_is_better else 'fewer'} is better)"
+        )
+        fields[key] = (
+            serializers.CharField(help_text=f"{described}; money as a decimal string")
+            if key == "stake_won"
+            else serializers.IntegerField(help_text=described)
+        )
+    return type("StandingFiguresOutput", (serializers.Serializer,), fields)
+
+
 class StandingRowOutput(serializers.Serializer):
     member = serializers.IntegerField()
     name = serializers.CharField()
-    rank = serializers.IntegerField()
-    tied = serializers.BooleanField()
-    display_rank = serializers.CharField()
-    metrics = serializers.JSONField()
+    rank = serializers.IntegerField(help_text="the place in the whole standings")
+    tied = serializers.BooleanField(help_text="equal on every metric of the precedence list")
+    display_rank = serializers.CharField(help_text='the place as shown, "=3" when tied')
+    metrics = _row_figures()()
 
 
 class MetricOutput(serializers.Serializer):
@@ -93,8 +117,20 @@ class StandingsOutput(serializers.Serializer):
     tournament = serializers.CharField()
     version = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True)
-    precedence = MetricOutput(many=True)
+    precedence = MetricOutput(many=True, help_text="the metrics ranked by, the first deciding most")
+    metrics = MetricOutput(many=True, help_text="what each figure of a row means")
+    player = serializers.CharField(allow_null=True, help_text="the `player` asked for, if any")
+    count = serializers.IntegerField(help_text="rows in all (only the player's when asked)")
+    page = serializers.IntegerField(help_text="this page (a page past the end is the last)")
+    pages = serializers.IntegerField()
+    page_size = serializers.IntegerField(help_text="rows a page, as on the public page")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
     rows = StandingRowOutput(many=True)
+
+
+class StandingsQuery(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
 
 
 class ProgressOutput(serializers.Serializer):
@@ -153,19 +189,58 @@ class TournamentDetailView(APIView):
         return Response(TournamentOutput(tournament).data)
 
 
-class StandingsView(APIView):
-    """The latest published standings; `If-None-Match` with the version's ETag gets 304."""
+class StandingsView(GenericAPIView):
+    """The latest published standings, a hundred places a page as on the public page
+    (`?page=2`), or one player's line found by name (`?player=ann`). `If-None-Match`
+    with the ETag gets 304 until the standings change; each page and each `player` has
+    its own ETag."""
 
-    @extend_schema(responses=StandingsOutput)
+    queryset = TournamentTotal.objects.all()  # narrowed to the tournament in `get`
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = StandingsFilter
+    pagination_class = None  # its own paging, the page's (STANDINGS_PAGE rows)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "page", int, description="the page, a hundred places each (past the end: the last)"
+            ),
+            OpenApiParameter(
+                "player", str, description=StandingsFilter.base_filters["player"].extra["help_text"]
+            ),
+        ],
+        responses=StandingsOutput,
+    )
     def get(self, request, slug, tslug):
         club = club_for_request(request, slug)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        query = StandingsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        page = query.validated_data["page"]
+        # django-filter reads `?player=` (and documents it in the schema).
+        filterset = DjangoFilterBackend().get_filterset(
+            request, self.get_queryset().filter(tournament=tournament), self
+        )
+        if not filterset.is_valid():
+            raise translate_validation(filterset.errors)
+        totals, player = filterset.qs, filterset.form.cleaned_data.get("player") or None
         number = selectors.standings_version_number(tournament_id=tournament.pk)
-        etag = quote_etag(f"standings-{tournament.pk}-{number}")
+        etag = standings_etag(tournament.pk, number, page, "api", player or "")
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        body = selectors.standings_published(tournament=tournament, number=number)
-        return Response(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
+        standings = selectors.standings_published(
+            tournament=tournament, number=number, totals=totals, lazy=True
+        )
+        body = selectors.standings_page(standings, page)
+        body["player"] = player
+        body["page_size"] = selectors.STANDINGS_PAGE
+        url = request.build_absolute_uri()
+        last, current = body["pages"], body["page"]
+        body["next"] = replace_query_param(url, "page", current + 1) if current < last else None
+        body["previous"] = replace_query_param(url, "page", current - 1) if current > 1 else None
+        return Response(
+            StandingsOutput(body).data, headers={"ETag": etag, "Cache-Control": "no-cache"}
+        )
 
 
 class RecalculationView(APIView):

@@ -157,6 +157,25 @@ METRICS: dict[str, Metric] = {
     ]
 }
 
+# Figures shown beside the metrics in every row, and counted the same way, but not ranked by.
+FIGURES: dict[str, Metric] = {
+    m.key: m
+    for m in [
+        Metric(
+            "hands",
+            "Hands",
+            "hands (Call-Ace: deals) he played in the counted rubbers; not ranked by",
+            SeatSum("hands"),
+        ),
+        Metric(
+            "rubbers_played",
+            "Rubbers played",
+            "finished rubbers (Call-Ace: sittings) he played; not ranked by",
+            SeatCount("finished"),
+        ),
+    ]
+}
+
 DEFAULT_PRECEDENCE = ["net_rubber_points", "rubbers_won", "points", "head_to_head"]
 COLUMN_METRICS = [key for key, metric in METRICS.items() if metric.column]
 

@@ -10,7 +10,7 @@ from django.http import Http404
 
 from club.models import Club
 from club.selectors import club_is_managed_by
-from tournaments.metrics import METRICS
+from tournaments.metrics import FIGURES, METRICS
 from tournaments.models import StandingsVersion, Tournament, TournamentTotal
 from tournaments.pagecache import VERSION_KEY
 from tournaments.services import TOTAL_FIELDS, counted_seats
@@ -47,15 +47,23 @@ def standings_version_number(*, tournament_id: int) -> int:
     return number
 
 
-STANDINGS_PAGE = 100  # rows on a page of the public standings
+STANDINGS_PAGE = 100  # rows on a page of the public standings (and of the API's)
+MAX_PAGE = 1000  # 100,000 places
 SHOWN = [*TOTAL_FIELDS, "head_to_head"]  # every metric, whatever the precedence list
 
 
 def standings_published(
-    *, tournament: Tournament, number: int | None = None, name: str = "", lazy: bool = False
+    *,
+    tournament: Tournament,
+    number: int | None = None,
+    name: str = "",
+    lazy: bool = False,
+    totals: QuerySet[TournamentTotal] | None = None,
 ) -> dict:
     """The published standings as the API and the pages show them: every ranked row (only
-    players whose name contains `name` when it is given); `standings_page` cuts a page.
+    players whose name contains `name` when it is given, or the rows of `totals`, the
+    tournament's totals as a filter left them, `tournaments.filters`); `standings_page`
+    cuts a page. `metrics` describes every figure of a row, `precedence` those ranked by.
 
     The rows are the tournament's totals as the last recalculation ranked them; `number`
     is the version they are shown under (the caller's, read from the cache). `lazy`:
@@ -67,7 +75,7 @@ def standings_published(
     precedence = [
         k for k in (version.precedence if version else tournament.precedence) if k in METRICS
     ]
-    totals = TournamentTotal.objects.filter(tournament=tournament)
+    totals = (TournamentTotal.objects if totals is None else totals).filter(tournament=tournament)
     if name:
         totals = totals.filter(member__name__icontains=name)
     rows = _Rows(
@@ -81,6 +89,9 @@ def standings_published(
         "version": number,
         "computed_at": version.created_at.isoformat() if version else None,
         "precedence": [METRICS[key].as_dict() for key in precedence],
+        "metrics": [
+            FIGURES[key].as_dict() if key in FIGURES else METRICS[key].as_dict() for key in SHOWN
+        ],
         "rows": rows if lazy else rows[:],
     }
 
