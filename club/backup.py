@@ -71,8 +71,11 @@ LABELS = {model._meta.label_lower: model for model, _ in MODELS}
 # Columns the service derives from other rows: a backup may lack them (written before
 # they existed); the import derives them again either way.
 DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS} | {
-    (TournamentTotal, name) for name in ("rank", "tied", "head_to_head")
+    (TournamentTotal, name) for name in ("rank", "tied", "head_to_head", "rounds_won")
 }
+# Columns added since backups were first written, whose default is what an older backup
+# meant: a progressive had no stake of its own (ruling P2).
+LATER = {(Tournament, "stake")}
 
 
 class BackupError(Exception):
@@ -244,8 +247,8 @@ class _Importer:
             if field.primary_key:
                 continue
             if field.name not in values:
-                if (model, field.name) in DERIVED:
-                    continue  # an older backup: derived again after the import (_derive)
+                if (model, field.name) in DERIVED | LATER:
+                    continue  # an older backup: the default, or derived again (_derive)
                 raise KeyError(field.name)
             value = values[field.name]
             if _is_user(field):
@@ -268,13 +271,13 @@ class _Importer:
 def _derive(club: Club) -> None:
     """What the service derives from the restored rows is derived again, so a backup
     written before a derived column existed restores right: the seats' roll-ups, then
-    the standings' places."""
+    the standings' totals and places."""
     from scoring.rollup import rollup_rubbers
-    from tournaments.services import standings_rank
+    from tournaments.services import standings_rederive
 
     rollup_rubbers(Rubber.objects.filter(club=club).values_list("pk", flat=True))
     for tournament in Tournament.objects.filter(club=club):
-        standings_rank(tournament)
+        standings_rederive(tournament=tournament)
 
 
 @transaction.atomic

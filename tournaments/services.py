@@ -234,6 +234,13 @@ def standings_rank(tournament: Tournament) -> None:
         )
 
 
+def standings_rederive(*, tournament: Tournament) -> None:
+    """Every player's totals and place worked out again from the stored seats, in the
+    caller's transaction, publishing no version (a restored backup, `club.backup`)."""
+    _write_totals(tournament, compute_totals(tournament), replace_all=False)
+    standings_rank(tournament)
+
+
 def _publish(
     tournament: Tournament, *, kind: str, players: int, started: float
 ) -> StandingsVersion:
