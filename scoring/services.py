@@ -38,7 +38,7 @@ from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import parse_stake
 from scoring.rules.bridge import honours_scored
-from scoring.rules.fixed_deals import fixed_deals_over
+from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
 from tournaments.services import standings_note_change
 
 
@@ -454,6 +454,15 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
     corrected = [h.data for h in hands]
     corrected[number - 1] = data
     state, scored = _replay(rules, rubber, corrected)
+    if rubber.deal_limit is not None:
+        past = deal_past_the_end(rubber.deal_limit, [result.points for _, result in scored])
+        if past is not None:
+            raise ScoringError(
+                f"with this correction the round was over before deal {past} (one side ahead "
+                "after its deals): remove the deals after it first",
+                field="hand",
+                law="ruling P1",
+            )
     previous = (row.data, row.points)
     _write_from(
         rubber=rubber, rules=rules, state=state, scored=scored, first=number - 1, hands=hands

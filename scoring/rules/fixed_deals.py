@@ -37,3 +37,13 @@ def fixed_deals_over(limit: int, hands: list[Mapping]) -> bool:
         return False
     totals = fixed_deals_totals(hands)
     return totals["NS"] != totals["EW"]
+
+
+def deal_past_the_end(limit: int, hands: list[Mapping]) -> int | None:
+    """The number of the first deal played after the round was over (ruling P1: one side
+    ahead after all its deals), or None. A correction that decides a round earlier than
+    it was decided at the table would leave such a deal; the later deals go first."""
+    for played in range(limit, len(hands)):
+        if fixed_deals_over(limit, hands[:played]):
+            return played + 1
+    return None

@@ -6,7 +6,7 @@ import pytest
 from config.api import UserError
 from scoring import services as scoring
 from scoring.rules import ScoringError
-from scoring.rules.fixed_deals import fixed_deals_over
+from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
 from tests.tournaments.test_progressive import make, seat  # noqa: F401 (the fixture)
 from tournaments import rounds
 from tournaments.selectors import standings_published
@@ -66,3 +66,25 @@ def test_when_the_deals_are_over():
     assert not fixed_deals_over(1, bridge * 2)
     spades = {"NS": {"below": 2, "above": 0}, "EW": {"below": 0, "above": 0}}
     assert fixed_deals_over(1, [*bridge, spades])
+    assert deal_past_the_end(2, [*two, {"NS": 0, "EW": 2}]) is None
+    assert deal_past_the_end(2, [{"NS": 2, "EW": 0}, *two]) == 3
+
+
+def test_a_correction_cannot_leave_a_deal_played_after_the_round_was_over(make, commit):  # noqa: F811
+    tournament = make("cut", deals=2)
+    table = seat(tournament).tables.get(number=1)
+    for hand in [*ONE_EACH, {"makers": "NS", "tricks": 3}]:  # level, then N-S ahead
+        deal(commit, table, hand)
+    # Deal 2 corrected to N-S: they were ahead after two deals, so deal 3 was never due.
+    with pytest.raises(ScoringError) as refused:
+        scoring.hand_correct(
+            rubber_id=table.rubber_id, number=2, data={"makers": "NS", "tricks": 3},
+            is_secretary=True, reason="the makers were N-S",
+        )  # fmt: skip
+    assert refused.value.law == "ruling P1" and "deal 3" in refused.value.message
+    assert table.rubber.hands.get(number=2).data["makers"] == "EW"  # nothing changed
+    commit(scoring.hand_remove_last, rubber_id=table.rubber_id, number=3, is_secretary=True,
+           reason="not due")  # fmt: skip
+    commit(scoring.hand_correct, rubber_id=table.rubber_id, number=2,
+           data={"makers": "NS", "tricks": 3})  # fmt: skip
+    assert rounds.round_as_dict(table.round)["tables"][0]["winner"] == "NS"
