@@ -77,6 +77,11 @@ class TournamentUpdateInput(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
     )
     standings_round = serializers.IntegerField(min_value=0, required=False)
+    stake = serializers.CharField(
+        required=False,
+        max_length=20,
+        help_text="a progressive's stake per point, until its first round is seated (ruling P2)",
+    )
 
 
 def _row_figures() -> type[serializers.Serializer]:

@@ -519,12 +519,24 @@ def tournament_update(
     precedence: list[str] | None = None,
     evening_ids: list[int] | None = None,
     standings_round: int | None = None,
+    stake=None,
 ) -> Tournament:
-    """Change a tournament; a change to what counts or how it ranks recalculates in full."""
+    """Change a tournament; a change to what counts or how it ranks recalculates in full.
+    A progressive's stake (ruling P2) may change until its first round is seated: each
+    round's tables play for the stake they were seated with."""
     from config.api import UserError
 
     recalc = False
     changed = []
+    if stake is not None:
+        if tournament.rounds.exists():
+            raise UserError(
+                "The stake is fixed once the first round is seated: its tables play for it.",
+                field="stake",
+                law="ruling P2",
+            )
+        tournament.stake = _check_stake(tournament.kind, stake)
+        changed.append("stake")
     if name is not None:
         from config.text import TITLE_MAX, clean_text
 

@@ -165,3 +165,17 @@ def test_a_round_drawn_by_the_service_keeps_its_cards(staked):
     shown = rounds.round_as_dict(seat(tournament))
     assert shown["drawn_by_service"] is True
     assert {c["player"] for c in shown["cuts"] if c["purpose"] == "tables"} == set(EIGHT)
+
+
+def test_the_stake_is_fixed_once_a_round_is_seated(staked, secretary_api):
+    tournament = staked(stake=None)
+    changed = secretary_api.patch(
+        "/api/v1/clubs/somerset/tournaments/s-cut/", {"stake": "0.50"}, format="json"
+    )
+    assert changed.status_code == 200 and changed.json()["stake"] == "0.50"
+    first = seat(tournament)
+    assert {t.rubber.stake for t in first.tables.select_related("rubber")} == {Decimal("0.50")}
+    refused = secretary_api.patch(
+        "/api/v1/clubs/somerset/tournaments/s-cut/", {"stake": "1"}, format="json"
+    )
+    assert refused.status_code == 400 and refused.json()["error"]["law"] == "ruling P2"
