@@ -16,11 +16,11 @@ from rest_framework.views import APIView
 from club import selectors_public, services
 from club.models import Club, Member
 from club.permissions import club_for_request, table_of_request
-from club.ratelimit import lockout_message, lockout_minutes
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginLockedOut, Pagination, UserError, paginated
-from config.text import NameField, TextField
+from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
+from core.text import NameField, TextField
 
 CENT = Decimal("0.01")
 
@@ -28,7 +28,7 @@ CENT = Decimal("0.01")
 class ClubOutput(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["slug", "name", "currency", "is_public"]
+        fields = ["slug", "name", "currency", "is_public", "table_link_hours"]
 
 
 class ClubCreateInput(serializers.Serializer):
@@ -69,6 +69,12 @@ class ClubUpdateInput(serializers.Serializer):
     name = TextField(required=False)
     currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
     is_public = serializers.BooleanField(required=False)
+    table_link_hours = serializers.IntegerField(
+        min_value=1,
+        max_value=168,
+        required=False,
+        help_text="hours a table's phone link lives after the end of its evening's day",
+    )
 
 
 class ClubDetailView(APIView):
@@ -76,7 +82,8 @@ class ClubDetailView(APIView):
 
     @extend_schema(responses=ClubOutput)
     def get(self, request, slug):
-        return Response(ClubOutput(club_for_request(request, slug)).data)
+        # A table's link reads its own club's name and currency, as its card shows them.
+        return Response(ClubOutput(club_for_request(request, slug, for_table=True)).data)
 
     @extend_schema(request=ClubUpdateInput, responses=ClubOutput)
     def patch(self, request, slug):

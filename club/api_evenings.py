@@ -1,10 +1,6 @@
 """API views for running an evening: its state, actions, hands from the table, the log,
 closing and reopening, the ledger."""
 
-import csv
-import io
-
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -12,11 +8,12 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evenings
+from club import evenings, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
-from config.text import REASON_MAX, TextField
+from config.csvexport import csv_response
+from core.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES, Hand
 
 
@@ -63,14 +60,37 @@ class ReopenInput(serializers.Serializer):
     reason = TextField(max_length=REASON_MAX, multiline=True)
 
 
-def _evening(request, slug: str, pk: int, *, write: bool = False) -> Evening:
+def _evening(
+    request, slug: str, pk: int, *, write: bool = False, for_table: bool = False
+) -> Evening:
+    """The evening in the URL as this request may see it. `for_table`: the view keeps a
+    table's link to its own table (club.permissions), so the link sees its own evening."""
     table = table_of_request(request)
-    if not write and table is not None and table.evening_id == pk and table.club.slug == slug:
-        evening = table.evening  # a table's link sees its own evening, read with the table
-        evening.club = table.club
-        return evening
-    club = club_for_request(request, slug, write=write)
+    if table is not None and for_table and not write:
+        if table.evening_id == pk and table.club.slug == slug:
+            evening = table.evening  # a table's link sees its own evening, read with it
+            evening.club = table.club
+            return evening
+        for_table = False  # another evening: the link sees what the public sees
+    club = club_for_request(request, slug, write=write, for_table=for_table)
     return get_object_or_404(Evening.objects.select_related("club"), club=club, pk=pk)
+
+
+def _summary(request, evening: Evening) -> dict:
+    """The evening's summary as the caller may read it: whole for the secretary and, at a
+    public club, for anyone; for a private club's table link, only its own table (its
+    seats, its pending cut, its rubbers), not the other tables nor the ledger."""
+    summary = evenings.evening_summary(evening=evening)
+    table = table_of_request(request)
+    if table is None or evening.club.is_public or manages_club(request, evening.club):
+        return summary
+    mine = table.number
+    return {
+        "evening": summary["evening"],
+        "tables": [t for t in summary["tables"] if t["number"] == mine],
+        "pending_cuts": [c for c in summary["pending_cuts"] if c.get("table") == mine],
+        "rubbers": [r for r in summary["rubbers"] if r["table"] == mine],
+    }
 
 
 def _table_may_act(request, evening: Evening, number: int) -> Table | None:
@@ -112,7 +132,8 @@ class EveningDetailView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
-        return Response(evenings.evening_summary(evening=_evening(request, slug, pk)))
+        evening = _evening(request, slug, pk, for_table=True)
+        return Response(_summary(request, evening))
 
 
 class EveningEventsView(APIView):
@@ -151,14 +172,14 @@ class TableHandsView(APIView):
 
     @extend_schema(request=HandRecordInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, slug, pk, number):
-        evening = _evening(request, slug, pk)
+        evening = _evening(request, slug, pk, for_table=True)
         table = _table_may_act(request, evening, number)
         data = HandRecordInput(data=request.data)
         data.is_valid(raise_exception=True)
-        hand = evenings.evening_record_hand(
+        hand = recording.hand_record(
             evening_id=evening.pk,
             table_number=number,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
@@ -166,7 +187,7 @@ class TableHandsView(APIView):
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
             {"hand": {"number": hand.number, "points": hand.points, "lines": hand.lines},
-             "evening": evenings.evening_summary(evening=evening)},
+             "evening": _summary(request, evening)},
             status=status.HTTP_201_CREATED,
         )  # fmt: skip
 
@@ -177,16 +198,16 @@ class TableHandCorrectView(APIView):
 
     @extend_schema(request=HandCorrectInput, responses=OpenApiTypes.OBJECT)
     def put(self, request, slug, pk, number, rubber, hand):
-        evening = _evening(request, slug, pk)
+        evening = _evening(request, slug, pk, for_table=True)
         table = _table_may_act(request, evening, number)
         data = HandCorrectInput(data=request.data)
         data.is_valid(raise_exception=True)
-        evenings.evening_correct_hand(
+        recording.hand_correct(
             evening_id=evening.pk,
             table_number=number,
             rubber_number=rubber,
             number=hand,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             reason=data.validated_data["reason"],
             user=request.user,
             table=table,
@@ -194,7 +215,7 @@ class TableHandCorrectView(APIView):
             expected_version=data.validated_data.get("expected_version"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
-        return Response(evenings.evening_summary(evening=evening))
+        return Response(_summary(request, evening))
 
 
 class TableCloseSittingView(APIView):
@@ -202,13 +223,13 @@ class TableCloseSittingView(APIView):
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
     def post(self, request, slug, pk, number):
-        evening = _evening(request, slug, pk)
+        evening = _evening(request, slug, pk, for_table=True)
         _table_may_act(request, evening, number)
         evenings.evening_close_sitting(
             evening_id=evening.pk, table_number=number, user=request.user
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
-        return Response(evenings.evening_summary(evening=evening))
+        return Response(_summary(request, evening))
 
 
 class EveningCloseView(APIView):
@@ -255,12 +276,17 @@ class EveningTablesView(APIView):
         )
 
 
-def _csv(rows: list[list], filename: str) -> HttpResponse:
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+class TableNewLinkView(APIView):
+    """Issue a fresh phone link for a table (the secretary): the old link dies at once."""
+
+    @extend_schema(request=None, responses=TableLinkOutput)
+    def post(self, request, slug, pk, number):
+        evening = _evening(request, slug, pk, write=True)
+        table = get_object_or_404(Table, evening=evening, number=number)
+        table = services.table_renew_link(table_id=table.pk, user=request.user)
+        return Response(
+            {"number": table.number, "link": request.build_absolute_uri(f"/t/{table.token}/")}
+        )
 
 
 class EveningLedgerCsvView(APIView):
@@ -271,8 +297,9 @@ class EveningLedgerCsvView(APIView):
         evening = _evening(request, slug, pk)
         ledger = evenings.evening_ledger(evening=evening)
         rows = [["player", f"amount ({evening.club.currency})"]]
-        rows += [[name, str(amount)] for name, amount in ledger.items()]
-        return _csv(rows, f"evening-{evening.pk}-ledger.csv")
+        # The amount as a number (Decimal), so a spreadsheet can add the column up.
+        rows += [[name, amount] for name, amount in ledger.items()]
+        return csv_response(rows, f"evening-{evening.pk}-ledger.csv")
 
 
 class EveningHandsCsvView(APIView):
@@ -293,4 +320,4 @@ class EveningHandsCsvView(APIView):
                 [table, hand.rubber_id, hand.number, hand.data, hand.points,
                  hand.correction_count]
             )  # fmt: skip
-        return _csv(rows, f"evening-{evening.pk}-hands.csv")
+        return csv_response(rows, f"evening-{evening.pk}-hands.csv")

@@ -4,7 +4,9 @@
     Authorization: Table <table token>         -> request.user is anonymous,
                                                   request.auth is the Table
 
-A table token opens only that table's hands (see club.permissions).
+A table token opens only that table's rubbers and hands, on its own evening, and only
+while it lives (club.selectors.table_by_link): a dead one is refused with 401 and a code
+saying why (evening_closed, table_broken_up, link_expired, link_replaced).
 """
 
 from django.contrib.auth.models import AnonymousUser
@@ -40,12 +42,15 @@ class TableTokenAuthentication(BaseAuthentication):
         return self.authenticate_token(token)
 
     def authenticate_token(self, token: str):
-        """Find the table a token opens, or fail; closed evenings' tables are shut too."""
-        from club.models import Table
+        """Find the table a live token opens, or fail saying why the link is dead."""
+        from club.selectors import TableLinkDead, table_by_link
 
-        table = Table.objects.select_related("evening", "club").filter(token=token).first()
-        if table is None:
-            raise exceptions.AuthenticationFailed("Unknown table token.")
+        try:
+            table = table_by_link(token=token)
+        except TableLinkDead as exc:
+            if exc.code == "unknown_link":
+                raise exceptions.AuthenticationFailed("Unknown table token.") from exc
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from exc
         return AnonymousUser(), table
 
     def authenticate_header(self, request):

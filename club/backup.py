@@ -14,6 +14,7 @@ username and linked on import when a user of that name exists. Operational rows
 
 import datetime
 import uuid
+from collections.abc import Callable
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -31,14 +32,6 @@ from scoring.models import (
     Rubber,
     RubberPlayer,
     Settlement,
-)
-from tournaments.models import (
-    Round,
-    RoundTable,
-    StandingsVersion,
-    Tournament,
-    TournamentPlayer,
-    TournamentTotal,
 )
 
 FORMAT = "cardclub-club-backup"
@@ -60,22 +53,33 @@ MODELS: list[tuple[type[models.Model], str]] = [
     (RemovedHand, "rubber__club"),
     (HandScore, "rubber__club"),
     (Settlement, "rubber__club"),
-    (Tournament, "club"),
-    (TournamentPlayer, "tournament__club"),
-    (Round, "tournament__club"),
-    (RoundTable, "round__tournament__club"),
-    (TournamentTotal, "tournament__club"),
-    (StandingsVersion, "tournament__club"),
+    # The apps built on club (tournaments) add theirs when they are ready: `register`.
 ]
 LABELS = {model._meta.label_lower: model for model, _ in MODELS}
 # Columns the service derives from other rows: a backup may lack them (written before
 # they existed); the import derives them again either way.
-DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS} | {
-    (TournamentTotal, name) for name in ("rank", "tied", "head_to_head", "rounds_won")
-}
-# Columns added since backups were first written, whose default is what an older backup
-# meant: a progressive had no stake of its own (ruling P2).
-LATER = {(Tournament, "stake")}
+DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS}
+# What an app that registered rows derives again from them after an import.
+_DERIVE: list[Callable[[Club], None]] = []
+
+
+def register(
+    rows: list[tuple[type[models.Model], str]],
+    *,
+    derived: set[tuple[type[models.Model], str]] = frozenset(),
+    derive: Callable[[Club], None] | None = None,
+) -> None:
+    """Put another app's rows in a club's backup (called from its AppConfig.ready(), so
+    that club knows nothing of the apps built on it): `rows`, (model, lookup selecting
+    the club's rows) in dependency order, after every row they refer to; `derived`, the
+    (model, column) pairs the import derives again, by `derive(club)`."""
+    for model, lookup in rows:
+        if model._meta.label_lower not in LABELS:
+            MODELS.append((model, lookup))
+            LABELS[model._meta.label_lower] = model
+    DERIVED.update(derived)
+    if derive is not None and derive not in _DERIVE:
+        _DERIVE.append(derive)
 
 
 class BackupError(Exception):
@@ -247,8 +251,8 @@ class _Importer:
             if field.primary_key:
                 continue
             if field.name not in values:
-                if (model, field.name) in DERIVED | LATER:
-                    continue  # an older backup: the default, or derived again (_derive)
+                if (model, field.name) in DERIVED:
+                    continue  # an older backup: derived again after the import (_derive)
                 raise KeyError(field.name)
             value = values[field.name]
             if _is_user(field):
@@ -265,19 +269,25 @@ class _Importer:
         if model is Table and Table.objects.filter(token=obj.token).exists():
             obj.token = new_table_token()  # the phone link is another club's (unique)
             self.tokens_renewed += 1
+        if (
+            model is Table
+            and obj.replaced_token
+            and Table.objects.filter(replaced_token=obj.replaced_token).exists()
+        ):
+            # Another club's (unique); a copy need not tell a phone its old link was replaced.
+            obj.replaced_token = None
         return obj, links
 
 
 def _derive(club: Club) -> None:
     """What the service derives from the restored rows is derived again, so a backup
     written before a derived column existed restores right: the seats' roll-ups, then
-    the standings' totals and places."""
+    the standings' places (each registered app's `derive`)."""
     from scoring.rollup import rollup_rubbers
-    from tournaments.services import standings_rederive
 
     rollup_rubbers(Rubber.objects.filter(club=club).values_list("pk", flat=True))
-    for tournament in Tournament.objects.filter(club=club):
-        standings_rederive(tournament=tournament)
+    for derive in _DERIVE:
+        derive(club)
 
 
 @transaction.atomic

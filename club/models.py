@@ -7,11 +7,12 @@ Every row of the service belongs to one club, directly or through its parent;
 import secrets
 
 from django.conf import settings
-from django.core.validators import MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 
-from config.audit import audited
+from core.audit import audited
 
 
 def new_table_token() -> str:
@@ -34,6 +35,13 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=True, help_text="Public clubs show their standings and evenings to anyone."
     )
+    # A table's phone link is a bearer secret left on a card table (club.tokens): it dies
+    # this many hours after the end of its evening's day (or after it was issued, if later).
+    table_link_hours = models.PositiveSmallIntegerField(
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+        help_text="Hours a table's phone link lives after the end of its evening's day.",
+    )
     secretaries = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -42,6 +50,10 @@ class Club(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(currency__regex=r"^[A-Z]{3}$"), name="club_currency_iso"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(table_link_hours__gte=1, table_link_hours__lte=168),
+                name="club_table_link_hours_range",
             ),
         ]
 
@@ -126,6 +138,12 @@ class Table(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    # When the current token was issued (a fresh link resets it), and the token it replaced,
+    # kept only so that a phone still holding it is told why it no longer works.
+    link_issued_at = models.DateTimeField(default=timezone.now, editable=False)
+    replaced_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=None, editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -192,51 +210,3 @@ class Cut(models.Model):
 
     def __str__(self):
         return f"Cut for {self.purpose} ({self.evening})"
-
-
-class WorkerHeartbeat(models.Model):
-    """The last time a Celery worker ran the heartbeat task; /healthz reports it."""
-
-    worker = models.CharField(max_length=200, unique=True)
-    task_id = models.CharField(max_length=64)
-    at = models.DateTimeField()
-
-    class Meta:
-        ordering = ["-at"]
-        get_latest_by = "at"
-
-    def __str__(self):
-        return f"{self.worker} at {self.at:%Y-%m-%d %H:%M:%S}"
-
-
-class IdempotencyRecord(models.Model):
-    """A write request made with an Idempotency-Key, and the answer it got.
-
-    A retry with the same key and body gets the stored answer; the same key with a
-    different body gets 422; a retry while the first is still running gets 409
-    (config.idempotency, after the IETF Idempotency-Key draft).
-    """
-
-    class State(models.TextChoices):
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-
-    key = models.CharField(max_length=255)
-    principal = models.CharField(max_length=64)  # a hash of who asked (token, session)
-    method = models.CharField(max_length=10)
-    path = models.CharField(max_length=500)
-    fingerprint = models.CharField(max_length=64)  # a hash of the body
-    state = models.CharField(max_length=8, choices=State.choices, default=State.RUNNING)
-    status = models.PositiveSmallIntegerField(null=True, blank=True)
-    content_type = models.CharField(max_length=100, blank=True)
-    body = models.BinaryField(blank=True, default=b"")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint("key", "principal", "method", "path", name="idempotency_once"),
-        ]
-        indexes = [models.Index(fields=["created_at"])]
-
-    def __str__(self):
-        return f"{self.method} {self.path} [{self.key}] {self.state}"

@@ -2,6 +2,11 @@
 
 A request for a club the user may not see answers 404 — the same as a club that
 does not exist — so nothing leaks about private clubs, list endpoints included.
+
+A table's phone link (club.auth.TableTokenAuthentication) is no one's login: beyond what
+the public may read, it opens only its own table's rubbers and hands on its own evening,
+through the views that ask for it (`for_table=True`). Everywhere else its caller is the
+anonymous public, so of a private club it sees nothing (404).
 """
 
 from django.http import Http404
@@ -25,15 +30,16 @@ def manages_club(request, club: Club) -> bool:
     return known[club.pk]
 
 
-def club_for_request(request, slug: str, *, write: bool = False) -> Club:
+def club_for_request(request, slug: str, *, write: bool = False, for_table: bool = False) -> Club:
     """Load the club named in the URL as this request may see it.
 
     Invisible clubs answer 404; a visible club the user may not change answers 403
-    to a write.
+    to a write. `for_table`: the view itself keeps a table's link to its own table's
+    rubbers and hands, so the link may see its own (even private) club here.
     """
     table = table_of_request(request)
-    if table is not None and table.club.slug == slug:
-        club = table.club  # a table's link always sees its own club, read with the table
+    if for_table and not write and table is not None and table.club.slug == slug:
+        club = table.club  # read with the table
     else:
         club = clubs_visible_to(user=request.user).filter(slug=slug).first()
     if club is None:

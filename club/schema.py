@@ -13,6 +13,8 @@ class TableTokenScheme(OpenApiAuthenticationExtension):
             "in": "header",
             "name": "Authorization",
             "description": (
-                "`Table <token>`: the phone at one table; opens only that table's hands."
+                "`Table <token>`: the phone at one table; opens only that table's rubbers "
+                "and hands, while its evening is open, its table stands and the club's "
+                "hours allow (a dead link gets 401 saying why)."
             ),
         }

@@ -1,8 +1,12 @@
-"""Reads: which clubs a user may see and act for. Every view scopes through here."""
+"""Reads: which clubs a user may see and act for, and which table a phone link opens.
+Every view scopes through here."""
+
+import datetime
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from club.models import Club, Member
+from club.models import Club, Evening, Member, Table
 
 
 def clubs_visible_to(*, user) -> QuerySet[Club]:
@@ -34,3 +38,65 @@ def club_is_managed_by(*, club: Club, user) -> bool:
 def members_of(*, club: Club) -> QuerySet[Member]:
     """The club's roster, by name."""
     return club.members.order_by("name")
+
+
+# Why a table's phone link no longer works, in words for the phone (the API's error code,
+# and the phone page's refusal).
+DEAD_LINK = {
+    "unknown_link": "This link opens no table.",
+    "link_replaced": "This table's link was replaced by a new one.",
+    "evening_closed": "This table's link stopped working when the evening was closed.",
+    "table_broken_up": "This table's link stopped working when the table broke up.",
+    "link_expired": "This table's link has expired.",
+}
+ASK_FOR_NEW_CARD = "Ask the club's secretary for the table's new card."
+
+
+class TableLinkDead(Exception):
+    """A table's phone link that opens nothing, with the reason (a key of DEAD_LINK)."""
+
+    def __init__(self, code: str):
+        self.code = code
+        self.message = f"{DEAD_LINK[code]} {ASK_FOR_NEW_CARD}"
+        super().__init__(self.message)
+
+
+def table_link_expires_at(*, table: Table) -> datetime.datetime:
+    """When a table's link dies of age: the club's `table_link_hours` after the end of the
+    evening's day in the site's time zone, or after the link was issued if that is later
+    (an evening entered after the day it was played on, a fresh link)."""
+    zone = timezone.get_default_timezone()
+    day_ends = datetime.datetime.combine(
+        table.evening.date + datetime.timedelta(days=1), datetime.time(), tzinfo=zone
+    )
+    start = max(day_ends, table.link_issued_at)
+    return start + datetime.timedelta(hours=table.club.table_link_hours)
+
+
+def table_link_refusal(*, table: Table, now: datetime.datetime | None = None) -> str | None:
+    """Why this table's link opens nothing now (a key of DEAD_LINK), or None while it lives:
+    its evening is open, the table still stands, and the link has not expired."""
+    evening = table.evening
+    if evening.status != Evening.Status.OPEN:
+        return "evening_closed"
+    standing = evening.state.get("tables") if evening.state else None
+    if standing is not None and table.number not in {t["number"] for t in standing}:
+        return "table_broken_up"  # table numbers are never reused within an evening
+    if (now or timezone.now()) >= table_link_expires_at(table=table):
+        return "link_expired"
+    return None
+
+
+def table_by_link(*, token: str) -> Table:
+    """The table a live phone link opens (its evening and club read with it), or
+    TableLinkDead saying why not. The API's `Table` authentication and the phone page
+    both ask here, so a link lives and dies the same on both."""
+    table = Table.objects.select_related("evening", "club").filter(token=token).first()
+    if table is None:
+        if token and Table.objects.filter(replaced_token=token).exists():
+            raise TableLinkDead("link_replaced")
+        raise TableLinkDead("unknown_link")
+    table.evening.club = table.club  # one club, read once
+    if code := table_link_refusal(table=table):
+        raise TableLinkDead(code)
+    return table

@@ -1,10 +1,14 @@
-"""Writes for clubs and members. Keyword-only, type-hinted, one transaction each."""
+"""Writes for clubs, members and tables' phone links. Keyword-only, type-hinted, one
+transaction each."""
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from club.models import Club, Member
-from config.api import UserError
-from config.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
+from club.models import Club, Member, Table, new_table_token
+from core.audit import audit_context
+from core.db import lock_one
+from core.errors import UserError
+from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 
 
 @transaction.atomic
@@ -28,7 +32,7 @@ def member_named(
     that only looks like a member's (letters from another script, full-width forms:
     the same confusable skeleton) is refused with the question "Ann is a member: is
     this Ann, or a new player?", unless the caller says it is a new player.
-    `name` is cleaned already (`config.text.clean_name`).
+    `name` is cleaned already (`core.text.clean_name`).
     """
     key, skeleton = name_key(name), name_skeleton(name)
     members = club.members.exclude(pk=exclude.pk) if exclude is not None else club.members.all()
@@ -87,3 +91,23 @@ def member_update(
     except IntegrityError as exc:
         raise UserError(f"{name} is on the club's roster already.", field="name") from exc
     return member
+
+
+@transaction.atomic
+def table_renew_link(*, table_id: int, user=None) -> Table:
+    """Issue a fresh phone link for a table (a lost or copied card): the old token dies at
+    once (a phone still holding it is told the link was replaced), and the new one lives
+    as long as the club's `table_link_hours` allow from now or the evening's day.
+
+    The change is kept by the audit triggers on tables (who, when, the old and new token).
+    """
+    table = lock_one(
+        Table.objects.select_related("evening", "club").filter(pk=table_id), what="table"
+    )
+    table.replaced_token = table.token
+    table.token = new_table_token()
+    table.link_issued_at = timezone.now()
+    who = user.username if user is not None and user.is_authenticated else None
+    with audit_context(user=who, reason=f"a fresh phone link for table {table.number}"):
+        table.save(update_fields=["token", "replaced_token", "link_issued_at"])
+    return table

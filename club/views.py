@@ -1,7 +1,5 @@
 """HTML pages: the site's home, a club's public home, the secretary's home, login."""
 
-from decimal import Decimal, InvalidOperation
-
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -12,8 +10,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
-from club.ratelimit import login_throttled
 from club.selectors import clubs_managed_by, clubs_visible_to
+from config.ratelimit import login_throttled
 
 
 def home(request):
@@ -70,56 +68,53 @@ def player_detail(request, slug, pk):
 
 @login_required
 def secretary_home(request):
-    """The secretary's start page: his clubs, their evenings, and a form to open one."""
+    """The secretary's start page: his clubs, their evenings, and a form to open one.
+
+    The form is checked by the API's own input serializer for a new evening (one rule for
+    the stake, the date and the title at both doors); a refused form is shown again with
+    the field and the reason, answering 400.
+    """
+    from rest_framework.exceptions import ValidationError
+
     from club import evenings
-    from config.api import UserError
+    from club.api_evenings import EveningInput
+    from config.api import UserError, field_error
+    from core.inputs import whole_number
     from scoring.rules import GAMES, ScoringError
 
     error = None
     if request.method == "POST":
-        club = clubs_managed_by(user=request.user).filter(pk=request.POST.get("club")).first()
         try:
-            if club is None:
+            number = whole_number(request.POST, "club")
+            club = clubs_managed_by(user=request.user).filter(pk=number).first()
+            if number is None or club is None:
                 raise UserError("Choose one of your clubs.", field="club")
-            evening = evenings.evening_open(
-                club=club,
-                date=request.POST.get("date") or timezone.localdate(),
-                ruleset=request.POST.get("ruleset", ""),
-                stake=_stake(request.POST.get("stake", "0")),
-                title=request.POST.get("title", ""),
-            )
+            form = request.POST.copy()
+            if not form.get("date"):
+                form["date"] = timezone.localdate().isoformat()
+            if not form.get("stake", "").strip():
+                form["stake"] = "0"
+            data = EveningInput(data=form)
+            data.is_valid(raise_exception=True)
+            evening = evenings.evening_open(club=club, **data.validated_data)
             return redirect("evening-board", pk=evening.pk)
+        except ValidationError as exc:
+            field, message = field_error(exc.detail)
+            error = {"message": message, "field": field, "law": None}
         except (UserError, ScoringError) as exc:
-            error = exc.message
+            error = {"message": exc.message, "field": exc.field, "law": exc.law}
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
     return render(
         request,
         "club/secretary_home.html",
         {"clubs": clubs, "rulesets": GAMES.values(), "error": error,
          "today": timezone.localdate()},
+        status=400 if error else 200,
     )  # fmt: skip
-
-
-def _stake(text: str) -> Decimal:
-    from config.api import UserError
-
-    try:
-        stake = Decimal(text.strip() or "0")
-    except InvalidOperation as exc:
-        raise UserError(
-            "The stake is an amount such as 0.25.", field="stake", law="ruling M1"
-        ) from exc
-    if stake < 0 or stake != stake.quantize(Decimal("0.01")):
-        raise UserError(
-            "The stake is an amount in the currency's minor units, such as 0.25.",
-            field="stake",
-            law="ruling M1",
-        )
-    return stake
 
 
 @method_decorator(sensitive_post_parameters(), name="dispatch")
 @method_decorator(login_throttled, name="dispatch")
 class LoginView(auth_views.LoginView):
     """Django's login page, behind the login throttle (THROTTLE_LOGIN per address) and
-    django-axes' lockout (club.ratelimit)."""
+    django-axes' lockout (config.ratelimit)."""

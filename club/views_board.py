@@ -8,6 +8,7 @@ if someone else acted first, the action is refused with a conflict and the board
 shows the evening as it now is.
 """
 
+import functools
 import io
 import uuid
 
@@ -15,17 +16,24 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import evenings
+from club import evenings, phone_links, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
-from club.selectors import clubs_managed_by
+from club.selectors import (
+    ASK_FOR_NEW_CARD,
+    DEAD_LINK,
+    TableLinkDead,
+    clubs_managed_by,
+    table_by_link,
+)
 from config.api import UserError
-from config.text import clean_name
+from core.inputs import whole_number
+from core.text import clean_name
+from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
 from scoring.selectors import rubber_scoresheet
@@ -82,7 +90,9 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
 def board(request, pk: int):
     """The secretary's board for one evening."""
     evening = _managed_evening(request, pk)
-    return render(request, "club/board.html", board_context(evening))
+    context = board_context(evening)
+    context["reach"] = phone_links.board_reach(request)  # can phones open the QR codes?
+    return render(request, "club/board.html", context)
 
 
 @login_required
@@ -111,10 +121,7 @@ def _event_from_form(post) -> dict:
     if post.get("table") == "new" and kind == "change_table":
         event["table"] = "new"  # ruling T8: a fresh table (Bridge)
     elif post.get("table"):
-        try:
-            event["table"] = int(post["table"])
-        except ValueError as exc:
-            raise UserError("Choose a table by its number.", field="table") from exc
+        event["table"] = whole_number(post, "table")
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it
     if kind == "substitute":
@@ -136,16 +143,29 @@ def _event_from_form(post) -> dict:
     return event
 
 
+def _table_number(post) -> int:
+    number = whole_number(post, "table")
+    if number is None:
+        raise UserError("Choose a table by its number.", field="table")
+    return number
+
+
+def _board_table(evening: Evening, post) -> Table:
+    table = evening.tables.filter(number=_table_number(post)).first()
+    if table is None:
+        raise UserError("Choose one of the evening's tables by its number.", field="table")
+    return table
+
+
 @login_required
 @require_POST
 def board_action(request, pk: int):
     """Carry out one button of the board, then show the board as it now is."""
     evening = _managed_evening(request, pk)
     error = notice = None
-    version = request.POST.get("version")
-    expected = int(version) if version and version.isdigit() else None
     kind = request.POST.get("type", "")
     try:
+        expected = whole_number(request.POST, "version")
         if kind == "close":
             evenings.evening_close(
                 evening_id=evening.pk, user=request.user, expected_version=expected
@@ -154,9 +174,16 @@ def board_action(request, pk: int):
             evenings.evening_reopen(
                 evening_id=evening.pk, reason=request.POST.get("reason", ""), user=request.user
             )
+        elif kind == "new_link":
+            table = _board_table(evening, request.POST)
+            services.table_renew_link(table_id=table.pk, user=request.user)
+            notice = [
+                f"Table {table.number} has a fresh link: print its new QR code; "
+                "the old card no longer works."
+            ]
         elif kind == "close_sitting":
             evenings.evening_close_sitting(
-                evening_id=evening.pk, table_number=int(request.POST["table"]), user=request.user
+                evening_id=evening.pk, table_number=_table_number(request.POST), user=request.user
             )
         else:
             logged = evenings.evening_act(
@@ -167,7 +194,7 @@ def board_action(request, pk: int):
             )
             notice = [f"{d['law']}: {d['text']}" for d in logged.decisions]
     except USER_ERRORS as exc:
-        error = {"message": exc.message, "law": getattr(exc, "law", None)}
+        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
         if getattr(exc, "code", None) == "near_duplicate":
             # The arrivals form asks again, the name kept (it was clean and short enough),
             # with the box that says it is a new player.
@@ -182,7 +209,7 @@ def table_qr(request, pk: int, number: int):
     """The QR code of a table's phone link, as SVG, to print or show on the board."""
     evening = _managed_evening(request, pk)
     table = get_object_or_404(Table, evening=evening, number=number)
-    link = request.build_absolute_uri(reverse("table-phone", args=[table.token]))
+    link = phone_links.table_link(request, table)  # an address phones reach
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="svg", scale=5, border=2)
     return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
@@ -211,11 +238,41 @@ def evening_sheet(request, pk: int):
 
 
 def _table(token: str) -> Table:
-    table = Table.objects.select_related("evening", "club").filter(token=token).first()
-    if table is None:
-        raise Http404("No such table.")
-    table.evening.club = table.club  # one club, read once
-    return table
+    """The table a live link opens (club.selectors.table_by_link, as for the API); a dead
+    link's TableLinkDead is answered by `phone_link`, a token that never was one is 404."""
+    try:
+        return table_by_link(token=token)
+    except TableLinkDead as exc:
+        if exc.code == "unknown_link":
+            raise Http404("No such table.") from exc
+        raise
+
+
+def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
+    """A dead link's page: why it no longer works, and whom to ask (403 on every route
+    under /t/<token>/). A polling phone reloads the whole page to show it."""
+    response = render(
+        request,
+        "club/table_dead.html",
+        {"reason": DEAD_LINK[refusal.code], "ask": ASK_FOR_NEW_CARD},
+        status=403,
+    )
+    if request.headers.get("HX-Request"):
+        response["HX-Refresh"] = "true"
+    return response
+
+
+def phone_link(view):
+    """Every page under /t/<token>/ opens only with a live link."""
+
+    @functools.wraps(view)
+    def wrapped(request, token: str, *args, **kwargs):
+        try:
+            return view(request, token, *args, **kwargs)
+        except TableLinkDead as exc:
+            return _dead_link(request, exc)
+
+    return wrapped
 
 
 def table_context(table: Table, *, error=None, notice=None) -> dict:
@@ -240,6 +297,7 @@ def table_context(table: Table, *, error=None, notice=None) -> dict:
     }
 
 
+@phone_link
 def table_phone(request, token: str):
     """The page a player at the table uses to record and correct that table's hands."""
     table = _table(token)
@@ -253,87 +311,33 @@ def table_phone(request, token: str):
     return render(request, "club/table.html", table_context(table))
 
 
-def _count(post, name: str) -> int:
-    value = (post.get(name) or "0").strip()
-    if not value.isdigit():
-        raise UserError("Give a whole number, nothing below nought.", field=f"hand.{name}")
-    return int(value)
-
-
-def _hand_from_form(rules, post) -> dict:
-    """A hand in the scoresheet's shape from the phone's form fields."""
-
-    def number(name):
-        value = post.get(name, "").strip()
-        if not value.lstrip("-").isdigit():
-            raise UserError("Give a whole number.", field=f"hand.{name}")
-        return int(value)
-
-    if rules.key == "euchre-somerset-1888":
-        return {
-            "makers": post.get("makers", ""),
-            "alone": post.get("alone") == "on",
-            "tricks": number("tricks"),
-            "revokes": [
-                side for side in ("NS", "EW") for _ in range(_count(post, f"revokes_{side}"))
-            ],
-            "law90": post.get("law90") or None,
-            "law102": post.get("law102") == "on",
-            "law50": post.get("law50") == "on",
-        }
-    if rules.key == "bridge-elwell-1907":
-        ns = number("tricks_ns")
-        hand = {
-            "declarer": post.get("declarer", ""),
-            "trump": post.get("trump", ""),
-            "doubles": number("doubles"),
-            "tricks": {"NS": ns, "EW": 13 - ns},
-            "honours": None,
-            "chicane": {side: _count(post, f"chicane_{side}") for side in ("NS", "EW")},
-            "revokes": {side: _count(post, f"revokes_{side}") for side in ("NS", "EW")},
-        }
-        if post.get("honours_side"):
-            hand["honours"] = {
-                "side": post["honours_side"],
-                "held": number("honours_held"),
-                "in_one_hand": number("honours_in_one_hand"),
-            }
-        return hand
-    return {
-        "maker": post.get("maker", ""),
-        "partner": post.get("partner") or None,
-        "alone": post.get("alone") == "on",
-        "tricks": number("tricks"),
-        "revoke": post.get("revoke") or None,
-        "void": post.get("void") == "on",
-        "no_score": post.getlist("no_score"),
-    }
-
-
 @require_POST
+@phone_link
 def table_record(request, token: str):
     """Record (or correct the last) hand from the table's phone."""
     table = _table(token)
-    rules = get_ruleset(table.evening.ruleset)
     error = notice = None
     try:
-        hand = _hand_from_form(rules, request.POST)
-        if request.POST.get("correct"):
+        # The rule set's input object turns the form into the API's hand; the service
+        # validates it by the same laws as a hand posted to the API.
+        hand = hand_input(table.evening.ruleset).from_form(request.POST)
+        correct = whole_number(request.POST, "correct")
+        if correct is not None:
             rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
-            evenings.evening_correct_hand(
+            recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
                 rubber_id=rubber.pk,
-                number=int(request.POST["correct"]),
-                hand=hand,
+                number=correct,
+                data=hand,
                 table=table,
             )
             notice = ["Hand corrected."]
         else:
-            recorded = evenings.evening_record_hand(
-                evening_id=table.evening_id, table_number=table.number, hand=hand, table=table
+            recorded = recording.hand_record(
+                evening_id=table.evening_id, table_number=table.number, data=hand, table=table
             )
             notice = recorded.lines
     except USER_ERRORS as exc:

@@ -130,6 +130,11 @@ urlpatterns = [
         name="api-table-close-sitting",
     ),
     path(
+        "clubs/<slug:slug>/evenings/<int:pk>/tables/<int:number>/new-link/",
+        api_evenings.TableNewLinkView.as_view(),
+        name="api-table-new-link",
+    ),
+    path(
         "clubs/<slug:slug>/evenings/<int:pk>/close/",
         api_evenings.EveningCloseView.as_view(),
         name="api-evening-close",

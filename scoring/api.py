@@ -9,76 +9,23 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from club import evenings
+from club import recording
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
-from config.text import REASON_MAX, TextField, clean_name
+from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
+from scoring.hand_input import HAND_INPUTS
 from scoring.models import RULESET_CHOICES, Rubber
 from scoring.rules import RULESETS
-from scoring.sheet import score_sheet
-
-
-def side(**kwargs) -> serializers.ChoiceField:
-    """A partnership field, "NS" or "EW" (a new field each time: DRF binds fields)."""
-    return serializers.ChoiceField(choices=["NS", "EW"], **kwargs)
-
-
-class EuchreHandInput(serializers.Serializer):
-    """A hand of Euchre (Somerset Club, 1888), as in docs/scoresheet.md."""
-
-    makers = side()
-    alone = serializers.BooleanField(default=False)
-    tricks = serializers.IntegerField(min_value=0, max_value=5, help_text="taken by the makers")
-    revokes = serializers.ListField(child=side(), required=False, help_text="one entry a revoke")
-    law90 = side(allow_null=True, required=False, help_text="the side at fault (law 90)")
-    law102 = serializers.BooleanField(default=False)
-    law50 = serializers.BooleanField(default=False)
-
-
-class HonoursInput(serializers.Serializer):
-    side = side()
-    held = serializers.IntegerField(min_value=0, max_value=5)
-    in_one_hand = serializers.IntegerField(min_value=0, max_value=5)
-
-
-class SidesCount(serializers.Serializer):
-    NS = serializers.IntegerField(min_value=0)
-    EW = serializers.IntegerField(min_value=0)
-
-
-class BridgeHandInput(serializers.Serializer):
-    """A hand of Bridge (Elwell, 1907), as in docs/scoresheet.md."""
-
-    declarer = side()
-    trump = serializers.ChoiceField(choices=["S", "C", "D", "H", "NT"])
-    doubles = serializers.IntegerField(min_value=0, default=0)
-    tricks = SidesCount(help_text="tricks taken by each side, adding to thirteen")
-    honours = HonoursInput(allow_null=True, required=False)
-    chicane = SidesCount(required=False)
-    revokes = SidesCount(required=False)
-
-
-class CallAceDealInput(serializers.Serializer):
-    """A deal of Call-Ace Euchre (Foster, 1905), as in docs/scoresheet.md."""
-
-    maker = serializers.CharField()
-    partner = serializers.CharField(allow_null=True, required=False)
-    alone = serializers.BooleanField(default=False)
-    tricks = serializers.IntegerField(min_value=0, max_value=5)
-    revoke = serializers.ChoiceField(
-        choices=["makers", "adversaries", "both"], allow_null=True, required=False
-    )
-    void = serializers.BooleanField(default=False)
-    no_score = serializers.ListField(child=serializers.CharField(), required=False)
-
+from scoring.sheet import MAX_SHEET_HANDS, score_sheet
 
 HAND_SCHEMA = PolymorphicProxySerializer(
     component_name="HandInput",
-    serializers=[EuchreHandInput, BridgeHandInput, CallAceDealInput],
+    serializers=[form.serializer for form in HAND_INPUTS.values()],
     resource_type_field_name=None,
 )
 
@@ -88,8 +35,18 @@ class ScoresheetInput(serializers.Serializer):
     options = serializers.DictField(required=False)
     players = serializers.JSONField(required=False)
     stake = serializers.CharField(required=False, help_text='a decimal string, e.g. "0.25"')
-    hands = serializers.ListField(child=serializers.DictField(), required=False)
-    deals = serializers.ListField(child=serializers.DictField(), required=False)
+    hands = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=MAX_SHEET_HANDS,
+        help_text=f"Euchre and Bridge: the hands in order, at most {MAX_SHEET_HANDS}",
+    )
+    deals = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=MAX_SHEET_HANDS,
+        help_text=f"Call-Ace: the deals in order, at most {MAX_SHEET_HANDS}",
+    )
 
 
 class HandOutput(serializers.Serializer):
@@ -178,9 +135,24 @@ class RulesetsView(APIView):
 class ScoresheetScoreView(APIView):
     """Score a whole scoresheet without storing anything (docs/scoresheet.md)."""
 
+    # Open to anyone: besides the API's own throttles, its own rate (THROTTLE_SCORESHEET)
+    # and the sheet's bound on hands keep one caller from holding the workers.
+    throttle_classes = [AnonRateThrottle, UserRateThrottle, ScopedRateThrottle]
+    throttle_scope = "scoresheet"
+
     @extend_schema(
+        description=(
+            "Score a whole scoresheet without storing anything (docs/scoresheet.md). A sheet "
+            f"holds at most {MAX_SHEET_HANDS} hands (Call-Ace: deals), whatever its rule set; "
+            "past that it is refused (400, field `hands` or `deals`). Rate limited per caller "
+            "(setting THROTTLE_SCORESHEET; 429 past it)."
+        ),
         request=ScoresheetInput,
-        responses={200: ScoresheetOutput, 400: OpenApiResponse(description="error")},
+        responses={
+            200: ScoresheetOutput,
+            400: OpenApiResponse(description="error"),
+            429: OpenApiResponse(description="too many sheets from this caller; try later"),
+        },
     )
     def post(self, request):
         if not isinstance(request.data, dict):
@@ -199,7 +171,7 @@ class RubberInput(serializers.Serializer):
     table = serializers.IntegerField(required=False, help_text="the table's number")
 
     def validate_players(self, value):
-        """Each name cleaned as every name is (config.text.clean_name); the shape is the
+        """Each name cleaned as every name is (core.text.clean_name); the shape is the
         service's to check."""
 
         def clean(names, path):
@@ -228,7 +200,7 @@ class RubberSummaryOutput(serializers.ModelSerializer):
 
 
 def _rubber(request, slug: str, pk: int) -> Rubber:
-    club = club_for_request(request, slug)
+    club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
     rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
     # A table's link reads only its own table's rubbers when the club is private.
@@ -253,18 +225,6 @@ def _may_record(request, rubber: Rubber) -> None:
     raise exceptions.PermissionDenied("Only the club's secretary or the table may record hands.")
 
 
-def _evening_table(rubber: Rubber) -> dict | None:
-    """Where a rubber at an evening's table is found in the evening's own services (which
-    log every change to it), or None for a rubber played outside an evening."""
-    if not (rubber.evening_id and rubber.table_id):
-        return None
-    return {
-        "evening_id": rubber.evening_id,
-        "table_number": rubber.table.number,
-        "rubber_id": rubber.pk,
-    }
-
-
 def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
     """Who changes a recorded hand: the secretary (the club's referee, ruling E9), or
     the phone at the rubber's table (only within law 5's limits)."""
@@ -285,7 +245,7 @@ class RubberListView(APIView):
 
     @extend_schema(responses=RubberSummaryOutput(many=True))
     def get(self, request, slug):
-        club = club_for_request(request, slug)
+        club = club_for_request(request, slug, for_table=True)
         table = table_of_request(request)
         if club.is_public or manages_club(request, club):
             table = None
@@ -330,22 +290,12 @@ class RubberHandsView(APIView):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
         table = None if manages_club(request, rubber.club) else table_of_request(request)
-        if rubber.evening_id and rubber.table_id:
-            # A rubber at an evening's table: the evening logs the hand and, when it
-            # ends the rubber, cuts players in and out (law 15). It refuses a rubber
-            # that is no longer the table's current one.
-            hand = evenings.evening_record_hand(
-                evening_id=rubber.evening_id,
-                table_number=rubber.table.number,
-                hand=request.data,
-                user=request.user,
-                table=table,
-                rubber_id=rubber.pk,
-            )
-        else:
-            hand = services.rubber_record_hand(
-                rubber_id=rubber.pk, data=request.data, user=request.user, table=table
-            )
+        # At an evening's table the evening logs the hand and, when it ends the rubber,
+        # cuts players in and out (law 15); it refuses a rubber that is no longer the
+        # table's current one (club.recording).
+        hand = recording.hand_record(
+            rubber_id=rubber.pk, data=request.data, user=request.user, table=table
+        )
         rubber = hand.rubber  # as the service left it, locked and written: no reload
         body = selectors.hand_as_dict(hand, rubber=rubber, corrections=[])  # none yet
         body["rubber"] = {"status": rubber.status, **rubber.summary}
@@ -375,15 +325,11 @@ class RubberHandDetailView(APIView):
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
-        if where := _evening_table(rubber):  # logged in the evening's record
-            rubber = evenings.evening_correct_hand(
-                **where, **change, hand=data.validated_data["hand"]
-            )
-        else:
-            hand = services.hand_correct(
-                rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
-            )
-            rubber = hand.rubber  # as the service left it: no reload
+        # At an evening's table, logged in the evening's record (club.recording).
+        hand = recording.hand_correct(
+            rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
+        )
+        rubber = hand.rubber  # as the service left it: no reload
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 
 
@@ -403,10 +349,8 @@ class RubberHandRemoveView(APIView):
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
-        if where := _evening_table(rubber):  # logged in the evening's record
-            removed = evenings.evening_remove_hand(**where, **change)
-        else:
-            removed = services.hand_remove_last(rubber_id=rubber.pk, **change)
+        # At an evening's table, logged in the evening's record (club.recording).
+        removed = recording.hand_remove(rubber_id=rubber.pk, **change)
         # The rubber as the service left it, locked and written: no reload.
         return Response(selectors.rubber_scoresheet(rubber=removed.rubber))
 
@@ -437,5 +381,5 @@ class RubberCloseView(APIView):
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
-        rubber = services.rubber_close(rubber_id=rubber.pk)
+        rubber = recording.sitting_close(rubber_id=rubber.pk)
         return Response(selectors.rubber_scoresheet(rubber=rubber))

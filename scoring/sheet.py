@@ -12,6 +12,12 @@ from typing import Any
 from .rules import get_ruleset
 from .rules.base import ScoringError, check_bool, check_mapping, parse_stake
 
+#: The most hands (Call-Ace: deals) one sheet may hold, the same for every rule set. A
+#: Euchre rubber ends within thirty hands; a Call-Ace sitting of an evening, or a Bridge
+#: rubber of many part-scores, stays well inside it. The bound keeps one anonymous call to
+#: the scoresheet endpoint from holding a worker for seconds (docs/scoresheet.md).
+MAX_SHEET_HANDS = 500
+
 _SHEET_KEYS = frozenset({"ruleset", "options", "players", "stake", "hands", "deals", "closed"})
 
 
@@ -35,6 +41,11 @@ def score_sheet(data: dict) -> dict:
     raw_hands = data.get(key, [])
     if not isinstance(raw_hands, list):
         raise ScoringError(f"{key} is a list", field=key)
+    if len(raw_hands) > MAX_SHEET_HANDS:
+        raise ScoringError(
+            f"a sheet holds at most {MAX_SHEET_HANDS} {key}; this one has {len(raw_hands)}",
+            field=key,
+        )
     closed = None
     if "closed" in data:
         if rules.partnership:

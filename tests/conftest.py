@@ -192,11 +192,11 @@ def browser_page(live_server, monkeypatch):
             connections.close_all()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _no_connection_left_behind(django_db_setup, django_db_blocker):
-    """At the end of the run, no other session may still hold the test database (issue
-    #12): threads, the live server and real workers close their connections, so the
-    test database is dropped cleanly. Waits a little for processes still exiting."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and at its end no other session may still hold it
+    (issue #12): threads, the live server and real workers close their connections, so
+    the test database is dropped cleanly. Waits a little for processes still exiting."""
     yield
     from django.db import connection
 

@@ -1,19 +1,29 @@
 """The permission matrix: every API endpoint and page, for anonymous users, a table's
-phone, the club's secretary, another club's secretary and staff, on a private club.
+phone, the club's secretary, another club's secretary and staff, on a private club; and
+every API endpoint and the phone page for the other kinds of table link (dead: evening
+closed, table broken up, expired, replaced; live: another table, another club's table).
 
-A private club is invisible (404) to all but its secretaries and staff, and to a table's
-phone except for that table's own club; writes need the secretary (403 for those who can
-see but not change); a table's token touches only its own table's hands. A new URL must
+A private club is invisible (404) to all but its secretaries and staff; a table's live
+link reads only its own table's rubbers and hands, its own evening and its club's name,
+and writes only its own table's hands; a dead link gets 401 (API) or 403 (phone page)
+saying why; writes need the secretary (403 for those who can see but not change). A new URL must
 be added here: the last test fails for any API route the matrix does not cover.
 """
 
+import datetime
+
 import pytest
 from django.urls import get_resolver
+from django.utils import timezone
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
+from club import evenings, services
+from club.models import Evening, Table
+from club.selectors import ASK_FOR_NEW_CARD, DEAD_LINK
 from tests.conftest import token_client
-from tests.factories import ClubFactory, MemberFactory, UserFactory
-from tests.worlds import club_in_play
+from tests.factories import ClubFactory, MemberFactory, TableFactory, UserFactory
+from tests.worlds import club_in_play, second_table
 
 ROLES = ["anonymous", "table", "secretary", "other", "staff"]
 NS_MARCH = {"makers": "NS", "tricks": 5}
@@ -21,14 +31,17 @@ NS_MARCH = {"makers": "NS", "tricks": 5}
 # (method, path, body, {role: status}); {s} the club, {e} evening, {r} rubber, {m} member,
 # {tok} the table's token. "anonymous" and "other" see nothing of a private club.
 HIDDEN = {"anonymous": 404, "other": 404}
-READ = {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}
-SECRETARY_READ = {**HIDDEN, "table": 403, "secretary": 200, "staff": 200}
-WRITE = {**HIDDEN, "table": 403}
+# A table's link is no one's login: of a private club it reads only its own table's
+# rubbers and hands, its own evening and the club's name (TABLE_READ); nothing else.
+READ = {**HIDDEN, "table": 404, "secretary": 200, "staff": 200}
+TABLE_READ = {**READ, "table": 200}
+SECRETARY_READ = {**HIDDEN, "table": 404, "secretary": 200, "staff": 200}
+WRITE = {**HIDDEN, "table": 404}
 MATRIX = [
     ("get", "/api/v1/clubs/", None, dict.fromkeys(ROLES, 200)),
     ("post", "/api/v1/clubs/", {"name": "N", "slug": "new"},
      {"anonymous": 403, "table": 403, "secretary": 403, "other": 403, "staff": 201}),
-    ("get", "/api/v1/clubs/{s}/", None, READ),
+    ("get", "/api/v1/clubs/{s}/", None, TABLE_READ),
     ("patch", "/api/v1/clubs/{s}/", {"name": "Renamed"}, {**WRITE, "secretary": 200, "staff": 200}),
     ("get", "/api/v1/clubs/{s}/members/", None, READ),
     ("post", "/api/v1/clubs/{s}/members/", {"name": "Zed"}, {**WRITE, "secretary": 201, "staff": 201}),
@@ -44,15 +57,15 @@ MATRIX = [
     ("post", "/api/v1/auth/token/", {"username": "secretary", "password": "correct horse battery"},
      dict.fromkeys(ROLES, 200)),
     ("get", "/api/v1/me/", None, dict.fromkeys(ROLES, 200)),
-    ("get", "/api/v1/clubs/{s}/rubbers/", None, READ),
+    ("get", "/api/v1/clubs/{s}/rubbers/", None, TABLE_READ),
     ("post", "/api/v1/clubs/{s}/rubbers/",
      {"ruleset": "euchre-somerset-1888", "players": {"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]}},
      {**WRITE, "secretary": 201, "staff": 201}),
-    ("get", "/api/v1/clubs/{s}/rubbers/{r}/", None, READ),
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/", None, TABLE_READ),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/", NS_MARCH,
      {**HIDDEN, "table": 201, "secretary": 201, "staff": 201}),
-    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", None, READ),
-    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/history/", None, SECRETARY_READ),
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", None, TABLE_READ),
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/history/", None, {**SECRETARY_READ, "table": 403}),
     ("put", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/", {"hand": NS_MARCH},
      {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/remove/", {},
@@ -81,11 +94,13 @@ MATRIX = [
     ("post", "/api/v1/clubs/{s}/evenings/",
      {"date": "1888-11-22", "ruleset": "bridge-elwell-1907", "stake": "0.10"},
      {**WRITE, "secretary": 201, "staff": 201}),
-    ("get", "/api/v1/clubs/{s}/evenings/{e}/", None, READ),
+    ("get", "/api/v1/clubs/{s}/evenings/{e}/", None, TABLE_READ),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"},
      {**WRITE, "secretary": 201, "staff": 201}),
     ("get", "/api/v1/clubs/{s}/evenings/{e}/log/", None, SECRETARY_READ),
     ("get", "/api/v1/clubs/{s}/evenings/{e}/tables/", None, SECRETARY_READ),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/new-link/", None,
+     {**WRITE, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/hands/", {"hand": NS_MARCH},
      {**HIDDEN, "table": 201, "secretary": 201, "staff": 201}),
     ("put", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/", {"hand": NS_MARCH},
@@ -114,6 +129,8 @@ PAGES = [
                                         "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/sheet/", {"anonymous": 302, "table": 302, "secretary": 200,
                                         "other": 404, "staff": 200}),
+    ("/secretary/evenings/{e}/table-cards/", {"anonymous": 302, "table": 302, "secretary": 200,
+                                              "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/tables/1/qr.svg", {"anonymous": 302, "table": 302, "secretary": 200,
                                                  "other": 404, "staff": 200}),
     ("/t/{tok}/", dict.fromkeys(ROLES, 200)),  # the table's link is its own key
@@ -178,6 +195,95 @@ def test_page_matrix(world, client, path, expected, role):
         client.force_login(users[role])
     response = client.get(path.format(**ids))
     assert response.status_code == expected[role], (role, path)
+
+
+# The other kinds of table link, each tried on every route: four dead links (refused with
+# 401 and a code saying why, whatever the route), the live link of another table of the
+# same evening (none of table 1's rubbers and hands) and of another club's table (no more
+# than the anonymous public).
+DEAD = {
+    "closed": "evening_closed",
+    "broken_up": "table_broken_up",
+    "expired": "link_expired",
+    "replaced": "link_replaced",
+}
+OTHER_TABLE = {
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/"): 404,
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/"): 404,
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/"): 404,
+    ("get", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/history/"): 404,
+    ("put", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/"): 404,
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/remove/"): 404,
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/close/"): 404,
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/hands/"): 403,
+    ("put", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/"): 403,
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/close-sitting/"): 403,
+}
+TABLE_KINDS = [*DEAD, "other_table", "other_club"]
+
+
+def table_link_of_kind(kind: str, evening) -> str:
+    """A table link of the kind, made as it happens: the evening closed, the table broken
+    up, the link past its hours or replaced by a fresh one, another table, another club."""
+    table = evening.tables.get(number=1)
+    if kind == "closed":
+        evenings.evening_close(evening_id=evening.pk)
+    elif kind == "broken_up":
+        table = second_table(evening)
+        evenings.evening_act(evening_id=evening.pk, event={"type": "break_up", "table": 2})
+    elif kind == "expired":  # the evening was in 1888: a link lives its hours from its issue
+        issued = timezone.now() - datetime.timedelta(hours=6, seconds=1)
+        Table.objects.filter(pk=table.pk).update(link_issued_at=issued)
+    elif kind == "replaced":
+        services.table_renew_link(table_id=table.pk)
+    elif kind == "other_table":
+        table = second_table(evening)
+    elif kind == "other_club":
+        # Numbered 7, so "Table 1" on the page could only be the world's own table.
+        table = TableFactory(number=7, evening__club=ClubFactory(slug="boston", is_public=False))
+    return table.token
+
+
+@pytest.mark.parametrize("kind", TABLE_KINDS)
+def test_api_matrix_for_other_table_links(world, kind):
+    _, ids, _ = world
+    ids = {**ids, "tok": table_link_of_kind(kind, Evening.objects.get(pk=ids["e"]))}
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Table {ids['tok']}")
+    for method, path, body, expected in MATRIX:
+        if path == "/api/v1/auth/token/":
+            continue  # the login endpoint ignores the caller's credentials
+        if kind in DEAD:
+            want = 401
+        elif kind == "other_club":
+            want = expected["anonymous"]
+        else:
+            want = OTHER_TABLE.get((method, path), expected["table"])
+        url = path.format(**ids)
+        response = getattr(phone, method)(url, body, format="json")
+        assert response.status_code == want, (kind, method, url, response.content[:300])
+        if kind in DEAD:
+            error = response.json()["error"]
+            assert error["code"] == DEAD[kind]
+            assert "Ask the club's secretary for the table's new card." in error["message"]
+        if response.status_code == 404:
+            assert "Ann" not in response.content.decode()
+
+
+@pytest.mark.parametrize("kind", TABLE_KINDS)
+def test_phone_page_matrix_for_other_table_links(world, client, kind):
+    _, ids, _ = world
+    token = table_link_of_kind(kind, Evening.objects.get(pk=ids["e"]))
+    page = client.get(f"/t/{token}/")
+    post = client.post(f"/t/{token}/hand/", {"makers": "NS", "tricks": "5"})
+    if kind in DEAD:
+        for response in (page, post):
+            assert response.status_code == 403, kind
+            assert escape(DEAD_LINK[DEAD[kind]]) in response.content.decode()
+            assert escape(ASK_FOR_NEW_CARD) in response.content.decode()
+    else:  # a live link: its own table's page, whatever others it is not
+        assert page.status_code == 200
+        assert "Table 1" not in page.content.decode()
 
 
 def test_a_table_token_touches_only_its_own_tables_hands(world):

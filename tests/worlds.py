@@ -5,7 +5,7 @@ import datetime
 from decimal import Decimal
 from types import SimpleNamespace
 
-from club import evenings
+from club import evenings, recording
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tournaments.services import tournament_create
 
@@ -37,8 +37,8 @@ def club_in_play(capture_on_commit) -> SimpleNamespace:
             evening_id=evening.pk,
             event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
         )
-        evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}
         )
     return SimpleNamespace(
         club=club,
@@ -47,4 +47,52 @@ def club_in_play(capture_on_commit) -> SimpleNamespace:
         evening=evening,
         table=evening.tables.get(number=1),
         rubber=evening.rubbers.get(),
+    )
+
+
+def second_table(evening):
+    """Four more arrive at `club_in_play`'s evening and form its table 2."""
+    for name in ["Edith", "Fred", "Gus", "Hal"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    return evening.tables.get(number=2)
+
+
+def _open(club, ruleset: str):
+    return evenings.evening_open(
+        club=club, date=datetime.date(1907, 3, 1), ruleset=ruleset, stake=Decimal("0.10")
+    )
+
+
+def _act(evening, **event) -> None:
+    evenings.evening_act(evening_id=evening.pk, event=event)
+
+
+def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
+    """Two more evenings of `club`: a Bridge table (Ann, Bob, Cora, Dan) and a Call-Ace
+    table of five, each with one hand recorded. `call_ace_order` lists the Call-Ace
+    table's players in their order round the table (its first is the dealer)."""
+    bridge = _open(club, "bridge-elwell-1907")
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        _act(bridge, type="arrive", player=name)
+    _act(bridge, type="form_table")
+    _act(bridge, type="cut", cards={"Ann": "AH", "Bob": "2H", "Cora": "3H", "Dan": "4H"})
+    recording.hand_record(
+        evening_id=bridge.pk, table_number=1,
+        data={"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}},
+    )  # fmt: skip
+    call_ace = _open(club, "call-ace-foster-1905")
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        _act(call_ace, type="arrive", player=name)
+    _act(call_ace, type="form_table")
+    call_ace.refresh_from_db()
+    order = evenings.evening_summary(evening=call_ace)["tables"][0]["playing"]
+    _act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JD"]])
+    recording.hand_record(
+        evening_id=call_ace.pk, table_number=1, data={"maker": order[0], "tricks": 3}
+    )
+    return SimpleNamespace(
+        bridge=bridge.tables.get(number=1),
+        call_ace=call_ace.tables.get(number=1),
+        call_ace_order=order,
     )

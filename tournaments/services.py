@@ -398,7 +398,7 @@ def standings_sweep() -> list[int]:
 
 
 def _check_precedence(precedence) -> list[str]:
-    from config.api import UserError
+    from core.errors import UserError
     from tournaments.metrics import validate_precedence
 
     try:
@@ -409,7 +409,7 @@ def _check_precedence(precedence) -> list[str]:
 
 def _check_evenings(club, evening_ids) -> list:
     from club.models import Evening
-    from config.api import UserError
+    from core.errors import UserError
 
     evenings = list(Evening.objects.filter(club=club, pk__in=evening_ids))
     if len(evenings) != len(set(evening_ids)):
@@ -422,7 +422,7 @@ def _check_stake(kind: str, stake):
     """Ruling P2: a progressive may have a stake per point, kept as an evening's is (M1)."""
     from decimal import Decimal
 
-    from config.api import UserError
+    from core.errors import UserError
     from scoring.rules import ScoringError
     from scoring.rules.base import parse_stake
 
@@ -465,8 +465,8 @@ def tournament_create(
 ) -> Tournament:
     """Create a ladder over a season's evenings, or a progressive tournament (with a stake
     per point each round's tables play for, ruling P2; none settles nothing)."""
-    from config.api import UserError
-    from config.text import TITLE_MAX, clean_text
+    from core.errors import UserError
+    from core.text import TITLE_MAX, clean_text
 
     name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
 
@@ -524,7 +524,7 @@ def tournament_update(
     """Change a tournament; a change to what counts or how it ranks recalculates in full.
     A progressive's stake (ruling P2) may change until its first round is seated: each
     round's tables play for the stake they were seated with."""
-    from config.api import UserError
+    from core.errors import UserError
 
     recalc = False
     changed = []
@@ -538,7 +538,7 @@ def tournament_update(
         tournament.stake = _check_stake(tournament.kind, stake)
         changed.append("stake")
     if name is not None:
-        from config.text import TITLE_MAX, clean_text
+        from core.text import TITLE_MAX, clean_text
 
         tournament.name = clean_text(
             name, field="name", max_length=TITLE_MAX, label="The name", required=True

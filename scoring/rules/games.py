@@ -1,10 +1,11 @@
 """The games the club plays, each one registered object, looked up by its rule set's key.
 
 A game is its scoring rule set, its pack and cutting order (ruling T1, written here once), the
-laws its tables are formed by (table formation reads them), its display name and labels, and
-its hand input (the one input object the API and the HTML forms share; ``None`` until a game
-has one). Scoring, table formation, the tournaments' movements and the pages all read this
-registry; none keeps its own list of games.
+laws its tables are formed by (table formation reads them), its display name and labels.
+Its hand input (the one input object the API and the HTML forms share) is a DRF serializer,
+so it lives outside this pure package, in ``scoring.hand_input``, under the same key; a test
+holds the two registries to the same games. Scoring, table formation, the tournaments'
+movements and the pages all read this registry; none keeps its own list of games.
 
 Pure Python, like the rule sets: nothing here imports Django.
 """
@@ -111,9 +112,6 @@ class Game:
     #: The lowest rank in the pack for each number of players (Call-Ace, law 2); empty when
     #: the pack is the same for any number.
     lowest_rank: Mapping[int, str] | None = None
-    #: The hand input object of this game (one serializer for the API and the HTML forms);
-    #: None until the game has one.
-    hand_input: Any = None
 
     @property
     def title(self) -> str:

@@ -91,6 +91,13 @@ def test_score_sheet_command_refuses_what_is_not_json(db, tmp_path):
         call_command("score_sheet", str(path))
 
 
+def test_score_sheet_command_refuses_a_sheet_nested_too_deep(db, tmp_path):
+    path = tmp_path / "sheet.json"
+    path.write_text("[" * 5000 + "]" * 5000)
+    with pytest.raises(CommandError, match="nests deeper than 32"):
+        call_command("score_sheet", str(path))
+
+
 COMPARED = ("games", "rubber", "ledger")
 
 
@@ -156,3 +163,45 @@ def test_recorded_hand_by_hand_equals_scored_at_once(roster, secretary_api, api,
     at_once = api.post("/api/v1/scoresheets/score", sheet)
     assert at_once.status_code == 200, at_once.json()
     _same(_record_by_hand(secretary_api, sheet), at_once.json(), key)
+
+
+# --- the anonymous endpoint's bounds (issue 12, section 6) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "key", "hand"),
+    [
+        ("euchre-somerset-1888", "hands", {"makers": "NS", "tricks": 3}),
+        ("bridge-elwell-1907", "hands",
+         {"declarer": "NS", "trump": "S", "tricks": {"NS": 6, "EW": 7}}),
+        ("call-ace-foster-1905", "deals", {"maker": "0", "tricks": 3}),
+    ],
+)  # fmt: skip
+def test_a_sheet_past_the_documented_number_of_hands_is_refused(api, db, ruleset, key, hand):
+    from scoring.sheet import MAX_SHEET_HANDS
+
+    sheet = {"ruleset": ruleset, key: [hand] * (MAX_SHEET_HANDS + 1)}
+    if key == "deals":
+        sheet["players"] = 4
+    response = api.post("/api/v1/scoresheets/score", sheet, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["field"] == key
+    assert str(MAX_SHEET_HANDS) in error["message"]
+    schema = api.get("/api/schema/?format=json").json()
+    operation = schema["paths"]["/api/v1/scoresheets/score"]["post"]
+    assert str(MAX_SHEET_HANDS) in operation["description"]
+
+
+def test_the_scoresheet_endpoint_has_its_own_rate(api, db, monkeypatch):
+    from rest_framework.throttling import SimpleRateThrottle
+
+    # DRF reads the rates (THROTTLE_SCORESHEET) once, into the class: lower this one.
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "scoresheet": "3/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    answers = [
+        api.post("/api/v1/scoresheets/score", EUCHRE_SHEET, format="json").status_code
+        for _ in range(4)
+    ]
+    assert answers == [200, 200, 200, 429]
+    assert api.get("/api/v1/rulesets/").status_code == 200  # the general rate elsewhere

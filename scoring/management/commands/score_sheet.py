@@ -10,6 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.inputs import MAX_JSON_DEPTH, json_depth_exceeds
 from scoring.rules import ScoringError
 from scoring.sheet import score_sheet
 
@@ -25,6 +26,8 @@ class Command(BaseCommand):
             text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
         except OSError as exc:
             raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
+        if json_depth_exceeds(text.encode()):  # the endpoint's bound (a RecursionError)
+            raise CommandError(f"{file} nests deeper than {MAX_JSON_DEPTH} levels")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

@@ -29,10 +29,6 @@ def test_each_game_is_registered_once_by_its_rule_set_key():
     assert (EUCHRE.rubber_label, EUCHRE.hand_label) == ("rubber", "hand")
 
 
-def test_the_hand_input_slot_is_empty_until_a_game_has_one():
-    assert all(game.hand_input is None for game in GAMES.values())
-
-
 @pytest.mark.parametrize("key", ["whist-1900", None, 7])
 def test_an_unknown_game_is_refused_on_the_field_that_named_it(key):
     with pytest.raises(ScoringError) as scoring_error:

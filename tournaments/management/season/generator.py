@@ -271,6 +271,7 @@ class Season:
                     number,
                     new_table_token(),
                     _utc(plan.date, -1800),
+                    _utc(plan.date, -1800),  # the link, issued with its table
                 ),
             )
             tables.append((table_id, rules, people[:n], rng.uniform(0, 900)))

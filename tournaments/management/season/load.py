@@ -53,7 +53,10 @@ def loaded_tables() -> list[BulkTable]:
                 "created_at",
             ),
         ),
-        BulkTable.of(Table, ("id", "club_id", "evening_id", "number", "token", "created_at")),
+        BulkTable.of(
+            Table,
+            ("id", "club_id", "evening_id", "number", "token", "created_at", "link_issued_at"),
+        ),
         BulkTable.of(
             Tournament,
             (

@@ -1,0 +1,88 @@
+"""Checks on raw input shared by every door: JSON bodies and the HTML forms' fields.
+
+- A JSON body may nest at most ``MAX_JSON_DEPTH`` arrays and objects deep. The depth is
+  counted on the bytes before parsing, because Python's parser recurses once a level and a
+  few thousand ``[`` end in a RecursionError (a 500) rather than a refusal.
+- A whole number typed into a form is ASCII digits only: ``str.isdigit`` and ``int`` accept
+  "²" or "٣" (and ``isdigit`` passes "²" which ``int`` then refuses with a crash).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from core.errors import UserError
+
+#: The deepest a JSON body may nest (arrays and objects). The deepest shape the API
+#: documents (a scoresheet's hand's honours) is four levels; 32 leaves ample room.
+MAX_JSON_DEPTH = 32
+
+#: The longest whole number a form field may carry (a version or a count never needs more).
+MAX_DIGITS = 9
+
+# A JSON string (skipped whole, brackets in it do not count) or one bracket.
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+
+
+def json_depth_exceeds(raw: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether ``raw`` (a JSON text, UTF-8) nests arrays and objects deeper than ``limit``.
+
+    Brackets inside strings are not counted; the text need not be valid JSON (the parser
+    says what else is wrong with it). One pass of a regular expression, no recursion.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False  # cannot be deeper than its number of opening brackets
+    depth = 0
+    for match in _TOKEN.finditer(raw):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return False
+
+
+def check_json_depth(raw: bytes, limit: int = MAX_JSON_DEPTH) -> None:
+    """Refuse (a UserError on the field ``body``) a JSON text nesting deeper than ``limit``."""
+    if json_depth_exceeds(raw, limit):
+        raise UserError(
+            f"The JSON body nests deeper than {limit} levels of arrays and objects.",
+            field="body",
+            code="too_deep",
+            details={"max_depth": limit},
+        )
+
+
+def whole_number(
+    data: Mapping[str, Any],
+    name: str,
+    *,
+    field: str | None = None,
+    default: int | None = None,
+    signed: bool = False,
+) -> int | None:
+    """A form field holding a whole number written in ASCII digits (``-`` first if signed).
+
+    An empty or missing field gives ``default``; anything else that is not such a number
+    (other scripts' digits, superscripts, words, a list of values, more than
+    ``MAX_DIGITS`` digits) is a UserError naming ``field`` (default: ``name``).
+    """
+    value = data.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        value = str(value)
+    text = value.strip()
+    if text == "":
+        return default
+    digits = text[1:] if signed and text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+        what = "a whole number" if signed else "a whole number, nothing below nought"
+        raise UserError(
+            f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS}).", field=field or name
+        )
+    return int(text)

@@ -1,0 +1,196 @@
+"""A hand as it arrives, per rule set: the API's documented shape, and the HTML forms'.
+
+One validation layer serves every door. A hand posted to the API (JSON, in the shape of
+docs/scoresheet.md) and a hand typed into the phone's entry or correction form both end
+in the same place: the rule set's ``validate_hand``, called by the scoring service,
+which names the field (``hand.tricks``), what was wrong and the law. The form's input
+object below only turns the form's strings into that JSON shape (whole numbers written
+in ASCII digits, ticked boxes as booleans, counts as the API's lists); it decides no
+law of its own, so a rule written once in ``scoring/rules/`` holds for both doors.
+
+The input objects are found by the rule set's key (``hand_input``); a view never asks
+which game it is scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rest_framework import serializers
+
+from core.inputs import whole_number
+from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
+
+SIDES = ("NS", "EW")
+
+
+def side(**kwargs) -> serializers.ChoiceField:
+    """A partnership field, "NS" or "EW" (a new field each time: DRF binds fields)."""
+    return serializers.ChoiceField(choices=list(SIDES), **kwargs)
+
+
+# --- the API's shapes (OpenAPI schema; the laws validate) -----------------------------------
+
+
+class EuchreHandInput(serializers.Serializer):
+    """A hand of Euchre (Somerset Club, 1888), as in docs/scoresheet.md."""
+
+    makers = side()
+    alone = serializers.BooleanField(default=False)
+    tricks = serializers.IntegerField(min_value=0, max_value=5, help_text="taken by the makers")
+    revokes = serializers.ListField(child=side(), required=False, help_text="one entry a revoke")
+    law90 = side(allow_null=True, required=False, help_text="the side at fault (law 90)")
+    law102 = serializers.BooleanField(default=False)
+    law50 = serializers.BooleanField(default=False)
+
+
+class HonoursInput(serializers.Serializer):
+    side = side()
+    held = serializers.IntegerField(min_value=0, max_value=5)
+    in_one_hand = serializers.IntegerField(min_value=0, max_value=5)
+
+
+class SidesCount(serializers.Serializer):
+    NS = serializers.IntegerField(min_value=0)
+    EW = serializers.IntegerField(min_value=0)
+
+
+class BridgeHandInput(serializers.Serializer):
+    """A hand of Bridge (Elwell, 1907), as in docs/scoresheet.md."""
+
+    declarer = side()
+    trump = serializers.ChoiceField(choices=["S", "C", "D", "H", "NT"])
+    doubles = serializers.IntegerField(min_value=0, default=0)
+    tricks = SidesCount(help_text="tricks taken by each side, adding to thirteen")
+    honours = HonoursInput(allow_null=True, required=False)
+    chicane = SidesCount(required=False)
+    revokes = SidesCount(required=False)
+
+
+class CallAceDealInput(serializers.Serializer):
+    """A deal of Call-Ace Euchre (Foster, 1905), as in docs/scoresheet.md."""
+
+    maker = serializers.CharField()
+    partner = serializers.CharField(allow_null=True, required=False)
+    alone = serializers.BooleanField(default=False)
+    tricks = serializers.IntegerField(min_value=0, max_value=5)
+    revoke = serializers.ChoiceField(
+        choices=["makers", "adversaries", "both"], allow_null=True, required=False
+    )
+    void = serializers.BooleanField(default=False)
+    no_score = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+# --- the forms ------------------------------------------------------------------------------
+
+
+def _text(form: Mapping[str, Any], name: str) -> str | None:
+    """A text field as typed (surrounding blanks dropped); None when empty or missing."""
+    value = form.get(name)
+    if value is None:
+        return None
+    value = str(value).strip()
+    return value or None
+
+
+def _ticked(form: Mapping[str, Any], name: str) -> bool:
+    """A checkbox: ticked when the browser sent "on"."""
+    return form.get(name) == "on"
+
+
+def _put(hand: dict, key: str, value: Any) -> None:
+    """Leave a key out when the form left it empty, so the laws say what is missing."""
+    if value is not None:
+        hand[key] = value
+
+
+class HandInput:
+    """One rule set's hand: the API's serializer (its documented shape) and the form's
+    fields turned into that shape (``from_form``), for the laws to validate."""
+
+    ruleset: str
+    serializer: type[serializers.Serializer]
+
+    def from_form(self, form: Mapping[str, Any]) -> dict:
+        """The hand in the API's shape from the form's fields; a UserError on a field that
+        does not even hold a value of its kind (a number not written in digits)."""
+        raise NotImplementedError
+
+
+class EuchreForm(HandInput):
+    ruleset = "euchre-somerset-1888"
+    serializer = EuchreHandInput
+
+    def from_form(self, form):
+        hand: dict = {"alone": _ticked(form, "alone")}
+        _put(hand, "makers", _text(form, "makers"))
+        _put(hand, "tricks", whole_number(form, "tricks", field="hand.tricks", signed=True))
+        revokes = []
+        for s in SIDES:
+            count = whole_number(form, f"revokes_{s}", field="hand.revokes", default=0)
+            # One past the law's most is enough for the law to refuse (law 62); a form
+            # never makes a list of a million entries out of one typed number.
+            revokes += [s] * min(count, EUCHRE_MAX_REVOKES + 1)
+        hand["revokes"] = revokes
+        hand["law90"] = _text(form, "law90")
+        hand["law102"] = _ticked(form, "law102")
+        hand["law50"] = _ticked(form, "law50")
+        return hand
+
+
+class BridgeForm(HandInput):
+    ruleset = "bridge-elwell-1907"
+    serializer = BridgeHandInput
+
+    def from_form(self, form):
+        hand: dict = {}
+        _put(hand, "declarer", _text(form, "declarer"))
+        _put(hand, "trump", _text(form, "trump"))
+        hand["doubles"] = whole_number(form, "doubles", field="hand.doubles", default=0)
+        ns = whole_number(form, "tricks_ns", field="hand.tricks.NS", signed=True)
+        if ns is not None:
+            hand["tricks"] = {"NS": ns, "EW": 13 - ns}
+        hand["honours"] = None
+        if honours_side := _text(form, "honours_side"):
+            hand["honours"] = {"side": honours_side}
+            for name in ("held", "in_one_hand"):
+                number = whole_number(form, f"honours_{name}", field=f"hand.honours.{name}")
+                _put(hand["honours"], name, number)
+        for what in ("chicane", "revokes"):
+            hand[what] = {
+                s: whole_number(form, f"{what}_{s}", field=f"hand.{what}.{s}", default=0)
+                for s in SIDES
+            }
+        return hand
+
+
+class CallAceForm(HandInput):
+    ruleset = "call-ace-foster-1905"
+    serializer = CallAceDealInput
+
+    def from_form(self, form):
+        hand: dict = {}
+        _put(hand, "maker", _text(form, "maker"))
+        hand["partner"] = _text(form, "partner")
+        hand["alone"] = _ticked(form, "alone")
+        _put(hand, "tricks", whole_number(form, "tricks", field="hand.tricks", signed=True))
+        hand["revoke"] = _text(form, "revoke")
+        hand["void"] = _ticked(form, "void")
+        getlist = getattr(form, "getlist", None)
+        names = getlist("no_score") if getlist else form.get("no_score") or []
+        hand["no_score"] = [str(name).strip() for name in names if str(name).strip()]
+        return hand
+
+
+#: The hand's input object of each rule set, by its key.
+HAND_INPUTS: dict[str, HandInput] = {
+    form.ruleset: form for form in (EuchreForm(), BridgeForm(), CallAceForm())
+}
+
+
+def hand_input(ruleset: str) -> HandInput:
+    """The input object of a rule set's hand (a ScoringError for an unknown key)."""
+    from scoring.rules import get_ruleset
+
+    return HAND_INPUTS[get_ruleset(ruleset).key]

@@ -1,0 +1,149 @@
+"""Input that used to crash a worker (issue 12, section 4): JSON nested a few thousand
+levels deep, and digits of other scripts in the forms' whole numbers. Each is refused
+with the field and the reason, and changes nothing."""
+
+import pytest
+
+from core.inputs import MAX_JSON_DEPTH, json_depth_exceeds
+from tests.factories import UserFactory
+from tests.worlds import club_in_play
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.fixture
+def played(db, django_capture_on_commit_callbacks):
+    world = club_in_play(django_capture_on_commit_callbacks)
+    world.evening.refresh_from_db()
+    return world
+
+
+def _secretary_api(played):
+    from tests.conftest import token_client
+
+    return token_client(played.secretary)
+
+
+def _paths(played) -> list[str]:
+    slug, evening, rubber = played.club.slug, played.evening.pk, played.rubber.pk
+    return [
+        "/api/v1/scoresheets/score",
+        f"/api/v1/clubs/{slug}/evenings/{evening}/events/",
+        f"/api/v1/clubs/{slug}/evenings/{evening}/tables/1/hands/",
+        f"/api/v1/clubs/{slug}/rubbers/{rubber}/hands/",
+    ]
+
+
+@pytest.mark.parametrize("where", range(4))
+@pytest.mark.parametrize(
+    "body",
+    [DEEP, '{"hand": ' + DEEP + "}", '{"a": ' * 3000 + "1" + "}" * 3000],
+    ids=["list", "in-a-field", "objects"],
+)
+def test_a_deeply_nested_body_is_refused_before_parsing(played, where, body):
+    client = _secretary_api(played)
+    version = played.evening.version
+    hands = played.rubber.hand_count
+    response = client.post(_paths(played)[where], body, content_type="application/json")
+    assert response.status_code == 400, response.content[:300]
+    error = response.json()["error"]
+    assert error["field"] == "body"
+    assert str(MAX_JSON_DEPTH) in error["message"]
+    played.evening.refresh_from_db()
+    played.rubber.refresh_from_db()
+    assert (played.evening.version, played.rubber.hand_count) == (version, hands)
+
+
+def test_the_depth_scan_skips_brackets_in_strings_and_counts_nesting():
+    assert not json_depth_exceeds(b'{"name": "' + b"[" * 500 + b'"}')
+    assert not json_depth_exceeds(b'["\\"' + b"[" * 100 + b'"]')  # an escaped quote
+    assert not json_depth_exceeds(b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH)
+    assert json_depth_exceeds(b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1))
+    assert not json_depth_exceeds(b"[[]]" * 1000)  # many, but side by side
+
+
+def test_a_body_at_the_limit_still_reaches_the_laws(played):
+    body = '{"ruleset": "euchre-somerset-1888", "options": ' + "[" * 20 + "]" * 20 + "}"
+    response = _secretary_api(played).post(
+        "/api/v1/scoresheets/score", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "options"
+
+
+# --- whole numbers in the HTML forms -----------------------------------------------------
+
+
+HOSTILE_NUMBERS = ["²", "٣", "\uff13", "three", "1.0", "9" * 40]
+
+
+@pytest.mark.parametrize("value", HOSTILE_NUMBERS)
+@pytest.mark.parametrize("name", ["tricks", "correct"])
+def test_the_phone_refuses_what_is_not_written_in_digits(played, client, name, value):
+    post = {"makers": "NS", "tricks": "3", name: value}
+    version = played.evening.version
+    response = client.post(f"/t/{played.table.token}/hand/", post)
+    assert response.status_code == 200  # the phone's part of the page, showing the error
+    assert b"Not recorded." in response.content
+    assert f"hand.{name}".encode() in response.content or name.encode() in response.content
+    played.evening.refresh_from_db()
+    assert played.evening.version == version
+    assert played.rubber.hands.count() == 1
+
+
+@pytest.mark.parametrize("value", HOSTILE_NUMBERS)
+@pytest.mark.parametrize(
+    "post",
+    [
+        {"type": "arrive", "player": "Edith", "version": "٣"},
+        {"type": "leave", "player": "Ann", "table": "٣"},
+        {"type": "close_sitting", "table": "²"},
+        {"type": "close", "version": "²"},
+    ],
+    ids=["version", "table", "close_sitting", "close"],
+)
+def test_the_board_refuses_what_is_not_written_in_digits(played, client, post, value):
+    post = {k: (value if v in {"٣", "²"} else v) for k, v in post.items()}
+    client.force_login(played.secretary)
+    version = played.evening.version
+    response = client.post(f"/secretary/evenings/{played.evening.pk}/action/", post)
+    assert response.status_code == 200
+    assert b"Not done." in response.content
+    played.evening.refresh_from_db()
+    assert played.evening.version == version
+    assert played.evening.status == "open"
+
+
+@pytest.mark.parametrize(
+    ("post", "field"),
+    [
+        ({"stake": "NaN"}, "stake"),
+        ({"stake": "sNaN"}, "stake"),
+        ({"stake": "Infinity"}, "stake"),
+        ({"stake": "-Infinity"}, "stake"),
+        ({"stake": "1e400"}, "stake"),
+        ({"stake": "1e-400"}, "stake"),
+        ({"stake": "-0.25"}, "stake"),
+        ({"club": "abc"}, "club"),
+        ({"club": "٣"}, "club"),
+        ({"club": "9" * 40}, "club"),
+        ({"date": "1888-13-45"}, "date"),
+    ],
+)
+def test_opening_an_evening_refuses_what_is_no_amount_or_club(played, client, post, field):
+    client.force_login(played.secretary)
+    before = played.club.evenings.count()
+    form = {"club": str(played.club.pk), "ruleset": "euchre-somerset-1888", "stake": "0.25"}
+    response = client.post("/secretary/", {**form, **post})
+    assert response.status_code == 400
+    assert f"[{field}]".encode() in response.content
+    assert played.club.evenings.count() == before
+
+
+def test_opening_an_evening_in_another_club_is_refused(played, client):
+    client.force_login(UserFactory(username="stranger"))
+    response = client.post(
+        "/secretary/", {"club": str(played.club.pk), "ruleset": "euchre-somerset-1888"}
+    )
+    assert response.status_code == 400
+    assert played.club.evenings.count() == 1

@@ -1,0 +1,37 @@
+"""The tournaments' part of a club's backup (club/backup.py), registered when the app is
+ready: their rows after the club's and the rubbers', and their places derived again."""
+
+from tournaments.models import (
+    Round,
+    RoundTable,
+    StandingsVersion,
+    Tournament,
+    TournamentPlayer,
+    TournamentTotal,
+)
+from tournaments.services import standings_rederive
+
+ROWS = [
+    (Tournament, "club"),
+    (TournamentPlayer, "tournament__club"),
+    (Round, "tournament__club"),
+    (RoundTable, "round__tournament__club"),
+    (TournamentTotal, "tournament__club"),
+    (StandingsVersion, "tournament__club"),
+]
+DERIVED = {(TournamentTotal, name) for name in ("rank", "tied", "head_to_head", "rounds_won")} | {
+    (Tournament, "stake")
+}  # a backup from before the stake meant none (ruling P2): 0
+
+
+def derive_standings(club) -> None:
+    """Every tournament's totals and places worked out again from the restored seats."""
+    for tournament in Tournament.objects.filter(club=club):
+        standings_rederive(tournament=tournament)
+
+
+def register() -> None:
+    """Put the tournaments in every club's backup (from TournamentsConfig.ready())."""
+    from club import backup
+
+    backup.register(ROWS, derived=DERIVED, derive=derive_standings)
