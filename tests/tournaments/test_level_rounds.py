@@ -3,8 +3,8 @@ until one side is ahead; the extra deals count like the others."""
 
 import pytest
 
+from club import recording
 from config.api import UserError
-from scoring import services as scoring
 from scoring.rules import ScoringError
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
 from tests.tournaments.test_progressive import make, seat  # noqa: F401 (the fixture)
@@ -15,7 +15,7 @@ ONE_EACH = [{"makers": "NS", "tricks": 3}, {"makers": "EW", "tricks": 3}]  # 1 -
 
 
 def deal(commit, table, hand):
-    commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+    commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
 
 
 @pytest.mark.parametrize("movement", ["cut", "progressive", "rotation"])
@@ -41,7 +41,7 @@ def test_a_level_round_goes_on_until_one_side_is_ahead(make, commit, movement): 
     shown = rounds.round_as_dict(first)["tables"]
     assert shown[0]["winner"] == "EW" and shown[0]["level"] is False
     with pytest.raises(ScoringError) as refused:
-        scoring.rubber_record_hand(rubber_id=level.rubber_id, data={"makers": "NS", "tricks": 3})
+        recording.hand_record(rubber_id=level.rubber_id, data={"makers": "NS", "tricks": 3})
     assert refused.value.law == "ruling P1"
     second = seat(tournament)
     assert second.number == 2
@@ -77,14 +77,14 @@ def test_a_correction_cannot_leave_a_deal_played_after_the_round_was_over(make, 
         deal(commit, table, hand)
     # Deal 2 corrected to N-S: they were ahead after two deals, so deal 3 was never due.
     with pytest.raises(ScoringError) as refused:
-        scoring.hand_correct(
+        recording.hand_correct(
             rubber_id=table.rubber_id, number=2, data={"makers": "NS", "tricks": 3},
             is_secretary=True, reason="the makers were N-S",
         )  # fmt: skip
     assert refused.value.law == "ruling P1" and "deal 3" in refused.value.message
     assert table.rubber.hands.get(number=2).data["makers"] == "EW"  # nothing changed
-    commit(scoring.hand_remove_last, rubber_id=table.rubber_id, number=3, is_secretary=True,
+    commit(recording.hand_remove, rubber_id=table.rubber_id, number=3, is_secretary=True,
            reason="not due")  # fmt: skip
-    commit(scoring.hand_correct, rubber_id=table.rubber_id, number=2,
+    commit(recording.hand_correct, rubber_id=table.rubber_id, number=2,
            data={"makers": "NS", "tricks": 3})  # fmt: skip
     assert rounds.round_as_dict(table.round)["tables"][0]["winner"] == "NS"

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
+from club import recording
 from config.api import UserError
-from scoring import services as scoring
 from tests.tournaments.conftest import sweep
 from tests.tournaments.test_progressive import EIGHT, seat
 from tournaments import rounds, services
@@ -37,7 +37,7 @@ def test_rubbers_settle_at_the_tournaments_stake(staked, commit):
     first = seat(tournament)
     for table in first.tables.all():
         for hand in sweep("NS"):  # worth 8 (three double games, ruling E4)
-            commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
     ledger = tournament_ledger(tournament=tournament)
     north = first.seating["tables"][0]["seats"]["N"]
     east = first.seating["tables"][0]["seats"]["E"]
@@ -51,10 +51,10 @@ def test_fixed_deals_settle_at_the_difference_in_points(staked, commit):
     first = seat(tournament)
     table = first.tables.get(number=1)
     for hand in [{"makers": "NS", "tricks": 5}, {"makers": "EW", "tricks": 3}]:  # 2 - 1
-        commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+        commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
     unfinished = first.tables.get(number=2)
     commit(
-        scoring.rubber_record_hand,
+        recording.hand_record,
         rubber_id=unfinished.rubber_id,
         data={"makers": "NS", "tricks": 5},
     )
@@ -74,9 +74,7 @@ def test_without_a_stake_nothing_settles(staked, commit):
     tournament = staked(stake=None)
     first = seat(tournament)
     for hand in sweep("EW"):
-        commit(
-            scoring.rubber_record_hand, rubber_id=first.tables.get(number=1).rubber_id, data=hand
-        )
+        commit(recording.hand_record, rubber_id=first.tables.get(number=1).rubber_id, data=hand)
     assert set(tournament_ledger(tournament=tournament).values()) == {Decimal("0.00")}
 
 
@@ -99,7 +97,7 @@ def test_rounds_won_ranks_the_standings(staked, commit):
     first = seat(tournament)
     for table in first.tables.all():
         for hand in sweep("NS" if table.number == 1 else "EW"):
-            commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
     tournament.refresh_from_db()
     standings = standings_published(tournament=tournament)
     assert standings["precedence"][0]["key"] == "rounds_won"
