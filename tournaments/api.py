@@ -2,7 +2,7 @@
 
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import translate_validation
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from club.permissions import club_for_request
 from config.api import Pagination, paginated
+from config.schema import ErrorOutput
 from core.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import rounds, selectors, services
@@ -214,8 +215,14 @@ class StandingsView(GenericAPIView):
                 "player", str, description=StandingsFilter.base_filters["player"].extra["help_text"]
             ),
         ],
-        responses=StandingsOutput,
-    )
+        responses={
+            200: StandingsOutput,
+            400: OpenApiResponse(
+                ErrorOutput, description="A `page` that is not a whole number from 1, or a "
+                "`player` longer than 80 characters: named in error.field.",
+            ),
+        },
+    )  # fmt: skip
     def get(self, request, slug, tslug):
         club = club_for_request(request, slug)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
