@@ -37,7 +37,7 @@ def _rank_all(apps, schema_editor):
     from tournaments.services import standings_rank
 
     # The tournament as this migration knows it: the model of today may have columns the
-    # table does not have yet (h10: the stake, migration 0005).
+    # table does not have yet (h10: the stake, migration 0006).
     for tournament in apps.get_model("tournaments", "Tournament").objects.all():
         standings_rank(tournament)
 

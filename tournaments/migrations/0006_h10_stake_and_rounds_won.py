@@ -21,7 +21,7 @@ def mark_all_dirty(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0004_ranked_totals'),
+        ('tournaments', '0005_h8_requested_byes'),
         ('scoring', '0007_h10_round_won_and_chicane'),
     ]
 
