@@ -227,6 +227,7 @@ def tournament_new(request, slug: str):
                     movement=values["movement"],
                     rounds_planned=values["rounds_planned"],
                     deals_per_round=values["deals_per_round"],
+                    stake=values["stake"],
                 )
             except UserError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)

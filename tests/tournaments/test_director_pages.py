@@ -2,6 +2,8 @@
 a ladder's evenings, the metrics' order, seating with the movement's report, byes,
 arrivals and departures. Each button once done and once refused, with its words."""
 
+from decimal import Decimal
+
 import pytest
 
 from club import recording
@@ -85,6 +87,21 @@ def test_a_director_creates_a_progressive_with_its_metrics_in_order(directing, c
     assert tournament.kind == "progressive" and tournament.movement == "rotation"
     assert tournament.precedence == ["rubbers_won", "points"]
     assert (tournament.rounds_planned, tournament.deals_per_round) == (3, 1)
+    assert tournament.stake == 0  # left blank: the rounds settle nothing (ruling P2)
+
+
+def test_a_director_sets_the_stake_of_a_progressive(directing, club):
+    """Ruling P2: a progressive tournament may have a stake per point, like an evening."""
+    response = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/", new_form(stake="0.25")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(club=club, slug="spring").stake == Decimal("0.25")
+    refused = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/", new_form(slug="other", stake="-1")
+    )
+    assert refused.status_code == 400
+    assert not Tournament.objects.filter(slug="other").exists()
 
 
 def test_a_ladder_is_created_over_the_evenings_chosen(
