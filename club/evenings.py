@@ -37,6 +37,7 @@ version it missed.
 import datetime
 import json
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -80,7 +81,6 @@ SERVICE_KEYS = {
     "drawn": 'only the service marks a cut as drawn by it (ruling T10); send "draw": true',
     "automatic": "only the service generates events (a rubber's end after its last hand)",
 }
-LOG_FORMAT = "cardclub-evening-log/1"
 # What the evening's services change on its row: a view re-reads these after a change
 # (keeping the club it read with the evening).
 CHANGING = ["status", "state", "version"]
@@ -772,6 +772,10 @@ def evening_summary(*, evening: Evening) -> dict:
     rubbers = (
         Rubber.objects.filter(evening=evening).select_related("table").order_by("created_at", "pk")
     )
+    ordinals, seen = {}, Counter()
+    for rubber in sorted(rubbers, key=lambda r: r.pk):  # as the log names them (_ordinal)
+        seen[rubber.table_id] += 1
+        ordinals[rubber.pk] = seen[rubber.table_id] if rubber.table_id else None
     tables = []
     for table in data["tables"]:
         seats = table["seats"]
@@ -802,7 +806,10 @@ def evening_summary(*, evening: Evening) -> dict:
         "required": engine.required(state),
         "rubbers": [
             {
+                "id": rubber.pk,
                 "table": rubber.table.number if rubber.table_id else None,
+                # Its place among the table's rubbers: how a table's endpoints name it.
+                "ordinal": ordinals[rubber.pk],
                 "players": rubber.players,
                 "status": rubber.status,
                 "winner": rubber.winner or None,
@@ -813,132 +820,3 @@ def evening_summary(*, evening: Evening) -> dict:
         ],
         "ledger": {name: str(amount) for name, amount in evening_ledger(evening=evening).items()},
     }
-
-
-def evening_export(*, evening: Evening) -> dict:
-    """The evening's log in the documented format (docs/evening-log.md)."""
-    club = evening.club
-    return {
-        "format": LOG_FORMAT,
-        "club": {"name": club.name, "slug": club.slug, "currency": club.currency},
-        "evening": {
-            "title": evening.title,
-            "date": evening.date.isoformat(),
-            "ruleset": evening.ruleset,
-            "options": evening.options,
-            "stake": str(evening.stake),
-        },
-        "events": [
-            {**event.data, **({"automatic": True} if event.automatic else {})}
-            for event in evening.events.order_by("seq")
-        ],
-    }
-
-
-@transaction.atomic
-def evening_replay(*, log: dict, club: Club | None = None) -> Evening:
-    """Replay an exported log into a new evening (on an empty database, a new club too).
-
-    Events the service generated (a rubber's end) are regenerated, not applied twice.
-    """
-    from club.services import club_create
-
-    if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
-        raise UserError(f"Not an evening log: 'format' must be {LOG_FORMAT!r}.", field="format")
-    spec = log.get("evening") or {}
-    if club is None:
-        info = log.get("club") or {}
-        club = Club.objects.filter(slug=info.get("slug")).first() or club_create(
-            name=info.get("name", "Club"),
-            slug=info.get("slug", "club"),
-            currency=info.get("currency", "USD"),
-            is_public=True,
-            secretary=None,
-        )
-    for key in ("date", "ruleset"):
-        if key not in spec:
-            raise UserError(f"The log's evening has no {key}.", field=f"evening.{key}")
-    evening = evening_open(
-        club=club,
-        date=spec["date"],
-        ruleset=spec["ruleset"],
-        options=spec.get("options"),
-        stake=Decimal(str(spec.get("stake", "0"))),
-        title=spec.get("title", ""),
-    )
-    for index, event in enumerate(log.get("events") or []):
-        try:
-            _replay_event(evening, event)
-        except (UserError, FormationError) as exc:
-            exc.field = f"events[{index}]" + (f".{exc.field}" if exc.field else "")
-            raise
-    evening.refresh_from_db()
-    return evening
-
-
-def _replay_event(evening: Evening, event: dict) -> None:
-    if not isinstance(event, dict):
-        raise UserError("An event is a JSON object.", field="type")
-    if event.get("automatic"):
-        return
-    # Within the package: club.recording (the one way a hand is changed) builds on this
-    # module's helpers, and the replay goes through it as every door does.
-    from club import recording
-
-    kind = event.get("type")
-    if "reason" in event:
-        event = {**event, "reason": _reason(event["reason"])}
-    if kind == "hand":
-        recording.hand_record(
-            evening_id=evening.pk, table_number=event["table"], data=event["hand"]
-        )
-    elif kind == "correction":
-        recording.hand_correct(
-            evening_id=evening.pk,
-            table_number=event["table"],
-            rubber_number=event["rubber"],
-            number=event["number"],
-            data=event["hand"],
-            reason=event.get("reason", ""),
-            is_secretary=True,
-        )
-    elif kind == "hand_removed":
-        recording.hand_remove(
-            evening_id=evening.pk,
-            table_number=event["table"],
-            rubber_number=event["rubber"],
-            number=event["number"],
-            reason=event.get("reason", ""),
-            is_secretary=True,
-        )
-    elif kind == "close":
-        evening_close(evening_id=evening.pk)
-    elif kind == "reopen":
-        evening_reopen(evening_id=evening.pk, reason=event.get("reason", ""))
-    elif kind == "close_sitting":
-        evening_close_sitting(evening_id=evening.pk, table_number=event["table"])
-    elif kind == "undo":
-        from club.evening_undo import evening_undo
-
-        evening_undo(
-            evening_id=evening.pk, reason=event.get("reason", ""), undoes=event.get("undoes")
-        )
-    else:
-        # A drawn cut's cards are in the log: replayed as typed in, then marked drawn.
-        clean = {k: v for k, v in event.items() if k != "drawn"}
-        logged = evening_act(evening_id=evening.pk, event=clean)
-        if event.get("drawn") and logged.type in {"cut", "deal_jack"}:
-            _mark_drawn(logged)
-
-
-def _reason(value) -> str:
-    return clean_text(
-        value, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
-    )
-
-
-def _mark_drawn(logged: EveningEvent) -> None:
-    """A replayed cut the service had drawn keeps its marker (ruling T10)."""
-    logged.data = {**logged.data, "drawn": True}
-    logged.save(update_fields=["data"])
-    Cut.objects.filter(event=logged).update(drawn_by_service=True)
