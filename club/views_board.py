@@ -21,7 +21,7 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import evenings, recording, services
+from club import confirmations, evenings, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -54,7 +54,9 @@ def _managed_evening(request, pk: int) -> Evening:
 
 
 def _etag(evening: Evening) -> str:
-    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}")
+    # A hand confirmed or disputed moves no version on (club/confirmations.py).
+    answers = confirmations.marker(club=evening.club, evening=evening)
+    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}{answers}")
 
 
 def board_context(evening: Evening, *, error=None, notice=None) -> dict:
@@ -84,6 +86,7 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "error": error,
         "notice": notice,
         "rules": get_ruleset(evening.ruleset),
+        "disputes": confirmations.disputes_of_evening(evening=evening),
     }
 
 
@@ -285,14 +288,24 @@ def table_context(table: Table, *, error=None, notice=None) -> dict:
         "evening": table.evening,
         "rules": get_ruleset(table.evening.ruleset),
         "rubber": rubber,
-        "sheet": scoresheet_display(rubber_scoresheet(rubber=rubber)) if rubber else None,
+        "sheet": scoresheet_display(
+            confirmations.with_confirmations(
+                rubber_scoresheet(rubber=rubber), rubber=rubber, club=table.club
+            )
+        )
+        if rubber
+        else None,
+        "waiting": confirmations.waiting_at_table(table=table, rubber=rubber),
         "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
         "error": error,
         "notice": notice,
         # Sent as the Idempotency-Key of the form's post: a flaky connection's retry of
         # the same hand is answered from the first, never recorded twice.
         "idempotency_key": uuid.uuid4().hex,
-        "etag": quote_etag(f"table-{table.pk}-{table.evening.version}"),
+        "etag": quote_etag(
+            f"table-{table.pk}-{table.evening.version}"
+            + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)
+        ),
     }
 
 
