@@ -101,9 +101,7 @@ def test_the_other_side_confirms(table, rubber):
     with pytest.raises(UserError, match="already confirmed"):
         confirmations.hand_confirm(rubber_id=rubber.pk, number=1, by="EW", table=table)
     with pytest.raises(UserError, match="already confirmed"):
-        confirmations.hand_dispute(
-            rubber_id=rubber.pk, number=1, by="EW", data=THREE, table=table
-        )
+        confirmations.hand_dispute(rubber_id=rubber.pk, number=1, by="EW", data=THREE, table=table)
 
 
 def test_a_dispute_keeps_both_versions_and_the_hand_counts_as_recorded(table, rubber):
@@ -150,7 +148,9 @@ def test_the_secretary_settles_with_a_correction_and_a_reason(table, rubber, sec
         rubber_id=rubber.pk, number=1, reason="Cora counted the tricks", user=secretary
     )
     assert (done.state, done.settled_by, done.reason) == (
-        "settled", secretary, "Cora counted the tricks"
+        "settled",
+        secretary,
+        "Cora counted the tricks",
     )
     hand = rubber.hands.get(number=1)
     assert hand.data["tricks"] == 2 and hand.points == {"NS": 0, "EW": 2}  # euchred (law 3)
@@ -182,7 +182,9 @@ def test_a_correction_by_the_table_is_put_to_the_other_side_again(table, rubber)
     )  # fmt: skip
     row = HandConfirmation.objects.get()
     assert (row.state, row.recorded_version["tricks"], row.disputed_version) == (
-        "unconfirmed", 2, None
+        "unconfirmed",
+        2,
+        None,
     )
 
 
