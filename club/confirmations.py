@@ -21,6 +21,7 @@ hand's own transaction, and by the services below.
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 from rest_framework import status
 
 from club.models import Evening, HandConfirmation, Table
@@ -58,14 +59,19 @@ def _recorder_and_confirmers(rubber: Rubber, data: dict) -> tuple[str, list[str]
 # --- receivers of scoring's signals ------------------------------------------------------
 
 
+def _club_of(rubber: Rubber, via):
+    """The rubber's club as the recording service read it (no query)."""
+    table = getattr(via, "table", None)
+    if table is not None and Table.club.is_cached(table):
+        return table.club
+    return rubber.club
+
+
 def on_hand_recorded(sender, *, rubber: Rubber, hand: Hand, via=None, **kwargs) -> None:
     """A hand recorded from a table's phone, at a club that asks for it, waits for the
     other side. The secretary's own hands, a replay's and a club without the option's
     need no confirmation."""
-    if getattr(via, "table", None) is None:
-        return
-    club = via.table.club if Table.club.is_cached(via.table) else rubber.club
-    if not club.confirm_hands:
+    if getattr(via, "table", None) is None or not _club_of(rubber, via).confirm_hands:
         return
     recorder, confirmers = _recorder_and_confirmers(rubber, hand.data)
     HandConfirmation.objects.create(
@@ -81,28 +87,32 @@ def on_hand_corrected(
     sender, *, rubber: Rubber, hand: Hand, reason: str = "", via=None, **kwargs
 ) -> None:
     """A correction by the secretary settles the hand (law 5, ruling E9); one from the
-    table (law 5, before the next hand) puts the corrected hand to the other side again."""
-    confirmation = HandConfirmation.objects.select_for_update().filter(hand=hand).first()
-    if confirmation is None:
+    table (law 5, before the next hand) puts the corrected hand to the other side again.
+    One UPDATE, under the rubber's lock the recording service holds; none at a club that
+    asks for no confirmation."""
+    if not _club_of(rubber, via).confirm_hands:
         return
+    rows = HandConfirmation.objects.filter(hand=hand)
     if getattr(via, "table", None) is None:
-        confirmation.state = HandConfirmation.State.SETTLED
-        confirmation.settled_by = getattr(via, "user", None) if _real(via) else None
-        confirmation.settled_version = hand.data
-        confirmation.reason = reason
+        user = getattr(via, "user", None)
+        rows.update(
+            state=HandConfirmation.State.SETTLED,
+            settled_by=user if getattr(user, "is_authenticated", False) else None,
+            settled_version=hand.data,
+            reason=reason,
+            changed_at=timezone.now(),
+        )
     else:
         recorder, confirmers = _recorder_and_confirmers(rubber, hand.data)
-        confirmation.state = HandConfirmation.State.UNCONFIRMED
-        confirmation.recorded_by, confirmation.confirmers = recorder, confirmers
-        confirmation.recorded_version = hand.data
-        confirmation.answered_by = ""
-        confirmation.disputed_version = None
-    confirmation.save()
-
-
-def _real(via) -> bool:
-    user = getattr(via, "user", None)
-    return bool(user is not None and getattr(user, "is_authenticated", False))
+        rows.update(
+            state=HandConfirmation.State.UNCONFIRMED,
+            recorded_by=recorder,
+            confirmers=confirmers,
+            recorded_version=hand.data,
+            answered_by="",
+            disputed_version=None,
+            changed_at=timezone.now(),
+        )
 
 
 # --- the other side's answer --------------------------------------------------------------
@@ -298,13 +308,11 @@ def confirmations_of_rubber(*, rubber: Rubber) -> dict[int, dict]:
     return {row.hand.number: confirmation_as_dict(row) for row in rows}
 
 
-def with_confirmations(sheet: dict, *, rubber: Rubber, club=None) -> dict:
+def with_confirmations(sheet: dict, *, rubber: Rubber, club) -> dict:
     """A rubber's scoresheet (scoring.selectors.rubber_scoresheet) whose hands carry
-    their `confirmation` (null where there is none). A page that names the `club` skips
-    the query where the club asks for no confirmation."""
-    if club is not None and not club.confirm_hands:
-        return sheet
-    found = confirmations_of_rubber(rubber=rubber)
+    their `confirmation` (null where there is none). Shown while the club asks for
+    confirmation: a club that turns it off shows none (and asks no query)."""
+    found = confirmations_of_rubber(rubber=rubber) if club.confirm_hands else {}
     for hand in sheet.get(rubber.rules.hands_key) or []:
         hand["confirmation"] = found.get(hand["number"])
     return sheet

@@ -287,7 +287,7 @@ class RubberDetailView(APIView):
     def get(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         sheet = selectors.rubber_scoresheet(rubber=rubber)
-        return Response(confirmations.with_confirmations(sheet, rubber=rubber))
+        return Response(confirmations.with_confirmations(sheet, rubber=rubber, club=rubber.club))
 
 
 class RubberHandsView(APIView):
@@ -345,9 +345,10 @@ class RubberHandDetailView(APIView):
         hand = recording.hand_correct(
             rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
         )
+        club = rubber.club  # as read for the request
         rubber = hand.rubber  # as the service left it: no reload
         sheet = selectors.rubber_scoresheet(rubber=rubber)
-        return Response(confirmations.with_confirmations(sheet, rubber=rubber))
+        return Response(confirmations.with_confirmations(sheet, rubber=rubber, club=club))
 
 
 class RemoveInput(serializers.Serializer):
