@@ -341,3 +341,18 @@ def test_the_board_shows_a_dispute_and_settles_it(client, evening, table, rubber
     assert "Hand 1 settled" in done.content.decode()
     assert state(rubber.hands.get()) == "settled"
     assert rubber.hands.get().data["tricks"] == 2
+
+
+def test_a_clubs_backup_keeps_its_hands_confirmations(club, table, rubber, secretary):
+    from club.backup import club_export, club_import
+
+    from_phone(table)
+    confirmations.hand_dispute(rubber_id=rubber.pk, number=1, by="EW", data=EW_EUCHRED)
+    copy = club_import(data=club_export(club=club), slug="somerset-copy")
+    assert copy.confirm_hands
+    row = HandConfirmation.objects.get(rubber__club=copy)
+    assert (row.state, row.hand.rubber.club, row.disputed_version["tricks"]) == (
+        "disputed",
+        copy,
+        2,
+    )
