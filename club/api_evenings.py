@@ -8,7 +8,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evenings, recording, services
+from club import evening_log, evenings, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
@@ -46,6 +46,15 @@ class EventInput(serializers.Serializer):
 class HandRecordInput(serializers.Serializer):
     hand = serializers.DictField(help_text="the hand, in the scoresheet's shape")
     expected_version = serializers.IntegerField(required=False)
+    expected_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "the number this hand is meant to have in the table's rubber; when that hand is "
+            "already recorded (another device, a retry) the hand is refused with 409 "
+            "(code hand_already_recorded) naming the hand recorded"
+        ),
+    )
 
 
 class HandCorrectInput(serializers.Serializer):
@@ -164,7 +173,7 @@ class EveningLogView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
-        return Response(evenings.evening_export(evening=_evening(request, slug, pk, write=True)))
+        return Response(evening_log.evening_export(evening=_evening(request, slug, pk, write=True)))
 
 
 class TableHandsView(APIView):
@@ -183,6 +192,7 @@ class TableHandsView(APIView):
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
+            expected_number=data.validated_data.get("expected_number"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(

@@ -11,6 +11,9 @@ Variables:
     DEBUG                 default True in development, False in production
     ALLOWED_HOSTS         comma-separated
     CSRF_TRUSTED_ORIGINS  comma-separated, with scheme
+    PUBLIC_BASE_URL       the address phones reach the service at, e.g. http://192.168.1.5:8000
+                          or https://club.example.org: the tables' links and QR codes use it
+                          (default: the address the page was opened at)
     DATABASE_URL          default sqlite:///<project>/db.sqlite3; postgres://... for PostgreSQL
     REDIS_URL             unset: tasks run eagerly, cache in memory;
                           set: Redis is the Celery broker and the cache
@@ -26,6 +29,7 @@ Variables:
     LOGIN_LOCKOUT_MINUTES how long that lockout lasts (default 15)
 """
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -60,6 +64,17 @@ ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=[] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"]
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# The tables' phone links and QR codes point here when set (club.phone_links): a board opened
+# at 127.0.0.1 must not print codes of an address no phone can open. `quickstart --lan` sets
+# it to the machine's address on the local network when it is not configured.
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="").rstrip("/")
+if PUBLIC_BASE_URL and not re.fullmatch(r"https?://[^/\s?#@]+", PUBLIC_BASE_URL):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        f"PUBLIC_BASE_URL={PUBLIC_BASE_URL!r}: give the scheme and host (and port) phones open, "
+        "nothing after them, e.g. http://192.168.1.5:8000 or https://club.example.org."
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -296,7 +311,10 @@ SPECTACULAR_SETTINGS = {
         "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
         "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
         'shape: {"error": {"code", "message", "field", "law", "details"}}, the component Error; '
-        "every operation lists the 4xx it can answer (config/schema.py)."
+        "every operation lists the 4xx it can answer (config/schema.py). Writes need the "
+        "club's secretary; the tournaments' endpoints also take its tournament directors. "
+        "What the tournaments' endpoints do, the director's pages do too "
+        "(/secretary/clubs/<slug>/tournaments/new/, /secretary/tournaments/<id>/)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

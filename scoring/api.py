@@ -290,19 +290,41 @@ class RubberDetailView(APIView):
         return Response(confirmations.with_confirmations(sheet, rubber=rubber, club=rubber.club))
 
 
+class ExpectedNumberQuery(serializers.Serializer):
+    expected_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "the number this hand is meant to have in the rubber; when that hand is already "
+            "recorded (another device, a retry) the hand is refused with 409 (code "
+            "hand_already_recorded) naming the hand recorded"
+        ),
+    )
+
+
 class RubberHandsView(APIView):
     """Record the next hand (Call-Ace: deal) of a rubber: the secretary or the table."""
 
-    @extend_schema(request=HAND_SCHEMA, responses={201: RecordedHandOutput})
+    @extend_schema(
+        request=HAND_SCHEMA,
+        parameters=[ExpectedNumberQuery],
+        responses={201: RecordedHandOutput},
+    )
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
+        query = ExpectedNumberQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
         table = None if manages_club(request, rubber.club) else table_of_request(request)
         # At an evening's table the evening logs the hand and, when it ends the rubber,
         # cuts players in and out (law 15); it refuses a rubber that is no longer the
         # table's current one (club.recording).
         hand = recording.hand_record(
-            rubber_id=rubber.pk, data=request.data, user=request.user, table=table
+            rubber_id=rubber.pk,
+            data=request.data,
+            user=request.user,
+            table=table,
+            expected_number=query.validated_data.get("expected_number"),
         )
         rubber = hand.rubber  # as the service left it, locked and written: no reload
         body = selectors.hand_as_dict(hand, rubber=rubber, corrections=[])  # none yet

@@ -3,6 +3,7 @@
 from django import template
 
 from club.confirmations import who
+from scoring.hand_input import hand_input
 from scoring.views import describe_play
 
 register = template.Library()
@@ -21,6 +22,7 @@ def play(data: dict | None, ruleset: str) -> str:
 
 
 @register.filter
-def count(items, value) -> int:
-    """How often `value` is in a list (a Euchre hand's revokes: one entry a revoke)."""
-    return list(items or []).count(value)
+def form_values(data: dict | None, ruleset: str) -> dict:
+    """A recorded hand as the phone's hand form shows it (scoring.hand_input's to_form),
+    so a dispute starts from the hand as recorded."""
+    return hand_input(ruleset).to_form(data) if data else {}
