@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from core.inputs import whole_number
@@ -247,6 +248,34 @@ class CallAceForm(HandInput):
 HAND_INPUTS: dict[str, HandInput] = {
     form.ruleset: form for form in (EuchreForm(), BridgeForm(), CallAceForm())
 }
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="HandInput",
+        serializers=[form.serializer for form in HAND_INPUTS.values()],
+        resource_type_field_name=None,
+    )
+)
+class HandField(serializers.DictField):
+    """A hand in the scoresheet's shape, documented as each game's hand; the laws validate
+    it in the service (`validate_hand`), by the rubber's rule set."""
+
+
+class HandRecordInput(serializers.Serializer):
+    """The body that records a hand, the same at every door (a rubber's hands, a table's
+    hands): the hand in the scoresheet's shape, and the number it is meant to have."""
+
+    hand = HandField(help_text="the hand, in the scoresheet's shape")
+    expected_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "the number this hand is meant to have in the rubber; when that hand is already "
+            "recorded (another device, a retry) the hand is refused with 409 (code "
+            "hand_already_recorded) naming the hand recorded"
+        ),
+    )
 
 
 def hand_input(ruleset: str) -> HandInput:
