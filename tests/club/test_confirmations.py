@@ -356,3 +356,14 @@ def test_a_clubs_backup_keeps_its_hands_confirmations(club, table, rubber, secre
         copy,
         2,
     )
+
+
+@pytest.mark.parametrize("number", ["\uff11", "1.0", "-1", ""])  # a fullwidth one, ...
+def test_the_answer_form_refuses_a_hand_number_not_written_in_digits(client, table, rubber, number):
+    from_phone(table)
+    answer = client.post(
+        f"/t/{table.token}/answer/", {"rubber": rubber.pk, "number": number, "by": "EW"}
+    )
+    assert answer.status_code == 200
+    assert 'data-field="number"' in answer.content.decode()
+    assert state(rubber.hands.get()) == "unconfirmed"
