@@ -147,17 +147,21 @@ def _open_confirmation(*, rubber_id: int, number: int, table: Table | None) -> H
 
 
 def _answerer(confirmation: HandConfirmation, by: str) -> str:
+    """`by`, when it names one of those who may answer for the other side."""
     if by not in confirmation.confirmers:
         names = " or ".join(who(c) for c in confirmation.confirmers)
+        if not by:
+            raise UserError(f"Say who answers for the other side: {names}.", field="by")
         raise UserError(
-            f"Only the other side may answer for this hand: {names}, not "
-            f"{who(by) if by else 'nobody'}.",
+            f"Only the other side may answer for this hand: {names}, not {who(by)}.",
             field="by",
         )
     return by
 
 
-def hand_confirm(*, rubber_id: int, number: int, by: str, table: Table | None = None):
+def hand_confirm(
+    *, rubber_id: int, number: int, by: str, table: Table | None = None
+) -> HandConfirmation:
     """The other side (`by`: "NS" or "EW"; Call-Ace: a player other than the maker)
     confirms hand `number` of the rubber as recorded. `table` is the link that asks."""
     with conflict_on_lock_failure(what="hand"), transaction.atomic():
