@@ -159,6 +159,7 @@ def club_export(*, club: Club) -> dict:
             "currency": club.currency,
             "is_public": club.is_public,
             "confirm_hands": club.confirm_hands,
+            "table_link_hours": club.table_link_hours,
             "created_at": _encode(club.created_at),
             "secretaries": sorted(
                 club.secretaries.values_list(user_model.USERNAME_FIELD, flat=True)
@@ -320,6 +321,7 @@ def club_import(*, data: dict, slug: str | None = None, report: list[str] | None
         currency=spec.get("currency", "USD"),
         is_public=spec.get("is_public", True),
         confirm_hands=spec.get("confirm_hands", False),
+        table_link_hours=spec.get("table_link_hours", Club.table_link_hours.field.default),
     )
     try:
         if spec.get("created_at"):
