@@ -1,7 +1,7 @@
 """The benchmark, in one command: a season on PostgreSQL, then every figure of issue 6.
 
-    python bench/run.py            # the full run (five to seven minutes on two cores)
-    python bench/run.py --quick    # a small run (about a minute)
+    python bench/run.py            # the full run (eight to fifteen minutes on two cores)
+    python bench/run.py --quick    # a small run (about two minutes)
 
 It creates its own database (`cardclub_bench`, dropped and created afresh), migrates it,
 generates a season with `manage.py make_season`, and measures, each in a process of its
@@ -9,7 +9,10 @@ own: the full standings recalculation against the plain SQL baseline (and the pe
 memory of the process doing it), the incremental recalculation after one recorded
 hand, thirty tables posting hands to gunicorn while a Celery worker publishes standings
 and a reader watches them (freshness), the public standings page under `wrk` beside a
-trivial view served by the same gunicorn, and the pure scoring engine. It prints a
+trivial view served by the same gunicorn, the same tables recording while `wrk` reads
+that page, a capacity ramp (tables added until the recording's 99th percentile passes
+250 ms), two gunicorn instances on the one database with the tables dealt between them,
+and the pure scoring engine. On a terminal a bar shows the steps done. It prints a
 table of figures, with the machine's cores, load and versions, and writes it to
 BENCHMARKS.md (raw figures and logs under artifacts/bench/). Redis is used at database
 14 (`--redis`), which the run empties. See docs/benchmarks.md.
