@@ -13,6 +13,10 @@ from typing import Any
 from tqdm import tqdm
 
 
+def _plain(text: str) -> str:
+    return text
+
+
 class _Stream:
     """A Django command's OutputWrapper as a plain stream for tqdm: OutputWrapper adds a
     newline to every write, which would print each redraw of the bar on a line of its own."""
@@ -21,7 +25,8 @@ class _Stream:
         self.wrapper = wrapper
 
     def write(self, text: str) -> None:
-        self.wrapper.write(text, ending="")
+        # Plain: Django colours a terminal's error stream red, which a bar is not.
+        self.wrapper.write(text, style_func=_plain, ending="")
 
     def flush(self) -> None:
         self.wrapper.flush()
