@@ -167,6 +167,28 @@ def settle_unfinished(*, evening, answers, hold: Callable[[Rubber], Rubber]) -> 
     return settled
 
 
+def abandoned_at_last_close(*, evening) -> list[Rubber]:
+    """The rubbers the evening's last close abandoned and that are still abandoned: a
+    reopened evening plays them on."""
+    last = evening.events.filter(type="close").order_by("-seq").first()
+    if last is None:
+        return []
+    named = {
+        (answer["table"], answer["rubber"])
+        for answer in last.data.get("rubbers", []) or []
+        if answer.get("outcome") == "abandoned"
+    }
+    if not named:
+        return []
+    ordinals = _ordinals(evening.pk)
+    rubbers = Rubber.objects.filter(evening=evening, status=Rubber.Status.ABANDONED)
+    return [
+        rubber
+        for rubber in rubbers.select_related("table").order_by("pk")
+        if (rubber.table.number if rubber.table_id else None, ordinals[rubber.pk]) in named
+    ]
+
+
 def abandon_reasons(*, evening) -> dict[int, str]:
     """Rubber id -> the reason the secretary gave, when closing, for abandoning it."""
     reasons: dict[tuple[int, int], str] = {}

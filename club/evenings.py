@@ -866,6 +866,11 @@ def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
     evening = _lock_evening(evening_id, None)
     if evening.status != Evening.Status.CLOSED:
         raise UserError("The evening is open already.", code="open")
+    # The rubbers the close abandoned go on from their hands (club.closing).
+    from club.closing import abandoned_at_last_close
+
+    for rubber in abandoned_at_last_close(evening=evening):
+        scoring.rubber_resume_locked(rubber=_hold(set(), rubber))
     _log(evening, {"type": "reopen", "reason": reason}, [], user=user)
     evening.status = Evening.Status.OPEN
     evening.save(update_fields=["status", "version"])

@@ -550,6 +550,22 @@ def rubber_abandon_locked(*, rubber: Rubber) -> Rubber:
     return rubber
 
 
+def rubber_resume_locked(*, rubber: Rubber) -> Rubber:
+    """An abandoned rubber back in play (its evening reopened after closing had abandoned
+    it): its hands stand, and it goes on from them. The caller has locked it."""
+    if rubber.status == Rubber.Status.ABANDONED:
+        rubber.status = Rubber.Status.IN_PROGRESS
+        rubber.completed_at = None
+        rules = rubber.rules
+        state, scored = _replay(rules, rubber, rubber.hands.order_by("number").values_list(
+            "data", flat=True))  # fmt: skip
+        _write_rubber(
+            rubber=rubber, rules=rules, state=state, hand_count=len(scored),
+            member_ids=_member_ids(rules, rubber),
+        )  # fmt: skip
+    return rubber
+
+
 @conflict_on_lock_failure(what="rubber")
 @transaction.atomic
 def rubber_close(*, rubber_id: int) -> Rubber:

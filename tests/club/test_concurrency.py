@@ -310,27 +310,31 @@ def test_a_table_records_while_another_tables_hand_is_being_written(two_tables):
         assert rubber.hand_count == 1
 
 
-def test_an_evening_closed_while_a_hand_is_written_refuses_the_hand_whole(two_tables):
-    """Closing does not wait for the hand being written; the hand, reaching the evening
-    last, finds it closed and is refused: nothing of it stays (its hand row, its scores,
-    its rubber's figures, its standings change all roll back)."""
+def test_closing_waits_for_the_hand_being_written_then_settles_its_rubber(two_tables):
+    """Closing settles every rubber in play (club.closing), so it locks them first, as any
+    evening action does: it waits for the hand being written, which is kept, and then
+    abandons the rubber with that hand in it."""
     evening = two_tables
     holder = hand_being_written(evening.rubbers.get(table__number=1))
     table_1 = Background(
         lambda: evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
     )
     waiting_for_locks(1)
-    evenings.evening_close(evening_id=evening.pk)
+    answers = [
+        {"table": number, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}
+        for number in (1, 2)
+    ]
+    closing = Background(lambda: evenings.evening_close(evening_id=evening.pk, rubbers=answers))
+    waiting_for_locks(2)
     holder.release()
     holder.join()
-    refused = table_1.join()
-    assert isinstance(refused, UserError) and refused.code == "closed"
-    assert not Hand.objects.filter(rubber__evening=evening).exists()
-    assert not HandScore.objects.filter(rubber__evening=evening).exists()
-    assert [e.type for e in log_is_whole(evening)][-1] == "close"
+    assert not isinstance(table_1.join(), Exception)
+    assert not isinstance(closing.join(), Exception)
+    rubber = evening.rubbers.get(table__number=1)
+    assert rubber.status == "abandoned" and rubber.hand_count == 1
+    assert [e.type for e in log_is_whole(evening)][-2:] == ["hand", "close"]
     for rubber in evening.rubbers.all():
         rubber_is_whole(rubber)
-        assert rubber.summary["played"] == 0
 
 
 @pytest.mark.parametrize("first", ["hand", "break_up"])

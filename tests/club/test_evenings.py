@@ -190,7 +190,10 @@ def test_a_hand_at_a_table_whose_rubber_has_not_begun(club, evening):
 
 def test_closing_freezes_and_reopening_needs_a_reason(club, evening):
     seat_six(evening)
-    evenings.evening_close(evening_id=evening.pk)
+    evenings.evening_close(
+        evening_id=evening.pk,
+        rubbers=[{"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}],
+    )
     with pytest.raises(UserError):
         act(evening, type="arrive", player="Grace")
     with pytest.raises(UserError):
