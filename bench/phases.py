@@ -176,7 +176,7 @@ def phase_incremental(args) -> dict:
     """
     import random
 
-    from scoring.services import rubber_record_hand
+    from club.recording import hand_record
     from tournaments.services import standings_recalculate, tournaments_counting
 
     club = Club.objects.get(slug=args.club)
@@ -194,7 +194,7 @@ def phase_incremental(args) -> dict:
             "tricks": rng.choice((0, 1, 2, 3, 3, 3, 4, 4, 5)),
             "alone": rng.random() < 0.08,
         }
-        seconds, _ = _timed(rubber_record_hand, rubber_id=rubber.pk, data=hand)
+        seconds, _ = _timed(hand_record, rubber_id=rubber.pk, data=hand)
         cpu = time.process_time()
         took, version = _timed(standings_recalculate, tournament_id=tournament.pk)
         cpu = time.process_time() - cpu

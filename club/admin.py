@@ -5,10 +5,8 @@ from club.models import (
     Cut,
     Evening,
     EveningEvent,
-    IdempotencyRecord,
     Member,
     Table,
-    WorkerHeartbeat,
 )
 
 
@@ -41,11 +39,6 @@ class TableAdmin(admin.ModelAdmin):
     readonly_fields = ["token"]
 
 
-@admin.register(WorkerHeartbeat)
-class WorkerHeartbeatAdmin(admin.ModelAdmin):
-    list_display = ["worker", "at", "task_id"]
-
-
 @admin.register(EveningEvent)
 class EveningEventAdmin(admin.ModelAdmin):
     list_display = ["__str__", "type", "automatic", "by_user", "created_at"]
@@ -63,12 +56,6 @@ class CutAdmin(admin.ModelAdmin):
     list_filter = ["evening__club", "purpose"]
 
 
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "status", "created_at"]
-    exclude = ["body"]
-
-
-from config.audit import register_history_admin  # noqa: E402
+from core.audit import register_history_admin  # noqa: E402
 
 register_history_admin(admin.site, "club")

@@ -16,11 +16,11 @@ from rest_framework.views import APIView
 from club import selectors_public, services
 from club.models import Club, Member
 from club.permissions import club_for_request, table_of_request
-from club.ratelimit import lockout_message, lockout_minutes
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginLockedOut, Pagination, UserError, paginated
-from config.text import NameField, TextField
+from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
+from core.text import NameField, TextField
 
 CENT = Decimal("0.01")
 

@@ -1,10 +1,6 @@
 """API views for running an evening: its state, actions, hands from the table, the log,
 closing and reopening, the ledger."""
 
-import csv
-import io
-
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -12,11 +8,12 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evenings, exports, services
+from club import evenings, exports, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
-from config.text import REASON_MAX, TextField
+from config.csvexport import csv_response
+from core.text import REASON_MAX, TextField
 from scoring.models import RULESET_CHOICES
 
 
@@ -192,10 +189,10 @@ class TableHandsView(APIView):
         table = _table_may_act(request, evening, number)
         data = HandRecordInput(data=request.data)
         data.is_valid(raise_exception=True)
-        hand = evenings.evening_record_hand(
+        hand = recording.hand_record(
             evening_id=evening.pk,
             table_number=number,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
@@ -218,12 +215,12 @@ class TableHandCorrectView(APIView):
         table = _table_may_act(request, evening, number)
         data = HandCorrectInput(data=request.data)
         data.is_valid(raise_exception=True)
-        evenings.evening_correct_hand(
+        recording.hand_correct(
             evening_id=evening.pk,
             table_number=number,
             rubber_number=rubber,
             number=hand,
-            hand=data.validated_data["hand"],
+            data=data.validated_data["hand"],
             reason=data.validated_data["reason"],
             user=request.user,
             table=table,
@@ -306,14 +303,6 @@ class TableNewLinkView(APIView):
         )
 
 
-def _csv(rows: list[list], filename: str) -> HttpResponse:
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 class EveningLedgerCsvView(APIView):
     """The evening's ledger as CSV for a treasurer: date, evening, player, rubbers settled,
     amount (ruling M1); see club.exports.ledger_rows."""
@@ -321,7 +310,9 @@ class EveningLedgerCsvView(APIView):
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk)
-        return _csv(exports.ledger_rows(evening=evening), f"evening-{evening.pk}-ledger.csv")
+        return csv_response(
+            exports.ledger_rows(evening=evening), f"evening-{evening.pk}-ledger.csv"
+        )
 
 
 class EveningHandsCsvView(APIView):
@@ -332,4 +323,4 @@ class EveningHandsCsvView(APIView):
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk)
-        return _csv(exports.hands_rows(evening=evening), f"evening-{evening.pk}-hands.csv")
+        return csv_response(exports.hands_rows(evening=evening), f"evening-{evening.pk}-hands.csv")

@@ -8,4 +8,18 @@ class ClubConfig(AppConfig):
     verbose_name = "Clubs and evenings"
 
     def ready(self):
-        from club import schema  # noqa: F401  (registers the OpenAPI extension)
+        from club import (
+            evenings,
+            schema,  # noqa: F401  (registers the OpenAPI extension)
+        )
+        from scoring import signals
+
+        # The evening learns of the hands changed at its tables from scoring's events.
+        signals.hand_recorded.connect(evenings.on_hand_recorded, dispatch_uid="evening-hand")
+        signals.hand_corrected.connect(
+            evenings.on_hand_corrected, dispatch_uid="evening-correction"
+        )
+        signals.hand_removed.connect(evenings.on_hand_removed, dispatch_uid="evening-removal")
+        signals.rubber_finished.connect(
+            evenings.on_rubber_finished, dispatch_uid="evening-rubber-end"
+        )

@@ -14,6 +14,7 @@ username and linked on import when a user of that name exists. Operational rows
 
 import datetime
 import uuid
+from collections.abc import Callable
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -31,14 +32,6 @@ from scoring.models import (
     Rubber,
     RubberPlayer,
     Settlement,
-)
-from tournaments.models import (
-    Round,
-    RoundTable,
-    StandingsVersion,
-    Tournament,
-    TournamentPlayer,
-    TournamentTotal,
 )
 
 FORMAT = "cardclub-club-backup"
@@ -60,19 +53,33 @@ MODELS: list[tuple[type[models.Model], str]] = [
     (RemovedHand, "rubber__club"),
     (HandScore, "rubber__club"),
     (Settlement, "rubber__club"),
-    (Tournament, "club"),
-    (TournamentPlayer, "tournament__club"),
-    (Round, "tournament__club"),
-    (RoundTable, "round__tournament__club"),
-    (TournamentTotal, "tournament__club"),
-    (StandingsVersion, "tournament__club"),
+    # The apps built on club (tournaments) add theirs when they are ready: `register`.
 ]
 LABELS = {model._meta.label_lower: model for model, _ in MODELS}
 # Columns the service derives from other rows: a backup may lack them (written before
 # they existed); the import derives them again either way.
-DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS} | {
-    (TournamentTotal, name) for name in ("rank", "tied", "head_to_head")
-}
+DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS}
+# What an app that registered rows derives again from them after an import.
+_DERIVE: list[Callable[[Club], None]] = []
+
+
+def register(
+    rows: list[tuple[type[models.Model], str]],
+    *,
+    derived: set[tuple[type[models.Model], str]] = frozenset(),
+    derive: Callable[[Club], None] | None = None,
+) -> None:
+    """Put another app's rows in a club's backup (called from its AppConfig.ready(), so
+    that club knows nothing of the apps built on it): `rows`, (model, lookup selecting
+    the club's rows) in dependency order, after every row they refer to; `derived`, the
+    (model, column) pairs the import derives again, by `derive(club)`."""
+    for model, lookup in rows:
+        if model._meta.label_lower not in LABELS:
+            MODELS.append((model, lookup))
+            LABELS[model._meta.label_lower] = model
+    DERIVED.update(derived)
+    if derive is not None and derive not in _DERIVE:
+        _DERIVE.append(derive)
 
 
 class BackupError(Exception):
@@ -275,13 +282,12 @@ class _Importer:
 def _derive(club: Club) -> None:
     """What the service derives from the restored rows is derived again, so a backup
     written before a derived column existed restores right: the seats' roll-ups, then
-    the standings' places."""
+    the standings' places (each registered app's `derive`)."""
     from scoring.rollup import rollup_rubbers
-    from tournaments.services import standings_rank
 
     rollup_rubbers(Rubber.objects.filter(club=club).values_list("pk", flat=True))
-    for tournament in Tournament.objects.filter(club=club):
-        standings_rank(tournament)
+    for derive in _DERIVE:
+        derive(club)
 
 
 @transaction.atomic

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from config.api import UserError
-from config.text import REASON_MAX, clean_text
+from core.errors import UserError
+from core.text import REASON_MAX, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber
 
@@ -160,9 +160,9 @@ def settle_unfinished(*, evening, answers, hold: Callable[[Rubber], Rubber]) -> 
                     field="rubbers",
                     law=row.rules.rubber_law,
                 )
-            scoring.rubber_close_locked(rubber=row)  # ruling C5: settled as played
+            scoring.rubber_close(rubber=row)  # ruling C5: settled as played
         else:
-            scoring.rubber_abandon_locked(rubber=row)
+            scoring.rubber_abandon(rubber=row)
         settled.append(answer)
     return settled
 

@@ -5,10 +5,13 @@ checks the version the device saw, lets the pure table-formation engine
 (`club.formation`) decide what the laws make of it, and then writes, in the same
 transaction: the event and its decisions, the cut and its cards, new tables with
 their phone tokens, and a rubber (Call-Ace: a sitting) for every table whose play
-has begun. Hands recorded at an evening's table are events too; when a hand ends
-a rubber the service logs the rubber's end and the engine cuts players in and out.
+has begun. Hands recorded at an evening's table are events too: they are changed
+through club.recording (the one way, whatever the door), and the evening learns of
+them from scoring's signals (`on_hand_recorded` and the others below, connected in
+ClubConfig.ready()); when a hand ends a rubber (`on_rubber_finished`) the rubber's end
+is logged and the engine cuts players in and out.
 
-Locks, always in this order (config/db.py): rubbers (by primary key), then the evening.
+Locks, always in this order (core/db.py): rubbers (by primary key), then the evening.
 
 - A hand, a correction, a removal or a sitting closed at a table locks that table's
   rubber and only reads the evening beside it, so the scoring is done under the
@@ -34,7 +37,9 @@ version it missed.
 import datetime
 import json
 import secrets
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
@@ -42,13 +47,13 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
-from config.api import Conflict, UserError
-from config.db import conflict_on_lock_failure, for_update, lock_one, row_locks
-from config.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
+from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
+from core.errors import Conflict, UserError
+from core.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 
-# The events a secretary (or a replay) may log; hands go through evening_record_hand.
+# The events a secretary (or a replay) may log; hands go through club.recording.
 SECRETARY_EVENTS = {
     "arrive", "depart", "form_table", "cut", "deal_jack", "claim", "withdraw", "rubber_end",
     "substitute", "leave", "change_table", "break_up", "dealer_choice", "announce",
@@ -174,7 +179,7 @@ def _append(
     if expected_version is not None:
         sql += f" AND {version} = %s"
         params.append(expected_version)
-    # The lock timeout was set with the rubber's lock (config.db.row_locks): it holds.
+    # The lock timeout was set with the rubber's lock (core.db.row_locks): it holds.
     with conflict_on_lock_failure(what="evening"), connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {version}", params)
         row = cursor.fetchone()
@@ -205,7 +210,7 @@ def _ensure_members(evening: Evening, event: dict) -> None:
 
 def _lock_rubbers_in_play(evening_id: int) -> set[int]:
     """Lock every rubber in play at the evening, in primary-key order, before the evening
-    itself (config/db.py): an action may abandon or settle any of them, and waits here
+    itself (core/db.py): an action may abandon or settle any of them, and waits here
     for the hands being recorded at their tables."""
     in_play = Rubber.objects.filter(evening_id=evening_id, status=Rubber.Status.IN_PROGRESS)
     with row_locks(what="rubber"):
@@ -216,7 +221,7 @@ def _lock_rubbers_in_play(evening_id: int) -> set[int]:
 def _hold(held: set[int], rubber: Rubber) -> Rubber:
     """A rubber this action changes, locked. One of those in play was locked before the
     evening and has not changed since it was read; one started since is locked NOWAIT,
-    since whoever holds it will want the evening this action holds (config/db.py)."""
+    since whoever holds it will want the evening this action holds (core/db.py)."""
     if rubber.pk in held:
         return rubber
     rubber = lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber", nowait=True)
@@ -249,7 +254,7 @@ def _sync_tables(
             for rubber in Rubber.objects.filter(
                 evening=evening, table__number=number, status=Rubber.Status.IN_PROGRESS
             ):
-                scoring.rubber_abandon_locked(rubber=_hold(held, rubber))
+                scoring.rubber_abandon(rubber=_hold(held, rubber))
     for table in after.tables:
         if table.in_rubber and table.number not in was_playing:
             seats = table.seats  # partners sit opposite: N-S against E-W (ruling T4)
@@ -288,7 +293,7 @@ def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) 
     for sitting in Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS):
         if sitting.table and sitting.table.number not in standing:
             # Its table broke up: settle (C5).
-            scoring.rubber_close_locked(rubber=_hold(held, sitting))
+            scoring.rubber_close(rubber=_hold(held, sitting))
     for table in after.tables:
         sitting = (
             Rubber.objects.filter(
@@ -299,7 +304,7 @@ def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) 
         )
         playing = table.dealer is not None and table.number not in pending
         if sitting is not None and (not playing or sitting.players != list(table.playing)):
-            scoring.rubber_close_locked(rubber=_hold(held, sitting))
+            scoring.rubber_close(rubber=_hold(held, sitting))
             sitting = None
         if sitting is None and playing and len(table.playing) >= 4:
             _start(evening, table.number, list(table.playing), user)
@@ -364,7 +369,7 @@ def _check_plain_json(value) -> None:
 def _checked_action(event) -> dict:
     """An action as a caller sent it, checked before anything is locked: a known type,
     only its documented keys (none that only the service sets), plain JSON, and the
-    names in it clean (`config.text.clean_name`). Returns the event with its names
+    names in it clean (`core.text.clean_name`). Returns the event with its names
     cleaned."""
     if not isinstance(event, dict) or event.get("type") not in SECRETARY_EVENTS:
         raise UserError(
@@ -523,29 +528,30 @@ def _table_rubber(evening: Evening, number: int) -> Rubber:
     return rubber
 
 
-def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:
-    """The rubbers of an evening's table, each read with its evening and table and with
-    its place at the table: `ordinal` (1, 2, ... this evening, as the log names it) and
-    `later` (a rubber has been started at the table after it)."""
+def placed(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
+    """These rubbers, each read with its evening and table and with its place at its
+    table: `ordinal` (1, 2, ... this evening, as the log names it) and `later` (a rubber
+    has been started at the table after it)."""
     same_table = Rubber.objects.filter(table_id=OuterRef("table_id")).order_by()
     ordinal = same_table.filter(pk__lte=OuterRef("pk")).values("table_id").annotate(n=Count("pk"))
-    return (
-        Rubber.objects.filter(evening_id=evening_id, table__number=table_number)
-        .select_related("evening", "table")
-        .annotate(
-            ordinal=Subquery(ordinal.values("n")),
-            later=Exists(same_table.filter(pk__gt=OuterRef("pk"))),
-        )
+    return rubbers.select_related("evening", "table").annotate(
+        ordinal=Subquery(ordinal.values("n")),
+        later=Exists(same_table.filter(pk__gt=OuterRef("pk"))),
     )
 
 
-def _lock_first(rubbers: QuerySet[Rubber]) -> Rubber | None:
+def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:
+    """The rubbers of an evening's table, `placed`."""
+    return placed(Rubber.objects.filter(evening_id=evening_id, table__number=table_number))
+
+
+def lock_first(rubbers: QuerySet[Rubber]) -> Rubber | None:
     """The first of these rubbers with its row locked (its evening and table only read)."""
     with row_locks(what="rubber"):
         return for_update(rubbers).first()
 
 
-def _check_change(
+def check_change(
     evening: Evening,
     expected_version: int | None,
     table: Table | None,
@@ -560,7 +566,7 @@ def _check_change(
         raise UserError(f"This table's link {doing} only its own hands.", code="permission_denied")
 
 
-def _rubber_to_change(
+def rubber_to_change(
     *,
     evening_id: int,
     table_number: int,
@@ -577,25 +583,25 @@ def _rubber_to_change(
     evening only read with it: (rubber, None). When the table has no rubber in
     progress, the evening is locked first and its state decides (Call-Ace: the same
     players sit on in a new sitting), and (rubber, evening) is returned: holding the
-    evening, the rubber is locked NOWAIT (config/db.py).
+    evening, the rubber is locked NOWAIT (core/db.py).
     """
     rubbers = _at_table(evening_id, table_number)
     if rubber_id is None and ordinal is not None:
         ids = list(rubbers.order_by("pk").values_list("pk", flat=True))
         rubber_id = ids[ordinal - 1] if 1 <= ordinal <= len(ids) else 0
     if rubber_id is not None:
-        rubber = _lock_first(rubbers.filter(pk=rubber_id))
+        rubber = lock_first(rubbers.filter(pk=rubber_id))
     else:
         in_progress = rubbers.filter(status=Rubber.Status.IN_PROGRESS)
         in_progress = in_progress.order_by("-created_at", "-id")
         # Looked for twice: a rubber that ends (or whose table breaks up) while this
         # request waits for its lock is not returned, and the table may have a new one.
-        rubber = _lock_first(in_progress) or _lock_first(in_progress)
+        rubber = lock_first(in_progress) or lock_first(in_progress)
     if rubber is not None:
-        _check_change(rubber.evening, expected_version, table, table_number, doing)
+        check_change(rubber.evening, expected_version, table, table_number, doing)
         return rubber, None
     evening = _lock_evening(evening_id, expected_version)
-    _check_change(evening, None, table, table_number, doing)
+    check_change(evening, None, table, table_number, doing)
     if rubber_id is not None:
         named = f"rubber {ordinal}" if ordinal is not None else "such rubber"
         raise UserError(f"Table {table_number} has no {named} this evening.", field="rubber")
@@ -612,20 +618,21 @@ def _log_change(
     user,
     table: Table | None,
     expected_version: int | None,
-) -> None:
+) -> Evening | None:
     """Log a change made at a table to `rubber` (locked; `evening` too when the change
     locked it first). A change that has just ended a rubber (`ended`) locks the evening
-    now, after the rubber, for the engine to end the rubber at its table (law 15)."""
+    now, after the rubber, for the engine to end the rubber at its table (law 15:
+    `_after_hand`, on scoring's `rubber_finished`). Returns the evening when this
+    transaction now holds its row."""
     if ended and rubber.rules.partnership and evening is None:
         evening = _lock_evening(rubber.evening_id, expected_version)
         _check_open(evening)
     if evening is None:
         _append(rubber.evening_id, data, expected_version=expected_version, user=user, table=table)
-        return
+        return None
     _log(evening, data, [], user=user, table=table)
     evening.save(update_fields=["version"])
-    if ended:
-        _after_hand(evening, rubber, user=user, table=table)
+    return evening
 
 
 def _after_hand(evening: Evening, rubber: Rubber, *, user, table) -> None:
@@ -643,96 +650,62 @@ def _after_hand(evening: Evening, rubber: Rubber, *, user, table) -> None:
         )
 
 
-@conflict_on_lock_failure(what="evening")
-@transaction.atomic
-def evening_record_hand(
-    *,
-    evening_id: int,
-    table_number: int,
-    hand: dict,
-    user=None,
-    table: Table | None = None,
-    expected_version: int | None = None,
-    rubber_id: int | None = None,
-):
-    """Record a hand of the rubber in progress at one of the evening's tables (and, when
-    `rubber_id` is given, only if that is the one).
+# --- what the evening learns from scoring (scoring/signals.py; connected in ClubConfig) ----
 
-    The hand is logged as an event; a hand that ends the rubber also logs the
-    rubber's end, and the table-formation engine cuts players in and out (law 15).
-    The rubber is locked, not the evening, while the hand is scored (see the module's
-    docstring).
-    """
-    rubber, evening = _rubber_to_change(
-        evening_id=evening_id,
-        table_number=table_number,
-        expected_version=expected_version,
-        table=table,
-        rubber_id=rubber_id,
-        doing="records",
-    )
-    if rubber_id is not None and not rubber.is_complete and rubber.later:
-        raise UserError("This rubber is not the table's current one.", field="hand")
-    recorded = scoring.rubber_record_hand_locked(rubber=rubber, data=hand, user=user, table=None)
-    _log_change(
+
+@dataclass
+class Via:
+    """The door a change to a rubber came through, handed by scoring to the receivers
+    below untouched (club.recording makes it)."""
+
+    user: Any = None
+    table: Table | None = None  # the table whose phone link made the change
+    expected_version: int | None = None  # the evening's version the device saw
+    evening: Evening | None = None  # the evening's row, once this transaction holds it
+
+
+def _at_evening_table(rubber: Rubber, via) -> bool:
+    """Is this change one of an evening's table (and so an event of its log)?"""
+    if not (rubber.evening_id and rubber.table_id):
+        return False
+    if not isinstance(via, Via):
+        raise TypeError("A rubber at an evening's table is changed through club.recording.")
+    return True
+
+
+def _ordinal(rubber: Rubber) -> int:
+    """The rubber's place at its table, as the log names it (read with the lock: `placed`)."""
+    ordinal = getattr(rubber, "ordinal", None)
+    if ordinal is None:
+        ordinal = Rubber.objects.filter(table_id=rubber.table_id, pk__lte=rubber.pk).count()
+    return ordinal
+
+
+def on_hand_recorded(sender, *, rubber: Rubber, data: dict, via, **kwargs) -> None:
+    """A hand recorded at an evening's table is an event of the evening's log; one that
+    wins the rubber locks the evening for its end (`on_rubber_finished`)."""
+    if not _at_evening_table(rubber, via):
+        return
+    via.evening = _log_change(
         rubber,
-        evening,
-        {"type": "hand", "table": table_number, "rubber": rubber.ordinal, "hand": hand},
+        via.evening,
+        {"type": "hand", "table": rubber.table.number, "rubber": _ordinal(rubber), "hand": data},
         ended=rubber.is_complete,
-        user=user,
-        table=table,
-        expected_version=expected_version,
+        user=via.user,
+        table=via.table,
+        expected_version=via.expected_version,
     )
-    return recorded
 
 
-def _named(rubber_number: int | None, rubber_id: int | None) -> None:
-    if rubber_number is None and rubber_id is None:
-        raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
-
-
-@conflict_on_lock_failure(what="evening")
-@transaction.atomic
-def evening_correct_hand(
-    *,
-    evening_id: int,
-    table_number: int,
-    number: int,
-    hand: dict,
-    rubber_number: int | None = None,
-    rubber_id: int | None = None,
-    reason: str = "",
-    user=None,
-    table: Table | None = None,
-    is_secretary: bool = False,
-    expected_version: int | None = None,
-):
-    """Correct a hand at an evening's table (law 5, ruling E9), logged as an event. The
-    rubber is named by its ordinal at the table this evening, or by its id.
-
-    A correction may change a finished rubber's figures but not whether it is finished:
-    the table has already cut in and out on its end (law 15).
-    """
-    _named(rubber_number, rubber_id)
-    rubber, evening = _rubber_to_change(
-        evening_id=evening_id,
-        table_number=table_number,
-        expected_version=expected_version,
-        table=table,
-        rubber_id=rubber_id,
-        ordinal=rubber_number,
-        doing="corrects",
-    )
-    was_complete = rubber.is_complete
-    scoring.hand_correct_locked(
-        rubber=rubber,
-        number=number,
-        data=hand,
-        reason=reason,
-        user=user,
-        table=rubber.table if table is not None else None,
-        is_secretary=is_secretary,
-    )
+def on_hand_corrected(
+    sender, *, rubber: Rubber, number: int, data: dict, reason: str, was_complete: bool, via,
+    **kwargs,
+) -> None:  # fmt: skip
+    """A correction at an evening's table is logged. It may change a finished rubber's
+    figures but not whether it is finished: the table has already cut in and out on its
+    end (law 15)."""
+    if not _at_evening_table(rubber, via):
+        return
     if was_complete and not rubber.is_complete:
         raise UserError(
             "This correction would leave a finished rubber unfinished, but the table has "
@@ -740,85 +713,55 @@ def evening_correct_hand(
             field="hand",
             law="law 15",
         )
-    _log_change(
+    via.evening = _log_change(
         rubber,
-        evening,
+        via.evening,
         {
             "type": "correction",
-            "table": table_number,
-            "rubber": rubber.ordinal,
+            "table": rubber.table.number,
+            "rubber": _ordinal(rubber),
             "number": number,
-            "hand": hand,
+            "hand": data,
             "reason": reason,
         },
         ended=not was_complete and rubber.is_complete,
-        user=user,
-        table=table,
-        expected_version=expected_version,
+        user=via.user,
+        table=via.table,
+        expected_version=via.expected_version,
     )
-    return rubber
 
 
-@conflict_on_lock_failure(what="evening")
-@transaction.atomic
-def evening_remove_hand(
-    *,
-    evening_id: int,
-    table_number: int,
-    number: int,
-    rubber_number: int | None = None,
-    rubber_id: int | None = None,
-    reason: str = "",
-    user=None,
-    table: Table | None = None,
-    is_secretary: bool = False,
-):
-    """Take the last hand off a table's rubber (law 5 limits, ruling E9), logged as an
-    event. A finished rubber keeps its hands: the table has cut in and out on its end."""
-    _named(rubber_number, rubber_id)
-    rubber, evening = _rubber_to_change(
-        evening_id=evening_id,
-        table_number=table_number,
-        table=table,
-        rubber_id=rubber_id,
-        ordinal=rubber_number,
-    )
-    if rubber.is_complete:
-        raise UserError(
-            "The rubber is over and the table has cut in and out on its end (law 15); "
-            "correct the hand instead.",
-            field="number",
-            law="law 15",
-        )
-    removed = scoring.hand_remove_last_locked(
-        rubber=rubber,
-        number=number,
-        reason=reason,
-        user=user,
-        table=rubber.table if table is not None else None,
-        is_secretary=is_secretary,
-    )
-    _log_change(
+def on_hand_removed(sender, *, rubber: Rubber, number: int, reason: str, via, **kwargs) -> None:
+    """A hand taken off a rubber at an evening's table is logged."""
+    if not _at_evening_table(rubber, via):
+        return
+    via.evening = _log_change(
         rubber,
-        evening,
-        {"type": "hand_removed", "table": table_number, "rubber": rubber.ordinal,
+        via.evening,
+        {"type": "hand_removed", "table": rubber.table.number, "rubber": _ordinal(rubber),
          "number": number, "reason": reason},
         ended=False,
-        user=user,
-        table=table,
+        user=via.user,
+        table=via.table,
         expected_version=None,
     )  # fmt: skip
-    return removed
+
+
+def on_rubber_finished(sender, *, rubber: Rubber, via, **kwargs) -> None:
+    """A rubber won at an evening's table ends there: the engine cuts players in and out
+    (law 15). The evening's row was locked when the hand was logged."""
+    if _at_evening_table(rubber, via) and via.evening is not None:
+        _after_hand(via.evening, rubber, user=via.user, table=via.table)
 
 
 @conflict_on_lock_failure(what="evening")
 @transaction.atomic
 def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> Rubber:
     """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
-    rubber, evening = _rubber_to_change(evening_id=evening_id, table_number=table_number)
+    rubber, evening = rubber_to_change(evening_id=evening_id, table_number=table_number)
     if rubber.rules.partnership:
         raise UserError("A rubber ends when it is won, not when closed.", law="ruling E1")
-    scoring.rubber_close_locked(rubber=rubber)
+    scoring.rubber_close(rubber=rubber)
     _log_change(
         rubber,
         evening,
@@ -870,7 +813,7 @@ def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
     from club.closing import abandoned_at_last_close
 
     for rubber in abandoned_at_last_close(evening=evening):
-        scoring.rubber_resume_locked(rubber=_hold(set(), rubber))
+        scoring.rubber_resume(rubber=_hold(set(), rubber))
     _log(evening, {"type": "reopen", "reason": reason}, [], user=user)
     evening.status = Evening.Status.OPEN
     evening.save(update_fields=["status", "version"])
@@ -1015,23 +958,29 @@ def _replay_event(evening: Evening, event: dict) -> None:
         raise UserError("An event is a JSON object.", field="type")
     if event.get("automatic"):
         return
+    # Within the package: club.recording (the one way a hand is changed) builds on this
+    # module's helpers, and the replay goes through it as every door does.
+    from club import recording
+
     kind = event.get("type")
     if "reason" in event:
         event = {**event, "reason": _reason(event["reason"])}
     if kind == "hand":
-        evening_record_hand(evening_id=evening.pk, table_number=event["table"], hand=event["hand"])
+        recording.hand_record(
+            evening_id=evening.pk, table_number=event["table"], data=event["hand"]
+        )
     elif kind == "correction":
-        evening_correct_hand(
+        recording.hand_correct(
             evening_id=evening.pk,
             table_number=event["table"],
             rubber_number=event["rubber"],
             number=event["number"],
-            hand=event["hand"],
+            data=event["hand"],
             reason=event.get("reason", ""),
             is_secretary=True,
         )
     elif kind == "hand_removed":
-        evening_remove_hand(
+        recording.hand_remove(
             evening_id=evening.pk,
             table_number=event["table"],
             rubber_number=event["rubber"],

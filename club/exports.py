@@ -107,7 +107,8 @@ def ledger_rows(*, evening: Evening) -> list[list]:
             str(evening),
             row["member__name"],
             row["settled"],
-            str(Decimal(row["total"]).quantize(Decimal("0.01"))),
+            # A number, not text, so the spreadsheet adds the column up (config.csvexport).
+            Decimal(row["total"]).quantize(Decimal("0.01")),
         ]
         for row in rows
     ]

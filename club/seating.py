@@ -2,7 +2,7 @@
 
 from django.db.models import F
 
-from config.api import UserError
+from core.errors import UserError
 from scoring.models import Rubber
 from scoring.services import players_of
 

@@ -5,10 +5,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club.models import Club, Member, Table, new_table_token
-from config.api import UserError
-from config.audit import audit_context
-from config.db import lock_one
-from config.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
+from core.audit import audit_context
+from core.db import lock_one
+from core.errors import UserError
+from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 
 
 @transaction.atomic
@@ -32,7 +32,7 @@ def member_named(
     that only looks like a member's (letters from another script, full-width forms:
     the same confusable skeleton) is refused with the question "Ann is a member: is
     this Ann, or a new player?", unless the caller says it is a new player.
-    `name` is cleaned already (`config.text.clean_name`).
+    `name` is cleaned already (`core.text.clean_name`).
     """
     key, skeleton = name_key(name), name_skeleton(name)
     members = club.members.exclude(pk=exclude.pk) if exclude is not None else club.members.all()

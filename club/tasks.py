@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.utils import timezone
 
-from club.models import WorkerHeartbeat
+from core.models import WorkerHeartbeat
 
 
 @shared_task(bind=True)
@@ -23,6 +23,6 @@ def worker_heartbeat(self) -> str:
 @shared_task
 def purge_idempotency_records() -> int:
     """Forget stored answers to Idempotency-Keys older than a day."""
-    from config.idempotency import purge_expired
+    from core.idempotency import purge_expired
 
     return purge_expired()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from club import views, views_board
+from club import views, views_board, views_cards
 from tournaments import views_director
 
 urlpatterns = [
@@ -11,6 +11,7 @@ urlpatterns = [
     path("evenings/<int:pk>/board/", views_board.board_fragment, name="evening-board-fragment"),
     path("evenings/<int:pk>/action/", views_board.board_action, name="evening-board-action"),
     path("evenings/<int:pk>/sheet/", views_board.evening_sheet, name="evening-sheet"),
+    path("evenings/<int:pk>/table-cards/", views_cards.table_cards, name="evening-table-cards"),
     path("tournaments/<int:pk>/", views_director.director, name="tournament-director"),
     path(
         "tournaments/<int:pk>/progress/",

@@ -10,8 +10,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
-from club.ratelimit import login_throttled
 from club.selectors import clubs_managed_by, clubs_visible_to
+from config.ratelimit import login_throttled
 
 
 def home(request):
@@ -79,7 +79,7 @@ def secretary_home(request):
     from club import evenings
     from club.api_evenings import EveningInput
     from config.api import UserError, field_error
-    from config.inputs import whole_number
+    from core.inputs import whole_number
     from scoring.rules import GAMES, ScoringError
 
     error = None
@@ -117,4 +117,4 @@ def secretary_home(request):
 @method_decorator(login_throttled, name="dispatch")
 class LoginView(auth_views.LoginView):
     """Django's login page, behind the login throttle (THROTTLE_LOGIN per address) and
-    django-axes' lockout (club.ratelimit)."""
+    django-axes' lockout (config.ratelimit)."""

@@ -16,12 +16,11 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import closing, evenings, services
+from club import closing, evenings, phone_links, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -32,8 +31,8 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
-from config.inputs import whole_number
-from config.text import clean_name
+from core.inputs import whole_number
+from core.text import clean_name
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
@@ -145,7 +144,9 @@ def _close_answers(evening: Evening, post) -> list[dict]:
 def board(request, pk: int):
     """The secretary's board for one evening."""
     evening = _managed_evening(request, pk)
-    return render(request, "club/board.html", board_context(evening))
+    context = board_context(evening)
+    context["reach"] = phone_links.board_reach(request)  # can phones open the QR codes?
+    return render(request, "club/board.html", context)
 
 
 @login_required
@@ -285,7 +286,7 @@ def table_qr(request, pk: int, number: int):
     """The QR code of a table's phone link, as SVG, to print or show on the board."""
     evening = _managed_evening(request, pk)
     table = get_object_or_404(Table, evening=evening, number=number)
-    link = request.build_absolute_uri(reverse("table-phone", args=[table.token]))
+    link = phone_links.table_link(request, table)  # an address phones reach
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="svg", scale=5, border=2)
     return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
@@ -401,18 +402,18 @@ def table_record(request, token: str):
             rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
-            evenings.evening_correct_hand(
+            recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
                 rubber_id=rubber.pk,
                 number=correct,
-                hand=hand,
+                data=hand,
                 table=table,
             )
             notice = ["Hand corrected."]
         else:
-            recorded = evenings.evening_record_hand(
-                evening_id=table.evening_id, table_number=table.number, hand=hand, table=table
+            recorded = recording.hand_record(
+                evening_id=table.evening_id, table_number=table.number, data=hand, table=table
             )
             notice = recorded.lines
     except USER_ERRORS as exc:

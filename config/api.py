@@ -10,55 +10,17 @@ and changes nothing; anything else is a bug and is left loud (500, logged).
 """
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+# The error classes live in core (services raise them); the API's views import them here.
+from core.errors import Conflict, UserError
 
-class UserError(Exception):
-    """An error the user can fix: it names the field, what was wrong and the law.
-
-    Services raise it (or a subclass) before writing anything, so a rejected
-    request never leaves half its change behind.
-    """
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        field: str | None = None,
-        law: str | None = None,
-        code: str | None = None,
-        details: dict | None = None,
-    ):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.law = law
-        self.code = code or self.default_code
-        self.details = details or {}
-
-    def as_dict(self) -> dict:
-        """The error as the API's JSON shape (without the outer "error" key)."""
-        return {
-            "code": self.code,
-            "message": self.message,
-            "field": self.field,
-            "law": self.law,
-            "details": self.details,
-        }
-
-
-class Conflict(UserError):
-    """Another request changed the same table or rubber first; retrying is safe."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
+__all__ = ["Conflict", "UserError", "error_body", "exception_handler", "paginated"]
 
 
 def _user_error_types() -> tuple[type[Exception], ...]:
@@ -146,6 +108,24 @@ def exception_handler(exc, context):
             code = "error"
         response.data = error_body(code, str(detail))
     return response
+
+
+def not_found(request, exception=None):
+    """Django's 404 (handler404) for a path no URL pattern matches, e.g. a club's slug
+    with characters a slug cannot have: under /api/ it is in the one error shape, as the
+    schema documents, not an HTML page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def bad_request(request, exception=None):
+    """Django's 400 (handler400), e.g. a body larger than DATA_UPLOAD_MAX_MEMORY_SIZE read
+    before DRF (the idempotency middleware): under /api/ in the one error shape."""
+    if request.path.startswith("/api/"):
+        message = str(exception) if exception else "Bad request."
+        return JsonResponse(error_body("invalid", message), status=400)
+    return defaults.bad_request(request, exception)
 
 
 class Pagination(PageNumberPagination):

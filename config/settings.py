@@ -11,6 +11,9 @@ Variables:
     DEBUG                 default True in development, False in production
     ALLOWED_HOSTS         comma-separated
     CSRF_TRUSTED_ORIGINS  comma-separated, with scheme
+    PUBLIC_BASE_URL       the address phones reach the service at, e.g. http://192.168.1.5:8000
+                          or https://club.example.org: the tables' links and QR codes use it
+                          (default: the address the page was opened at)
     DATABASE_URL          default sqlite:///<project>/db.sqlite3; postgres://... for PostgreSQL
     REDIS_URL             unset: tasks run eagerly, cache in memory;
                           set: Redis is the Celery broker and the cache
@@ -26,6 +29,7 @@ Variables:
     LOGIN_LOCKOUT_MINUTES how long that lockout lasts (default 15)
 """
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -60,6 +64,17 @@ ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS", default=[] if PRODUCTION else ["127.0.0.1", "localhost", "testserver"]
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# The tables' phone links and QR codes point here when set (club.phone_links): a board opened
+# at 127.0.0.1 must not print codes of an address no phone can open. `quickstart --lan` sets
+# it to the machine's address on the local network when it is not configured.
+PUBLIC_BASE_URL = env.str("PUBLIC_BASE_URL", default="").rstrip("/")
+if PUBLIC_BASE_URL and not re.fullmatch(r"https?://[^/\s?#@]+", PUBLIC_BASE_URL):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        f"PUBLIC_BASE_URL={PUBLIC_BASE_URL!r}: give the scheme and host (and port) phones open, "
+        "nothing after them, e.g. http://192.168.1.5:8000 or https://club.example.org."
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -76,6 +91,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
     "axes",  # locks out repeated failed logins on every login door
+    "core",
     "club",
     "scoring",
     "tournaments",
@@ -91,8 +107,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.audit.AuditMiddleware",
-    "config.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
+    "core.idempotency.IdempotencyMiddleware",
     # Last, as django-axes requires: turns a login refused for a lockout into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -251,7 +267,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
-AXES_LOCKOUT_CALLABLE = "club.ratelimit.lockout_response"
+AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
 
 # --- REST framework -----------------------------------------------------------------------
@@ -263,16 +279,16 @@ REST_FRAMEWORK = {
     ],
     # Views check their club's permissions themselves (club.permissions); this one only
     # names the caller in the audit history.
-    "DEFAULT_PERMISSION_CLASSES": ["config.audit.RecordWho"],
-    # JSON bodies nested deeper than config.inputs.MAX_JSON_DEPTH are refused unparsed.
+    "DEFAULT_PERMISSION_CLASSES": ["core.audit.RecordWho"],
+    # JSON bodies nested deeper than core.inputs.MAX_JSON_DEPTH are refused unparsed.
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "core.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ErrorResponsesAutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
         # DRF's own, with the client's address from config/clientaddr.py.
@@ -294,7 +310,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
         "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
-        'shape: {"error": {"code", "message", "field", "law"}}.'
+        'shape: {"error": {"code", "message", "field", "law", "details"}}, the component Error; '
+        "every operation lists the 4xx it can answer (config/schema.py)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -7,8 +7,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from club import views as club_views
 from club import views_board
-from club.ratelimit import login_throttled
-from config.health import healthz
+from config.ratelimit import login_throttled
+from core.health import healthz
 
 urlpatterns = [
     path("", club_views.home, name="home"),
@@ -27,3 +27,7 @@ urlpatterns = [
     path("admin/login/", login_throttled(admin.site.login)),
     path("admin/", admin.site.urls),
 ]
+
+# Under /api/, Django's own 400 and 404 answer in the API's one error shape (config.api).
+handler400 = "config.api.bad_request"
+handler404 = "config.api.not_found"

@@ -60,6 +60,6 @@ class RemovedHandAdmin(admin.ModelAdmin):
     list_display = ["__str__", "reason", "by_user", "at"]
 
 
-from config.audit import register_history_admin  # noqa: E402
+from core.audit import register_history_admin  # noqa: E402
 
 register_history_admin(admin.site, "scoring")

@@ -12,11 +12,11 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from club import evenings
+from club import recording
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
-from config.text import REASON_MAX, TextField, clean_name
+from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HAND_INPUTS
 from scoring.models import RULESET_CHOICES, Rubber
@@ -171,7 +171,7 @@ class RubberInput(serializers.Serializer):
     table = serializers.IntegerField(required=False, help_text="the table's number")
 
     def validate_players(self, value):
-        """Each name cleaned as every name is (config.text.clean_name); the shape is the
+        """Each name cleaned as every name is (core.text.clean_name); the shape is the
         service's to check."""
 
         def clean(names, path):
@@ -223,18 +223,6 @@ def _may_record(request, rubber: Rubber) -> None:
     if not request.user.is_authenticated and request.auth is None:
         raise exceptions.NotAuthenticated()
     raise exceptions.PermissionDenied("Only the club's secretary or the table may record hands.")
-
-
-def _evening_table(rubber: Rubber) -> dict | None:
-    """Where a rubber at an evening's table is found in the evening's own services (which
-    log every change to it), or None for a rubber played outside an evening."""
-    if not (rubber.evening_id and rubber.table_id):
-        return None
-    return {
-        "evening_id": rubber.evening_id,
-        "table_number": rubber.table.number,
-        "rubber_id": rubber.pk,
-    }
 
 
 def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
@@ -302,22 +290,12 @@ class RubberHandsView(APIView):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
         table = None if manages_club(request, rubber.club) else table_of_request(request)
-        if rubber.evening_id and rubber.table_id:
-            # A rubber at an evening's table: the evening logs the hand and, when it
-            # ends the rubber, cuts players in and out (law 15). It refuses a rubber
-            # that is no longer the table's current one.
-            hand = evenings.evening_record_hand(
-                evening_id=rubber.evening_id,
-                table_number=rubber.table.number,
-                hand=request.data,
-                user=request.user,
-                table=table,
-                rubber_id=rubber.pk,
-            )
-        else:
-            hand = services.rubber_record_hand(
-                rubber_id=rubber.pk, data=request.data, user=request.user, table=table
-            )
+        # At an evening's table the evening logs the hand and, when it ends the rubber,
+        # cuts players in and out (law 15); it refuses a rubber that is no longer the
+        # table's current one (club.recording).
+        hand = recording.hand_record(
+            rubber_id=rubber.pk, data=request.data, user=request.user, table=table
+        )
         rubber = hand.rubber  # as the service left it, locked and written: no reload
         body = selectors.hand_as_dict(hand, rubber=rubber, corrections=[])  # none yet
         body["rubber"] = {"status": rubber.status, **rubber.summary}
@@ -347,15 +325,11 @@ class RubberHandDetailView(APIView):
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
-        if where := _evening_table(rubber):  # logged in the evening's record
-            rubber = evenings.evening_correct_hand(
-                **where, **change, hand=data.validated_data["hand"]
-            )
-        else:
-            hand = services.hand_correct(
-                rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
-            )
-            rubber = hand.rubber  # as the service left it: no reload
+        # At an evening's table, logged in the evening's record (club.recording).
+        hand = recording.hand_correct(
+            rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
+        )
+        rubber = hand.rubber  # as the service left it: no reload
         return Response(selectors.rubber_scoresheet(rubber=rubber))
 
 
@@ -375,10 +349,8 @@ class RubberHandRemoveView(APIView):
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
-        if where := _evening_table(rubber):  # logged in the evening's record
-            removed = evenings.evening_remove_hand(**where, **change)
-        else:
-            removed = services.hand_remove_last(rubber_id=rubber.pk, **change)
+        # At an evening's table, logged in the evening's record (club.recording).
+        removed = recording.hand_remove(rubber_id=rubber.pk, **change)
         # The rubber as the service left it, locked and written: no reload.
         return Response(selectors.rubber_scoresheet(rubber=removed.rubber))
 
@@ -409,5 +381,5 @@ class RubberCloseView(APIView):
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
-        rubber = services.rubber_close(rubber_id=rubber.pk)
+        rubber = recording.sitting_close(rubber_id=rubber.pk)
         return Response(selectors.rubber_scoresheet(rubber=rubber))

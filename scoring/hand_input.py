@@ -19,7 +19,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.inputs import whole_number
+from core.inputs import whole_number
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
 SIDES = ("NS", "EW")

@@ -10,7 +10,7 @@ never re-score a hand. A Call-Ace sitting is stored as a Rubber whose rule set i
 from django.conf import settings
 from django.db import models
 
-from config.audit import audited
+from core.audit import audited
 from scoring.rules import GAMES
 
 #: The rule sets a rubber, evening or tournament may be played under: the registered games.

@@ -1,13 +1,13 @@
 """Reads for rubbers: the scoresheet of a stored rubber, in the scoresheet format's shape."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 
-from club.models import Club
 from scoring.models import Hand, HandCorrection, Rubber
 
 
-def rubbers_of(*, club: Club, table=None) -> QuerySet[Rubber]:
-    """A club's rubbers, newest first (a table's token sees only its table's)."""
+def rubbers_of(*, club: Model, table=None) -> QuerySet[Rubber]:
+    """A club's rubbers (`club`: a club.Club, referred to by foreign key only), newest
+    first (a table's token sees only its table's)."""
     rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
     if table is not None:
         rubbers = rubbers.filter(table=table)
@@ -96,7 +96,7 @@ def rubber_scoresheet(*, rubber: Rubber) -> dict:
 
 
 def hand_history(*, hand: Hand) -> list[dict]:
-    """Every change the database recorded to this hand (config/audit.py), oldest first,
+    """Every change the database recorded to this hand (core/audit.py), oldest first,
     with who made it, from where and why; empty where the database keeps no triggers."""
     from scoring.models import HandHistory
 

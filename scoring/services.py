@@ -6,11 +6,11 @@ state, and only then writes: the hand, its points per player (denormalised for
 standings), the games, the rubber's summary and, when it is over, the money.
 A rejected request raises before the first write and so changes nothing.
 
-Each write comes twice: `rubber_record_hand(rubber_id=...)` and the like lock the
-rubber in their own transaction; the `*_locked` forms work on a rubber whose row the
-caller has already locked in its transaction (club.evenings locks it, reading the
-evening with it, and logs the change in the evening's record). Lock order:
-config/db.py.
+Every write works on a rubber whose row the caller has locked in its transaction (the
+one way in is club.recording, which takes the locks in their fixed order, core/db.py)
+and asserts that a transaction is open. What follows a write is not called from here:
+it is announced by the signals of scoring/signals.py, sent inside the transaction (the
+evening logs the hand and moves on; the standings note the change in their outbox).
 """
 
 from collections.abc import Iterable
@@ -18,12 +18,11 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 
-from club.models import Club, Evening, Table
-from config.api import UserError
-from config.audit import audit_context
-from config.db import conflict_on_lock_failure, lock_one
+from core.audit import audit_context
+from core.errors import UserError
 from scoring.models import (
     Game,
     Hand,
@@ -37,7 +36,13 @@ from scoring.models import (
 from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import parse_stake
-from tournaments.services import standings_note_change
+from scoring.signals import (
+    hand_corrected,
+    hand_recorded,
+    hand_removed,
+    rubber_changed,
+    rubber_finished,
+)
 
 
 class PermissionDeniedByLaw(UserError):
@@ -57,13 +62,13 @@ def players_of(rules: RuleSet, players: Any) -> list[tuple[str, str]]:
 @transaction.atomic
 def rubber_start(
     *,
-    club: Club,
+    club: Model,
     ruleset: str,
     players: Any,
     options: dict | None = None,
     stake: Decimal | str | None = None,
-    evening: Evening | None = None,
-    table: Table | None = None,
+    evening: Model | None = None,
+    table: Model | None = None,
     user=None,
     deal_limit: int | None = None,
 ) -> Rubber:
@@ -71,7 +76,8 @@ def rubber_start(
 
     Players are given as the scoresheet has them (`{"NS": [a, b], "EW": [c, d]}`, or a
     list of four to seven names for Call-Ace); each must be on the club's roster.
-    The stake defaults to the evening's (ruling M1).
+    The stake defaults to the evening's (ruling M1). `club`, `evening` and `table` are
+    the club's rows (club.models), which scoring refers to by foreign key only.
     """
     rules = get_ruleset(ruleset)
     options = rules.validate_options(options)
@@ -279,14 +285,20 @@ def _write_rubber(
             for name, amount in ledger.items()
         )
     rollup_rubber(rubber)  # the seats' totals, for standings (scoring/rollup.py)
-    standings_note_change(rubber=rubber, member_ids=list(member_ids.values()))
+    # The standings' outbox row is written by tournaments' receiver, in this transaction.
+    rubber_changed.send(sender=Rubber, rubber=rubber, member_ids=list(member_ids.values()))
 
 
-def _lock_rubber(rubber_id: int) -> Rubber:
-    return lock_one(Rubber.objects.select_related("evening").filter(pk=rubber_id), what="rubber")
+def _check_held(rubber: Rubber) -> None:
+    """The caller holds the rubber's row lock: inside its transaction (club.recording)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError(
+            f"Rubber {rubber.pk} is written outside a transaction: lock it first "
+            "(club.recording takes the locks in their order, core/db.py)."
+        )
 
 
-def _check_table(rubber: Rubber, table: Table | None) -> None:
+def _check_table(rubber: Rubber, table: Model | None) -> None:
     """A table token opens only its own table's rubbers."""
     if table is not None and rubber.table_id != table.pk:
         raise PermissionDeniedByLaw("This table's link cannot record another table's hands.")
@@ -297,21 +309,14 @@ def _check_evening_open(rubber: Rubber) -> None:
         raise UserError("The evening is closed; a secretary must reopen it first.", code="closed")
 
 
-@conflict_on_lock_failure(what="rubber")
-@transaction.atomic
-def rubber_record_hand(
-    *, rubber_id: int, data: dict, user=None, table: Table | None = None
-) -> Hand:
-    """Record the next hand of a rubber (Call-Ace: the next deal of a sitting) and score it."""
-    return rubber_record_hand_locked(
-        rubber=_lock_rubber(rubber_id), data=data, user=user, table=table
-    )
+def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via=None) -> Hand:
+    """Record the next hand of a rubber (Call-Ace: the next deal of a sitting) and score it.
 
-
-def rubber_record_hand_locked(
-    *, rubber: Rubber, data: dict, user=None, table: Table | None = None
-) -> Hand:
-    """`rubber_record_hand` for a rubber the caller has locked in its transaction."""
+    `rubber` is locked by the caller in its transaction (club.recording.hand_record);
+    `table`, a table's phone link, may record only its own table's hands. Sends
+    `hand_recorded` (and `rubber_finished` when the hand wins the rubber) with `via`.
+    """
+    _check_held(rubber)
     _check_table(rubber, table)
     rules = rubber.rules
     _check_evening_open(rubber)
@@ -347,6 +352,9 @@ def rubber_record_hand_locked(
     _write_from(
         rubber=rubber, rules=rules, state=state, scored=scored, first=len(hands) - 1, hands=hands
     )
+    hand_recorded.send(sender=Rubber, rubber=rubber, hand=row, data=data, via=via)
+    if rubber.is_complete:
+        rubber_finished.send(sender=Rubber, rubber=rubber, via=via)
     return row
 
 
@@ -389,17 +397,16 @@ def _check_may_change(
     return free, law
 
 
-@conflict_on_lock_failure(what="rubber")
-@transaction.atomic
-def hand_correct(
+def rubber_correct_hand(
     *,
-    rubber_id: int,
+    rubber: Rubber,
     number: int,
     data: dict,
     reason: str = "",
     user=None,
-    table: Table | None = None,
+    table=None,
     is_secretary: bool = False,
+    via=None,
 ) -> Hand:
     """Correct a recorded hand and re-score every hand after it.
 
@@ -407,29 +414,24 @@ def hand_correct(
     the rule set's `may_correct`): the players may correct a hand until the next hand
     at that table is recorded. After that only the secretary, the club's referee, may
     correct it, and must say why. The original always stays beside the correction.
+
+    `rubber` is locked by the caller (club.recording.hand_correct). Sends
+    `hand_corrected` (and `rubber_finished` when the correction wins the rubber).
     """
-    return hand_correct_locked(
-        rubber=_lock_rubber(rubber_id), number=number, data=data, reason=reason, user=user,
-        table=table, is_secretary=is_secretary,
-    )  # fmt: skip
-
-
-def hand_correct_locked(
-    *,
-    rubber: Rubber,
-    number: int,
-    data: dict,
-    reason: str = "",
-    user=None,
-    table: Table | None = None,
-    is_secretary: bool = False,
-) -> Hand:
-    """`hand_correct` for a rubber the caller has locked in its transaction."""
+    _check_held(rubber)
+    was_complete = rubber.is_complete
     with audit_context(reason=reason.strip() or "correction"):
-        return _hand_correct(
+        row = _hand_correct(
             rubber=rubber, number=number, data=data, reason=reason, user=user,
             table=table, is_secretary=is_secretary,
         )  # fmt: skip
+    hand_corrected.send(
+        sender=Rubber, rubber=rubber, hand=row, number=number, data=data, reason=reason,
+        was_complete=was_complete, via=via,
+    )  # fmt: skip
+    if rubber.is_complete and not was_complete:
+        rubber_finished.send(sender=Rubber, rubber=rubber, via=via)
+    return row
 
 
 def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) -> Hand:
@@ -468,35 +470,22 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
     return row
 
 
-@conflict_on_lock_failure(what="rubber")
-@transaction.atomic
-def hand_remove_last(
-    *,
-    rubber_id: int,
-    number: int,
-    reason: str = "",
-    user=None,
-    table: Table | None = None,
-    is_secretary: bool = False,
-) -> RemovedHand:
-    """Take the last recorded hand off a rubber (one entered by mistake), under the same
-    limits as a correction (law 5, ruling E9); it stays on record as a RemovedHand."""
-    return hand_remove_last_locked(
-        rubber=_lock_rubber(rubber_id), number=number, reason=reason, user=user, table=table,
-        is_secretary=is_secretary,
-    )  # fmt: skip
-
-
-def hand_remove_last_locked(
+def rubber_remove_last_hand(
     *,
     rubber: Rubber,
     number: int,
     reason: str = "",
     user=None,
-    table: Table | None = None,
+    table=None,
     is_secretary: bool = False,
+    via=None,
 ) -> RemovedHand:
-    """`hand_remove_last` for a rubber the caller has locked in its transaction."""
+    """Take the last recorded hand off a rubber (one entered by mistake), under the same
+    limits as a correction (law 5, ruling E9); it stays on record as a RemovedHand.
+
+    `rubber` is locked by the caller (club.recording.hand_remove). Sends `hand_removed`.
+    """
+    _check_held(rubber)
     _check_table(rubber, table)
     rules = rubber.rules
     hands = list(rubber.hands.order_by("number"))
@@ -523,19 +512,16 @@ def hand_remove_last_locked(
         rubber=rubber, rules=rules, state=state, hand_count=len(scored),
         member_ids=_member_ids(rules, rubber),
     )  # fmt: skip
+    hand_removed.send(
+        sender=Rubber, rubber=rubber, removed=removed, number=number, reason=reason, via=via
+    )
     return removed
 
 
-@conflict_on_lock_failure(what="rubber")
-@transaction.atomic
-def rubber_abandon(*, rubber_id: int) -> Rubber:
+def rubber_abandon(*, rubber: Rubber) -> Rubber:
     """A rubber whose table broke up before it was won (law 21): its hands stand and
-    count, but it has no winner and settles nothing."""
-    return rubber_abandon_locked(rubber=_lock_rubber(rubber_id))
-
-
-def rubber_abandon_locked(*, rubber: Rubber) -> Rubber:
-    """`rubber_abandon` for a rubber the caller has locked in its transaction."""
+    count, but it has no winner and settles nothing. `rubber` is locked by the caller."""
+    _check_held(rubber)
     if rubber.status == Rubber.Status.IN_PROGRESS:
         rubber.status = Rubber.Status.ABANDONED
         rubber.completed_at = timezone.now()
@@ -550,9 +536,11 @@ def rubber_abandon_locked(*, rubber: Rubber) -> Rubber:
     return rubber
 
 
-def rubber_resume_locked(*, rubber: Rubber) -> Rubber:
+def rubber_resume(*, rubber: Rubber) -> Rubber:
     """An abandoned rubber back in play (its evening reopened after closing had abandoned
-    it): its hands stand, and it goes on from them. The caller has locked it."""
+    it, club.closing): its hands stand, and it goes on from them. `rubber` is locked by
+    the caller."""
+    _check_held(rubber)
     if rubber.status == Rubber.Status.ABANDONED:
         rubber.status = Rubber.Status.IN_PROGRESS
         rubber.completed_at = None
@@ -566,15 +554,10 @@ def rubber_resume_locked(*, rubber: Rubber) -> Rubber:
     return rubber
 
 
-@conflict_on_lock_failure(what="rubber")
-@transaction.atomic
-def rubber_close(*, rubber_id: int) -> Rubber:
-    """End a Call-Ace sitting and settle it (ruling C5). Partnership rubbers end when won."""
-    return rubber_close_locked(rubber=_lock_rubber(rubber_id))
-
-
-def rubber_close_locked(*, rubber: Rubber) -> Rubber:
-    """`rubber_close` for a rubber the caller has locked in its transaction."""
+def rubber_close(*, rubber: Rubber) -> Rubber:
+    """End a Call-Ace sitting and settle it (ruling C5). Partnership rubbers end when won.
+    `rubber` is locked by the caller (club.recording.sitting_close, or an evening's action)."""
+    _check_held(rubber)
     rules = rubber.rules
     raw_hands = rubber.hands.order_by("number").values_list("data", flat=True)
     state, scored = _replay(rules, rubber, raw_hands)

@@ -224,7 +224,7 @@ def test_the_director_buttons_survive_hostile_values(played, secretary_client, d
 
 
 # A member's name with a NUL, or longer than the column, once reached the database and
-# crashed there; config/text.py's rules refuse it at every door.
+# crashed there; core/text.py's rules refuse it at every door.
 @pytest.mark.parametrize("name", ["Ann\x00", "x" * 20_000], ids=["nul", "huge"])
 @pytest.mark.parametrize("where", ["arrive", "enter"])
 def test_a_hostile_member_name_is_refused(played, secretary_client, name, where):

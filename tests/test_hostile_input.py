@@ -7,7 +7,7 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club import evenings
+from club import evenings, recording
 from club.formation import FormationError
 from club.models import Evening
 from config.api import UserError
@@ -79,7 +79,7 @@ def test_random_hands_get_only_user_errors_and_change_nothing(club, data, rulese
     players = NAMES if ruleset == "call-ace-foster-1905" else {"NS": NAMES[:2], "EW": NAMES[2:4]}
     rubber = scoring.rubber_start(club=club, ruleset=ruleset, players=players)
     try:
-        scoring.rubber_record_hand(rubber_id=rubber.pk, data=data)
+        recording.hand_record(rubber_id=rubber.pk, data=data)
     except USER_ERRORS as error:
         assert error.message
         assert not Hand.objects.filter(rubber=rubber).exists()
@@ -99,8 +99,8 @@ def test_random_evening_events_get_only_user_errors_and_change_nothing(club, scr
         before = Evening.objects.get(pk=evening.pk)
         try:
             if event["type"] == "hand":
-                evenings.evening_record_hand(
-                    evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
+                recording.hand_record(
+                    evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}
                 )
             else:
                 evenings.evening_act(evening_id=evening.pk, event=event)

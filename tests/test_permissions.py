@@ -133,6 +133,8 @@ PAGES = [
                                         "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/sheet/", {"anonymous": 302, "table": 302, "secretary": 200,
                                         "other": 404, "staff": 200}),
+    ("/secretary/evenings/{e}/table-cards/", {"anonymous": 302, "table": 302, "secretary": 200,
+                                              "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/tables/1/qr.svg", {"anonymous": 302, "table": 302, "secretary": 200,
                                                  "other": 404, "staff": 200}),
     ("/t/{tok}/", dict.fromkeys(ROLES, 200)),  # the table's link is its own key
@@ -241,7 +243,8 @@ def table_link_of_kind(kind: str, evening) -> str:
     elif kind == "other_table":
         table = second_table(evening)
     elif kind == "other_club":
-        table = TableFactory(evening__club=ClubFactory(slug="boston", is_public=False))
+        # Numbered 7, so "Table 1" on the page could only be the world's own table.
+        table = TableFactory(number=7, evening__club=ClubFactory(slug="boston", is_public=False))
     return table.token
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from club import recording
 from club.models import Club, Evening, Member, Table
 from scoring import services as scoring
 from scoring.models import HandCorrection, Rubber
@@ -48,7 +49,7 @@ def season(db):
         # The sides take one point in turn: the rubber goes on for more than twenty hands.
         for n in range(LONG if i == 0 else 2):
             hand = {"makers": "NS" if n % 2 else "EW", "tricks": 3}
-            scoring.rubber_record_hand(rubber_id=rubber.pk, data=hand)
+            recording.hand_record(rubber_id=rubber.pk, data=hand)
         rubbers.append((table, rubber))
     table, long_rubber = rubbers[0]
     long_rubber.refresh_from_db()
@@ -121,7 +122,7 @@ def test_standings_for_a_secretary(season, django_assert_max_num_queries, name, 
 
 def _with_locks(queries: int, locks: int) -> int:
     """On PostgreSQL each transaction that locks rows first sets its lock timeout
-    (config.db.row_locks)."""
+    (core.db.row_locks)."""
     return queries + (locks if connection.vendor == "postgresql" else 0)
 
 

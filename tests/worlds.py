@@ -5,7 +5,7 @@ import datetime
 from decimal import Decimal
 from types import SimpleNamespace
 
-from club import evenings
+from club import evenings, recording
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tournaments.services import tournament_create
 
@@ -37,8 +37,8 @@ def club_in_play(capture_on_commit) -> SimpleNamespace:
             evening_id=evening.pk,
             event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
         )
-        evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=1, hand={"makers": "NS", "tricks": 3}
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}
         )
     return SimpleNamespace(
         club=club,
@@ -77,9 +77,9 @@ def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
         _act(bridge, type="arrive", player=name)
     _act(bridge, type="form_table")
     _act(bridge, type="cut", cards={"Ann": "AH", "Bob": "2H", "Cora": "3H", "Dan": "4H"})
-    evenings.evening_record_hand(
+    recording.hand_record(
         evening_id=bridge.pk, table_number=1,
-        hand={"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}},
+        data={"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}},
     )  # fmt: skip
     call_ace = _open(club, "call-ace-foster-1905")
     for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
@@ -88,8 +88,8 @@ def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
     call_ace.refresh_from_db()
     order = evenings.evening_summary(evening=call_ace)["tables"][0]["playing"]
     _act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JD"]])
-    evenings.evening_record_hand(
-        evening_id=call_ace.pk, table_number=1, hand={"maker": order[0], "tricks": 3}
+    recording.hand_record(
+        evening_id=call_ace.pk, table_number=1, data={"maker": order[0], "tricks": 3}
     )
     return SimpleNamespace(
         bridge=bridge.tables.get(number=1),

@@ -50,6 +50,6 @@ class StandingsVersionAdmin(admin.ModelAdmin):
     list_filter = ["tournament"]
 
 
-from config.audit import register_history_admin  # noqa: E402
+from core.audit import register_history_admin  # noqa: E402
 
 register_history_admin(admin.site, "tournaments")

@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from club.permissions import club_for_request
 from config.api import Pagination, paginated
-from config.text import NameField, TextField
+from core.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import rounds, selectors, services
 from tournaments.metrics import METRICS

@@ -8,4 +8,13 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and standings"
 
     def ready(self):
-        from tournaments import signals  # noqa: F401  (the public pages' cache invalidation)
+        from scoring.signals import rubber_changed
+        from tournaments import (
+            backup,
+            receivers,
+            signals,  # noqa: F401  (the public pages' cache invalidation)
+        )
+
+        # The standings' outbox row, written in the transaction that changed the rubber.
+        rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")
+        backup.register()  # the tournaments' rows in a club's backup (club/backup.py)

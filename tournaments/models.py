@@ -11,7 +11,7 @@ import uuid
 
 from django.db import models
 
-from config.audit import audited
+from core.audit import audited
 from scoring.models import RULESET_CHOICES
 
 

@@ -14,8 +14,8 @@ from django.db import transaction
 from django.db.models import Sum
 
 from club.models import Member
-from config.api import UserError
-from config.db import lock_one
+from core.db import lock_one
+from core.errors import UserError
 from scoring import services as scoring
 from scoring.models import HandScore, Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
@@ -41,7 +41,7 @@ def tournament_enter(
     The name is matched to the roster as an evening's arrival is ("ann" is Ann; a name
     that only looks like a member's needs `new_player`: club.services.member_named)."""
     from club.services import member_named
-    from config.text import clean_name
+    from core.text import clean_name
 
     _progressive(tournament)
     name = clean_name(name)

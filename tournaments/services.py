@@ -391,7 +391,7 @@ def standings_sweep() -> list[int]:
 
 
 def _check_precedence(precedence) -> list[str]:
-    from config.api import UserError
+    from core.errors import UserError
     from tournaments.metrics import validate_precedence
 
     try:
@@ -402,7 +402,7 @@ def _check_precedence(precedence) -> list[str]:
 
 def _check_evenings(club, evening_ids) -> list:
     from club.models import Evening
-    from config.api import UserError
+    from core.errors import UserError
 
     evenings = list(Evening.objects.filter(club=club, pk__in=evening_ids))
     if len(evenings) != len(set(evening_ids)):
@@ -427,8 +427,8 @@ def tournament_create(
     deals_per_round: int | None = None,
 ) -> Tournament:
     """Create a ladder over a season's evenings, or a progressive tournament."""
-    from config.api import UserError
-    from config.text import TITLE_MAX, clean_text
+    from core.errors import UserError
+    from core.text import TITLE_MAX, clean_text
 
     name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
 
@@ -481,12 +481,12 @@ def tournament_update(
     standings_round: int | None = None,
 ) -> Tournament:
     """Change a tournament; a change to what counts or how it ranks recalculates in full."""
-    from config.api import UserError
+    from core.errors import UserError
 
     recalc = False
     changed = []
     if name is not None:
-        from config.text import TITLE_MAX, clean_text
+        from core.text import TITLE_MAX, clean_text
 
         tournament.name = clean_text(
             name, field="name", max_length=TITLE_MAX, label="The name", required=True

@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
+from club import recording
 from club.models import Club, Evening, Member
 from scoring import services as scoring
 from scoring.models import SEAT_TOTALS, Game, Hand, HandCorrection, HandScore, Rubber, Settlement
@@ -73,9 +74,9 @@ def test_every_rubber_is_stored_as_the_scoring_service_stores_it(season):
             club=club, ruleset=rubber.ruleset, players=rubber.players, stake=rubber.stake
         )
         for data in rubber.hands.order_by("number").values_list("data", flat=True):
-            scoring.rubber_record_hand(rubber_id=twin.pk, data=data)
+            recording.hand_record(rubber_id=twin.pk, data=data)
         if rubber.is_complete and not rubber.rules.partnership:
-            scoring.rubber_close(rubber_id=twin.pk)
+            recording.sitting_close(rubber_id=twin.pk)
         twin.refresh_from_db()
         assert _rubber_rows(twin) == _rubber_rows(rubber), rubber
         assert {seat.evening_id for seat in rubber.seats.all()} == {rubber.evening_id}

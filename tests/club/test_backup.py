@@ -11,10 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from club import evenings
+from club import evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
-from scoring import services as scoring
 from scoring.models import SEAT_TOTALS, RubberPlayer
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
@@ -60,10 +59,10 @@ def seat_six(commit, evening, cards=("JS", "AS", "KS", "QS", "10S", "9S")):
 def record(commit, evening, hands, **kwargs):
     for hand in hands:
         commit(
-            evenings.evening_record_hand,
+            recording.hand_record,
             evening_id=evening.pk,
             table_number=1,
-            hand=hand,
+            data=hand,
             **kwargs,
         )
 
@@ -105,15 +104,17 @@ def rich(club, secretary, commit):
     record(commit, first, [MARCH], table=phone)  # at the table's phone: logged by_table
     record(commit, first, [THREE])
     commit(
-        evenings.evening_correct_hand,
+        recording.hand_correct,
         evening_id=first.pk, table_number=1, rubber_number=2, number=1,
-        hand={"makers": "EW", "tricks": 3}, reason="Wrong side written", user=secretary,
+        data={"makers": "EW", "tricks": 3}, reason="Wrong side written", user=secretary,
         is_secretary=True,
     )  # fmt: skip
 
     seat_six(commit, second, cards=("JS", "AS", "KS", "QS", "9S", "10S"))
     record(commit, second, [{"makers": "EW", "tricks": 5}] * 2)
-    commit(evenings.evening_close, evening_id=second.pk, user=secretary)
+    # Closing answers for the rubber in play (club.closing): abandoned, with a reason.
+    abandoned = {"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}
+    commit(evenings.evening_close, evening_id=second.pk, user=secretary, rubbers=[abandoned])
 
     tournament = commit(
         services.tournament_create,
@@ -125,13 +126,13 @@ def rich(club, secretary, commit):
     played = commit(rounds.round_seat_next, tournament_id=tournament.pk)
     for table in played.tables.all():
         for hand in SWEEP:
-            commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
     played = commit(rounds.round_seat_next, tournament_id=tournament.pk)
     rubber_id = played.tables.get(number=1).rubber_id
-    commit(scoring.rubber_record_hand, rubber_id=rubber_id, data=MARCH)
-    commit(scoring.rubber_record_hand, rubber_id=rubber_id, data=THREE)
+    commit(recording.hand_record, rubber_id=rubber_id, data=MARCH)
+    commit(recording.hand_record, rubber_id=rubber_id, data=THREE)
     commit(
-        scoring.hand_remove_last,
+        recording.hand_remove,
         rubber_id=rubber_id, number=2, reason="Entered twice", is_secretary=True,
     )  # fmt: skip
     club.refresh_from_db()

@@ -34,7 +34,7 @@ def test_cut_form_dealers_choice_and_closing(browser_page, live_server, club, se
     for name, card in {"Ann": "JS", "Bob": "AH", "Cora": "ZZ", "Dan": "9C"}.items():
         page.fill(f"input[name='card-{name}']", card)
     act(page, "enter-cut")
-    assert page.locator(".alert.error").count() == 1
+    assert page.locator(".alert.error", has_text="Not done.").count() == 1
     assert page.input_value("input[name='card-Ann']") == "JS"
     assert page.input_value("input[name='card-Dan']") == "9C"
     cora = page.locator("input[name='card-Cora']")
@@ -44,7 +44,7 @@ def test_cut_form_dealers_choice_and_closing(browser_page, live_server, club, se
     page.locator("details.exposed summary").first.click()
     page.fill("input[name='exposed-Dan']", "JH JD")  # he showed two knaves, cut again: 9C
     act(page, "enter-cut")
-    assert page.locator(".alert.error").count() == 0
+    assert page.locator(".alert.error", has_text="Not done.").count() == 0
     page.wait_for_selector("text=Dan exposed more than one card (JH, JD)")
 
     # Ruling T12: Ann, the dealer, chooses East.

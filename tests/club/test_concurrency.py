@@ -1,7 +1,7 @@
 """Devices acting at once (PostgreSQL row locks). On one table: one wins, the other gets a
 conflict; no cut-out happens twice; the end state is one a serial order gives. At the
 tables of one evening: hands are written side by side, each rubber locked and the evening
-only at the end (config/db.py), and whatever races them (a break-up, closing) ends in a
+only at the end (core/db.py), and whatever races them (a break-up, closing) ends in a
 serial order with nothing half-written."""
 
 import datetime
@@ -12,10 +12,10 @@ from decimal import Decimal
 import pytest
 from django.db import connection, transaction
 
-from club import evenings
+from club import evenings, recording
 from club.models import Evening, EveningEvent, Member
-from config import db
 from config.api import Conflict, UserError
+from core import db
 from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP
 
@@ -76,8 +76,8 @@ def test_two_phones_recording_from_the_same_version_one_gets_a_conflict(seated):
     seen = Evening.objects.get(pk=seated.pk).version
 
     def phone(hand):
-        return lambda: evenings.evening_record_hand(
-            evening_id=seated.pk, table_number=1, hand=hand, expected_version=seen
+        return lambda: recording.hand_record(
+            evening_id=seated.pk, table_number=1, data=hand, expected_version=seen
         )
 
     results = race(phone({"makers": "NS", "tricks": 3}), phone({"makers": "EW", "tricks": 4}))
@@ -88,7 +88,7 @@ def test_two_phones_recording_from_the_same_version_one_gets_a_conflict(seated):
 
 def test_concurrent_hands_without_a_version_are_serialised(seated):
     calls = [
-        (lambda h=h: evenings.evening_record_hand(evening_id=seated.pk, table_number=1, hand=h))
+        (lambda h=h: recording.hand_record(evening_id=seated.pk, table_number=1, data=h))
         for h in SWEEP[:6]
     ]
     results = race(*calls)
@@ -102,7 +102,7 @@ def test_concurrent_hands_without_a_version_are_serialised(seated):
 
 def test_a_cut_out_is_never_made_twice(seated):
     for hand in SWEEP:  # the rubber ends; the waiting members claim; a cut-out cut is due
-        evenings.evening_record_hand(evening_id=seated.pk, table_number=1, hand=hand)
+        recording.hand_record(evening_id=seated.pk, table_number=1, data=hand)
     seen = Evening.objects.get(pk=seated.pk).version
     cards = {"Ann": "JC", "Bob": "AC", "Cora": "7C", "Dan": "8C"}
 
@@ -124,16 +124,16 @@ def test_hands_and_a_correction_at_once_end_as_some_serial_order(seated):
     from scoring.sheet import score_sheet
 
     first = {"makers": "NS", "tricks": 3}
-    evenings.evening_record_hand(evening_id=seated.pk, table_number=1, hand=first)
+    recording.hand_record(evening_id=seated.pk, table_number=1, data=first)
     corrected, a, b = {"makers": "NS", "tricks": 5}, {"makers": "EW", "tricks": 4}, {
         "makers": "NS", "tricks": 4, "alone": True}  # fmt: skip
 
     def record(hand):
-        return lambda: evenings.evening_record_hand(evening_id=seated.pk, table_number=1, hand=hand)
+        return lambda: recording.hand_record(evening_id=seated.pk, table_number=1, data=hand)
 
     def correct():
-        return evenings.evening_correct_hand(
-            evening_id=seated.pk, table_number=1, rubber_number=1, number=1, hand=corrected,
+        return recording.hand_correct(
+            evening_id=seated.pk, table_number=1, rubber_number=1, number=1, data=corrected,
             reason="a march, not three", is_secretary=True,
         )  # fmt: skip
 
@@ -294,10 +294,10 @@ def test_a_table_records_while_another_tables_hand_is_being_written(two_tables):
     evening = two_tables
     holder = hand_being_written(evening.rubbers.get(table__number=1))
     table_1 = Background(
-        lambda: evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+        lambda: recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     )
     waiting_for_locks(1)
-    recorded = evenings.evening_record_hand(evening_id=evening.pk, table_number=2, hand=THREE)
+    recorded = recording.hand_record(evening_id=evening.pk, table_number=2, data=THREE)
     assert recorded.pk and table_1.thread.is_alive()  # table 1 is still being written
     holder.release()
     holder.join()
@@ -317,7 +317,7 @@ def test_closing_waits_for_the_hand_being_written_then_settles_its_rubber(two_ta
     evening = two_tables
     holder = hand_being_written(evening.rubbers.get(table__number=1))
     table_1 = Background(
-        lambda: evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+        lambda: recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     )
     waiting_for_locks(1)
     answers = [
@@ -345,7 +345,7 @@ def test_a_hand_racing_a_break_up_ends_in_a_serial_order(two_tables, first):
     Neither deadlocks: the break-up waits for the rubber before it takes the evening."""
     evening = two_tables
     rubber = evening.rubbers.get(table__number=1)
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=THREE)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=THREE)
     # Whichever goes first is stopped half-way through its write, the rubber locked.
     if first == "hand":
         holder = hand_being_written(Rubber.objects.get(pk=rubber.pk))
@@ -353,7 +353,7 @@ def test_a_hand_racing_a_break_up_ends_in_a_serial_order(two_tables, first):
         holder = standings_being_written(evening, "Ann")
 
     def hand():
-        return evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+        return recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
 
     def break_up():
         return evenings.evening_act(
@@ -389,8 +389,8 @@ def test_hands_at_every_table_at_once_all_commit_and_log_in_one_order(two_tables
     recorded, each rubber's hands in order, and the log is whole (seq = version)."""
 
     def phone(number, hand):
-        return lambda: evenings.evening_record_hand(
-            evening_id=two_tables.pk, table_number=number, hand=hand
+        return lambda: recording.hand_record(
+            evening_id=two_tables.pk, table_number=number, data=hand
         )
 
     calls = [phone(n, h) for h in [MARCH, THREE, {"makers": "EW", "tricks": 3}] for n in (1, 2)]
@@ -430,8 +430,8 @@ def test_an_action_never_waits_for_a_rubber_while_it_holds_the_evening(two_table
         players=first.players,
     )  # fmt: skip
     hand = Background(
-        lambda: evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=2, hand=THREE, rubber_id=started.pk
+        lambda: recording.hand_record(
+            evening_id=evening.pk, table_number=2, data=THREE, rubber_id=started.pk
         )
     )
     waiting_for_locks(2)  # the hand holds the new rubber and waits for the evening

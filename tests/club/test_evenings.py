@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from club import evenings
+from club import evenings, recording
 from club.formation import FormationError
 from club.models import Cut, Evening, EveningEvent
 from config.api import Conflict, UserError
@@ -56,7 +56,7 @@ def seat_six(evening):
 
 def record(evening, hands, number=1):
     for hand in hands:
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=number, hand=hand)
+        recording.hand_record(evening_id=evening.pk, table_number=number, data=hand)
 
 
 def test_a_table_of_six_is_formed_by_the_cut(club, evening):
@@ -117,8 +117,8 @@ def test_every_action_is_in_the_log_and_a_replay_reproduces_the_evening(club, ev
     while state(evening)["pending_cuts"]:
         act(evening, type="cut", draw=True)  # drawn by the service (ruling T10)
     record(evening, [MARCH])
-    evenings.evening_correct_hand(
-        evening_id=evening.pk, table_number=1, rubber_number=2, number=1, hand=THREE
+    recording.hand_correct(
+        evening_id=evening.pk, table_number=1, rubber_number=2, number=1, data=THREE
     )
     log = evenings.evening_export(evening=evening)
     types = [e["type"] for e in log["events"]]
@@ -141,12 +141,10 @@ def test_every_action_is_in_the_log_and_a_replay_reproduces_the_evening(club, ev
 def test_a_stale_device_gets_a_conflict_and_changes_nothing(club, evening):
     seat_six(evening)
     seen = Evening.objects.get(pk=evening.pk).version
-    evenings.evening_record_hand(
-        evening_id=evening.pk, table_number=1, hand=MARCH, expected_version=seen
-    )
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH, expected_version=seen)
     with pytest.raises(Conflict):
-        evenings.evening_record_hand(
-            evening_id=evening.pk, table_number=1, hand=MARCH, expected_version=seen
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data=MARCH, expected_version=seen
         )
     assert Rubber.objects.get(evening=evening).hand_count == 1
 
@@ -215,9 +213,7 @@ def test_a_table_breaking_up_mid_rubber_abandons_it(club, evening):
     assert not rubber.settlements.exists()  # law 21: nothing is won on it
     assert evenings.evening_ledger(evening=evening) == {}
     with pytest.raises(UserError) as error:
-        from scoring import services as scoring
-
-        scoring.rubber_record_hand(rubber_id=rubber.pk, data=MARCH)
+        recording.hand_record(rubber_id=rubber.pk, data=MARCH)
     assert error.value.law == "law 21"
 
 
@@ -235,7 +231,7 @@ def test_a_substitute_plays_on_and_the_rubber_is_booked_to_the_absent_player(clu
 def test_a_removed_hand_is_in_the_log_and_the_replay(club, evening, tmp_path):
     seat_six(evening)
     record(evening, [MARCH, THREE])
-    evenings.evening_remove_hand(
+    recording.hand_remove(
         evening_id=evening.pk, table_number=1, rubber_number=1, number=2,
         reason="entered twice",
     )  # fmt: skip

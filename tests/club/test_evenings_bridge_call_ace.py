@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from club import evenings
+from club import evenings, recording
 from scoring.models import Rubber
 
 
@@ -47,7 +47,7 @@ def test_a_bridge_evening_four_lowest_play_and_the_highest_go_out(club):
     ns = table["partners"]["NS"]
     hand = {**HEARTS_GAME, "declarer": "NS"}
     for _ in range(2):
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=hand)
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     rubber = Rubber.objects.get(evening=evening)
     # Ruling B7: two games win; the winners add 100. NS: 32 + 32 below, 16 + 16 + 100
     # above = 196; EW nothing: the rubber is worth 196.
@@ -81,10 +81,10 @@ def test_a_call_ace_evening_first_jack_deals_and_the_sitting_settles(club):
     assert sitting.players == order
     # Ruling C2: a march with a partner scores 3 each with five players.
     deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=deal)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
     # Alone, a march scores as many points as there are players: 5 (law 45).
     lone = {"maker": order[3], "partner": None, "alone": True, "tricks": 5}
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=lone)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=lone)
     evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
     sitting.refresh_from_db()
     assert sitting.status == "complete"
@@ -96,7 +96,7 @@ def test_a_call_ace_evening_first_jack_deals_and_the_sitting_settles(club):
     assert ledger[order[2]] == Decimal("-1.10")  # (0 - 11) x 0.10
     assert sum(ledger.values()) == 0
     # The same players sit on: the next deal opens a new sitting.
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=deal)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
     assert Rubber.objects.filter(evening=evening).count() == 2
 
 

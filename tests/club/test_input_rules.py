@@ -1,4 +1,4 @@
-"""One set of input rules at every door (config/text.py): the API, the HTML forms, the
+"""One set of input rules at every door (core/text.py): the API, the HTML forms, the
 evening's actions and a replayed log refuse the same text for the same reasons, match
 names to the roster the same way, and take only the documented keys of an action."""
 
@@ -11,10 +11,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from club import evenings, services
+from club import evenings, recording, services
 from club.models import Cut, Evening, EveningEvent, Member
 from config.api import UserError
-from config.text import NAME_MAX, REASON_MAX, clean_name, name_key, name_skeleton
+from core.text import NAME_MAX, REASON_MAX, clean_name, name_key, name_skeleton
 from tests.factories import MemberFactory
 
 HUGE = "A" * 100_000
@@ -115,7 +115,7 @@ def test_a_correction_reason_is_capped(secretary_api, club, evening):
         act(evening, type="arrive", player=name)
     act(evening, type="form_table")
     act(evening, type="cut", cards={"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"})
-    evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=MARCH)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     url = reverse("api-table-hand", args=[club.slug, evening.pk, 1, 1, 1])
     body = {"hand": THREE, "reason": "x" * 100_000}
     error = error_of(secretary_api.put(url, body, format="json"))
@@ -222,7 +222,7 @@ def test_a_replayed_log_keeps_working_with_drawn_cuts_and_automatic_ends(club, e
     while evenings.evening_summary(evening=Evening.objects.get(pk=evening.pk))["pending_cuts"]:
         act(evening, type="cut", draw=True)
     for hand in [MARCH, MARCH, THREE] * 3:  # N-S win the rubber: its end is automatic
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=hand)
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     evenings.evening_close(evening_id=evening.pk)
     evenings.evening_reopen(evening_id=evening.pk, reason="  a hand\r\nwas missed ")
     log = evenings.evening_export(evening=evening)

@@ -11,6 +11,7 @@ import pytest
 from django.test import RequestFactory
 from django.urls import reverse
 
+from club import recording
 from config.clientaddr import client_address
 from scoring import services
 from tests.factories import EveningFactory, MemberFactory, TableFactory, UserFactory
@@ -186,9 +187,9 @@ def corrected_rubber(club):
     rubber = services.rubber_start(
         club=club, ruleset="euchre-somerset-1888", players=PAIRS, evening=evening, table=table
     )
-    services.rubber_record_hand(rubber_id=rubber.pk, data=euchre("EW", 3), table=table)
-    services.rubber_record_hand(rubber_id=rubber.pk, data=euchre("NS", 3), table=table)
-    services.hand_correct(
+    recording.hand_record(rubber_id=rubber.pk, data=euchre("EW", 3), table=table)
+    recording.hand_record(rubber_id=rubber.pk, data=euchre("NS", 3), table=table)
+    recording.hand_correct(
         rubber_id=rubber.pk,
         number=1,
         data=euchre("EW", 2),

@@ -4,7 +4,7 @@ with the field and the reason, and changes nothing."""
 
 import pytest
 
-from config.inputs import MAX_JSON_DEPTH, json_depth_exceeds
+from core.inputs import MAX_JSON_DEPTH, json_depth_exceeds
 from tests.factories import UserFactory
 from tests.worlds import club_in_play
 

@@ -6,8 +6,9 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from config import db
+from club import recording
 from config.api import Conflict
+from core import db
 from scoring.models import Hand, HandScore, Rubber
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,32 +53,30 @@ def held_by_another_request(write):
 
 
 def test_a_lock_held_too_long_becomes_a_conflict(rubber):
-    from scoring import services
 
     release = held_by_another_request(lambda: Rubber.objects.select_for_update().get(pk=rubber.pk))
     try:
         with pytest.raises(Conflict) as error:
-            services.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
+            recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
         assert error.value.status_code == 409 and error.value.code == "locked"
     finally:
         release()
     rubber.refresh_from_db()
     assert rubber.hand_count == 0
-    services.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
+    recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
 
 
 def test_a_lock_not_granted_half_way_through_the_write_is_a_conflict_too(rubber):
     """The rubber is locked and the hand scored, but its row cannot be written in time
     (another request is writing a hand of that number): a 409, not a 500, and the
     transaction is rolled back whole."""
-    from scoring import services
 
     release = held_by_another_request(
         lambda: Hand.objects.create(rubber=rubber, number=1, data={}, points={})
     )
     try:
         with pytest.raises(Conflict) as error:
-            services.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
+            recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
         assert error.value.code == "locked"
     finally:
         release()

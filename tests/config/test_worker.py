@@ -11,8 +11,8 @@ import redis
 from django.conf import settings
 from django.db import transaction
 
-from club.models import WorkerHeartbeat
 from club.tasks import worker_heartbeat
+from core.models import WorkerHeartbeat
 from tests.conftest import needs
 from tests.worker import celery_worker, wait_for
 

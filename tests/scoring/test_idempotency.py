@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection
 
-from club.models import IdempotencyRecord
+from core.models import IdempotencyRecord
 from scoring.models import Hand, Rubber
 from tests.scoring.conftest import PAIRS
 

@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
+from club import recording
 from scoring import services
 from tests.browser import shot
 from tests.scoring.conftest import PAIRS, euchre
@@ -148,13 +149,13 @@ def euchre_rubber(club, evening, table, secretary, hands=EUCHRE_HANDS):
 
     def record(*played):
         for hand in played:
-            services.rubber_record_hand(rubber_id=rubber.pk, data=hand, table=table)
+            recording.hand_record(rubber_id=rubber.pk, data=hand, table=table)
 
     if len(hands) < 5:
         record(*hands)
     else:
         record(*hands[:3], euchre("EW", 3), hands[4])
-        services.hand_correct(
+        recording.hand_correct(
             rubber_id=rubber.pk,
             number=4,
             data=hands[3],
@@ -177,7 +178,7 @@ def bridge_rubber(club):
         stake="0.01",
     )
     for hand in BRIDGE_HANDS:
-        services.rubber_record_hand(rubber_id=rubber.pk, data=hand)
+        recording.hand_record(rubber_id=rubber.pk, data=hand)
     rubber.refresh_from_db()
     return rubber
 
@@ -299,13 +300,11 @@ def test_call_ace_sheet_shows_running_totals_settlement_and_ledger(
     for i, deal in enumerate(CALL_ACE_DEALS, 1):
         if i == 2:
             # Recorded as a march, put right at the table before the next deal (law 5).
-            services.rubber_record_hand(
-                rubber_id=rubber.pk, data={**deal, "tricks": 5}, table=table
-            )
-            services.hand_correct(rubber_id=rubber.pk, number=2, data=deal, table=table)
+            recording.hand_record(rubber_id=rubber.pk, data={**deal, "tricks": 5}, table=table)
+            recording.hand_correct(rubber_id=rubber.pk, number=2, data=deal, table=table)
         else:
-            services.rubber_record_hand(rubber_id=rubber.pk, data=deal, table=table)
-    services.rubber_close(rubber_id=rubber.pk)
+            recording.hand_record(rubber_id=rubber.pk, data=deal, table=table)
+    recording.sitting_close(rubber_id=rubber.pk)
     page = read(client, rubber)
 
     cell = {n: page.cells[f"rubber-{rubber.pk}-hand-{n}"] for n in range(1, 10)}

@@ -53,10 +53,10 @@ def start(club, evening, ns, ew):
 
 
 def record(commit, rubber, *hands):
-    from scoring import services as scoring
+    from club import recording
 
     for hand in hands:
-        commit(scoring.rubber_record_hand, rubber_id=rubber.pk, data=hand)
+        commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
 
 
 def hand(makers="NS", tricks=3, alone=False):

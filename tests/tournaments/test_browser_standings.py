@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from rest_framework.authtoken.models import Token
 
-from scoring import services as scoring
+from club import recording
 from tests.browser import shot
 from tests.tournaments.conftest import start
 from tournaments import services
@@ -23,7 +23,7 @@ def test_standings_page_changes_without_a_reload(
         club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk]
     )
     rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
-    scoring.rubber_record_hand(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
+    recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
 
     page = browser_page
     page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")

@@ -3,8 +3,8 @@ departures, fixed deals, and standings over the rounds."""
 
 import pytest
 
+from club import recording
 from config.api import UserError
-from scoring import services as scoring
 from scoring.models import Rubber
 from scoring.rules import ScoringError
 from tests.tournaments.conftest import sweep
@@ -32,7 +32,7 @@ def play_round(commit, played, winners: dict[int, str]):
     """Each table's rubber swept by the side named (three double games, worth 8)."""
     for table in played.tables.select_related("rubber"):
         for hand in sweep(winners.get(table.number, "NS")):
-            commit(scoring.rubber_record_hand, rubber_id=table.rubber_id, data=hand)
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
 
 
 def seat(tournament):
@@ -97,14 +97,10 @@ def test_a_round_of_fixed_deals(make, commit):
     tournament = make("cut", deals=2)
     first = seat(tournament)
     table = first.tables.get(number=1)
-    commit(
-        scoring.rubber_record_hand, rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 5}
-    )
-    commit(
-        scoring.rubber_record_hand, rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3}
-    )
+    commit(recording.hand_record, rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 5})
+    commit(recording.hand_record, rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3})
     with pytest.raises(ScoringError):
-        scoring.rubber_record_hand(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+        recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
     # N-S scored 2, E-W 1: N-S take the table.
     assert rounds.round_as_dict(first)["tables"][0]["winner"] == "NS"
 

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 
+from club import recording
 from tests.tournaments.conftest import hand, record, start, sweep
 from tournaments import services
 from tournaments.models import StandingsDirty, StandingsVersion, TournamentTotal
@@ -78,16 +79,15 @@ def test_a_rubber_outside_the_ladder_does_not_count(club, evening, ladder, commi
 
 
 def test_correction_and_removal_update_the_standings(club, evening, ladder, commit):
-    from scoring import services as scoring
 
     rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
     record(commit, rubber, hand("NS", 3), hand("NS", 3))
-    commit(scoring.hand_correct, rubber_id=rubber.pk, number=2, data=hand("NS", 5),
+    commit(recording.hand_correct, rubber_id=rubber.pk, number=2, data=hand("NS", 5),
            reason="", is_secretary=True)  # fmt: skip
     assert rows_by_name(ladder)["Ann"]["metrics"]["points"] == 3
-    commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=2, is_secretary=True)
+    commit(recording.hand_remove, rubber_id=rubber.pk, number=2, is_secretary=True)
     assert rows_by_name(ladder)["Ann"]["metrics"]["points"] == 1
-    commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=1, is_secretary=True)
+    commit(recording.hand_remove, rubber_id=rubber.pk, number=1, is_secretary=True)
     assert "Ann" not in rows_by_name(ladder)
 
 

@@ -13,9 +13,9 @@ from collections import defaultdict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from club import recording
 from club.models import Member
 from config.api import UserError
-from scoring import services as scoring
 from scoring.models import HandScore, Rubber
 from scoring.rules import ScoringError
 from tests.factories import EveningFactory
@@ -74,13 +74,13 @@ def test_incremental_standings_equal_a_full_recalculation(club, roster, commit, 
         rubber = rubbers[op[1]]
         try:
             if op[0] == "record":
-                commit(scoring.rubber_record_hand, rubber_id=rubber.pk, data=op[2])
+                commit(recording.hand_record, rubber_id=rubber.pk, data=op[2])
             elif op[0] == "correct":
-                commit(scoring.hand_correct, rubber_id=rubber.pk, number=op[2], data=op[3],
+                commit(recording.hand_correct, rubber_id=rubber.pk, number=op[2], data=op[3],
                        reason="property test", is_secretary=True)  # fmt: skip
             else:
                 rubber.refresh_from_db()
-                commit(scoring.hand_remove_last, rubber_id=rubber.pk, number=rubber.hand_count,
+                commit(recording.hand_remove, rubber_id=rubber.pk, number=rubber.hand_count,
                        reason="property test", is_secretary=True)  # fmt: skip
         except (UserError, ScoringError):
             pass  # an illegal step under the laws changes nothing

@@ -4,6 +4,7 @@ recalculations (issue: at most one at a time per tournament, bursts coalesced)."
 import pytest
 from django.conf import settings
 
+from club import recording
 from scoring import services as scoring
 from tests.conftest import needs
 from tests.factories import EveningFactory, MemberFactory
@@ -35,7 +36,7 @@ def test_a_burst_of_hands_is_recalculated_a_few_times_and_ends_correct(club, pos
         for _ in range(6):  # 24 hands, each committed on its own, as fast as they come
             for rubber in rubbers:
                 for hand in ({"makers": "NS", "tricks": 3}, {"makers": "EW", "tricks": 4}):
-                    scoring.rubber_record_hand(rubber_id=rubber.pk, data=hand)
+                    recording.hand_record(rubber_id=rubber.pk, data=hand)
                     burst += 1
         wait_for(lambda: not StandingsDirty.objects.filter(tournament=ladder).exists(), timeout=30)
         wait_for(lambda: not services.cache.get(services.QUEUED_KEY.format(ladder.pk)))

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from club import evenings
+from club import evenings, recording
 from club.formation import engine
 from club.models import Club, Evening, Member
 from tournaments.models import Tournament
@@ -78,8 +78,8 @@ class Command(BaseCommand):
 
         def hands(number, played):
             for hand in played:
-                evenings.evening_record_hand(
-                    evening_id=evening.pk, table_number=number, hand=hand, user=secretary
+                recording.hand_record(
+                    evening_id=evening.pk, table_number=number, data=hand, user=secretary
                 )
 
         for name in DEMO_PLAYERS:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from config.inputs import MAX_JSON_DEPTH, json_depth_exceeds
+from core.inputs import MAX_JSON_DEPTH, json_depth_exceeds
 from scoring.rules import ScoringError
 from scoring.sheet import score_sheet
 

@@ -27,7 +27,7 @@ import unicodedata
 
 from rest_framework import serializers
 
-from config.api import UserError
+from core.errors import UserError
 
 NAME_MAX = 80  # club.Member.name
 TITLE_MAX = 120  # club.Club.name, club.Evening.title, tournaments.Tournament.name

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import OperationalError, connection
 from django.db.models import Model, QuerySet
 
-from config.api import Conflict
+from core.errors import Conflict
 
 LOCK_TIMEOUT_MS = getattr(settings, "LOCK_TIMEOUT_MS", 3000)
 _LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's lock_not_available (lock_timeout, NOWAIT)

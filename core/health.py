@@ -37,7 +37,7 @@ def _broker() -> dict:
 
 
 def _worker() -> dict:
-    from club.models import WorkerHeartbeat
+    from core.models import WorkerHeartbeat
 
     try:
         beat = WorkerHeartbeat.objects.order_by("-at").values("worker", "at").first()

@@ -8,7 +8,7 @@ an `Idempotency-Key` header is done at most once per key for the same caller:
 - the same key with a different body gets 422;
 - a retry while the first request is still running gets 409 (retry later);
 - an answer of 5xx, or one that says to retry later (`Retry-After`: a row lock not
-  granted in time, config/db.py), is not stored, so the request may be tried again.
+  granted in time, core/db.py), is not stored, so the request may be tried again.
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in.
@@ -37,7 +37,7 @@ def _problem(status: int, code: str, message: str) -> HttpResponse:
 
 def purge_expired() -> int:
     """Forget answers older than a day (run by Celery beat, not on every write)."""
-    from club.models import IdempotencyRecord
+    from core.models import IdempotencyRecord
 
     deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - KEEP_FOR).delete()
     return deleted
@@ -58,7 +58,7 @@ class IdempotencyMiddleware:
         key = request.META.get(HEADER)
         if not key or request.method not in WRITES or not request.path.startswith(PREFIXES):
             return self.get_response(request)
-        from club.models import IdempotencyRecord
+        from core.models import IdempotencyRecord
 
         if len(key) > 255:
             return _problem(400, "invalid", "An Idempotency-Key is at most 255 characters.")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from config.api import UserError
+from core.errors import UserError
 
 #: The deepest a JSON body may nest (arrays and objects). The deepest shape the API
 #: documents (a scoresheet's hand's honours) is four levels; 32 leaves ample room.

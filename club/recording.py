@@ -1,0 +1,222 @@
+"""The one way a hand is recorded, corrected or removed, whatever the door.
+
+Every door (the API's rubber endpoints, an evening's table endpoints, the table's phone
+page, the secretary's board, an evening's replay) calls one of these services, naming
+the rubber by id, or by its evening's table (and its ordinal there). Each service, in
+one transaction:
+
+1. takes the locks in their fixed order (core/db.py): the rubber, then, only when the
+   table has no rubber in progress, the evening first (Call-Ace: the same players sit
+   on in a new sitting) with the rubber NOWAIT; and checks what the evening requires
+   (its version as the device saw it, open, a table's link changing only its table);
+2. has scoring score the change by the rule set and write the rows (scoring.services);
+3. and that is all: scoring announces the change (scoring/signals.py) and the evening
+   logs it and moves on (club.evenings' receivers, taking the evening's row last), the
+   standings note it in their outbox (tournaments.receivers), in this transaction.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import transaction
+
+from club import evenings
+from club.evenings import Via
+from club.models import Evening, Table
+from core.db import conflict_on_lock_failure, lock_one
+from core.errors import UserError
+from scoring import services as scoring
+from scoring.models import Hand, RemovedHand, Rubber
+
+
+def _at_evening_table(rubber: Rubber) -> bool:
+    return bool(rubber.evening_id and rubber.table_id)
+
+
+@contextmanager
+def _holding(
+    *,
+    rubber_id: int | None,
+    evening_id: int | None,
+    table_number: int | None,
+    rubber_number: int | None,
+    expected_version: int | None,
+    table: Table | None,
+    doing: str,
+) -> Iterator[tuple[Rubber, Evening | None]]:
+    """One transaction holding the rubber to change, its row locked after the evening's
+    checks, and the evening when it had to be locked first (see the module's docstring).
+    A lock not granted in time is a retryable 409 (core/db.py)."""
+    with (
+        conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
+        transaction.atomic(),
+    ):
+        yield _hold(
+            rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+            rubber_number=rubber_number, expected_version=expected_version, table=table,
+            doing=doing,
+        )  # fmt: skip
+
+
+def _hold(
+    *,
+    rubber_id: int | None,
+    evening_id: int | None,
+    table_number: int | None,
+    rubber_number: int | None,
+    expected_version: int | None,
+    table: Table | None,
+    doing: str,
+) -> tuple[Rubber, Evening | None]:
+    if evening_id is None:
+        if rubber_id is None:
+            raise TypeError("Name the rubber: rubber_id, or evening_id and table_number.")
+        rubber = evenings.lock_first(evenings.placed(Rubber.objects.filter(pk=rubber_id)))
+        if rubber is None:
+            raise UserError("There is no such rubber.", field="rubber", code="not_found")
+        if _at_evening_table(rubber):
+            number = rubber.table.number
+            evenings.check_change(rubber.evening, expected_version, table, number, doing)
+        return rubber, None
+    if table_number is None:
+        raise TypeError("Name the evening's table: table_number.")
+    return evenings.rubber_to_change(
+        evening_id=evening_id,
+        table_number=table_number,
+        expected_version=expected_version,
+        table=table,
+        rubber_id=rubber_id,
+        ordinal=rubber_number,
+        doing=doing,
+    )
+
+
+def _scoring_table(rubber: Rubber, table: Table | None, *, recording: bool) -> Table | None:
+    """The table scoring is told of. At an evening's table the link was checked against
+    the table's number already: a hand is then not marked as recorded by the phone, a
+    correction or removal is (as the evening's services have always done)."""
+    if not _at_evening_table(rubber):
+        return table
+    if recording or table is None:
+        return None
+    return rubber.table
+
+
+def hand_record(
+    *,
+    data: dict,
+    rubber_id: int | None = None,
+    evening_id: int | None = None,
+    table_number: int | None = None,
+    user=None,
+    table: Table | None = None,
+    expected_version: int | None = None,
+) -> Hand:
+    """Record the next hand of a rubber: the one named by id, or the one in progress at
+    an evening's table (`evening_id`, `table_number`). A rubber named by id at an
+    evening's table must be the table's current one.
+
+    `table` is the table whose phone link records it (None for the secretary);
+    `expected_version` the evening's version the device saw (a stale one is a 409).
+    """
+    with _holding(
+        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_number=None, expected_version=expected_version, table=table, doing="records",
+    ) as (rubber, evening):  # fmt: skip
+        named = rubber_id is not None and _at_evening_table(rubber)
+        if named and not rubber.is_complete and rubber.later:
+            raise UserError("This rubber is not the table's current one.", field="hand")
+        return scoring.rubber_record_hand(
+            rubber=rubber,
+            data=data,
+            user=user,
+            table=_scoring_table(rubber, table, recording=True),
+            via=Via(user=user, table=table, expected_version=expected_version, evening=evening),
+        )
+
+
+def hand_correct(
+    *,
+    number: int,
+    data: dict,
+    rubber_id: int | None = None,
+    evening_id: int | None = None,
+    table_number: int | None = None,
+    rubber_number: int | None = None,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+    expected_version: int | None = None,
+) -> Hand:
+    """Correct hand `number` of a rubber (law 5, ruling E9) and re-score the hands after
+    it. The rubber is named by id, or by its evening's table and its ordinal there
+    (`rubber_number`, as the log names it). At an evening's table a correction may change
+    a finished rubber's figures but not whether it is finished (law 15).
+    """
+    if evening_id is not None and rubber_number is None and rubber_id is None:
+        raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
+    with _holding(
+        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_number=rubber_number, expected_version=expected_version, table=table,
+        doing="corrects",
+    ) as (rubber, evening):  # fmt: skip
+        return scoring.rubber_correct_hand(
+            rubber=rubber,
+            number=number,
+            data=data,
+            reason=reason,
+            user=user,
+            table=_scoring_table(rubber, table, recording=False),
+            is_secretary=is_secretary,
+            via=Via(user=user, table=table, expected_version=expected_version, evening=evening),
+        )
+
+
+def hand_remove(
+    *,
+    number: int,
+    rubber_id: int | None = None,
+    evening_id: int | None = None,
+    table_number: int | None = None,
+    rubber_number: int | None = None,
+    reason: str = "",
+    user=None,
+    table: Table | None = None,
+    is_secretary: bool = False,
+) -> RemovedHand:
+    """Take the last hand off a rubber (law 5 limits, ruling E9), named as for
+    `hand_correct`. At an evening's table a finished rubber keeps its hands: the table
+    has cut in and out on its end (law 15)."""
+    if evening_id is not None and rubber_number is None and rubber_id is None:
+        raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
+    with _holding(
+        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_number=rubber_number, expected_version=None, table=table, doing="changes",
+    ) as (rubber, evening):  # fmt: skip
+        if _at_evening_table(rubber) and rubber.is_complete:
+            raise UserError(
+                "The rubber is over and the table has cut in and out on its end (law 15); "
+                "correct the hand instead.",
+                field="number",
+                law="law 15",
+            )
+        return scoring.rubber_remove_last_hand(
+            rubber=rubber,
+            number=number,
+            reason=reason,
+            user=user,
+            table=_scoring_table(rubber, table, recording=False),
+            is_secretary=is_secretary,
+            via=Via(user=user, table=table, evening=evening),
+        )
+
+
+def sitting_close(*, rubber_id: int) -> Rubber:
+    """End a Call-Ace sitting named by id and settle it (ruling C5). (At an evening's
+    table, `club.evenings.evening_close_sitting` closes the table's sitting and logs it.)"""
+    with conflict_on_lock_failure(what="rubber"), transaction.atomic():
+        rubber = lock_one(
+            Rubber.objects.select_related("evening").filter(pk=rubber_id), what="rubber"
+        )
+        return scoring.rubber_close(rubber=rubber)

@@ -1,0 +1,84 @@
+"""Printable table cards: one card per standing table of an evening, to stand on the table.
+
+Each card carries the table's number, the QR code of its phone link, the link in words (for
+a phone without a camera) and three lines on recording a hand. Two or four cards to an A4
+page (`?per_page=2` or `4`), each page a sheet of its own so no card is split by the printer.
+The link is the table's current one: a fresh link (issued from the board) means printing
+its card again.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from club import phone_links
+from club.evenings import evening_state
+from club.models import Evening
+from club.selectors import clubs_managed_by
+
+PER_PAGE = (4, 2)
+
+SCAN = "Scan the code with a phone's camera, or type the link above."
+RECORD = "Press 'Record the hand'. A slip? Correct it before the next hand is recorded."
+#: Three lines on recording a hand, by game (the phone page's own words).
+HOW_TO = {
+    "euchre-somerset-1888": [
+        SCAN,
+        "After each hand: the makers, 'played alone' if so, and their tricks.",
+        RECORD,
+    ],
+    "bridge-elwell-1907": [
+        SCAN,
+        "After each hand: declarer's side, trump, doubles, N-S's tricks, honours.",
+        RECORD,
+    ],
+    "call-ace-foster-1905": [
+        SCAN,
+        "After each deal: the maker, the partner called, alone or not, the tricks.",
+        RECORD,
+    ],
+}
+#: For a game not listed above: the same three steps in general words.
+HOW_TO_ANY = [SCAN, "After each hand, fill in what the phone page asks.", RECORD]
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+@login_required
+@require_GET
+def table_cards(request, pk: int):
+    """The evening's table cards, to print: two or four to an A4 page."""
+    evening = (
+        Evening.objects.select_related("club")
+        .filter(pk=pk, club__in=clubs_managed_by(user=request.user))
+        .first()
+    )
+    if evening is None:  # not one of this secretary's clubs: as if it did not exist
+        raise Http404("No such evening.")
+    per_page = request.GET.get("per_page", "4")
+    if per_page not in {str(n) for n in PER_PAGE}:
+        return HttpResponseBadRequest(
+            f"per_page: {per_page[:20]!r} is not a choice; print 2 or 4 cards to an A4 page.",
+            content_type="text/plain; charset=utf-8",
+        )
+    standing = {t.number for t in evening_state(evening).tables}
+    cards = []
+    for table in evening.tables.filter(number__in=standing).order_by("number"):
+        link = phone_links.table_link(request, table)
+        cards.append({"number": table.number, "link": link, "qr": phone_links.qr_svg(link)})
+    return render(
+        request,
+        "club/table_cards.html",
+        {
+            "evening": evening,
+            "club": evening.club,
+            "how_to": HOW_TO.get(evening.ruleset, HOW_TO_ANY),
+            "per_page": int(per_page),
+            "choices": PER_PAGE,
+            "sheets": _chunks(cards, int(per_page)),
+            "reach": phone_links.board_reach(request),
+        },
+    )

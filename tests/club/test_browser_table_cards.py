@@ -1,0 +1,129 @@
+"""The table cards as printed (issue #14 item 6): Debian's chromium lays the page out for
+print, each card fits in a quarter (or a half) of an A4 page inside its margins, none is split
+between pages, and the PDF it prints has as many A4 pages as the cards need. Screenshots in
+artifacts/screenshots/table-cards-*.png."""
+
+import datetime
+import math
+import re
+from decimal import Decimal
+
+import pytest
+
+from club import evenings
+from club.models import Evening
+from club.phone_links import qr_svg
+from tests.browser import SHOTS, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PX_PER_MM = 96 / 25.4
+# A4 inside the page's 10 mm margins.
+PRINTABLE_MM = (210 - 20, 297 - 20)
+BASE = "http://192.0.2.7:8000"  # a documentation address: nothing is sent to it
+TABLES = 5
+
+
+def five_tables(club) -> Evening:
+    """An evening of Euchre at five tables, cut by the service: four tables of four with two
+    waiting each (law 12), and a fifth of four."""
+    evening = evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+    for n in range(6 * (TABLES - 1) + 4):
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": f"P{n}"})
+    for _ in range(10 * TABLES):
+        evening.refresh_from_db()
+        required = {item["kind"] for item in evenings.evening_summary(evening=evening)["required"]}
+        if "cut" in required:
+            evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "draw": True})
+        elif "form_table" in required:
+            evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+        else:
+            break
+    assert evening.tables.count() == TABLES
+    return evening
+
+
+def pdf_pages(pdf: bytes) -> list[tuple[float, float]]:
+    """The width and height, in points, of each page of a PDF as chromium writes it (its
+    page objects are not compressed)."""
+    pages = re.findall(rb"/Type\s*/Page\b(?!s)", pdf)
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", pdf)
+    assert len(boxes) == len(pages)
+    return [(float(w), float(h)) for w, h in boxes]
+
+
+@pytest.mark.parametrize("per_page", [4, 2])
+def test_table_cards_print_two_or_four_to_an_a4_page(
+    browser_page, live_server, club, secretary, settings, per_page
+):
+    settings.PUBLIC_BASE_URL = BASE  # what quickstart --lan sets: the phones' address
+    evening = five_tables(club)
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "secretary")
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/secretary/$"))
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
+    page.get_by_test_id("table-cards").click()
+    page.wait_for_url(re.compile(r"/table-cards/$"))
+    if per_page == 2:
+        page.get_by_role("link", name="2", exact=True).click()
+        page.wait_for_url(re.compile(r"per_page=2$"))
+    # Opened at localhost: the page says where the codes point, on screen only.
+    assert page.get_by_test_id("phone-reach").is_visible()
+    shot(page, f"table-cards-screen-{per_page}")
+
+    cards = page.locator("article.table-print-card")
+    assert cards.count() == TABLES
+    for table in evening.tables.all():
+        link = f"{BASE}/t/{table.token}/"
+        card = page.locator(f"article[data-table='{table.number}']")
+        assert card.get_by_test_id(f"link-{table.number}").inner_text() == link
+        assert card.locator("h2").inner_text() == f"Table {table.number}"
+        assert card.locator("ol.how-to li").count() == 3
+        assert card.locator("svg.qr path").get_attribute("d") in qr_svg(link)
+
+    page.emulate_media(media="print")
+    assert not page.get_by_test_id("phone-reach").is_visible()
+    assert not page.locator("header.site").is_visible()
+    sheets = page.locator("section.card-sheet")
+    assert sheets.count() == math.ceil(TABLES / per_page)
+    width_mm, height_mm = PRINTABLE_MM
+    for s in range(sheets.count()):
+        sheet = sheets.nth(s)
+        box = sheet.bounding_box()
+        assert box["width"] <= width_mm * PX_PER_MM + 1
+        assert box["height"] <= height_mm * PX_PER_MM + 1
+        if s < sheets.count() - 1:  # each sheet is a page of its own
+            assert sheet.evaluate("e => getComputedStyle(e).breakAfter") == "page"
+        on_sheet = sheet.locator("article.table-print-card")
+        assert on_sheet.count() == min(per_page, TABLES - s * per_page)
+        for c in range(on_sheet.count()):
+            card = on_sheet.nth(c)
+            inner = card.bounding_box()
+            assert card.evaluate("e => getComputedStyle(e).breakInside") == "avoid"
+            # A card is a half (two to a page) or a quarter (four) of the printable page,
+            # and lies wholly on its sheet; its QR code and words lie wholly inside it.
+            columns = 2 if per_page == 4 else 1
+            assert inner["width"] <= box["width"] / columns + 1
+            assert inner["height"] <= box["height"] / 2 + 1
+            assert box["y"] - 1 <= inner["y"]
+            assert inner["y"] + inner["height"] <= box["y"] + box["height"] + 1
+            for part in ("svg.qr", "ol.how-to", ".card-link"):
+                piece = card.locator(part).bounding_box()
+                assert piece["height"] > 0
+                assert inner["y"] <= piece["y"] + 0.5
+                assert piece["y"] + piece["height"] <= inner["y"] + inner["height"] + 0.5
+            qr = card.locator("svg.qr").bounding_box()
+            assert qr["width"] >= 50 * PX_PER_MM  # big enough for a phone across the table
+    shot(page, f"table-cards-print-{per_page}")
+
+    pdf = page.pdf(format="A4", prefer_css_page_size=True, print_background=True)
+    (SHOTS / f"table-cards-{per_page}.pdf").write_bytes(pdf)
+    pages = pdf_pages(pdf)
+    assert len(pages) == math.ceil(TABLES / per_page)  # no card spilled onto a page of its own
+    assert {(round(w), round(h)) for w, h in pages} == {(595, 842)}  # A4 in points

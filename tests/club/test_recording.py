@@ -1,0 +1,112 @@
+"""One way from a hand to the evening and the standings (club/recording.py), whatever the
+door: the rubber named by id or by its evening's table, the evening and the standings
+learning of it from scoring's signals, in the same transaction."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.db import transaction
+
+from club import evenings, recording
+from club.models import EveningEvent
+from core.errors import UserError
+from scoring import services as scoring
+from scoring import signals
+from scoring.models import Rubber
+from tests.club.test_evenings import MARCH, THREE, seat_six
+from tournaments import services as tournaments
+from tournaments.models import StandingsDirty
+
+
+@pytest.fixture
+def evening(club):
+    return evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+
+
+def _logged(evening) -> list[dict]:
+    return [e.data for e in EveningEvent.objects.filter(evening=evening, type="hand")]
+
+
+def test_a_hand_is_logged_alike_whether_the_rubber_is_named_by_id_or_by_its_table(evening):
+    """Before, a hand recorded through scoring by the rubber's id (not through the
+    evening) was scored but never entered in the evening's log."""
+    seat_six(evening)
+    rubber = Rubber.objects.get(evening=evening)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
+    recording.hand_record(rubber_id=rubber.pk, data=THREE)
+    assert _logged(evening) == [
+        {"type": "hand", "table": 1, "rubber": 1, "hand": MARCH},
+        {"type": "hand", "table": 1, "rubber": 1, "hand": THREE},
+    ]
+    evening.refresh_from_db()
+    assert evening.version == EveningEvent.objects.filter(evening=evening).count()
+
+
+def test_a_hand_that_wins_the_rubber_by_id_ends_it_at_its_table(evening):
+    """The rubber's end (law 15) comes from scoring's `rubber_finished`, whatever the door."""
+    seat_six(evening)
+    rubber = Rubber.objects.get(evening=evening)
+    for hand in [MARCH, MARCH, THREE] * 3:
+        recording.hand_record(rubber_id=rubber.pk, data=hand)
+    rubber.refresh_from_db()
+    assert rubber.is_complete
+    ends = EveningEvent.objects.filter(evening=evening, type="rubber_end", automatic=True)
+    assert ends.count() == 1
+    # The engine ended the rubber at its table (law 15): the table cuts in and out next.
+    evening.refresh_from_db()
+    assert not evenings.evening_state(evening).table(1).in_rubber
+
+
+def test_a_receiver_that_refuses_rolls_the_hand_back(evening):
+    """Receivers run inside the hand's transaction: the evening's refusal (a closed
+    evening seen only by the receiver) leaves no hand, no event, no outbox row."""
+    seat_six(evening)
+    rubber = Rubber.objects.get(evening=evening)
+
+    def refuse(sender, **kwargs):
+        raise UserError("Refused by a listener.", field="hand")
+
+    signals.hand_recorded.connect(refuse, dispatch_uid="test-refuse")
+    try:
+        with pytest.raises(UserError, match="Refused"):
+            recording.hand_record(rubber_id=rubber.pk, data=MARCH)
+    finally:
+        signals.hand_recorded.disconnect(dispatch_uid="test-refuse")
+    assert not rubber.hands.exists()
+    assert not _logged(evening)
+
+
+def test_the_standings_outbox_is_written_by_its_receiver_in_the_hands_transaction(club, evening):
+    """Scoring imports nothing of tournaments: the outbox row comes from the receiver
+    of `rubber_changed`, and goes if the hand's transaction is rolled back."""
+    seat_six(evening)
+    tournaments.tournament_create(
+        club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk]
+    )
+    rubber = Rubber.objects.get(evening=evening)
+    with pytest.raises(RuntimeError, match="rolled back"), transaction.atomic():
+        recording.hand_record(rubber_id=rubber.pk, data=MARCH)
+        assert StandingsDirty.objects.count() == 4  # the rubber's four players
+        raise RuntimeError("rolled back")
+    assert StandingsDirty.objects.count() == 0
+    recording.hand_record(rubber_id=rubber.pk, data=MARCH)
+    assert StandingsDirty.objects.count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_scoring_refuses_a_rubber_outside_a_transaction(club):
+    """Scoring's writes take the rubber locked by the caller (club.recording): outside a
+    transaction no lock can be held, and it refuses before writing."""
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        club.members.create(name=name)
+    rubber = scoring.rubber_start(
+        club=club, ruleset="euchre-somerset-1888",
+        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+    with pytest.raises(RuntimeError, match="outside a transaction"):
+        scoring.rubber_record_hand(rubber=rubber, data=MARCH)
+    assert not rubber.hands.exists()

@@ -1,0 +1,35 @@
+"""The tournaments' part of a club's backup (club/backup.py), registered when the app is
+ready: their rows after the club's and the rubbers', and their places derived again."""
+
+from tournaments.models import (
+    Round,
+    RoundTable,
+    StandingsVersion,
+    Tournament,
+    TournamentPlayer,
+    TournamentTotal,
+)
+from tournaments.services import standings_rank
+
+ROWS = [
+    (Tournament, "club"),
+    (TournamentPlayer, "tournament__club"),
+    (Round, "tournament__club"),
+    (RoundTable, "round__tournament__club"),
+    (TournamentTotal, "tournament__club"),
+    (StandingsVersion, "tournament__club"),
+]
+DERIVED = {(TournamentTotal, name) for name in ("rank", "tied", "head_to_head")}
+
+
+def derive_standings(club) -> None:
+    """Every tournament's places ranked again from the restored totals."""
+    for tournament in Tournament.objects.filter(club=club):
+        standings_rank(tournament)
+
+
+def register() -> None:
+    """Put the tournaments in every club's backup (from TournamentsConfig.ready())."""
+    from club import backup
+
+    backup.register(ROWS, derived=DERIVED, derive=derive_standings)
