@@ -8,7 +8,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evenings, exports, recording, services
+from club import evening_log, evenings, exports, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
@@ -177,7 +177,7 @@ class EveningLogView(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
-        return Response(evenings.evening_export(evening=_evening(request, slug, pk, write=True)))
+        return Response(evening_log.evening_export(evening=_evening(request, slug, pk, write=True)))
 
 
 class TableHandsView(APIView):

@@ -152,6 +152,7 @@ def club_export(*, club: Club) -> dict:
             "secretaries": sorted(
                 club.secretaries.values_list(user_model.USERNAME_FIELD, flat=True)
             ),
+            "directors": sorted(club.directors.values_list(user_model.USERNAME_FIELD, flat=True)),
         },
         "models": data_models,
     }
@@ -319,6 +320,8 @@ def club_import(*, data: dict, slug: str | None = None, report: list[str] | None
     importer = _Importer(club)
     secretaries = [importer.user_id(name) for name in spec.get("secretaries", [])]
     club.secretaries.set([pk for pk in secretaries if pk is not None])
+    directors = [importer.user_id(name) for name in spec.get("directors", [])]
+    club.directors.set([pk for pk in directors if pk is not None])
     for section in data["models"]:
         importer.write(LABELS[section["model"]], section["rows"])
     _derive(club)

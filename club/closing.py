@@ -205,3 +205,34 @@ def abandon_reasons(*, evening) -> dict[int, str]:
         for pk, number in rows
         if (number, ordinals[pk]) in reasons
     }
+
+
+def check_rubber_end(*, evening, event: dict) -> None:
+    """A rubber ends with the hand that wins it, and the service logs that end itself. One
+    sent by a caller (the API, the board, a replayed log) is refused while the table's
+    rubber is in play: with no hands, or with hands that have not won it."""
+    number = event.get("table")
+    in_play = Rubber.objects.filter(status=Rubber.Status.IN_PROGRESS, evening=evening)
+    rubber = (
+        in_play.filter(table__number=number).order_by("-pk").first()
+        if isinstance(number, int)
+        else None
+    )
+    if rubber is None:
+        return  # the engine answers for a table with no rubber in play
+    law = rubber.rules.rubber_law
+    if rubber.hand_count == 0:
+        raise UserError(
+            f"The rubber at table {number} has no hands: a rubber ends with the hand that wins "
+            "it, which the service records with its end.",
+            field="table",
+            law=law,
+            code="rubber_without_hands",
+        )
+    raise UserError(
+        f"The rubber at table {number} is not over by its hands: it ends with the hand that "
+        "wins it, which the service records with its end. Break up the table, or close the "
+        "evening, to abandon it.",
+        field="table",
+        law=law,
+    )

@@ -82,7 +82,6 @@ SERVICE_KEYS = {
     "drawn": 'only the service marks a cut as drawn by it (ruling T10); send "draw": true',
     "automatic": "only the service generates events (a rubber's end after its last hand)",
 }
-LOG_FORMAT = "cardclub-evening-log/1"
 # What the evening's services change on its row: a view re-reads these after a change
 # (keeping the club it read with the evening).
 CHANGING = ["status", "state", "version"]
@@ -465,44 +464,15 @@ def evening_act(
     if event["type"] == "arrive":
         event = _arrival(evening, event)
     if event["type"] == "rubber_end":
-        _check_rubber_end(evening, event)
+        from club.closing import check_rubber_end
+
+        check_rubber_end(evening=evening, event=event)
     if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
         drawn = engine.draw_event(evening_state(evening), secrets.SystemRandom())
         if drawn is None:
             raise FormationError("No cut is waiting to be made.", field="type")
         event = {**drawn, "drawn": True}
     return _apply(evening, event, user=user, held=held)
-
-
-def _check_rubber_end(evening: Evening, event: dict) -> None:
-    """A rubber ends with the hand that wins it, and the service logs that end itself. One
-    sent by a caller (the API, the board, a replayed log) is refused while the table's
-    rubber is in play: with no hands, or with hands that have not won it."""
-    number = event.get("table")
-    in_play = Rubber.objects.filter(status=Rubber.Status.IN_PROGRESS, evening=evening)
-    rubber = (
-        in_play.filter(table__number=number).order_by("-pk").first()
-        if isinstance(number, int)
-        else None
-    )
-    if rubber is None:
-        return  # the engine answers for a table with no rubber in play
-    law = rubber.rules.rubber_law
-    if rubber.hand_count == 0:
-        raise UserError(
-            f"The rubber at table {number} has no hands: a rubber ends with the hand that wins "
-            "it, which the service records with its end.",
-            field="table",
-            law=law,
-            code="rubber_without_hands",
-        )
-    raise UserError(
-        f"The rubber at table {number} is not over by its hands: it ends with the hand that "
-        "wins it, which the service records with its end. Break up the table, or close the "
-        "evening, to abandon it.",
-        field="table",
-        law=law,
-    )
 
 
 def _table_rubber(evening: Evening, number: int) -> Rubber:
@@ -890,126 +860,3 @@ def evening_summary(*, evening: Evening) -> dict:
         ],
         "ledger": {name: str(amount) for name, amount in evening_ledger(evening=evening).items()},
     }
-
-
-def evening_export(*, evening: Evening) -> dict:
-    """The evening's log in the documented format (docs/evening-log.md)."""
-    club = evening.club
-    return {
-        "format": LOG_FORMAT,
-        "club": {"name": club.name, "slug": club.slug, "currency": club.currency},
-        "evening": {
-            "title": evening.title,
-            "date": evening.date.isoformat(),
-            "ruleset": evening.ruleset,
-            "options": evening.options,
-            "stake": str(evening.stake),
-        },
-        "events": [
-            {**event.data, **({"automatic": True} if event.automatic else {})}
-            for event in evening.events.order_by("seq")
-        ],
-    }
-
-
-@transaction.atomic
-def evening_replay(*, log: dict, club: Club | None = None) -> Evening:
-    """Replay an exported log into a new evening (on an empty database, a new club too).
-
-    Events the service generated (a rubber's end) are regenerated, not applied twice.
-    """
-    from club.services import club_create
-
-    if not isinstance(log, dict) or log.get("format") != LOG_FORMAT:
-        raise UserError(f"Not an evening log: 'format' must be {LOG_FORMAT!r}.", field="format")
-    spec = log.get("evening") or {}
-    if club is None:
-        info = log.get("club") or {}
-        club = Club.objects.filter(slug=info.get("slug")).first() or club_create(
-            name=info.get("name", "Club"),
-            slug=info.get("slug", "club"),
-            currency=info.get("currency", "USD"),
-            is_public=True,
-            secretary=None,
-        )
-    for key in ("date", "ruleset"):
-        if key not in spec:
-            raise UserError(f"The log's evening has no {key}.", field=f"evening.{key}")
-    evening = evening_open(
-        club=club,
-        date=spec["date"],
-        ruleset=spec["ruleset"],
-        options=spec.get("options"),
-        stake=Decimal(str(spec.get("stake", "0"))),
-        title=spec.get("title", ""),
-    )
-    for index, event in enumerate(log.get("events") or []):
-        try:
-            _replay_event(evening, event)
-        except (UserError, FormationError) as exc:
-            exc.field = f"events[{index}]" + (f".{exc.field}" if exc.field else "")
-            raise
-    evening.refresh_from_db()
-    return evening
-
-
-def _replay_event(evening: Evening, event: dict) -> None:
-    if not isinstance(event, dict):
-        raise UserError("An event is a JSON object.", field="type")
-    if event.get("automatic"):
-        return
-    # Within the package: club.recording (the one way a hand is changed) builds on this
-    # module's helpers, and the replay goes through it as every door does.
-    from club import recording
-
-    kind = event.get("type")
-    if "reason" in event:
-        event = {**event, "reason": _reason(event["reason"])}
-    if kind == "hand":
-        recording.hand_record(
-            evening_id=evening.pk, table_number=event["table"], data=event["hand"]
-        )
-    elif kind == "correction":
-        recording.hand_correct(
-            evening_id=evening.pk,
-            table_number=event["table"],
-            rubber_number=event["rubber"],
-            number=event["number"],
-            data=event["hand"],
-            reason=event.get("reason", ""),
-            is_secretary=True,
-        )
-    elif kind == "hand_removed":
-        recording.hand_remove(
-            evening_id=evening.pk,
-            table_number=event["table"],
-            rubber_number=event["rubber"],
-            number=event["number"],
-            reason=event.get("reason", ""),
-            is_secretary=True,
-        )
-    elif kind == "close":
-        evening_close(evening_id=evening.pk, rubbers=event.get("rubbers"))
-    elif kind == "reopen":
-        evening_reopen(evening_id=evening.pk, reason=event.get("reason", ""))
-    elif kind == "close_sitting":
-        evening_close_sitting(evening_id=evening.pk, table_number=event["table"])
-    else:
-        # A drawn cut's cards are in the log: replayed as typed in, then marked drawn.
-        clean = {k: v for k, v in event.items() if k != "drawn"}
-        logged = evening_act(evening_id=evening.pk, event=clean)
-        if event.get("drawn") and logged.type in {"cut", "deal_jack"}:
-            _mark_drawn(logged)
-
-
-def _reason(value) -> str:
-    return clean_text(
-        value, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
-    )
-
-
-def _mark_drawn(logged: EveningEvent) -> None:
-    """A replayed cut the service had drawn keeps its marker (ruling T10)."""
-    logged.data = {**logged.data, "drawn": True}
-    logged.save(update_fields=["data"])
-    Cut.objects.filter(event=logged).update(drawn_by_service=True)

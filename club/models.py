@@ -43,6 +43,11 @@ class Club(models.Model):
         help_text="Hours a table's phone link lives after the end of its evening's day.",
     )
     secretaries = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
+    # Directors run the club's tournaments (ladders, progressives, standings) and nothing
+    # else; secretaries run everything, tournaments included (club.selectors).
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -128,6 +133,15 @@ class Evening(models.Model):
 
     def __str__(self):
         return self.title or f"{self.club} {self.date:%Y-%m-%d}"
+
+    @property
+    def game_title(self) -> str:
+        """The game in words, as pages show it ("Euchre (Somerset Club laws, 1888)"),
+        never its rule set's key."""
+        from scoring.rules import RULESETS
+
+        rules = RULESETS.get(self.ruleset)
+        return rules.title if rules is not None else self.ruleset
 
 
 @audited("Table")

@@ -13,7 +13,7 @@ from django.http import Http404
 from rest_framework import exceptions
 
 from club.models import Club, Table
-from club.selectors import club_is_managed_by, clubs_visible_to
+from club.selectors import club_is_directed_by, club_is_managed_by, clubs_visible_to
 
 
 def table_of_request(request) -> Table | None:
@@ -46,4 +46,17 @@ def club_for_request(request, slug: str, *, write: bool = False, for_table: bool
         raise Http404("No such club.")
     if write and not manages_club(request, club):
         raise exceptions.PermissionDenied("Only the club's secretary may change this.")
+    return club
+
+
+def club_for_director(request, slug: str, *, write: bool = False) -> Club:
+    """`club_for_request` for the tournaments' endpoints: a write needs the club's
+    secretary or one of its tournament directors (403 for others who can see the club)."""
+    club = club_for_request(request, slug)
+    if write and not (
+        manages_club(request, club) or club_is_directed_by(club=club, user=request.user)
+    ):
+        raise exceptions.PermissionDenied(
+            "Only the club's secretaries and tournament directors may change this."
+        )
     return club

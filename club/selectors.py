@@ -10,12 +10,12 @@ from club.models import Club, Evening, Member, Table
 
 
 def clubs_visible_to(*, user) -> QuerySet[Club]:
-    """Public clubs, plus private ones the user is secretary of (staff see all)."""
+    """Public clubs, plus private ones the user is secretary or director of (staff see all)."""
     clubs = Club.objects.all()
     if user is not None and user.is_authenticated:
         if user.is_staff:
             return clubs
-        return clubs.filter(Q(is_public=True) | Q(secretaries=user)).distinct()
+        return clubs.filter(Q(is_public=True) | Q(secretaries=user) | Q(directors=user)).distinct()
     return clubs.filter(is_public=True)
 
 
@@ -33,6 +33,26 @@ def club_is_managed_by(*, club: Club, user) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return user.is_staff or club.secretaries.filter(pk=user.pk).exists()
+
+
+def clubs_directed_by(*, user) -> QuerySet[Club]:
+    """Clubs whose tournaments the user may run: as a secretary or a director (staff: all)."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_staff:
+        return Club.objects.all()
+    return Club.objects.filter(Q(secretaries=user) | Q(directors=user)).distinct()
+
+
+def club_is_directed_by(*, club: Club, user) -> bool:
+    """True when the user may run this club's tournaments (secretary, director or staff)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        user.is_staff
+        or club.secretaries.filter(pk=user.pk).exists()
+        or club.directors.filter(pk=user.pk).exists()
+    )
 
 
 def members_of(*, club: Club) -> QuerySet[Member]:

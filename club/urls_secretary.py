@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from club import views, views_board, views_cards
+from club import views, views_board, views_cards, views_people
 from tournaments import views_director
 
 urlpatterns = [
@@ -12,6 +12,12 @@ urlpatterns = [
     path("evenings/<int:pk>/action/", views_board.board_action, name="evening-board-action"),
     path("evenings/<int:pk>/sheet/", views_board.evening_sheet, name="evening-sheet"),
     path("evenings/<int:pk>/table-cards/", views_cards.table_cards, name="evening-table-cards"),
+    path("clubs/<slug:slug>/people/", views_people.people, name="club-people"),
+    path(
+        "clubs/<slug:slug>/tournaments/new/",
+        views_director.tournament_new,
+        name="tournament-new",
+    ),
     path("tournaments/<int:pk>/", views_director.director, name="tournament-director"),
     path(
         "tournaments/<int:pk>/progress/",

@@ -10,7 +10,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
-from club.selectors import clubs_managed_by, clubs_visible_to
+from club.selectors import clubs_directed_by, clubs_managed_by, clubs_visible_to
 from config.ratelimit import login_throttled
 
 
@@ -56,13 +56,28 @@ def evening_results(request, slug, pk):
 
 
 def player_detail(request, slug, pk):
-    """A player's page: his figures at the club and his rubbers."""
+    """A player's page: his figures at the club, his scorecard for a season (`?season=`,
+    the latest by default; it prints as a scorecard) and his rubbers."""
+    from club import selectors_player
+
     club = _visible_club(request, slug)
     member = get_object_or_404(Member, club=club, pk=pk)
+    seasons = selectors_player.player_seasons(member=member)
+    season = request.GET.get("season", "")
+    season = int(season) if season.isdigit() and int(season) in seasons else None
+    season = season or (seasons[0] if seasons else None)
     return render(
         request,
         "club/player.html",
-        {"club": club, "member": member, **selectors_public.player_record(member=member)},
+        {
+            "club": club,
+            "member": member,
+            **selectors_public.player_record(member=member),
+            "seasons": seasons,
+            "scorecard": (
+                selectors_player.player_scorecard(member=member, season=season) if season else None
+            ),
+        },
     )
 
 
@@ -104,11 +119,13 @@ def secretary_home(request):
         except (UserError, ScoringError) as exc:
             error = {"message": exc.message, "field": exc.field, "law": exc.law}
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
+    # Clubs whose tournaments he directs without being their secretary.
+    directed = clubs_directed_by(user=request.user).exclude(pk__in=clubs.values("pk"))
     return render(
         request,
         "club/secretary_home.html",
         {"clubs": clubs, "rulesets": GAMES.values(), "error": error,
-         "today": timezone.localdate()},
+         "today": timezone.localdate(), "directed": directed.prefetch_related("tournaments")},
         status=400 if error else 200,
     )  # fmt: skip
 

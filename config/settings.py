@@ -311,7 +311,10 @@ SPECTACULAR_SETTINGS = {
         "Clubs, evenings, tables and hands scored under the laws of Euchre (Somerset Club, "
         "1888), Call-Ace Euchre (Foster, 1905) and Bridge (Elwell, 1907). Errors share one "
         'shape: {"error": {"code", "message", "field", "law", "details"}}, the component Error; '
-        "every operation lists the 4xx it can answer (config/schema.py)."
+        "every operation lists the 4xx it can answer (config/schema.py). Writes need the "
+        "club's secretary; the tournaments' endpoints also take its tournament directors. "
+        "What the tournaments' endpoints do, the director's pages do too "
+        "(/secretary/clubs/<slug>/tournaments/new/, /secretary/tournaments/<id>/)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

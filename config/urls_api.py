@@ -82,6 +82,11 @@ urlpatterns = [
         name="api-tournament-player-leave",
     ),
     path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/players/<int:member>/bye/",
+        tournaments_api.TournamentPlayerByeView.as_view(),
+        name="api-tournament-player-bye",
+    ),
+    path(
         "clubs/<slug:slug>/tournaments/<slug:tslug>/rounds/",
         tournaments_api.RoundsView.as_view(),
         name="api-tournament-rounds",

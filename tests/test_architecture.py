@@ -154,3 +154,18 @@ def test_function_level_and_relative_imports_count():
     )
     found = imports(source, "scoring.services")
     assert {"club.models", "tournaments.services", "scoring.rules"} <= found
+
+
+MAX_LINES = 900
+
+
+def test_no_file_is_over_900_lines():
+    """Files say what they hold: none grows past 900 lines (issue #13)."""
+    long = [
+        f"{path.relative_to(ROOT)}: {n} lines"
+        for package in [*PACKAGES, "bench", "tests"]
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        and (n := len(path.read_text().splitlines())) > MAX_LINES
+    ]
+    assert long == []

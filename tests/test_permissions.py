@@ -19,7 +19,7 @@ from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from club import evenings, services
-from club.models import Evening, Table
+from club.models import Club, Evening, Table
 from club.selectors import ASK_FOR_NEW_CARD, DEAD_LINK
 from tests.club.closing_helpers import close_abandoning
 from tests.conftest import token_client
@@ -88,6 +88,8 @@ MATRIX = [
      {**WRITE, "secretary": 400, "staff": 400}),  # a ladder enters no players
     ("post", "/api/v1/clubs/{s}/tournaments/winter/players/{m}/leave/", None,
      {**WRITE, "secretary": 400, "staff": 400}),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/players/{m}/bye/", None,
+     {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds to sit out
     ("get", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None, READ),
     ("post", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None,
      {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds
@@ -118,11 +120,17 @@ MATRIX = [
     ("get", "/api/v1/clubs/{s}/evenings/{e}/hands.csv", None, READ),
 ]  # fmt: skip
 
+SECRETARY_PAGE = {"anonymous": 302, "table": 302, "secretary": 200, "other": 404, "staff": 200}
 PAGES = [
     ("/", dict.fromkeys(ROLES, 200)),
     ("/clubs/{s}/", {**READ, "table": 404}),
     ("/clubs/{s}/evenings/{e}/", {**READ, "table": 404}),
     ("/clubs/{s}/players/{m}/", {**READ, "table": 404}),
+    ("/clubs/{s}/players/", {**READ, "table": 404}),
+    ("/clubs/{s}/evenings/{e}/room/", {**READ, "table": 404}),
+    ("/clubs/{s}/evenings/{e}/room/live/", {**READ, "table": 404}),
+    ("/clubs/{s}/tournaments/winter/room/", {**READ, "table": 404}),
+    ("/clubs/{s}/tournaments/winter/room/live/", {**READ, "table": 404}),
     ("/clubs/{s}/rubbers/{r}/", {**READ, "table": 404}),
     ("/clubs/{s}/tournaments/winter/", {**READ, "table": 404}),
     ("/clubs/{s}/tournaments/winter/standings/", {**READ, "table": 404}),
@@ -137,6 +145,10 @@ PAGES = [
                                               "other": 404, "staff": 200}),
     ("/secretary/evenings/{e}/tables/1/qr.svg", {"anonymous": 302, "table": 302, "secretary": 200,
                                                  "other": 404, "staff": 200}),
+    ("/secretary/tournaments/{t}/", SECRETARY_PAGE),
+    ("/secretary/tournaments/{t}/progress/", SECRETARY_PAGE),
+    ("/secretary/clubs/{s}/tournaments/new/", SECRETARY_PAGE),
+    ("/secretary/clubs/{s}/people/", SECRETARY_PAGE),
     ("/t/{tok}/", dict.fromkeys(ROLES, 200)),  # the table's link is its own key
     ("/t/not-a-token/", dict.fromkeys(ROLES, 404)),
 ]  # fmt: skip
@@ -171,6 +183,7 @@ def world(db, django_capture_on_commit_callbacks):
         "m": members["Ann"].pk,
         "z": MemberFactory(club=club, name="Zoe").pk,
         "tok": table.token,
+        "t": club.tournaments.get(slug="winter").pk,
     }
     return clients, ids, {"secretary": secretary, "other": other, "staff": staff}
 
@@ -298,6 +311,42 @@ def test_a_table_token_touches_only_its_own_tables_hands(world):
         format="json",
     )
     assert response.status_code == 403
+
+
+# A tournament director of the private club who is not its secretary: he sees the club
+# and runs its tournaments, and may change nothing else (issue #16).
+DIRECTOR = [
+    ("get", "/secretary/", None, 200),
+    ("get", "/secretary/tournaments/{t}/", None, 200),
+    ("get", "/secretary/clubs/{s}/tournaments/new/", None, 200),
+    ("get", "/secretary/clubs/{s}/people/", None, 403),
+    ("get", "/secretary/evenings/{e}/", None, 404),
+    ("get", "/api/v1/clubs/{s}/", None, 200),
+    ("post", "/api/v1/clubs/{s}/tournaments/", {"name": "L", "slug": "l", "kind": "ladder"}, 201),
+    ("patch", "/api/v1/clubs/{s}/tournaments/winter/", {"name": "W"}, 200),
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None, 200),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None, 202),
+    ("patch", "/api/v1/clubs/{s}/", {"name": "Renamed"}, 403),
+    ("post", "/api/v1/clubs/{s}/members/", {"name": "Zed"}, 403),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"}, 403),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/", NS_MARCH, 403),
+]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"), DIRECTOR, ids=[f"{m} {p}" for m, p, _, _ in DIRECTOR]
+)
+def test_director_matrix(world, client, method, path, body, expected):
+    _, ids, _ = world
+    director = UserFactory(username="director")
+    Club.objects.get(slug=ids["s"]).directors.add(director)
+    url = path.format(**ids)
+    if url.startswith("/api/"):
+        response = getattr(token_client(director), method)(url, body, format="json")
+    else:
+        client.force_login(director)
+        response = getattr(client, method)(url)
+    assert response.status_code == expected, (url, response.content[:300])
 
 
 def test_the_matrix_covers_every_api_route():

@@ -87,7 +87,9 @@ def _page(season, name: str) -> str:
         ("standings page", 4),
         ("standings fragment", 4),
         ("evening results", 5),
-        ("player", 6),
+        # His figures and rubbers (6), then the scorecard: his seasons, the season's
+        # seats, and who else sat at those rubbers (3), however many evenings.
+        ("player", 9),
         ("rubber", 5),
     ],
 )

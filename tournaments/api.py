@@ -6,7 +6,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club.permissions import club_for_request
+from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from core.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
@@ -98,7 +98,9 @@ class ProgressOutput(serializers.Serializer):
 
 
 class TournamentListView(APIView):
-    """A club's tournaments; a director (the club's secretary) creates one."""
+    """A club's tournaments; its secretary or a tournament director creates one.
+
+    The page `/secretary/clubs/<slug>/tournaments/new/` creates one from a form."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
@@ -112,7 +114,7 @@ class TournamentListView(APIView):
 
     @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
     def post(self, request, slug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         data = TournamentInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -123,7 +125,10 @@ class TournamentListView(APIView):
 
 
 class TournamentDetailView(APIView):
-    """One tournament; its director changes what counts and how it ranks."""
+    """One tournament; its director changes what counts and how it ranks.
+
+    On the director's page (`/secretary/tournaments/<id>/`): "Ranked by" (the metrics in
+    order) and, for a ladder, "Evenings counted" (count an evening, stop counting it)."""
 
     @extend_schema(responses=TournamentOutput)
     def get(self, request, slug, tslug):
@@ -136,7 +141,7 @@ class TournamentDetailView(APIView):
 
     @extend_schema(request=TournamentUpdateInput, responses=TournamentOutput)
     def patch(self, request, slug, tslug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
         data = TournamentUpdateInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -163,17 +168,20 @@ class StandingsView(APIView):
 
 
 class RecalculationView(APIView):
-    """A director starts a full recalculation of the standings and follows its progress."""
+    """A director starts a full recalculation of the standings and follows its progress.
+
+    The director's page has the button, and its progress bar follows the same state
+    (queued, running, done) live."""
 
     @extend_schema(responses=ProgressOutput)
     def get(self, request, slug, tslug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
         return Response(services.standings_progress(tournament_id=tournament.pk))
 
     @extend_schema(request=None, responses={202: ProgressOutput})
     def post(self, request, slug, tslug):
-        club = club_for_request(request, slug, write=True)
+        club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
         services.standings_request_full(tournament_id=tournament.pk)
         return Response(
@@ -195,22 +203,25 @@ class EntryOutput(serializers.Serializer):
     name = serializers.CharField(source="member.name")
     joined_round = serializers.IntegerField()
     left_round = serializers.IntegerField(allow_null=True)
+    bye_rounds = serializers.ListField(child=serializers.IntegerField())
 
 
 class RoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     tables = serializers.ListField(child=serializers.JSONField())
     byes = serializers.ListField(child=serializers.CharField())
+    requested_byes = serializers.ListField(child=serializers.CharField())
     relaxations = serializers.ListField(child=serializers.JSONField())
 
 
 def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
-    club = club_for_request(request, slug, write=write)
+    club = club_for_director(request, slug, write=write)
     return selectors.tournament_for(club=club, slug=tslug, user=request.user)
 
 
 class TournamentPlayersView(APIView):
-    """A progressive tournament's players; the director enters late arrivals."""
+    """A progressive tournament's players; the director enters late arrivals (the
+    director's page: "Arriving")."""
 
     @extend_schema(responses=EntryOutput(many=True))
     def get(self, request, slug, tslug):
@@ -229,7 +240,8 @@ class TournamentPlayersView(APIView):
 
 
 class TournamentPlayerLeaveView(APIView):
-    """A player leaves the tournament: he is seated in no later round."""
+    """A player leaves the tournament: he is seated in no later round (the director's
+    page: "Leaves")."""
 
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
@@ -238,8 +250,22 @@ class TournamentPlayerLeaveView(APIView):
         return Response(EntryOutput(entry).data)
 
 
+class TournamentPlayerByeView(APIView):
+    """A player sits out the next round at his own request: the movement seats the others,
+    and the round lists him under `requested_byes` (the director's page: "Sits out")."""
+
+    @extend_schema(request=None, responses=EntryOutput)
+    def post(self, request, slug, tslug, member):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        entry = rounds.tournament_bye(tournament=tournament, member_id=member)
+        return Response(EntryOutput(entry).data)
+
+
 class RoundsView(APIView):
-    """The rounds seated so far; the director seats the next one with the movement."""
+    """The rounds seated so far; the director seats the next one with the movement.
+
+    Each round's `relaxations` are the movement's report of what it could not honour
+    that round; the director's page shows them in words under the round."""
 
     @extend_schema(responses=RoundOutput(many=True))
     def get(self, request, slug, tslug):

@@ -64,6 +64,9 @@ class TournamentPlayer(models.Model):
     member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="+")
     joined_round = models.PositiveSmallIntegerField(default=1)
     left_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Rounds he sits out at his own request (a bye the director records), so the movement
+    # seats the others; the movement's own byes are in each round's seating.
+    bye_rounds = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["tournament", "member__name"]

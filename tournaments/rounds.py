@@ -71,13 +71,51 @@ def tournament_withdraw(*, tournament: Tournament, member_id: int) -> Tournament
     return entry
 
 
+@transaction.atomic
+def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
+    """A player sits out the next round to be seated, at his own request: the movement
+    seats the others, and he is back from the round after (a bye out of turn)."""
+    _progressive(tournament)
+    entry = (
+        TournamentPlayer.objects.select_for_update()
+        .select_related("member")
+        .filter(tournament=tournament, member_id=member_id)
+        .first()
+    )
+    number = _next_round(tournament)
+    if entry is None or not plays_in(entry, number):
+        raise UserError("That player is not playing in the next round.", field="member")
+    if number in entry.bye_rounds:
+        raise UserError(f"{entry.member.name} sits out round {number} already.", field="member")
+    entry.bye_rounds = sorted([*entry.bye_rounds, number])
+    entry.save(update_fields=["bye_rounds"])
+    return entry
+
+
+def plays_in(entry: TournamentPlayer, round_number: int) -> bool:
+    """Whether the player is in the tournament at that round: entered by then and not
+    gone before it (a bye he asked for does not count against it)."""
+    return entry.joined_round <= round_number and (
+        entry.left_round is None or entry.left_round > round_number
+    )
+
+
 def present_at(*, tournament: Tournament, round_number: int) -> list[str]:
-    """The players present at a round, in the order they were entered."""
+    """The players present at a round, in the order they were entered (those sitting it
+    out at their own request are not)."""
     entries = tournament.players.select_related("member").order_by("pk")
     return [
         e.member.name
         for e in entries
-        if e.joined_round <= round_number and (e.left_round is None or e.left_round > round_number)
+        if plays_in(e, round_number) and round_number not in e.bye_rounds
+    ]
+
+
+def requested_byes(*, tournament: Tournament, round_number: int) -> list[str]:
+    """The players sitting out a round at their own request, in the order they were entered."""
+    entries = tournament.players.select_related("member").order_by("pk")
+    return [
+        e.member.name for e in entries if plays_in(e, round_number) and round_number in e.bye_rounds
     ]
 
 
@@ -141,7 +179,9 @@ def round_seat_next(*, tournament_id: int, user=None) -> Round:
         )
     except MovementError as exc:
         raise UserError(str(exc), field="players") from exc
-    played = Round.objects.create(tournament=tournament, number=number, seating=seating.to_dict())
+    stored = seating.to_dict()
+    stored["requested_byes"] = requested_byes(tournament=tournament, round_number=number)
+    played = Round.objects.create(tournament=tournament, number=number, seating=stored)
     for table in seating.tables:
         seats = table.seats
         rubber = scoring.rubber_start(
@@ -173,5 +213,6 @@ def round_as_dict(played: Round) -> dict:
         "number": played.number,
         "tables": tables,
         "byes": played.seating.get("byes", []),
+        "requested_byes": played.seating.get("requested_byes", []),
         "relaxations": played.seating.get("relaxations", []),
     }

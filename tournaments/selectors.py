@@ -9,7 +9,7 @@ from django.db.models.functions import Lower
 from django.http import Http404
 
 from club.models import Club
-from club.selectors import club_is_managed_by
+from club.selectors import club_is_directed_by
 from tournaments.metrics import METRICS
 from tournaments.models import StandingsVersion, Tournament, TournamentTotal
 from tournaments.pagecache import VERSION_KEY
@@ -17,9 +17,10 @@ from tournaments.services import TOTAL_FIELDS
 
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:
-    """The club's tournaments this user may see: private ones only for its secretaries."""
+    """The club's tournaments this user may see: private ones only for its secretaries and
+    directors."""
     tournaments = Tournament.objects.filter(club=club).select_related("club")
-    if not club_is_managed_by(club=club, user=user):
+    if not club_is_directed_by(club=club, user=user):
         tournaments = tournaments.filter(is_public=True)
     return tournaments
 

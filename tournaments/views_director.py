@@ -1,38 +1,107 @@
-"""The director's page for a tournament: rounds, players, and a full recalculation of the
-standings with a progress bar (it polls the task's progress)."""
+"""The director's pages: a new tournament, and a tournament as its director runs it.
+
+Open to the club's secretaries and its tournament directors (`clubs_directed_by`);
+anyone else gets 404. Every button calls the same service the API calls
+(`tournaments.services`, `tournaments.rounds`); a refusal is shown in words next
+to the button or field it concerns, and changes nothing. The buttons post with htmx
+and get the page's live part back; without JavaScript they post the ordinary way and
+get the whole page.
+"""
 
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from club.selectors import clubs_managed_by
-from config.api import UserError
+from club.models import Club
+from club.selectors import clubs_directed_by
+from core.errors import UserError
+from core.inputs import whole_number
 from tournaments import rounds, selectors, services
+from tournaments.forms import TournamentForm, metric_choices, precedence_from
+from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
 from tournaments.models import Tournament
+from tournaments.movements import Guarantee, MovementError
+
+# What a movement promises, in the director's words, for its report of what it could
+# not honour in a round (docs/movements.md).
+GUARANTEES = {
+    Guarantee.CHART.value: "Every table from the chart",
+    Guarantee.PROGRESSION.value: "Winners up, losers down",
+    Guarantee.NEW_PARTNER.value: "A new partner every round",
+    Guarantee.BALANCED_BYES.value: "Byes balanced",
+}
 
 
-def _directed(request, pk: int) -> Tournament:
-    tournament = (
-        Tournament.objects.select_related("club")
-        .filter(pk=pk, club__in=clubs_managed_by(user=request.user))
-        .first()
+# The buttons each kind of tournament shows; a refusal is shown beside its button, or at
+# the top for a button the page does not show.
+ACTIONS = {
+    Tournament.Kind.LADDER: {"recalculate", "precedence", "attach", "detach"},
+    Tournament.Kind.PROGRESSIVE: {"recalculate", "precedence", "seat", "enter", "leave", "bye"},
+}
+
+
+def _directed(request, pk: int, *, lock: bool = False) -> Tournament:
+    tournaments = Tournament.objects.select_related("club").filter(
+        pk=pk, club__in=clubs_directed_by(user=request.user)
     )
+    tournament = (tournaments.select_for_update(of=("self",)) if lock else tournaments).first()
     if tournament is None:
         raise Http404("No such tournament.")
     return tournament
 
 
-def _context(tournament: Tournament, *, error=None) -> dict:
+def _directed_club(request, slug: str) -> Club:
+    club = clubs_directed_by(user=request.user).filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    return club
+
+
+def _rounds(tournament: Tournament) -> list[dict]:
+    seated = [rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")]
+    for played in seated:
+        played["report"] = [
+            {"guarantee": GUARANTEES.get(r["guarantee"], r["guarantee"]), "detail": r["detail"]}
+            for r in played["relaxations"]
+        ]
+    return seated
+
+
+def _context(tournament: Tournament, *, errors=None, notice=None) -> dict:
+    next_round = (
+        tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    ) + 1
+    players = list(tournament.players.select_related("member").order_by("pk"))
+    for entry in players:
+        entry.playing = rounds.plays_in(entry, next_round)
+        entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
+    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    counted = list(tournament.evenings.order_by("-date", "-id"))
     return {
         "tournament": tournament,
         "club": tournament.club,
         "progress": services.standings_progress(tournament_id=tournament.pk),
-        "rounds": [rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")],
-        "players": tournament.players.select_related("member").order_by("pk"),
+        "rounds": _rounds(tournament),
+        "next_round": next_round,
+        "players": players,
         "standings": selectors.standings_published(tournament=tournament),
-        "error": error,
+        "precedence": [(key, METRICS[key].title) for key in precedence if key in METRICS],
+        "precedence_rows": _precedence_rows(precedence),
+        "metrics": metric_choices(),
+        "counted": counted,
+        "uncounted": tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by(
+            "-date", "-id"
+        ),
+        "errors": errors or {},
+        "notice": notice,
     }
+
+
+def _precedence_rows(chosen: list[str]) -> list[str]:
+    """One numbered list per metric, the chosen ones first in their order, then blanks."""
+    return [*chosen, *[""] * (len(METRICS) - len(chosen))]
 
 
 @login_required
@@ -52,25 +121,130 @@ def progress(request, pk: int):
     )
 
 
+def _member_id(request) -> int:
+    number = whole_number(request.POST, "member")
+    if number is None:
+        raise UserError("Choose a player.", field="member")
+    return number
+
+
+def _evening_id(request) -> int:
+    number = whole_number(request.POST, "evening")
+    if number is None:
+        raise UserError("Choose an evening.", field="evening")
+    return number
+
+
+def _do(request, tournament: Tournament, action: str) -> str | None:
+    """Carry out one button of the director's page; return what to tell him."""
+    if action == "recalculate":
+        services.standings_request_full(tournament_id=tournament.pk)
+        return "A full recalculation is asked for: its progress is below."
+    if action == "seat":
+        try:
+            played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
+        except MovementError as exc:  # the movement's refusal, in its words
+            raise UserError(str(exc), field="players") from exc
+        return f"Round {played.number} is seated."
+    if action == "enter":
+        entry = rounds.tournament_enter(
+            tournament=tournament,
+            name=request.POST.get("name", ""),
+            new_player=bool(request.POST.get("new_player")),
+        )
+        return f"{entry.member.name} plays from round {entry.joined_round}."
+    if action == "leave":
+        entry = rounds.tournament_withdraw(tournament=tournament, member_id=_member_id(request))
+        return (
+            f"{entry.member.name} leaves: he is seated in no round from round {entry.left_round}."
+        )
+    if action == "bye":
+        entry = rounds.tournament_bye(tournament=tournament, member_id=_member_id(request))
+        return f"{entry.member.name} sits out round {entry.bye_rounds[-1]}."
+    if action == "precedence":
+        services.tournament_update(tournament=tournament, precedence=precedence_from(request.POST))
+        return "The standings are ranked anew by the metrics in this order."
+    if action in ("attach", "detach"):
+        if tournament.kind != Tournament.Kind.LADDER:
+            raise UserError("Only a ladder counts whole evenings.", field="evening")
+        evening_id = _evening_id(request)
+        counted = set(tournament.evenings.values_list("pk", flat=True))
+        if action == "detach" and evening_id not in counted:
+            raise UserError("That evening is not counted in this ladder.", field="evening")
+        if action == "attach" and evening_id in counted:
+            raise UserError("That evening is counted already.", field="evening")
+        wanted = counted - {evening_id} if action == "detach" else counted | {evening_id}
+        services.tournament_update(tournament=tournament, evening_ids=sorted(wanted))
+        return (
+            "The evening is counted." if action == "attach" else "The evening is no longer counted."
+        )
+    raise UserError("Unknown button.", field="action")
+
+
 @login_required
 @require_POST
 def act(request, pk: int):
-    """The director's buttons: recalculate in full, seat the next round, enter a player."""
-    tournament = _directed(request, pk)
-    error = None
+    """The director's buttons: recalculate, seat the next round, a player's arrival,
+    departure or bye, the metrics' order, and a ladder's evenings."""
+    action = request.POST.get("action", "")
+    errors, notice = {}, None
     try:
-        action = request.POST.get("action")
-        if action == "recalculate":
-            services.standings_request_full(tournament_id=tournament.pk)
-        elif action == "seat":
-            rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
-        elif action == "enter":
-            rounds.tournament_enter(
-                tournament=tournament,
-                name=request.POST.get("name", ""),
-                new_player=bool(request.POST.get("new_player")),
-            )
+        with transaction.atomic():
+            # One director's change at a time (the evenings' list is read, then written).
+            tournament = _directed(request, pk, lock=True)
+            notice = _do(request, tournament, action)
     except UserError as exc:
-        error = exc.message
-    tournament.refresh_from_db()
-    return render(request, "tournaments/_director.html", _context(tournament, error=error))
+        tournament = _directed(request, pk)
+        errors[action if action in ACTIONS[tournament.kind] else "action"] = exc.message
+    else:
+        tournament.refresh_from_db()
+    context = _context(tournament, errors=errors, notice=notice)
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/_director.html", context)
+    return render(request, "tournaments/director.html", context, status=400 if errors else 200)
+
+
+@login_required
+def tournament_new(request, slug: str):
+    """A new ladder or progressive tournament for one of the director's clubs."""
+    club = _directed_club(request, slug)
+    if request.method == "POST":
+        data = request.POST.copy()
+        data.setlist("precedence", precedence_from(request.POST))
+        form = TournamentForm(data, club=club)
+        if form.is_valid():
+            values = form.cleaned_data
+            try:
+                tournament = services.tournament_create(
+                    club=club,
+                    name=values["name"],
+                    slug=values["slug"],
+                    kind=values["kind"],
+                    ruleset=values["ruleset"],
+                    is_public=values["is_public"],
+                    precedence=values["precedence"],
+                    evening_ids=[e.pk for e in values["evenings"]] or None,
+                    movement=values["movement"],
+                    rounds_planned=values["rounds_planned"],
+                    deals_per_round=values["deals_per_round"],
+                )
+            except UserError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                return redirect("tournament-director", pk=tournament.pk)
+        chosen = precedence_from(request.POST)
+        status = 400
+    else:
+        form = TournamentForm(club=club, initial={"kind": Tournament.Kind.LADDER})
+        chosen, status = list(DEFAULT_PRECEDENCE), 200
+    return render(
+        request,
+        "tournaments/new.html",
+        {
+            "club": club,
+            "form": form,
+            "metrics": metric_choices(),
+            "precedence_rows": _precedence_rows(chosen),
+        },
+        status=status,
+    )

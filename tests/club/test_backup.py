@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from club import evenings, recording
+from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
 from scoring.models import SEAT_TOTALS, RubberPlayer
@@ -200,7 +200,9 @@ def replayed(club: Club) -> list[dict]:
     scratch = ClubFactory(slug=f"scratch-{club.slug}")
     out = []
     for evening in club.evenings.order_by("pk"):
-        again = evenings.evening_replay(log=evenings.evening_export(evening=evening), club=scratch)
+        again = evening_log.evening_replay(
+            log=evening_log.evening_export(evening=evening), club=scratch
+        )
         summary = evenings.evening_summary(evening=again)
         out.append({key: summary[key] for key in REPLAYED})
     return out

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from club import evenings
+from club import evening_log, evenings
 from club.models import Cut, Evening
 from config.api import UserError
 from scoring.models import Rubber
@@ -170,9 +170,9 @@ def test_a_rubber_abandoned_at_closing_is_scored_as_it_stood_and_replays(evening
     assert not any(t["rubber_in_progress"] for t in summary["tables"])
     assert not any(item["kind"] == "rubber" for item in summary["required"])
     # The answer is in the log, and a replay does the same.
-    log = evenings.evening_export(evening=evening)
+    log = evening_log.evening_export(evening=evening)
     assert log["events"][-1] == {"type": "close", "rubbers": [answer]}
-    replayed = evenings.evening_replay(log=log, club=evening.club)
+    replayed = evening_log.evening_replay(log=log, club=evening.club)
     assert replayed.rubbers.get().status == Rubber.Status.ABANDONED
 
 
@@ -190,10 +190,10 @@ def test_a_rubber_end_with_no_hands_is_refused_everywhere(evening, club):
     with pytest.raises(UserError) as caught:
         act(evening, type="rubber_end", table=1)
     assert caught.value.code == "rubber_without_hands"
-    log = evenings.evening_export(evening=evening)
+    log = evening_log.evening_export(evening=evening)
     log["events"].append({"type": "rubber_end", "table": 1})
     with pytest.raises(UserError) as caught:
-        evenings.evening_replay(log=log, club=club)
+        evening_log.evening_replay(log=log, club=club)
     assert caught.value.field.startswith("events[")
     record(evening, [THREE])
     with pytest.raises(UserError):  # with hands that have not won it: refused too

@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection, transaction
 
-from club import evenings, recording
+from club import evening_log, evenings, recording
 from club.models import Evening, EveningEvent, Member
 from config.api import Conflict, UserError
 from core import db
@@ -271,7 +271,7 @@ def log_is_whole(evening, *, replays: bool = True) -> list[EveningEvent]:
     if not replays:
         return events
     before = evenings.evening_summary(evening=evening)
-    replayed = evenings.evening_replay(log=evenings.evening_export(evening=evening))
+    replayed = evening_log.evening_replay(log=evening_log.evening_export(evening=evening))
     after = evenings.evening_summary(evening=replayed)
     for key in ("present", "tables", "pending_cuts", "rubbers", "ledger"):
         assert after[key] == before[key], key

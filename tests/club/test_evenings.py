@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from club import evenings, recording
+from club import evening_log, evenings, recording
 from club.formation import FormationError
 from club.models import Cut, Evening, EveningEvent
 from config.api import Conflict, UserError
@@ -120,7 +120,7 @@ def test_every_action_is_in_the_log_and_a_replay_reproduces_the_evening(club, ev
     recording.hand_correct(
         evening_id=evening.pk, table_number=1, rubber_number=2, number=1, data=THREE
     )
-    log = evenings.evening_export(evening=evening)
+    log = evening_log.evening_export(evening=evening)
     types = [e["type"] for e in log["events"]]
     assert types.count("arrive") == 6 and "hand" in types and "correction" in types
     assert "rubber_end" in types  # logged, marked automatic
@@ -235,10 +235,10 @@ def test_a_removed_hand_is_in_the_log_and_the_replay(club, evening, tmp_path):
         evening_id=evening.pk, table_number=1, rubber_number=1, number=2,
         reason="entered twice",
     )  # fmt: skip
-    log = evenings.evening_export(evening=evening)
+    log = evening_log.evening_export(evening=evening)
     assert log["events"][-1] == {"type": "hand_removed", "table": 1, "rubber": 1, "number": 2,
                                  "reason": "entered twice"}  # fmt: skip
-    replayed = evenings.evening_replay(log=log, club=club)
+    replayed = evening_log.evening_replay(log=log, club=club)
     assert Rubber.objects.get(evening=replayed).hand_count == 1
 
 

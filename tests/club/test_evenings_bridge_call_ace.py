@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from club import evenings, recording
+from club import evening_log, evenings, recording
 from scoring.models import Rubber
 
 
@@ -109,9 +109,9 @@ def test_the_log_replays_to_the_same_evening(club, ruleset, tmp_path):
     from club.models import Evening
 
     evening = Evening.objects.get()
-    log = evenings.evening_export(evening=evening)
+    log = evening_log.evening_export(evening=evening)
     before = summary(evening)
-    replayed = evenings.evening_replay(log=log, club=club)
+    replayed = evening_log.evening_replay(log=log, club=club)
     after = evenings.evening_summary(evening=replayed)
     for key in ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger"):
         assert after[key] == before[key], key

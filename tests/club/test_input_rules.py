@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from club import evenings, recording, services
+from club import evening_log, evenings, recording, services
 from club.models import Cut, Evening, EveningEvent, Member
 from config.api import UserError
 from core.text import NAME_MAX, REASON_MAX, clean_name, name_key, name_skeleton
@@ -225,7 +225,7 @@ def test_a_replayed_log_keeps_working_with_drawn_cuts_and_automatic_ends(club, e
         recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     evenings.evening_close(evening_id=evening.pk)
     evenings.evening_reopen(evening_id=evening.pk, reason="  a hand\r\nwas missed ")
-    log = evenings.evening_export(evening=evening)
+    log = evening_log.evening_export(evening=evening)
     assert any(e.get("automatic") for e in log["events"])
     assert any(e.get("drawn") for e in log["events"])
     assert log["events"][-1] == {"type": "reopen", "reason": "a hand\nwas missed"}
@@ -241,23 +241,23 @@ def test_a_replayed_log_keeps_working_with_drawn_cuts_and_automatic_ends(club, e
         assert replayed[key] == before[key], key
     again = Evening.objects.get()
     # The cuts the service drew are still marked so (ruling T10) after the replay.
-    assert evenings.evening_export(evening=again)["events"] == log["events"]
+    assert evening_log.evening_export(evening=again)["events"] == log["events"]
     assert Cut.objects.filter(evening=again, drawn_by_service=True).exists()
 
 
 def test_a_log_with_a_bad_name_or_key_is_refused_where_it_is_wrong(club):
     log = {
-        "format": evenings.LOG_FORMAT,
+        "format": evening_log.LOG_FORMAT,
         "club": {"name": "Somerset Club", "slug": club.slug},
         "evening": {"date": "1888-11-21", "ruleset": "euchre-somerset-1888"},
         "events": [{"type": "arrive", "player": "Ann"}, {"type": "arrive", "player": "Bob\x00"}],
     }
     with pytest.raises(UserError) as error:
-        evenings.evening_replay(log=log)
+        evening_log.evening_replay(log=log)
     assert error.value.field == "events[1].player"
     log["events"][1] = {"type": "arrive", "player": "Bob", "seat": "N"}
     with pytest.raises(UserError) as error:
-        evenings.evening_replay(log=log)
+        evening_log.evening_replay(log=log)
     assert error.value.field == "events[1].seat"
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from club.evenings import evening_replay, evening_summary
+from club.evening_log import evening_replay
+from club.evenings import evening_summary
 from club.formation import FormationError
 from config.api import UserError
 from scoring.rules import ScoringError

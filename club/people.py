@@ -1,0 +1,100 @@
+"""Writes for a club's officers: its secretaries and its tournament directors.
+
+A secretary runs everything of his club (evenings, members, tournaments) and names
+its officers; a director runs the club's tournaments (ladders, progressives, their
+standings) and nothing else (`club.selectors.clubs_directed_by`). A club always keeps
+at least one secretary. Used by the club's people page and `manage.py create_secretary`.
+"""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from club.models import Club
+from core.errors import UserError
+
+ROLES = {"secretary": "secretaries", "director": "directors"}
+ROLE_TITLES = {"secretary": "secretary", "director": "tournament director"}
+
+
+def _role(role: str) -> str:
+    if role not in ROLES:
+        raise UserError("Choose a role: secretary or tournament director.", field="role")
+    return ROLES[role]
+
+
+def officer_user_create(*, username: str, password: str, full_name: str = ""):
+    """A new account for an officer, its password checked by the site's password rules."""
+    user_model = get_user_model()
+    username = username.strip()
+    if not username:
+        raise UserError("Give the login name.", field="username")
+    try:
+        user_model.username_validator(username)
+    except ValidationError as exc:
+        raise UserError(
+            "A login name is letters, digits and @ . + - _ only.", field="username"
+        ) from exc
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise UserError(f"There is an account called {username!r} already.", field="username")
+    first, _, last = full_name.strip().partition(" ")
+    user = user_model(username=username, first_name=first[:150], last_name=last[:150])
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise UserError(" ".join(exc.messages), field="password") from exc
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError as exc:  # the same name taken by a concurrent request
+        raise UserError(
+            f"There is an account called {username!r} already.", field="username"
+        ) from exc
+    return user
+
+
+@transaction.atomic
+def club_officer_add(
+    *, club: Club, username: str, role: str, password: str = "", full_name: str = ""
+):
+    """Make an account a secretary or director of the club, creating the account when
+    there is none by that name (a password is then needed). Returns (user, created)."""
+    relation = _role(role)
+    username = username.strip()
+    user = get_user_model().objects.filter(username__iexact=username).first() if username else None
+    created = False
+    if user is None:
+        if not password:
+            raise UserError(
+                f"There is no account called {username!r}: give a password to make one.",
+                field="password",
+            )
+        user = officer_user_create(username=username, password=password, full_name=full_name)
+        created = True
+    elif getattr(club, relation).filter(pk=user.pk).exists():
+        raise UserError(
+            f"{user.username} is a {ROLE_TITLES[role]} of the club already.", field="username"
+        )
+    getattr(club, relation).add(user)
+    return user, created
+
+
+@transaction.atomic
+def club_officer_remove(*, club: Club, user_id: int, role: str) -> None:
+    """Take a role away from one of the club's officers (his account stays). The last
+    secretary is never removed: the club would have no one to run it."""
+    relation = _role(role)
+    # The club's row is locked so that two secretaries removing each other at once
+    # cannot leave the club with none.
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    officers = getattr(club, relation)
+    if not officers.filter(pk=user_id).exists():
+        raise UserError(f"That account is not a {ROLE_TITLES[role]} of the club.", field="user")
+    if role == "secretary" and officers.count() == 1:
+        raise UserError(
+            "The club must keep a secretary: add another before removing the last one.",
+            field="user",
+        )
+    officers.remove(user_id)

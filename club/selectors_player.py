@@ -1,0 +1,115 @@
+"""A player's record, evening by evening: the scorecard of his season (issue #15).
+
+For each evening he played: the tables he sat at, his partners and his opponents, the
+rubbers he won and lost, his points and his money; and the season's totals. A season is
+a calendar year of the club's evenings. Rubbers played outside an evening (a progressive
+tournament's rounds, a rubber scored on its own) are grouped by the day they began.
+"""
+
+from collections import defaultdict
+from decimal import Decimal
+
+from django.db.models import DateField, Q
+from django.db.models.functions import Cast, Coalesce, ExtractYear, Lower
+
+from club.models import Club, Member
+from scoring.models import Rubber, RubberPlayer
+
+INDEX_LIMIT = 200  # names listed on the players' page at once; the search finds the rest
+
+
+def _day():
+    """The day a seat was played: its evening's date, else the day its rubber began."""
+    return Coalesce("rubber__evening__date", Cast("rubber__created_at", DateField()))
+
+
+def player_seasons(*, member: Member) -> list[int]:
+    """The seasons (years) in which the player sat at a rubber, newest first."""
+    years = (
+        RubberPlayer.objects.filter(member=member)
+        .annotate(year=ExtractYear(_day()))
+        .values_list("year", flat=True)
+        .distinct()
+    )
+    return sorted({year for year in years if year}, reverse=True)
+
+
+def player_scorecard(*, member: Member, season: int) -> dict:
+    """The player's evenings of one season, newest first, and the season's totals.
+
+    Each row: the date, the evening (None for rubbers outside one), the tables, partners
+    and opponents (names, in the order first met), rubbers played, won and lost (a rubber
+    unfinished or abandoned is neither; a Call-Ace sitting is neither won nor lost, it is
+    settled, ruling C5), points scored and money won (+) or lost (-) at the stake.
+    """
+    seats = list(
+        RubberPlayer.objects.filter(member=member)
+        .annotate(day=_day())
+        .filter(
+            Q(rubber__evening__date__year=season)
+            | Q(rubber__evening__isnull=True, rubber__created_at__year=season)
+        )
+        .select_related("rubber__evening__club", "rubber__table")
+        .order_by("day", "rubber__created_at", "rubber_id")
+    )
+    others = defaultdict(list)
+    for rubber_id, side, name in (
+        RubberPlayer.objects.filter(rubber_id__in=[s.rubber_id for s in seats])
+        .exclude(member=member)
+        .order_by("rubber_id", "position")
+        .values_list("rubber_id", "side", "member__name")
+    ):
+        others[rubber_id].append((side, name))
+
+    rows: dict = {}
+    for seat in seats:
+        rubber = seat.rubber
+        key = ("evening", rubber.evening_id) if rubber.evening_id else ("day", seat.day)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = {
+                "date": seat.day,
+                "evening": rubber.evening,
+                "tables": [],
+                "partners": [],
+                "opponents": [],
+                "rubbers": 0,
+                "won": 0,
+                "lost": 0,
+                "points": 0,
+                "money": Decimal("0.00"),
+            }
+        if rubber.table_id and rubber.table.number not in row["tables"]:
+            row["tables"].append(rubber.table.number)
+        for side, name in others[rubber.pk]:
+            group = "partners" if seat.side and side == seat.side else "opponents"
+            if name not in row[group]:
+                row[group].append(name)
+        row["rubbers"] += 1
+        finished = rubber.status == Rubber.Status.COMPLETE
+        if finished and seat.side and rubber.winner:
+            row["won" if rubber.winner == seat.side else "lost"] += 1
+        row["points"] += seat.points
+        row["money"] += seat.stake_won
+    evenings = sorted(rows.values(), key=lambda r: r["date"], reverse=True)
+    totals = {
+        key: sum((row[key] for row in evenings), start)
+        for key, start in (
+            ("rubbers", 0),
+            ("won", 0),
+            ("lost", 0),
+            ("points", 0),
+            ("money", Decimal("0.00")),
+        )
+    }
+    totals["evenings"] = sum(1 for row in evenings if row["evening"] is not None)
+    return {"season": season, "evenings": evenings, "totals": totals}
+
+
+def players_named(*, club: Club, name: str = "") -> tuple[list[Member], int]:
+    """The club's players whose name contains `name` (all when it is empty), in
+    alphabetical order, at most INDEX_LIMIT of them, and how many match in all."""
+    players = Member.objects.filter(club=club)
+    if name:
+        players = players.filter(name__icontains=name)
+    return list(players.order_by(Lower("name"), "pk")[:INDEX_LIMIT]), players.count()

@@ -1,0 +1,75 @@
+"""A club's people page: its secretaries add and remove secretaries and directors."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.debug import sensitive_post_parameters
+
+from club import people as services
+from club.models import Club
+from club.selectors import clubs_directed_by, clubs_managed_by
+from core.errors import UserError
+from core.inputs import whole_number
+
+
+def _secretary_club(request, slug: str) -> Club:
+    """The club, for its secretaries (and staff); its directors may not name officers
+    (403), anyone else learns nothing of it (404)."""
+    club = clubs_managed_by(user=request.user).filter(slug=slug).first()
+    if club is not None:
+        return club
+    if clubs_directed_by(user=request.user).filter(slug=slug).exists():
+        raise PermissionDenied("Only the club's secretaries name its officers.")
+    raise Http404("No such club.")
+
+
+@sensitive_post_parameters("password", "password2")
+@login_required
+def people(request, slug: str):
+    """The club's secretaries and tournament directors; add an account (new or existing)
+    to either role, or take a role away."""
+    club = _secretary_club(request, slug)
+    errors, notice, typed = {}, None, {}
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "add":
+                typed = {k: request.POST.get(k, "") for k in ("username", "full_name", "role")}
+                password = request.POST.get("password", "")
+                if password != request.POST.get("password2", ""):
+                    raise UserError("The two passwords differ.", field="password")
+                user, created = services.club_officer_add(club=club, password=password, **typed)
+                notice = (
+                    f"{'A new account, ' if created else ''}{user.username}, is now a "
+                    f"{services.ROLE_TITLES[typed['role']]} of the club."
+                )
+                typed = {}
+            elif action == "remove":
+                user_id = whole_number(request.POST, "user")
+                if user_id is None:
+                    raise UserError("Choose an officer.", field="user")
+                services.club_officer_remove(
+                    club=club, user_id=user_id, role=request.POST.get("role", "")
+                )
+                if not clubs_managed_by(user=request.user).filter(pk=club.pk).exists():
+                    return redirect("secretary-home")  # he removed himself
+                notice = "Done: that role is taken away (the account stays)."
+            else:
+                raise UserError("Unknown button.", field="action")
+        except UserError as exc:
+            errors[exc.field or "action"] = exc.message
+    return render(
+        request,
+        "club/people.html",
+        {
+            "club": club,
+            "secretaries": club.secretaries.order_by("username"),
+            "directors": club.directors.order_by("username"),
+            "roles": services.ROLE_TITLES.items(),
+            "errors": errors,
+            "notice": notice,
+            "typed": typed,
+        },
+        status=400 if errors else 200,
+    )

@@ -1,0 +1,150 @@
+"""The room displays and the printable scorecard in Debian's chromium (issue #15, items 6
+and 7). The room shows a hand recorded at a table without being reloaded, fits a
+1920x1080 screen and is still readable at 1280x720; a player's record prints as a
+scorecard. Screenshots in artifacts/screenshots/room-*.png and scorecard-*.png."""
+
+import re
+
+import pytest
+
+from club.models import Member
+from tests.browser import shot
+from tests.club.rooms import SWEEP, evening_with_a_table, form_all_tables, record, table_one
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def font_px(page, selector: str) -> float:
+    return page.evaluate(
+        "s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)", selector
+    )
+
+
+def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_server, club):
+    page = browser_page
+    evening = evening_with_a_table(club)
+    seats = table_one(evening)["seats"]
+    north_south = f"{seats['N']} & {seats['S']}"
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    page.evaluate("window.notReloaded = true")
+    row = page.locator(".room-score tbody tr").filter(has_text=north_south)
+    score = row.locator(".room-points")
+    assert score.inner_text() == "0"
+    assert no_sideways_scroll(page)
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    assert font_px(page, ".room-table h3") >= 36  # large type across the room
+    shot(page, "room-1-evening-1920")
+
+    record(evening, "NS", 5)  # a march, recorded from the table's phone link
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('.room-score tbody tr')].some("
+        "r => r.textContent.includes(t) && r.querySelector('.room-points').textContent === '2')",
+        arg=north_south,
+        timeout=10_000,
+    )
+    assert page.evaluate("window.notReloaded === true")  # swapped in, not reloaded
+
+    for tricks in SWEEP[1:]:
+        record(evening, "NS", tricks)
+    page.wait_for_selector("text=Rubbers finished: 1", timeout=10_000)
+    assert page.locator(".room-leaders li").first.inner_text().endswith("(1 rubber won)")
+    assert page.evaluate("window.notReloaded === true")
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    shot(page, "room-2-evening-rubber-won")
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    assert no_sideways_scroll(page)
+    assert font_px(page, "body") >= 18
+    shot(page, "room-3-evening-1280")
+
+
+def test_a_full_evening_fits_a_1920x1080_screen(browser_page, live_server, club):
+    """Sixteen players at three tables (two waiting at two of them), a rubber won, a
+    player in the room at no table: all on one screen, nothing scrolled."""
+    names = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Iris", "Jack",
+             "Kate", "Lewis", "Mabel", "Ned", "Olive", "Percival"]  # fmt: skip
+    evening = evening_with_a_table(club, players=names)
+    form_all_tables(evening)
+    from club import evenings
+
+    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Quentin"})
+    for tricks in SWEEP:
+        record(evening, "EW", tricks, table=2)
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    assert page.locator("article.room-table").count() == 3
+    assert page.get_by_test_id("room-candidates").inner_text() == "Quentin"
+    assert no_sideways_scroll(page)
+    shot(page, "room-5-full-evening-1920")
+    assert page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    assert no_sideways_scroll(page)
+    shot(page, "room-6-full-evening-1280")
+
+
+def test_the_tournament_room_updates_itself(browser_page, live_server, club):
+    from club import recording
+    from tournaments import rounds as progressive
+    from tournaments import services
+
+    tournament = services.tournament_create(
+        club=club, name="Spring progressive", slug="spring", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="rotation",
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]:
+        progressive.tournament_enter(tournament=tournament, name=name)
+    played = progressive.round_seat_next(tournament_id=tournament.pk)
+    page = browser_page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/spring/room/")
+    page.evaluate("window.notReloaded = true")
+    assert page.locator("article.room-table").count() == 2
+    rubber = played.tables.get(number=1).rubber
+    for tricks in SWEEP:
+        recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": tricks})
+    page.wait_for_selector("article[data-table='1'] .room-doing", timeout=10_000)
+    assert "finished" in page.locator("article[data-table='1'] h3").inner_text()
+    assert "Won by" in page.locator("article[data-table='1'] caption").inner_text()
+    # The standings follow once the recalculation has published its version.
+    page.wait_for_function(
+        "document.querySelectorAll('.room-standings tbody th').length >= 4", timeout=10_000
+    )
+    assert page.evaluate("window.notReloaded === true")
+    assert no_sideways_scroll(page)
+    shot(page, "room-4-tournament-1920")
+
+
+def test_the_players_record_prints_as_a_scorecard(browser_page, live_server, club):
+    evening = evening_with_a_table(club)
+    seats = table_one(evening)["seats"]
+    for tricks in SWEEP:
+        record(evening, "NS", tricks)
+    member = Member.objects.get(name=seats["N"])
+    page = browser_page
+    page.goto(f"{live_server.url}/clubs/somerset/")
+    page.get_by_role("searchbox", name="Find a player").fill(seats["N"])
+    page.get_by_role("button", name="Find").click()
+    page.get_by_role("link", name=seats["N"], exact=True).click()
+    page.wait_for_url(re.compile(rf"/players/{member.pk}/$"))
+    scorecard = page.locator("table.scorecard-table")
+    assert scorecard.is_visible()
+    assert page.get_by_role("button", name="Print the scorecard").is_visible()
+    assert not page.locator(".print-only").is_visible()
+    shot(page, "scorecard-1-screen")
+
+    page.emulate_media(media="print")
+    assert scorecard.is_visible()
+    assert "Season 1888: 1 evening" in scorecard.locator("tfoot").inner_text()
+    assert page.locator(".print-only").is_visible()  # the club and the season, on paper
+    for hidden in ("header.site", ".crumbs", "form.find-player", ".every-rubber"):
+        assert page.locator(hidden).count() == 0 or not page.locator(hidden).first.is_visible()
+    assert not page.get_by_role("button", name="Print the scorecard").is_visible()
+    shot(page, "scorecard-2-print")
+    pdf = page.pdf(format="A4", landscape=True)
+    assert pdf.startswith(b"%PDF")

@@ -1,0 +1,177 @@
+"""A club's officers (issue #16, item 4): `manage.py create_secretary` and the people page
+where a club's secretaries add and remove its secretaries and tournament directors."""
+
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tests.factories import UserFactory
+
+STRONG = "lone-hand-march-1888"
+
+
+def create_secretary(*args, **options):
+    out = io.StringIO()
+    call_command("create_secretary", *args, stdout=out, **options)
+    return out.getvalue()
+
+
+@pytest.fixture
+def typed(monkeypatch):
+    """What the operator types at getpass's prompts, in order."""
+    answers = []
+    monkeypatch.setattr(
+        "club.management.commands.create_secretary.getpass.getpass",
+        lambda prompt="": answers.pop(0),
+    )
+    return answers
+
+
+# --- the command ------------------------------------------------------------------------
+
+
+def test_the_first_secretary_is_made_at_the_prompt(club, typed):
+    typed.extend([STRONG, STRONG])
+    out = create_secretary("somerset", "eliza")
+    user = get_user_model().objects.get(username="eliza")
+    assert "eliza is now a secretary of Somerset Club" in out
+    assert list(club.secretaries.all()) == [user] and not club.directors.exists()
+    assert user.check_password(STRONG)
+    assert not user.is_staff
+
+
+def test_a_director_from_the_environment(club, monkeypatch):
+    monkeypatch.setenv("DIRECTOR_PASSWORD", STRONG)
+    out = create_secretary(
+        "somerset", "tom", "--director", "--password-from-env", "DIRECTOR_PASSWORD"
+    )
+    assert "tom is now a tournament director of Somerset Club" in out
+    assert [u.username for u in club.directors.all()] == ["tom"]
+    assert not club.secretaries.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "answers", "words"),
+    [
+        (("nowhere", "eliza"), {}, [], "There is no club with the address 'nowhere'. The clubs"),
+        (("somerset", "secretary"), {}, [], "There is an account called 'secretary' already."),
+        (("somerset", "eliza", "--password-from-env", "UNSET_VAR"), {}, [],
+         "The environment variable UNSET_VAR is not set, or empty."),
+        (("somerset", "eliza"), {}, [STRONG, "something-else-1888"], "The two passwords differ."),
+        (("somerset", "eliza"), {}, ["", ""], "No password given."),
+        (("somerset", "eliza"), {}, ["12345678", "12345678"], "This password is too common."),
+        (("somerset", "eliza", "--password-from-env", "SHORT"), {"SHORT": "euchre"}, [],
+         "This password is too short."),
+        (("somerset", "eliza smith"), {}, [STRONG, STRONG], "A login name is letters, digits"),
+    ],
+)  # fmt: skip
+def test_the_command_refuses_and_makes_nothing(
+    club, secretary, typed, monkeypatch, args, env, answers, words
+):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("UNSET_VAR", raising=False)
+    typed.extend(answers)
+    with pytest.raises(CommandError) as refused:
+        create_secretary(*args)
+    assert words in str(refused.value)
+    assert get_user_model().objects.count() == 1  # the secretary fixture alone
+    assert list(club.secretaries.all()) == [secretary] and not club.directors.exists()
+
+
+# --- the people page -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def people(client, secretary, club):
+    client.force_login(secretary)
+    return f"/secretary/clubs/{club.slug}/people/"
+
+
+def test_a_secretary_adds_a_new_director_and_an_existing_secretary(client, people, club, secretary):
+    page = client.get(people)
+    assert page.status_code == 200 and "Tournament directors" in page.content.decode()
+    response = client.post(
+        people,
+        {"action": "add", "username": "tom", "full_name": "Tom Moore", "role": "director",
+         "password": STRONG, "password2": STRONG},
+    )  # fmt: skip
+    assert (
+        "A new account, tom, is now a tournament director of the club." in response.content.decode()
+    )
+    tom = get_user_model().objects.get(username="tom")
+    assert tom.get_full_name() == "Tom Moore" and list(club.directors.all()) == [tom]
+    assert tom.check_password(STRONG)
+    existing = UserFactory(username="eliza")
+    response = client.post(people, {"action": "add", "username": "Eliza", "role": "secretary"})
+    assert "eliza, is now a secretary" in response.content.decode()
+    assert set(club.secretaries.all()) == {secretary, existing}
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "words"),
+    [
+        ({"username": "nobody"}, "password",
+         "There is no account called &#x27;nobody&#x27;: give a password"),
+        ({"username": "tom", "password": STRONG, "password2": "other"}, "password",
+         "The two passwords differ."),
+        ({"username": "tom", "password": "12345678", "password2": "12345678"}, "password",
+         "This password is too common."),
+        ({"username": "secretary"}, "username", "secretary is a secretary of the club already."),
+        ({"username": "tom", "role": "treasurer", "password": STRONG, "password2": STRONG},
+         "role", "Choose a role: secretary or tournament director."),
+    ],
+)  # fmt: skip
+def test_an_officer_refused_says_why_beside_the_field(client, people, club, form, field, words):
+    response = client.post(people, {"action": "add", "role": "secretary", **form})
+    assert response.status_code == 400
+    assert field in response.context["errors"]
+    assert words in response.content.decode()
+    assert not get_user_model().objects.filter(username="tom").exists()
+    assert club.secretaries.count() == 1 and not club.directors.exists()
+
+
+def test_roles_removed_but_never_the_last_secretary(client, people, club, secretary):
+    tom = UserFactory(username="tom")
+    club.directors.add(tom)
+    response = client.post(people, {"action": "remove", "role": "director", "user": tom.pk})
+    assert "that role is taken away" in response.content.decode()
+    assert not club.directors.exists() and get_user_model().objects.filter(pk=tom.pk).exists()
+    refused = client.post(people, {"action": "remove", "role": "secretary", "user": secretary.pk})
+    assert refused.status_code == 400
+    assert "The club must keep a secretary" in refused.content.decode()
+    assert list(club.secretaries.all()) == [secretary]
+    # With another secretary, he may step down, and is sent to his own home page.
+    club.secretaries.add(tom)
+    gone = client.post(people, {"action": "remove", "role": "secretary", "user": secretary.pk})
+    assert gone.status_code == 302 and gone["Location"] == "/secretary/"
+    assert list(club.secretaries.all()) == [tom]
+    assert client.get(people).status_code == 404
+
+
+def test_who_may_name_officers(client, club, secretary, other_secretary):
+    url = f"/secretary/clubs/{club.slug}/people/"
+    assert client.get(url)["Location"].startswith("/accounts/login/")
+    director = UserFactory(username="tom")
+    club.directors.add(director)
+    client.force_login(director)
+    assert client.get(url).status_code == 403
+    assert (
+        client.post(url, {"action": "add", "username": "tom", "role": "secretary"}).status_code
+        == 403
+    )
+    assert not club.secretaries.filter(pk=director.pk).exists()
+    client.force_login(other_secretary)
+    assert client.get(url).status_code == 404
+    removed = client.post(url, {"action": "remove", "role": "secretary", "user": secretary.pk})
+    assert removed.status_code == 404
+    assert list(club.secretaries.all()) == [secretary]
+
+
+@pytest.mark.parametrize("user", ["eliza", "9" * 40, ""])
+def test_an_officer_not_named_by_a_number_is_refused(client, people, club, secretary, user):
+    response = client.post(people, {"action": "remove", "role": "secretary", "user": user})
+    assert response.status_code == 400 and response.context["errors"]["user"]
+    assert list(club.secretaries.all()) == [secretary]

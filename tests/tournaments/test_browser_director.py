@@ -1,0 +1,68 @@
+"""A director creates a progressive tournament from the page, enters the players, seats a
+round and sees a full recalculation reach "done" (Playwright driving Debian's chromium)."""
+
+import re
+
+import pytest
+
+from tests.browser import shot
+from tournaments.models import Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def settled(page):
+    """Wait until htmx has no request or swap in flight."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
+def press(page, testid: str):
+    """Click a director's button and wait until htmx has swapped in what it answered."""
+    settled(page)
+    with page.expect_response(re.compile(r"/act/$")):
+        page.get_by_test_id(testid).first.click()
+    settled(page)
+
+
+def test_a_tournament_run_from_the_pages(browser_page, live_server, club, secretary):
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "secretary")
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button[type=submit]")
+    page.get_by_test_id("new-tournament-somerset").click()
+    page.wait_for_url(re.compile(r"/secretary/clubs/somerset/tournaments/new/$"))
+
+    page.fill("input[name=name]", "Thanksgiving progressive")
+    page.fill("input[name=slug]", "thanksgiving")
+    page.check("input[name=kind][value=progressive]")
+    page.select_option("select[name=ruleset]", "euchre-somerset-1888")
+    page.select_option("select[name=movement]", "cut")
+    page.fill("input[name=deals_per_round]", "1")
+    page.select_option("select[aria-label='Metric 1']", "points")
+    page.select_option("select[aria-label='Metric 2']", "rubbers_won")
+    page.select_option("select[aria-label='Metric 3']", "")
+    page.select_option("select[aria-label='Metric 4']", "")
+    page.get_by_test_id("create").click()
+    page.wait_for_url(re.compile(r"/secretary/tournaments/\d+/$"))
+    tournament = Tournament.objects.get(slug="thanksgiving")
+    assert tournament.precedence == ["points", "rubbers_won"]
+
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        page.fill("input[name=name]", name)
+        press(page, "enter")
+        assert f"{name} plays from round 1." in page.get_by_test_id("notice").inner_text()
+    press(page, "bye-Edith")
+    press(page, "seat")
+    assert "Round 1 is seated." in page.get_by_test_id("notice").inner_text()
+    assert "Sitting out at their request: Edith" in page.locator("#director").inner_text()
+    shot(page, "director-2-round-seated")
+
+    press(page, "recalculate")
+    page.wait_for_function(
+        "document.querySelector('#progress').innerText.includes('Done')", timeout=8000
+    )
+    assert page.locator("#progress progress").get_attribute("value") == "100"
+    shot(page, "director-3-recalculated")

@@ -1,0 +1,309 @@
+"""The director's pages (issue #16, item 3): a new ladder or progressive from a form,
+a ladder's evenings, the metrics' order, seating with the movement's report, byes,
+arrivals and departures. Each button once done and once refused, with its words."""
+
+import pytest
+
+from club import recording
+from tests.factories import EveningFactory, UserFactory
+from tournaments import rounds, services
+from tournaments.models import Tournament
+
+EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
+
+
+@pytest.fixture
+def director(club):
+    """A tournament director of the club who is not its secretary."""
+    user = UserFactory(username="director")
+    club.directors.add(user)
+    return user
+
+
+@pytest.fixture
+def directing(client, director):
+    client.force_login(director)
+    return client
+
+
+def act(client, tournament, action, **data):
+    return client.post(
+        f"/secretary/tournaments/{tournament.pk}/act/",
+        {"action": action, **data},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+def new_form(**values):
+    form = {
+        "name": "Spring progressive",
+        "slug": "spring",
+        "kind": "progressive",
+        "ruleset": "euchre-somerset-1888",
+        "is_public": "on",
+        "precedence": ["rubbers_won", "points", ""],
+        "movement": "rotation",
+        "rounds_planned": "3",
+        "deals_per_round": "1",
+    }
+    form.update(values)
+    return form
+
+
+@pytest.fixture
+def rotation(club, roster):
+    tournament = services.tournament_create(
+        club=club, name="Rotation", slug="rotation", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="rotation", deals_per_round=1,
+    )  # fmt: skip
+    for name in EIGHT:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    return tournament
+
+
+def finish_round(tournament, commit):
+    """One deal at each table of the last round (fixed deals: North-South win it)."""
+    played = tournament.rounds.order_by("-number").first()
+    for table in played.tables.all():
+        commit(
+            recording.hand_record,
+            rubber_id=table.rubber_id,
+            data={"makers": "NS", "tricks": 3},
+        )
+
+
+# --- a new tournament ---------------------------------------------------------------------
+
+
+def test_a_director_creates_a_progressive_with_its_metrics_in_order(directing, club):
+    page = directing.get(f"/secretary/clubs/{club.slug}/tournaments/new/")
+    assert page.status_code == 200 and "Ranked by" in page.content.decode()
+    response = directing.post(f"/secretary/clubs/{club.slug}/tournaments/new/", new_form())
+    tournament = Tournament.objects.get(club=club, slug="spring")
+    assert response.status_code == 302
+    assert response["Location"] == f"/secretary/tournaments/{tournament.pk}/"
+    assert tournament.kind == "progressive" and tournament.movement == "rotation"
+    assert tournament.precedence == ["rubbers_won", "points"]
+    assert (tournament.rounds_planned, tournament.deals_per_round) == (3, 1)
+
+
+def test_a_ladder_is_created_over_the_evenings_chosen(
+    directing, club, django_capture_on_commit_callbacks
+):
+    first, second = EveningFactory(club=club), EveningFactory(club=club)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = directing.post(
+            f"/secretary/clubs/{club.slug}/tournaments/new/",
+            new_form(kind="ladder", slug="winter", ruleset="", movement="", rounds_planned="",
+                     deals_per_round="", evenings=[first.pk]),
+        )  # fmt: skip
+    assert response.status_code == 302
+    ladder = Tournament.objects.get(slug="winter")
+    assert list(ladder.evenings.all()) == [first]
+    assert second not in ladder.evenings.all()
+
+
+@pytest.mark.parametrize(
+    ("values", "field", "words"),
+    [
+        ({"ruleset": ""}, "ruleset", "A progressive tournament is played under one rule set."),
+        ({"movement": ""}, "movement", "Choose a movement"),
+        ({"slug": "Spring Fair!"}, "slug", "Enter a valid"),
+        ({"precedence": ["points", "points"]}, "precedence", "points"),
+        ({"precedence": ["", ""]}, "precedence", "Choose at least one metric to rank by."),
+        ({"rounds_planned": "0"}, "rounds_planned", "greater than or equal to 1"),
+        ({"ruleset": "call-ace-foster-1905"}, "ruleset", "Call-Ace"),
+    ],
+)
+def test_a_new_tournament_refused_says_why_beside_the_field(directing, club, values, field, words):
+    response = directing.post(f"/secretary/clubs/{club.slug}/tournaments/new/", new_form(**values))
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert any(words in message for message in form.errors[field]), form.errors
+    assert words.replace("'", "&#x27;").split("!")[0] in response.content.decode()
+    assert not Tournament.objects.filter(club=club).exists()
+
+
+def test_a_slug_taken_is_refused_beside_the_address(directing, club, rotation):
+    response = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/", new_form(slug="rotation")
+    )
+    assert response.status_code == 400
+    assert "already" in response.context["form"].errors["slug"][0]
+    assert Tournament.objects.filter(club=club).count() == 1
+
+
+# --- a ladder's evenings and the metrics' order ----------------------------------------------
+
+
+def test_evenings_attached_and_detached(
+    directing, club, ladder, evening, django_capture_on_commit_callbacks
+):
+    later = EveningFactory(club=club)
+    with django_capture_on_commit_callbacks(execute=True):
+        page = act(directing, ladder, "attach", evening=later.pk)
+    assert "The evening is counted." in page.content.decode()
+    assert set(ladder.evenings.all()) == {evening, later}
+    with django_capture_on_commit_callbacks(execute=True):
+        page = act(directing, ladder, "detach", evening=evening.pk)
+    assert "The evening is no longer counted." in page.content.decode()
+    assert list(ladder.evenings.all()) == [later]
+    again = act(directing, ladder, "detach", evening=evening.pk).content.decode()
+    assert "That evening is not counted in this ladder." in again
+
+
+def test_another_clubs_evening_is_not_attached(directing, ladder, evening, other_club):
+    theirs = EveningFactory(club=other_club)
+    page = act(directing, ladder, "attach", evening=theirs.pk).content.decode()
+    assert f"No such evenings in this club: [{theirs.pk}]." in page
+    assert list(ladder.evenings.all()) == [evening]
+
+
+def test_the_metrics_order_is_changed_and_refused_when_repeated(directing, ladder):
+    page = act(directing, ladder, "precedence", precedence=["points", "marches", ""])
+    assert "ranked anew" in page.content.decode()
+    ladder.refresh_from_db()
+    assert ladder.precedence == ["points", "marches"]
+    refused = act(directing, ladder, "precedence", precedence=["marches", "marches"])
+    assert "marches" in refused.context["errors"]["precedence"]
+    ladder.refresh_from_db()
+    assert ladder.precedence == ["points", "marches"]
+
+
+# --- a progressive's rounds and players --------------------------------------------------------
+
+
+def test_rounds_seated_with_the_movements_report_and_a_bye(directing, rotation, commit):
+    page = act(directing, rotation, "seat").content.decode()
+    assert "Round 1 is seated." in page and "The movement kept all its promises" in page
+    refused = act(directing, rotation, "seat").content.decode()
+    assert "Round 1 is still being played at tables 1, 2." in refused
+    finish_round(rotation, commit)
+    ann = rotation.players.get(member__name="Ann")
+    page = act(directing, rotation, "bye", member=ann.member_id).content.decode()
+    assert "Ann sits out round 2." in page
+    twice = act(directing, rotation, "bye", member=ann.member_id).content.decode()
+    assert "Ann sits out round 2 already." in twice
+    page = act(directing, rotation, "seat").content.decode()
+    assert "Sitting out at their request: Ann" in page
+    second = rotation.rounds.get(number=2)
+    assert "Ann" not in [p for t in second.seating["tables"] for p in t["seats"].values()]
+    assert second.seating["requested_byes"] == ["Ann"]
+
+
+def test_the_movements_report_of_what_it_could_not_honour(directing, club, roster, commit):
+    tournament = services.tournament_create(
+        club=club, name="Four", slug="four", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="progressive", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(directing, tournament, "enter", name=name)
+    for number in range(1, 4):
+        page = act(directing, tournament, "seat").content.decode()
+        assert f"Round {number} is seated." in page
+        finish_round(tournament, commit)
+    # Four players have three partners each: the fourth round must repeat a partnership.
+    page = act(directing, tournament, "seat").content.decode()
+    assert "Round 4 is seated." in page
+    assert 'data-testid="report-4"' in page and "A new partner every round: partners again" in page
+
+
+def test_arrivals_and_departures_from_the_page(directing, rotation):
+    page = act(directing, rotation, "enter", name="Ida").content.decode()
+    assert "Ida plays from round 1." in page
+    again = act(directing, rotation, "enter", name="Ida").content.decode()
+    assert "Ida is entered already." in again
+    ida = rotation.players.get(member__name="Ida")
+    page = act(directing, rotation, "leave", member=ida.member_id).content.decode()
+    assert "Ida leaves" in page
+    ida.refresh_from_db()
+    assert ida.left_round == 1
+    gone = act(directing, rotation, "leave", member=ida.member_id).content.decode()
+    assert "That player is not playing in the tournament." in gone
+    no_bye = act(directing, rotation, "bye", member=ida.member_id).content.decode()
+    assert "That player is not playing in the next round." in no_bye
+
+
+def test_a_movement_that_cannot_seat_says_so(directing, club, roster):
+    tournament = services.tournament_create(
+        club=club, name="Small", slug="small", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="rotation",
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    page = act(directing, tournament, "seat").content.decode()
+    assert "four players are needed for a table, 3 present" in page
+    assert not tournament.rounds.exists()
+
+
+def test_a_ladder_has_no_rounds_to_seat(directing, ladder):
+    page = act(directing, ladder, "seat").content.decode()
+    assert "Only a progressive tournament has players entered and rounds." in page
+
+
+def test_without_javascript_the_whole_page_comes_back(directing, ladder):
+    response = directing.post(f"/secretary/tournaments/{ladder.pk}/act/", {"action": "seat"})
+    assert response.status_code == 400
+    assert "<html" in response.content.decode()
+
+
+# --- who may ------------------------------------------------------------------------------------
+
+
+def test_who_may_open_the_director_pages(
+    client, club, ladder, secretary, director, other_secretary
+):
+    new = f"/secretary/clubs/{club.slug}/tournaments/new/"
+    page = f"/secretary/tournaments/{ladder.pk}/"
+    assert client.get(new)["Location"].startswith("/accounts/login/")
+    assert client.get(page)["Location"].startswith("/accounts/login/")
+    for user, status in [(secretary, 200), (director, 200), (other_secretary, 404)]:
+        client.force_login(user)
+        assert client.get(new).status_code == status, user
+        assert client.get(page).status_code == status, user
+        assert act(client, ladder, "recalculate").status_code == status, user
+    client.force_login(other_secretary)
+    assert client.post(new, new_form()).status_code == 404
+    assert not Tournament.objects.filter(slug="spring").exists()
+
+
+def test_a_director_is_shown_his_clubs_tournaments_but_not_their_evenings(
+    directing, ladder, evening
+):
+    home = directing.get("/secretary/").content.decode()
+    assert f"/secretary/tournaments/{ladder.pk}/" in home
+    assert f"/secretary/evenings/{evening.pk}/" not in home
+    assert directing.get(f"/secretary/evenings/{evening.pk}/").status_code == 404
+
+
+def test_a_director_runs_tournaments_through_the_api(club, director, ladder):
+    from tests.conftest import token_client
+
+    api = token_client(director)
+    url = f"/api/v1/clubs/{club.slug}/tournaments/"
+    assert (
+        api.post(url, {"name": "L", "slug": "l", "kind": "ladder"}, format="json").status_code
+        == 201
+    )
+    assert (
+        api.post(f"/api/v1/clubs/{club.slug}/members/", {"name": "Zed"}, format="json").status_code
+        == 403
+    )
+
+
+def test_the_api_records_a_bye(club, secretary_api, rotation):
+    ann = rotation.players.get(member__name="Ann")
+    url = f"/api/v1/clubs/{club.slug}/tournaments/rotation/players/{ann.member_id}/bye/"
+    response = secretary_api.post(url)
+    assert response.status_code == 200 and response.json()["bye_rounds"] == [1]
+    again = secretary_api.post(url)
+    assert again.status_code == 400
+    assert again.json()["error"]["message"] == "Ann sits out round 1 already."
+
+
+@pytest.mark.parametrize("member", ["ann", "9" * 40, "", "٣"])
+def test_a_player_not_named_by_a_number_is_refused(directing, rotation, member):
+    response = act(directing, rotation, "bye", member=member)
+    assert response.status_code == 200
+    assert response.context["errors"]["bye"]
+    assert not rotation.players.exclude(bye_rounds=[]).exists()
