@@ -262,3 +262,31 @@ def test_the_evening_sheet_labels_each_rubber(board, evening):
     assert "Won by Ann &amp; Bob (N-S), worth 8" in page
     assert "Table 1, rubber 2" in page
     assert "Abandoned when the evening closed: the lamps went out" in page
+
+
+@pytest.mark.django_db
+def test_a_call_ace_sitting_finished_as_played_is_settled_at_closing(club):
+    from club import recording
+
+    call_ace = evenings.evening_open(
+        club=club, date=datetime.date(1905, 3, 1), ruleset="call-ace-foster-1905", stake=1
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(call_ace, type="arrive", player=name)
+    act(call_ace, type="form_table")
+    order = evenings.evening_summary(evening=Evening.objects.get(pk=call_ace.pk))["tables"][0][
+        "playing"
+    ]
+    act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JS"]])
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=call_ace.pk, table_number=1, data=deal)
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(evening_id=call_ace.pk)
+    assert "table 1's sitting 1" in caught.value.message
+    evenings.evening_close(
+        evening_id=call_ace.pk, rubbers=[{"table": 1, "rubber": 1, "outcome": "finished"}]
+    )
+    sitting = Rubber.objects.get(evening=call_ace)
+    assert sitting.status == Rubber.Status.COMPLETE  # settled as played (ruling C5)
+    assert sum(evenings.evening_ledger(evening=call_ace).values()) == 0
+    assert evenings.evening_ledger(evening=call_ace)[order[0]] > 0
