@@ -14,6 +14,7 @@ from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
 from core.text import REASON_MAX, TextField
+from scoring.hand_input import HandField, HandRecordInput
 from scoring.models import RULESET_CHOICES
 
 
@@ -43,13 +44,14 @@ class EventInput(serializers.Serializer):
     )
 
 
-class HandRecordInput(serializers.Serializer):
-    hand = serializers.DictField(help_text="the hand, in the scoresheet's shape")
+class TableHandInput(HandRecordInput):
+    """A hand for a table's rubber in progress, with the evening's version the device saw."""
+
     expected_version = serializers.IntegerField(required=False)
 
 
 class HandCorrectInput(serializers.Serializer):
-    hand = serializers.DictField()
+    hand = HandField(help_text="the corrected hand, in the scoresheet's shape")
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )
@@ -89,11 +91,27 @@ def _evening(
     return get_object_or_404(Evening.objects.select_related("club"), club=club, pk=pk)
 
 
+def _rubber_links(request, evening: Evening, rubber: dict) -> dict:
+    """Where a client reads a rubber of the evening and changes its hands: the rubber by
+    id and, at a table, where the table records a hand and where this rubber's hands are
+    corrected or removed (by its ordinal at the table)."""
+    slug = evening.club.slug
+    links = {"rubber": request.build_absolute_uri(f"/api/v1/clubs/{slug}/rubbers/{rubber['id']}/")}
+    if rubber["table"] is not None:
+        base = f"/api/v1/clubs/{slug}/evenings/{evening.pk}/tables/{rubber['table']}/"
+        links["record"] = request.build_absolute_uri(f"{base}hands/")
+        # A hand N of the rubber is at hands/N/ (PUT corrects it, hands/N/remove/ removes).
+        links["hands"] = request.build_absolute_uri(f"{base}rubbers/{rubber['ordinal']}/hands/")
+    return links
+
+
 def _summary(request, evening: Evening) -> dict:
     """The evening's summary as the caller may read it: whole for the secretary and, at a
     public club, for anyone; for a private club's table link, only its own table (its
     seats, its pending cut, its rubbers), not the other tables nor the ledger."""
     summary = evenings.evening_summary(evening=evening)
+    for rubber in summary["rubbers"]:
+        rubber["links"] = _rubber_links(request, evening, rubber)
     table = table_of_request(request)
     if table is None or evening.club.is_public or manages_club(request, evening.club):
         return summary
@@ -183,11 +201,11 @@ class EveningLogView(APIView):
 class TableHandsView(APIView):
     """Record a hand of the rubber in progress at a table (the secretary or the table)."""
 
-    @extend_schema(request=HandRecordInput, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=TableHandInput, responses={201: OpenApiTypes.OBJECT})
     def post(self, request, slug, pk, number):
         evening = _evening(request, slug, pk, for_table=True)
         table = _table_may_act(request, evening, number)
-        data = HandRecordInput(data=request.data)
+        data = TableHandInput(data=request.data)
         data.is_valid(raise_exception=True)
         hand = recording.hand_record(
             evening_id=evening.pk,
@@ -196,6 +214,7 @@ class TableHandsView(APIView):
             user=request.user,
             table=table,
             expected_version=data.validated_data.get("expected_version"),
+            expected_number=data.validated_data.get("expected_number"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
@@ -226,6 +245,37 @@ class TableHandCorrectView(APIView):
             table=table,
             is_secretary=table is None,
             expected_version=data.validated_data.get("expected_version"),
+        )
+        evening.refresh_from_db(fields=evenings.CHANGING)
+        return Response(_summary(request, evening))
+
+
+class TableHandRemoveInput(serializers.Serializer):
+    reason = TextField(
+        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
+    )
+
+
+class TableHandRemoveView(APIView):
+    """Take the last hand off a table's rubber, within the limits of a correction: freely
+    until the next hand (law 5), then only the secretary with a reason (ruling E9); a
+    finished rubber keeps its hands (law 15)."""
+
+    @extend_schema(request=TableHandRemoveInput, responses=OpenApiTypes.OBJECT)
+    def post(self, request, slug, pk, number, rubber, hand):
+        evening = _evening(request, slug, pk, for_table=True)
+        table = _table_may_act(request, evening, number)
+        data = TableHandRemoveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        recording.hand_remove(
+            evening_id=evening.pk,
+            table_number=number,
+            rubber_number=rubber,
+            number=hand,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            table=table,
+            is_secretary=table is None,
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(_summary(request, evening))

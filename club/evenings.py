@@ -37,6 +37,7 @@ version it missed.
 import datetime
 import json
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -819,6 +820,10 @@ def evening_summary(*, evening: Evening) -> dict:
     rubbers = (
         Rubber.objects.filter(evening=evening).select_related("table").order_by("created_at", "pk")
     )
+    ordinals, seen = {}, Counter()
+    for rubber in sorted(rubbers, key=lambda r: r.pk):  # as the log names them (_ordinal)
+        seen[rubber.table_id] += 1
+        ordinals[rubber.pk] = seen[rubber.table_id] if rubber.table_id else None
     tables = []
     for table in data["tables"]:
         seats = table["seats"]
@@ -849,7 +854,10 @@ def evening_summary(*, evening: Evening) -> dict:
         "required": [] if closed else engine.required(state),
         "rubbers": [
             {
+                "id": rubber.pk,
                 "table": rubber.table.number if rubber.table_id else None,
+                # Its place among the table's rubbers: how a table's endpoints name it.
+                "ordinal": ordinals[rubber.pk],
                 "players": rubber.players,
                 "status": rubber.status,
                 "winner": rubber.winner or None,

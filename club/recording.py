@@ -24,9 +24,10 @@ from club import evenings
 from club.evenings import Via
 from club.models import Evening, Table
 from core.db import conflict_on_lock_failure, lock_one
-from core.errors import UserError
+from core.errors import Conflict, UserError
 from scoring import services as scoring
 from scoring.models import Hand, RemovedHand, Rubber
+from scoring.rules.games import get_game
 
 
 def _at_evening_table(rubber: Rubber) -> bool:
@@ -111,13 +112,17 @@ def hand_record(
     user=None,
     table: Table | None = None,
     expected_version: int | None = None,
+    expected_number: int | None = None,
 ) -> Hand:
     """Record the next hand of a rubber: the one named by id, or the one in progress at
     an evening's table (`evening_id`, `table_number`). A rubber named by id at an
     evening's table must be the table's current one.
 
     `table` is the table whose phone link records it (None for the secretary);
-    `expected_version` the evening's version the device saw (a stale one is a 409).
+    `expected_version` the evening's version the device saw (a stale one is a 409);
+    `expected_number` the number the device means this hand to have in its rubber: when
+    that hand is already recorded (a second phone, a second tap, a retry without its
+    Idempotency-Key) the hand is refused with a 409 naming the one recorded.
     """
     with _holding(
         rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
@@ -126,6 +131,8 @@ def hand_record(
         named = rubber_id is not None and _at_evening_table(rubber)
         if named and not rubber.is_complete and rubber.later:
             raise UserError("This rubber is not the table's current one.", field="hand")
+        if expected_number is not None:
+            _check_expected_number(rubber, expected_number)
         return scoring.rubber_record_hand(
             rubber=rubber,
             data=data,
@@ -133,6 +140,39 @@ def hand_record(
             table=_scoring_table(rubber, table, recording=True),
             via=Via(user=user, table=table, expected_version=expected_version, evening=evening),
         )
+
+
+def _check_expected_number(rubber: Rubber, expected: int) -> None:
+    """Refuse a hand meant as number `expected` unless it is the rubber's next (the rubber
+    is locked, so two requests meaning the same number cannot both pass)."""
+    following = rubber.hand_count + 1
+    if expected == following:
+        return
+    label = get_game(rubber.ruleset).hand_label
+    if 1 <= expected < following:
+        already = rubber.hands.filter(number=expected).first()
+        told = "; ".join(already.lines) if already and already.lines else ""
+        raise Conflict(
+            f"{label.capitalize()} {expected} is already recorded at this table"
+            + (f" ({told})" if told else "")
+            + f", so this one was not recorded; the next is {label} {following}: if that "
+            "is the one meant, send it again.",
+            field="expected_number",
+            code="hand_already_recorded",
+            details={
+                "number": expected,
+                "next": following,
+                "hand": already.data if already else None,
+                "lines": list(already.lines) if already else [],
+            },
+        )
+    raise Conflict(
+        f"This rubber has {rubber.hand_count} {label}s recorded, so the next is "
+        f"{label} {following}, not {expected}; look at the sheet as it is now.",
+        field="expected_number",
+        code="hand_number_ahead",
+        details={"number": expected, "next": following},
+    )
 
 
 def hand_correct(

@@ -20,7 +20,7 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import closing, evenings, phone_links, recording, services
+from club import closing, evenings, phone, phone_links, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -31,6 +31,7 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
+from core.errors import Conflict
 from core.inputs import whole_number
 from core.text import clean_name
 from scoring.hand_input import hand_input
@@ -351,23 +352,39 @@ def phone_link(view):
     return wrapped
 
 
-def table_context(table: Table, *, error=None, notice=None) -> dict:
+def table_context(table: Table, *, error=None, notice=None, entered=None, correcting=None) -> dict:
+    """The phone page: the table's seats and dealer, the entry form for the next hand,
+    the last hand with its correction form (the entry form, prefilled), and the sheet.
+    `entered` holds a refused form's values to show again (`correcting` the hand it
+    was correcting, or None for a new hand)."""
     from scoring.views import scoresheet_display
 
     rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
     if rubber is not None:
         rubber.table = table
+    scoresheet = rubber_scoresheet(rubber=rubber) if rubber else None
+    hands = phone.rubber_hands(scoresheet)
+    last = phone.last_hand(rubber, hands)
+    if last is not None and entered is not None and correcting == last["number"]:
+        last["values"] = entered
     return {
         "table": table,
         "evening": table.evening,
         "rules": get_ruleset(table.evening.ruleset),
         "rubber": rubber,
-        "sheet": scoresheet_display(rubber_scoresheet(rubber=rubber)) if rubber else None,
+        "sheet": scoresheet_display(scoresheet) if scoresheet else None,
         "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
         "error": error,
         "notice": notice,
+        **phone.table_seats(table=table, rubber=rubber, hands=hands),
+        **phone.words(table=table, rubber=rubber),
+        "next_number": phone.next_hand_number(rubber),
+        "entry_values": entered if entered is not None and correcting is None else {},
+        "last_hand": last,
+        "correcting": correcting if error else None,
         # Sent as the Idempotency-Key of the form's post: a flaky connection's retry of
-        # the same hand is answered from the first, never recorded twice.
+        # the same hand is answered from the first, never recorded twice. (The phone's
+        # queue, static/js/phone-queue.js, makes a key of its own for each hand.)
         "idempotency_key": uuid.uuid4().hex,
         "etag": quote_etag(f"table-{table.pk}-{table.evening.version}"),
     }
@@ -390,14 +407,23 @@ def table_phone(request, token: str):
 @require_POST
 @phone_link
 def table_record(request, token: str):
-    """Record (or correct the last) hand from the table's phone."""
+    """Record (or correct the last) hand from the table's phone.
+
+    The phone sends `expected_number`, the number it means the new hand to have: a second
+    phone (or tap) sending the same number gets 409 and the page says which hand is
+    already recorded. A refused form comes back filled as it was sent. A lock not granted
+    in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
+    queue sends the hand again."""
     table = _table(token)
     error = notice = None
+    status = 200
+    correct = retry_after = None
     try:
         # The rule set's input object turns the form into the API's hand; the service
         # validates it by the same laws as a hand posted to the API.
-        hand = hand_input(table.evening.ruleset).from_form(request.POST)
         correct = whole_number(request.POST, "correct")
+        hand = hand_input(table.evening.ruleset).from_form(request.POST)
+        label = phone.words(table=table, rubber=None)["hand_label"].capitalize()
         if correct is not None:
             rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
             if rubber is None:
@@ -410,13 +436,30 @@ def table_record(request, token: str):
                 data=hand,
                 table=table,
             )
-            notice = ["Hand corrected."]
+            notice = [f"{label} {correct} corrected."]
         else:
             recorded = recording.hand_record(
-                evening_id=table.evening_id, table_number=table.number, data=hand, table=table
+                evening_id=table.evening_id,
+                table_number=table.number,
+                data=hand,
+                table=table,
+                expected_number=whole_number(request.POST, "expected_number"),
             )
-            notice = recorded.lines
+            notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
     except USER_ERRORS as exc:
         error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        if isinstance(exc, Conflict):
+            status = 409
+            retry_after = "1" if exc.code == "locked" else None
     table.evening.refresh_from_db(fields=evenings.CHANGING)
-    return render(request, "club/_table.html", table_context(table, error=error, notice=notice))
+    context = table_context(
+        table,
+        error=error,
+        notice=notice,
+        entered=phone.form_values(request.POST) if error else None,
+        correcting=correct,
+    )
+    response = render(request, "club/_table.html", context, status=status)
+    if retry_after:
+        response["Retry-After"] = retry_after
+    return response

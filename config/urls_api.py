@@ -130,6 +130,11 @@ urlpatterns = [
         name="api-table-hand",
     ),
     path(
+        "clubs/<slug:slug>/evenings/<int:pk>/tables/<int:number>/rubbers/<int:rubber>/hands/<int:hand>/remove/",
+        api_evenings.TableHandRemoveView.as_view(),
+        name="api-table-hand-remove",
+    ),
+    path(
         "clubs/<slug:slug>/evenings/<int:pk>/tables/<int:number>/close-sitting/",
         api_evenings.TableCloseSittingView.as_view(),
         name="api-table-close-sitting",

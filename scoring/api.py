@@ -6,7 +6,11 @@ shapes for the OpenAPI schema and check only what is not a matter of law.
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
@@ -18,16 +22,10 @@ from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
-from scoring.hand_input import HAND_INPUTS
+from scoring.hand_input import HandField, HandRecordInput
 from scoring.models import RULESET_CHOICES, Rubber
 from scoring.rules import RULESETS
 from scoring.sheet import MAX_SHEET_HANDS, score_sheet
-
-HAND_SCHEMA = PolymorphicProxySerializer(
-    component_name="HandInput",
-    serializers=[form.serializer for form in HAND_INPUTS.values()],
-    resource_type_field_name=None,
-)
 
 
 class ScoresheetInput(serializers.Serializer):
@@ -282,19 +280,48 @@ class RubberDetailView(APIView):
         return Response(selectors.rubber_scoresheet(rubber=_rubber(request, slug, pk)))
 
 
-class RubberHandsView(APIView):
-    """Record the next hand (Call-Ace: deal) of a rubber: the secretary or the table."""
+class ExpectedNumberQuery(serializers.Serializer):
+    expected_number = serializers.IntegerField(required=False, min_value=1)
 
-    @extend_schema(request=HAND_SCHEMA, responses={201: RecordedHandOutput})
+
+class RubberHandsView(APIView):
+    """Record the next hand (Call-Ace: deal) of a rubber: the secretary or the table.
+
+    The body is the same as at a table's endpoint: `{"hand": {...}, "expected_number": n}`.
+    Deprecated, still accepted: the bare hand as the body, with `?expected_number=` in the
+    query.
+    """
+
+    @extend_schema(
+        request=HandRecordInput,
+        parameters=[
+            OpenApiParameter(
+                "expected_number", int, deprecated=True,
+                description="deprecated: send expected_number in the body, beside the hand",
+            )
+        ],
+        responses={201: RecordedHandOutput},
+    )  # fmt: skip
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk)
         _may_record(request, rubber)
+        if isinstance(request.data, dict) and "hand" in request.data:
+            body = HandRecordInput(data=request.data)
+        else:  # the deprecated shape: no hand has a key "hand"
+            query = ExpectedNumberQuery(data=request.query_params)
+            query.is_valid(raise_exception=True)
+            body = HandRecordInput(data={"hand": request.data, **query.validated_data})
+        body.is_valid(raise_exception=True)
         table = None if manages_club(request, rubber.club) else table_of_request(request)
         # At an evening's table the evening logs the hand and, when it ends the rubber,
         # cuts players in and out (law 15); it refuses a rubber that is no longer the
         # table's current one (club.recording).
         hand = recording.hand_record(
-            rubber_id=rubber.pk, data=request.data, user=request.user, table=table
+            rubber_id=rubber.pk,
+            data=body.validated_data["hand"],
+            user=request.user,
+            table=table,
+            expected_number=body.validated_data.get("expected_number"),
         )
         rubber = hand.rubber  # as the service left it, locked and written: no reload
         body = selectors.hand_as_dict(hand, rubber=rubber, corrections=[])  # none yet
@@ -303,7 +330,7 @@ class RubberHandsView(APIView):
 
 
 class CorrectionInput(serializers.Serializer):
-    hand = serializers.DictField(help_text="the corrected hand, in the scoresheet's shape")
+    hand = HandField(help_text="the corrected hand, in the scoresheet's shape")
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )

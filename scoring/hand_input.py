@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from core.inputs import whole_number
@@ -80,6 +81,9 @@ class CallAceDealInput(serializers.Serializer):
     )
     void = serializers.BooleanField(default=False)
     no_score = serializers.ListField(child=serializers.CharField(), required=False)
+    wrong_cards = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="law 27: wrong number of cards"
+    )
 
 
 # --- the forms ------------------------------------------------------------------------------
@@ -99,6 +103,11 @@ def _ticked(form: Mapping[str, Any], name: str) -> bool:
     return form.get(name) == "on"
 
 
+def _shown(value: Any) -> str:
+    """A recorded value as a form field holds it: "" for none."""
+    return "" if value is None else str(value)
+
+
 def _put(hand: dict, key: str, value: Any) -> None:
     """Leave a key out when the form left it empty, so the laws say what is missing."""
     if value is not None:
@@ -115,6 +124,12 @@ class HandInput:
     def from_form(self, form: Mapping[str, Any]) -> dict:
         """The hand in the API's shape from the form's fields; a UserError on a field that
         does not even hold a value of its kind (a number not written in digits)."""
+        raise NotImplementedError
+
+    def to_form(self, hand: Mapping[str, Any]) -> dict:
+        """The form's fields holding a recorded hand (the inverse of ``from_form``), so a
+        correction starts from the hand as it is: field name -> the value as the form
+        shows it (a string; True for a ticked box; a list for a group of boxes)."""
         raise NotImplementedError
 
 
@@ -137,6 +152,18 @@ class EuchreForm(HandInput):
         hand["law102"] = _ticked(form, "law102")
         hand["law50"] = _ticked(form, "law50")
         return hand
+
+    def to_form(self, hand):
+        revokes = list(hand.get("revokes") or [])
+        return {
+            "makers": _shown(hand.get("makers")),
+            "alone": bool(hand.get("alone")),
+            "tricks": _shown(hand.get("tricks")),
+            **{f"revokes_{s}": str(revokes.count(s)) for s in SIDES},
+            "law90": _shown(hand.get("law90")),
+            "law102": bool(hand.get("law102")),
+            "law50": bool(hand.get("law50")),
+        }
 
 
 class BridgeForm(HandInput):
@@ -164,6 +191,23 @@ class BridgeForm(HandInput):
             }
         return hand
 
+    def to_form(self, hand):
+        tricks = hand.get("tricks") or {}
+        honours = hand.get("honours") or {}
+        fields = {
+            "declarer": _shown(hand.get("declarer")),
+            "trump": _shown(hand.get("trump")),
+            "doubles": _shown(hand.get("doubles", 0)),
+            "tricks_ns": _shown(tricks.get("NS")),
+            "honours_side": _shown(honours.get("side")),
+            "honours_held": _shown(honours.get("held")),
+            "honours_in_one_hand": _shown(honours.get("in_one_hand")),
+        }
+        for what in ("chicane", "revokes"):
+            counts = hand.get(what) or {}
+            fields.update({f"{what}_{s}": _shown(counts.get(s, 0)) for s in SIDES})
+        return fields
+
 
 class CallAceForm(HandInput):
     ruleset = "call-ace-foster-1905"
@@ -180,13 +224,58 @@ class CallAceForm(HandInput):
         getlist = getattr(form, "getlist", None)
         names = getlist("no_score") if getlist else form.get("no_score") or []
         hand["no_score"] = [str(name).strip() for name in names if str(name).strip()]
+        # Law 27 (a player with more or fewer than five cards), only when ticked: a deal
+        # recorded without it keeps the shape it always had.
+        names = getlist("wrong_cards") if getlist else form.get("wrong_cards") or []
+        if wrong := [str(name).strip() for name in names if str(name).strip()]:
+            hand["wrong_cards"] = wrong
         return hand
+
+    def to_form(self, hand):
+        return {
+            "maker": _shown(hand.get("maker")),
+            "partner": _shown(hand.get("partner")),
+            "alone": bool(hand.get("alone")),
+            "tricks": _shown(hand.get("tricks")),
+            "revoke": _shown(hand.get("revoke")),
+            "void": bool(hand.get("void")),
+            "no_score": [str(name) for name in hand.get("no_score") or []],
+            "wrong_cards": [str(name) for name in hand.get("wrong_cards") or []],
+        }
 
 
 #: The hand's input object of each rule set, by its key.
 HAND_INPUTS: dict[str, HandInput] = {
     form.ruleset: form for form in (EuchreForm(), BridgeForm(), CallAceForm())
 }
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="HandInput",
+        serializers=[form.serializer for form in HAND_INPUTS.values()],
+        resource_type_field_name=None,
+    )
+)
+class HandField(serializers.DictField):
+    """A hand in the scoresheet's shape, documented as each game's hand; the laws validate
+    it in the service (`validate_hand`), by the rubber's rule set."""
+
+
+class HandRecordInput(serializers.Serializer):
+    """The body that records a hand, the same at every door (a rubber's hands, a table's
+    hands): the hand in the scoresheet's shape, and the number it is meant to have."""
+
+    hand = HandField(help_text="the hand, in the scoresheet's shape")
+    expected_number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text=(
+            "the number this hand is meant to have in the rubber; when that hand is already "
+            "recorded (another device, a retry) the hand is refused with 409 (code "
+            "hand_already_recorded) naming the hand recorded"
+        ),
+    )
 
 
 def hand_input(ruleset: str) -> HandInput:

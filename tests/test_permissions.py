@@ -110,6 +110,8 @@ MATRIX = [
      {**HIDDEN, "table": 201, "secretary": 201, "staff": 201}),
     ("put", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/", {"hand": NS_MARCH},
      {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/remove/", {},
+     {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/close-sitting/", None,
      {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),  # Euchre has no sittings
     ("post", "/api/v1/clubs/{s}/evenings/{e}/close/", CLOSE_ANSWERS,
@@ -234,6 +236,7 @@ OTHER_TABLE = {
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/close/"): 404,
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/hands/"): 403,
     ("put", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/"): 403,
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/remove/"): 403,
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/close-sitting/"): 403,
 }
 TABLE_KINDS = [*DEAD, "other_table", "other_club"]

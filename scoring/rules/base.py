@@ -7,6 +7,7 @@ so they can be unit-tested without a database and replayed from a stored scoresh
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow
 from typing import Any
@@ -148,6 +149,27 @@ class RuleSet(abc.ABC):
     correction_text: str
     #: Key of the list of hands in a scoresheet: "hands" (Euchre, Bridge) or "deals" (Call-Ace).
     hands_key: str = "hands"
+    #: The law by which the deal passes to the left, hand by hand.
+    deal_law: str = "the deal"
+
+    def deal_passes(self, hand: dict) -> bool:
+        """Does the deal pass to the left after this recorded hand (as its JSON data)? Yes,
+        unless the rule set has the same dealer deal again."""
+        return True
+
+    def dealer(self, order: Sequence[str], first: str, hands: Iterable[dict]) -> str | None:
+        """Who deals the next hand: ``order`` is the players round the table, each on the
+        left of the one before (N, E, S, W; at Call-Ace the order round the table), ``first``
+        who dealt the rubber's first hand, ``hands`` the hands recorded so far. The deal
+        passes to the left after each hand that ``deal_passes``. None when ``first`` is
+        not at the table."""
+        if first not in order:
+            return None
+        seat = list(order).index(first)
+        for hand in hands:
+            if self.deal_passes(hand):
+                seat = (seat + 1) % len(order)
+        return order[seat]
 
     @abc.abstractmethod
     def validate_options(self, options: dict | None) -> dict:

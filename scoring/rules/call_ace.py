@@ -93,6 +93,7 @@ class CallAceRules(RuleSet):
     max_players = 7
     source = "laws/call-ace-euchre-foster-1905.txt"
     hands_key = "deals"
+    deal_law = "law 3"
     rubber_law = "ruling C5"
     correction_law = None
     correction_text = (
@@ -103,6 +104,14 @@ class CallAceRules(RuleSet):
     )
 
     # --- options and players -------------------------------------------------------------------
+
+    def deal_passes(self, hand: dict) -> bool:
+        """The same dealer deals again after a deal made void by both sides revoking (laws
+        6, 42) or under law 6 (a faced card, an imperfect pack: a void deal that has its
+        maker); a deal void because no one named a trump passes to the left (law 17)."""
+        if hand.get("revoke") == "both":
+            return False
+        return not (hand.get("void") and hand.get("maker") is not None)
 
     def validate_options(self, options: dict | None) -> dict:
         """Call-Ace has no club options (the pack follows from the number of players, law 2)."""

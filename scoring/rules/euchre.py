@@ -91,6 +91,7 @@ class EuchreRules(RuleSet):
     source = "laws/euchre-somerset-1888.txt"
     rubber_law = "ruling E1"
     correction_law = "law 5"
+    deal_law = "law 28"
     correction_text = (
         "Law 5: an error in the score can be rectified at any time before the trump card is turned "
         "in the next deal. Ruling E9: the players may correct a hand's score until the next hand "

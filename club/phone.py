@@ -1,0 +1,140 @@
+"""What the phone at a table shows besides the score sheet: who sits where and who deals
+next, the number of the next hand, and the entry and correction forms' values.
+
+The phone's own views are in club/views_board.py (`table_phone`, `table_record`); this
+module only reads. The forms are one template for entry and correction
+(templates/club/_table_hand_fields.html), filled from `scoring.hand_input`'s `to_form`,
+so a correction starts from everything the hand had (its revokes and irregularities
+included) and loses nothing the player does not take off.
+"""
+
+from __future__ import annotations
+
+from club.evenings import evening_state
+from club.formation.state import SEATS
+from club.models import Table
+from scoring.hand_input import hand_input
+from scoring.models import Rubber
+from scoring.rules import get_ruleset
+from scoring.rules.bridge import TRUMP_NAMES
+from scoring.rules.games import get_game
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+#: A rubber's status in words, for the phone's heading.
+RUBBER_STATUS = {
+    Rubber.Status.IN_PROGRESS: "in play",
+    Rubber.Status.COMPLETE: "finished",
+    Rubber.Status.ABANDONED: "abandoned (the table broke up)",
+}
+
+
+def rubber_hands(sheet: dict | None) -> list[dict]:
+    """The rubber's hands in order, as its score sheet (scoring.selectors.rubber_scoresheet)
+    already read them: number, hand (its data), lines, corrected."""
+    if not sheet:
+        return []
+    return list(sheet.get(get_ruleset(sheet["ruleset"]).hands_key) or [])
+
+
+def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> dict:
+    """The table round from the dealer's point of view: each seat (North, East, South,
+    West; at Call-Ace the order round the table) with its player, the substitute sitting
+    in for him (law 18), and who deals the next hand (the deal passes to the left).
+
+    Returns {"seats": [{"seat", "player", "substitute", "deals"}], "dealer": name or None,
+    "dealer_law": the law, and for partners seated "sides": {"NS": "Ann & Bob", ...}}.
+    Empty seats when the table is not yet seated."""
+    rules = get_ruleset(table.evening.ruleset)
+    engine_table = evening_state(table.evening).table(table.number)
+    result: dict = {"seats": [], "dealer": None, "dealer_law": rules.deal_law}
+    if engine_table is None or not engine_table.playing:
+        return result
+    order = list(engine_table.playing)
+    if engine_table.seated:
+        labels = [SEAT_NAMES[seat] for seat in SEATS]
+    elif rules.partnership:
+        return result  # partners not cut yet (ruling T4): no seats to show
+    else:
+        labels = [f"{n}." for n in range(1, len(order) + 1)]
+    dealer = None
+    if engine_table.dealer and (rubber is None or rubber.status == Rubber.Status.IN_PROGRESS):
+        dealer = rules.dealer(order, engine_table.dealer, [hand["hand"] for hand in hands])
+    for label, player in zip(labels, order, strict=True):
+        result["seats"].append(
+            {
+                "seat": label,
+                "player": player,
+                "substitute": engine_table.substitutes.get(player),
+                "deals": player == dealer,
+            }
+        )
+    if dealer is not None:
+        result["dealer"] = engine_table.occupant(dealer)
+    if engine_table.seated:
+        # The partnerships as they sit: a substitute named, with whom he plays for.
+        def sitting(player: str) -> str:
+            occupant = engine_table.occupant(player)
+            return occupant if occupant == player else f"{occupant} (for {player})"
+
+        seats = engine_table.seats or {}
+        result["sides"] = {
+            "NS": f"{sitting(seats['N'])} & {sitting(seats['S'])}",
+            "EW": f"{sitting(seats['E'])} & {sitting(seats['W'])}",
+        }
+    return result
+
+
+def next_hand_number(rubber: Rubber | None) -> int:
+    """The number the next hand recorded at the table will have (a new Call-Ace sitting
+    starts at 1): the phone sends it, and the service refuses it once taken."""
+    if rubber is None or rubber.status != Rubber.Status.IN_PROGRESS:
+        return 1
+    return rubber.hand_count + 1
+
+
+def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
+    """The rubber's last hand, for the phone to show and offer to correct: its number,
+    what it scored (its lines) and the form's fields holding it."""
+    if rubber is None or not hands:
+        return None
+    hand = hands[-1]
+    return {
+        "number": hand["number"],
+        "lines": hand["lines"],
+        "corrected": hand["corrected"],
+        "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
+    }
+
+
+def form_values(post) -> dict:
+    """A posted entry or correction form's fields as the form shows them again after a
+    refusal, so nothing typed is lost (ticked boxes True, groups of boxes as lists)."""
+    values: dict = {}
+    for name in post:
+        items = post.getlist(name)
+        if name in {"no_score", "wrong_cards"}:
+            values[name] = items
+        elif items and items[-1] == "on":
+            values[name] = True
+        elif items:
+            values[name] = items[-1]
+    return values
+
+
+def words(*, table: Table, rubber: Rubber | None) -> dict:
+    """The labels the page shows in words: the game and laws, what a hand is called,
+    the rubber's status."""
+    game = get_game(table.evening.ruleset)
+    return {
+        "game_title": game.title,
+        "hand_label": game.hand_label,
+        "rubber_label": game.rubber_label,
+        "rubber_status": RUBBER_STATUS.get(rubber.status, "") if rubber else "",
+        "trumps": [(key, name.capitalize()) for key, name in TRUMP_NAMES.items()],
+        "revokes": [
+            ("makers", "the makers"),
+            ("adversaries", "the adversaries"),
+            ("both", "both sides"),
+        ],
+    }

@@ -1,0 +1,196 @@
+// The phone's queue of hands (docs/architecture.md, "The phone at the table").
+//
+// Each hand entered on a table's phone goes first into a queue kept in the browser's
+// storage (localStorage, per table), with an Idempotency-Key made here, then is sent
+// from there, oldest first, one at a time. While the network is gone the page says
+// plainly how many hands are not sent yet; they go out by themselves when it returns
+// (and after a reload: the queue is kept). A hand leaves the queue only once the
+// service has answered it: recorded, or refused with its reason (the answer, the
+// table's live part, is shown). A retry of a hand whose answer was lost carries the
+// same key, so the service answers it from the first: never recorded twice.
+(function () {
+  "use strict";
+
+  var RETRY_MS = 3000;
+  var storageKey = "cardclub-phone-queue:" + location.pathname;
+  var sending = false;
+  var timer = null;
+
+  function load() {
+    try {
+      return JSON.parse(localStorage.getItem(storageKey) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function save(queue) {
+    localStorage.setItem(storageKey, JSON.stringify(queue));
+  }
+
+  // A random key without crypto.randomUUID, which a page served over the club's own
+  // Wi-Fi (plain http) does not have.
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return "hand-" + Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+    return match ? decodeURIComponent(match[1]) : "";
+  }
+
+  function showQueue(problem) {
+    var box = document.getElementById("phone-queue");
+    if (!box) return;
+    var queue = load();
+    if (!queue.length) {
+      box.hidden = true;
+      box.textContent = "";
+      return;
+    }
+    var names = queue.map(function (entry) { return entry.label; }).join(", ");
+    box.hidden = false;
+    box.textContent =
+      "Not sent yet: " + queue.length + (queue.length === 1 ? " hand waiting" : " hands waiting") +
+      " (" + names + "). " +
+      (problem || "They are kept on this phone and sent as soon as the connection returns.");
+  }
+
+  function swapLive(html) {
+    var live = document.getElementById("table-live");
+    if (!live) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.querySelector("#table-live");
+    if (!fresh) return;
+    live.replaceWith(fresh);
+    if (window.htmx) window.htmx.process(fresh);
+  }
+
+  // While a hand is on its way the queue's box carries the class htmx gives an element
+  // with a request in flight, so whatever waits for the page to settle waits for it too.
+  function busy(on) {
+    var box = document.getElementById("phone-queue");
+    if (box) box.classList.toggle("htmx-request", on);
+  }
+
+  function later() {
+    if (timer) return;
+    timer = setTimeout(function () {
+      timer = null;
+      flush();
+    }, RETRY_MS);
+  }
+
+  // Send the oldest hand; on an answer, drop it and go on with the next.
+  function flush() {
+    if (sending) return;
+    var queue = load();
+    if (!queue.length) {
+      showQueue();
+      return;
+    }
+    var entry = queue[0];
+    sending = true;
+    busy(true);
+    fetch(entry.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Idempotency-Key": entry.key,
+        "X-CSRFToken": csrfToken(),
+        "HX-Request": "true"
+      },
+      body: entry.body
+    }).then(function (response) {
+      // Busy (a lock not granted in time, the same key still running) or a server
+      // error: nothing was recorded; keep the hand and try again.
+      if (response.status >= 500 || response.headers.get("Retry-After")) {
+        sending = false;
+        busy(false);
+        showQueue("The club's server is busy; trying again.");
+        later();
+        return;
+      }
+      if (response.headers.get("HX-Refresh")) { // the table's link is dead: show why
+        drop(entry);
+        location.reload();
+        return;
+      }
+      return response.text().then(function (text) {
+        drop(entry);
+        sending = false;
+        busy(false);
+        if ((response.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
+          swapLive(text);
+        }
+        showQueue();
+        flush();
+      });
+    }).catch(function () {
+      sending = false; // no connection: the hand stays in the queue
+      busy(false);
+      showQueue();
+      later();
+    });
+  }
+
+  function drop(entry) {
+    save(load().filter(function (other) { return other.key !== entry.key; }));
+  }
+
+  function enqueue(form) {
+    var data = new URLSearchParams(new FormData(form));
+    var queue = load();
+    var label;
+    if (form.dataset.kind === "record") {
+      // Hands entered while earlier ones wait are meant to follow them.
+      var number = parseInt(data.get("expected_number"), 10) || 1;
+      queue.forEach(function (entry) {
+        if (entry.kind === "record" && entry.number >= number) number = entry.number + 1;
+      });
+      data.set("expected_number", String(number));
+      label = "hand " + number;
+      var next = document.querySelector("[data-next-label]");
+      if (next) next.textContent = String(number + 1);
+      var expected = form.querySelector("input[name=expected_number]");
+      if (expected) expected.value = String(number + 1);
+    } else {
+      label = "correction of hand " + data.get("correct");
+    }
+    queue.push({
+      key: newKey(),
+      url: form.action,
+      body: data.toString(),
+      kind: form.dataset.kind,
+      number: form.dataset.kind === "record" ? parseInt(data.get("expected_number"), 10) : null,
+      label: label
+    });
+    save(queue);
+    if (form.dataset.kind === "record") form.reset();
+    showQueue();
+    flush();
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-phone-queue]")) return;
+    event.preventDefault();
+    // A second tap on the same button is not a second hand (the form was just emptied).
+    var now = Date.now();
+    if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
+    form.dataset.queuedAt = String(now);
+    enqueue(form);
+  });
+
+  window.addEventListener("online", flush);
+  document.addEventListener("DOMContentLoaded", function () {
+    showQueue();
+    flush();
+  });
+})();

@@ -1,0 +1,195 @@
+"""The phone at the table (issue #14 items 1, 2, 3, 7), in Debian's chromium at a 360 px
+phone's width: a correction keeps the page and everything the hand had; two phones
+recording the same hand store it once and the second is told; a hand entered with the
+network gone waits in the phone's queue, survives a reload and is sent once when the
+network returns; seats, dealer and substitute in words; nothing wider than the screen.
+Screenshots in artifacts/screenshots/phone-*.png."""
+
+import re
+
+import pytest
+
+from club import evenings
+from scoring.models import Hand
+from tests.browser import shot
+from tests.worlds import club_in_play
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+WIDTH = "document.documentElement.scrollWidth"
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; Ann dealt hand 1 (N-S,
+    three tricks), which is recorded."""
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+@pytest.fixture
+def phone(browser_page, live_server, played):
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{played.table.token}/")
+    return page
+
+
+def hands(played) -> list[dict]:
+    return list(
+        Hand.objects.filter(rubber=played.rubber).order_by("number").values_list("data", flat=True)
+    )
+
+
+def enter(page, *, makers: str, tricks: int, revokes_ew: int = 0):
+    form = page.locator("form.hand[data-kind=record]")
+    form.locator(f"input[name=makers][value={makers}]").check()
+    form.locator("input[name=tricks]").fill(str(tricks))
+    if revokes_ew:
+        form.locator("details.irregular summary").click()
+        form.locator("input[name=revokes_EW]").fill(str(revokes_ew))
+    form.get_by_test_id("record-hand").click()
+
+
+def test_a_correction_keeps_the_page_and_everything_the_hand_had(phone, played):
+    page = phone
+    enter(page, makers="NS", tricks=3, revokes_ew=1)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert hands(played)[1]["revokes"] == ["EW"]
+
+    # The correction form is the entry form filled with hand 2: its revoke included.
+    page.get_by_test_id("last-hand").locator("summary").first.click()
+    form = page.locator("form.correct")
+    assert form.locator("input[name=makers][value=NS]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "3"
+    assert form.locator("input[name=revokes_EW]").input_value() == "1"
+    assert form.locator("details.irregular").get_attribute("open") is not None
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-1-correcting")
+
+    form.locator("input[name=tricks]").fill("4")
+    form.get_by_test_id("correct-hand").click()
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 corrected.").wait_for()
+    # The heading, the seats and the entry form are all still there (they once vanished:
+    # the answer was cut down to the score sheet alone).
+    assert page.locator("h1", has_text="Table 1").is_visible()
+    assert page.locator("form.hand[data-kind=record]").is_visible()
+    assert page.get_by_test_id("seats").is_visible()
+    corrected = hands(played)[1]
+    assert corrected["tricks"] == 4
+    assert corrected["revokes"] == ["EW"]  # not silently dropped
+    assert len(hands(played)) == 2
+    shot(page, "phone-2-corrected")
+
+
+def test_two_phones_recording_the_same_hand_store_it_once(phone, played, live_server):
+    first = phone
+    other = first.context.browser.new_context(viewport=PHONE)
+    try:
+        second = other.new_page()
+        second.set_default_timeout(10_000)
+        second.goto(f"{live_server.url}/t/{played.table.token}/")
+        for page, makers in ((first, "NS"), (second, "EW")):
+            form = page.locator("form.hand[data-kind=record]")
+            form.locator(f"input[name=makers][value={makers}]").check()
+            form.locator("input[name=tricks]").fill("3")
+        # Both sent at once: each page's script posts without waiting for the other.
+        first.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+        second.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+        for page in (first, second):
+            page.wait_for_selector("[data-testid=phone-notice], [data-testid=phone-error]")
+        assert len(hands(played)) == 2  # hand 1 and one hand 2: never two
+        texts = [
+            page.locator("[data-testid=phone-notice], [data-testid=phone-error]").first.inner_text()
+            for page in (first, second)
+        ]
+        assert sum("Hand 2 recorded." in text for text in texts) == 1
+        refused = next(text for text in texts if "Not recorded." in text)
+        assert "Hand 2 is already recorded" in refused
+        assert "the next is hand 3" in refused
+        loser = first if "Not recorded." in texts[0] else second
+        # The refused phone keeps what it typed, to send as hand 3 if that is what it was.
+        assert loser.locator("form.hand[data-kind=record] input[name=tricks]").input_value() == "3"
+        assert loser.locator("[data-next-label]").inner_text() == "3"
+        assert loser.evaluate(WIDTH) <= PHONE["width"]
+        shot(loser, "phone-3-second-phone-refused")
+    finally:
+        other.close()
+
+
+def test_a_hand_entered_offline_waits_survives_a_reload_and_is_sent_once(phone, played):
+    page = phone
+    context = page.context
+    context.set_offline(True)
+    enter(page, makers="EW", tricks=5)
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="Not sent yet: 1 hand waiting").wait_for()
+    assert page.get_by_test_id("phone-notice").count() == 0  # never "recorded" before it is
+    assert len(hands(played)) == 1
+    shot(page, "phone-4-offline")
+
+    # Back online, but the hand's post still fails (a flaky Wi-Fi): the page is reloaded
+    # and the queue is still there.
+    page.route(re.compile(r"/hand/$"), lambda route: route.abort())
+    context.set_offline(False)
+    page.reload()
+    queue.filter(has_text="Not sent yet: 1 hand waiting").wait_for()
+    assert len(hands(played)) == 1
+
+    # The connection is good again: the hand goes by itself, no second tap.
+    page.unroute(re.compile(r"/hand/$"))
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert queue.is_hidden()
+    assert [h["makers"] for h in hands(played)] == ["NS", "EW"]
+    assert page.evaluate(
+        "localStorage.length === 0 || !Object.keys(localStorage).some("
+        "k => JSON.parse(localStorage[k]).length)"
+    )
+    shot(page, "phone-5-back-online")
+
+
+def test_seats_dealer_and_substitute_in_words_within_a_phones_width(phone, played):
+    page = phone
+    # Ann dealt hand 1; the deal passes to the left: Cora (East) deals hand 2.
+    assert page.get_by_test_id("dealer").inner_text().startswith("Cora deals hand 2")
+    body = page.locator("main").inner_text()
+    for label in ("in_progress", "euchre-somerset-1888", "version", "[hand."):
+        assert label not in body
+    assert page.get_by_role("link", name="Log in").count() == 0
+    assert page.get_by_role("link", name="API").count() == 0
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+
+    enter(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert page.get_by_test_id("dealer").inner_text().startswith("Bob deals hand 3")
+
+    # Dan leaves the rubber to Edith (law 18): she is shown in his seat as his substitute.
+    evening = played.evening
+    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "substitute", "table": 1, "player": "Dan", "substitute": "Edith",
+               "consent": ["Ann", "Bob", "Cora"]},
+    )  # fmt: skip
+    page.reload()
+    west = page.get_by_test_id("seats").locator("li", has_text="West")
+    assert "Edith" in west.inner_text() and "substitute for Dan" in west.inner_text()
+    enter(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
+    # Hand 4 is West's deal: Edith deals it, in Dan's seat.
+    assert page.get_by_test_id("dealer").inner_text().startswith("Edith deals hand 4")
+    page.locator("form.hand[data-kind=record] details.irregular summary").click()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-6-substitute")
+
+
+def test_the_public_standings_fit_a_phone(browser_page, live_server, played):
+    page = browser_page
+    played.club.is_public = True
+    played.club.save(update_fields=["is_public"])
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")
+    page.wait_for_selector("#standings")
+    assert "version" not in page.locator("#standings").inner_text().lower()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-7-standings")

@@ -1,0 +1,127 @@
+"""No doubled hand (issue #14 item 2): a device says which number it means the hand to
+have; a second hand meant as the same number is refused with 409 naming the hand already
+recorded, by the one service (club.recording.hand_record) whatever the door."""
+
+import threading
+
+import pytest
+from django.db import connections
+from django.test import Client
+from rest_framework.test import APIClient
+
+from club import recording
+from core.errors import Conflict
+from scoring.models import Hand
+from tests.worlds import club_in_play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening with hand 1 recorded (N-S, three tricks)."""
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+def phone(token: str) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Table {token}")
+    return client
+
+
+def test_a_second_hand_meant_as_the_same_number_is_refused_naming_the_first(played):
+    recording.hand_record(
+        evening_id=played.evening.pk, table_number=1, data={"makers": "EW", "tricks": 5},
+        expected_number=2,
+    )  # fmt: skip
+    with pytest.raises(Conflict) as refused:
+        recording.hand_record(
+            evening_id=played.evening.pk, table_number=1, data={"makers": "NS", "tricks": 4},
+            expected_number=2,
+        )  # fmt: skip
+    assert refused.value.code == "hand_already_recorded"
+    assert refused.value.field == "expected_number"
+    assert "Hand 2 is already recorded" in refused.value.message
+    assert "the next is hand 3" in refused.value.message
+    assert refused.value.details["hand"]["makers"] == "EW"
+    assert list(Hand.objects.filter(rubber=played.rubber).values_list("number", flat=True)) == [
+        1,
+        2,
+    ]
+
+
+def test_a_number_past_the_next_is_refused_too(played):
+    with pytest.raises(Conflict) as refused:
+        recording.hand_record(
+            evening_id=played.evening.pk, table_number=1, data={"makers": "NS", "tricks": 3},
+            expected_number=5,
+        )  # fmt: skip
+    assert refused.value.code == "hand_number_ahead"
+    assert Hand.objects.filter(rubber=played.rubber).count() == 1
+
+
+def test_two_requests_racing_for_the_same_number_store_one_hand(played):
+    """The rubber's row lock orders them; the second sees the first's hand."""
+    outcomes = []
+
+    def record(makers):
+        try:
+            recording.hand_record(
+                evening_id=played.evening.pk, table_number=1,
+                data={"makers": makers, "tricks": 3}, expected_number=2,
+            )  # fmt: skip
+            outcomes.append("recorded")
+        except Conflict as exc:
+            outcomes.append(exc.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=record, args=(side,)) for side in ("NS", "EW")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["hand_already_recorded", "recorded"]
+    assert Hand.objects.filter(rubber=played.rubber).count() == 2
+
+
+def test_the_evenings_table_endpoint_takes_the_expected_number(played):
+    url = f"/api/v1/clubs/somerset/evenings/{played.evening.pk}/tables/1/hands/"
+    client = phone(played.table.token)
+    hand = {"hand": {"makers": "NS", "tricks": 3}, "expected_number": 2}
+    assert client.post(url, hand, format="json").status_code == 201
+    again = client.post(url, hand, format="json")
+    assert again.status_code == 409
+    error = again.json()["error"]
+    assert error["code"] == "hand_already_recorded"
+    assert error["field"] == "expected_number"
+    assert "Hand 2 is already recorded" in error["message"]
+    # Without it, as before: the next hand.
+    assert client.post(url, {"hand": hand["hand"]}, format="json").status_code == 201
+    assert Hand.objects.filter(rubber=played.rubber).count() == 3
+
+
+def test_the_rubbers_endpoint_takes_it_as_a_query_parameter(played):
+    url = f"/api/v1/clubs/somerset/rubbers/{played.rubber.pk}/hands/"
+    client = phone(played.table.token)
+    hand = {"makers": "EW", "tricks": 4}
+    assert client.post(f"{url}?expected_number=2", hand, format="json").status_code == 201
+    again = client.post(f"{url}?expected_number=2", hand, format="json")
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "hand_already_recorded"
+    bad = client.post(f"{url}?expected_number=two", hand, format="json")
+    assert bad.status_code == 400
+    assert Hand.objects.filter(rubber=played.rubber).count() == 2
+
+
+def test_the_phone_page_shows_the_refusal(played):
+    url = f"/t/{played.table.token}/hand/"
+    form = {"makers": "NS", "tricks": "3", "expected_number": "2"}
+    first = Client().post(url, form, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    second = Client().post(url, form, HTTP_HX_REQUEST="true")
+    assert second.status_code == 409
+    page = second.content.decode()
+    assert "Hand 2 is already recorded" in page
+    assert 'id="table-live"' in page  # the whole live part, heading and form included
+    assert Hand.objects.filter(rubber=played.rubber).count() == 2
