@@ -12,7 +12,7 @@ from club.models import (
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "currency", "is_public", "table_link_hours"]
+    list_display = ["name", "slug", "currency", "is_public", "table_link_hours", "confirm_hands"]
     search_fields = ["name", "slug"]
     filter_horizontal = ["secretaries"]
     prepopulated_fields = {"slug": ["name"]}

@@ -28,7 +28,7 @@ CENT = Decimal("0.01")
 class ClubOutput(serializers.ModelSerializer):
     class Meta:
         model = Club
-        fields = ["slug", "name", "currency", "is_public", "table_link_hours"]
+        fields = ["slug", "name", "currency", "is_public", "table_link_hours", "confirm_hands"]
 
 
 class ClubCreateInput(serializers.Serializer):
@@ -74,6 +74,10 @@ class ClubUpdateInput(serializers.Serializer):
         max_value=168,
         required=False,
         help_text="hours a table's phone link lives after the end of its evening's day",
+    )
+    confirm_hands = serializers.BooleanField(
+        required=False,
+        help_text="a hand recorded at a table waits for the other side to confirm it",
     )
 
 

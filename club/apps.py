@@ -9,6 +9,7 @@ class ClubConfig(AppConfig):
 
     def ready(self):
         from club import (
+            confirmations,
             evenings,
             schema,  # noqa: F401  (registers the OpenAPI extension)
         )
@@ -22,4 +23,11 @@ class ClubConfig(AppConfig):
         signals.hand_removed.connect(evenings.on_hand_removed, dispatch_uid="evening-removal")
         signals.rubber_finished.connect(
             evenings.on_rubber_finished, dispatch_uid="evening-rubber-end"
+        )
+        # The other side confirms a hand recorded at a table (a club's option).
+        signals.hand_recorded.connect(
+            confirmations.on_hand_recorded, dispatch_uid="confirmation-hand"
+        )
+        signals.hand_corrected.connect(
+            confirmations.on_hand_corrected, dispatch_uid="confirmation-correction"
         )

@@ -21,7 +21,16 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
-from club.models import Club, Cut, Evening, EveningEvent, Member, Table, new_table_token
+from club.models import (
+    Club,
+    Cut,
+    Evening,
+    EveningEvent,
+    HandConfirmation,
+    Member,
+    Table,
+    new_table_token,
+)
 from scoring.models import (
     SEAT_TOTALS,
     Game,
@@ -53,6 +62,7 @@ MODELS: list[tuple[type[models.Model], str]] = [
     (RemovedHand, "rubber__club"),
     (HandScore, "rubber__club"),
     (Settlement, "rubber__club"),
+    (HandConfirmation, "rubber__club"),  # the other side's word (club/confirmations.py)
     # The apps built on club (tournaments) add theirs when they are ready: `register`.
 ]
 LABELS = {model._meta.label_lower: model for model, _ in MODELS}
@@ -148,6 +158,8 @@ def club_export(*, club: Club) -> dict:
             "slug": club.slug,
             "currency": club.currency,
             "is_public": club.is_public,
+            "confirm_hands": club.confirm_hands,
+            "table_link_hours": club.table_link_hours,
             "created_at": _encode(club.created_at),
             "secretaries": sorted(
                 club.secretaries.values_list(user_model.USERNAME_FIELD, flat=True)
@@ -308,6 +320,8 @@ def club_import(*, data: dict, slug: str | None = None, report: list[str] | None
         slug=slug,
         currency=spec.get("currency", "USD"),
         is_public=spec.get("is_public", True),
+        confirm_hands=spec.get("confirm_hands", False),
+        table_link_hours=spec.get("table_link_hours", Club.table_link_hours.field.default),
     )
     try:
         if spec.get("created_at"):

@@ -505,7 +505,8 @@ def placed(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     has been started at the table after it)."""
     same_table = Rubber.objects.filter(table_id=OuterRef("table_id")).order_by()
     ordinal = same_table.filter(pk__lte=OuterRef("pk")).values("table_id").annotate(n=Count("pk"))
-    return rubbers.select_related("evening", "table").annotate(
+    # The club too: the receivers ask its options (club.confirmations) without a query.
+    return rubbers.select_related("evening", "table", "club").annotate(
         ordinal=Subquery(ordinal.values("n")),
         later=Exists(same_table.filter(pk__gt=OuterRef("pk"))),
     )

@@ -42,6 +42,13 @@ class Club(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(168)],
         help_text="Hours a table's phone link lives after the end of its evening's day.",
     )
+    # The other side confirms (club/confirmations.py): a hand recorded from a table's
+    # phone counts at once but stays unconfirmed until the side that did not record it
+    # confirms it, or disputes it for the secretary to settle.
+    confirm_hands = models.BooleanField(
+        default=False,
+        help_text="A hand recorded at a table waits for the other side to confirm it.",
+    )
     secretaries = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     # Directors run the club's tournaments (ladders, progressives, standings) and nothing
     # else; secretaries run everything, tournaments included (club.selectors).
@@ -224,3 +231,47 @@ class Cut(models.Model):
 
     def __str__(self):
         return f"Cut for {self.purpose} ({self.evening})"
+
+
+class HandConfirmation(models.Model):
+    """The other side's word on a hand recorded from a table's phone, when the club asks
+    for it (`Club.confirm_hands`): the hand counts at once (the game goes on), and stays
+    unconfirmed until the other side confirms it, or disputes it with its own version for
+    the secretary to settle by a correction with a reason (law 5, ruling E9).
+
+    The table's procedure, not the laws: scoring's Hand knows nothing of it
+    (club/confirmations.py writes it, from scoring's signals)."""
+
+    class State(models.TextChoices):
+        UNCONFIRMED = "unconfirmed", "unconfirmed"
+        CONFIRMED = "confirmed", "confirmed"
+        DISPUTED = "disputed", "disputed"
+        SETTLED = "settled", "settled"
+
+    hand = models.OneToOneField(
+        "scoring.Hand", on_delete=models.CASCADE, related_name="confirmation"
+    )
+    rubber = models.ForeignKey(
+        "scoring.Rubber", on_delete=models.CASCADE, related_name="confirmations"
+    )
+    state = models.CharField(max_length=12, choices=State.choices, default=State.UNCONFIRMED)
+    # Which side put the hand down ("NS", "EW"; Call-Ace: the maker's name), and who may
+    # confirm or dispute it: the other side, or (Call-Ace) the players other than the maker.
+    recorded_by = models.CharField(max_length=80)
+    confirmers = models.JSONField(default=list)
+    recorded_version = models.JSONField()
+    answered_by = models.CharField(max_length=80, blank=True)
+    disputed_version = models.JSONField(null=True, blank=True)
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    settled_version = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["rubber", "state"])]
+
+    def __str__(self):
+        return f"hand {self.hand_id}: {self.state}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from club import views, views_board, views_cards, views_people
+from club import views, views_board, views_cards, views_confirm, views_people
 from tournaments import views_director
 
 urlpatterns = [
@@ -18,6 +18,7 @@ urlpatterns = [
         views_director.tournament_new,
         name="tournament-new",
     ),
+    path("evenings/<int:pk>/settle/", views_confirm.board_settle, name="evening-board-settle"),
     path("tournaments/<int:pk>/", views_director.director, name="tournament-director"),
     path(
         "tournaments/<int:pk>/progress/",

@@ -20,7 +20,7 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import closing, evenings, phone, phone_links, recording, services
+from club import closing, confirmations, evenings, phone, phone_links, recording, services
 from club.formation import FormationError
 from club.models import Evening, Table
 from club.selectors import (
@@ -54,7 +54,9 @@ def _managed_evening(request, pk: int) -> Evening:
 
 
 def _etag(evening: Evening) -> str:
-    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}")
+    # A hand confirmed or disputed moves no version on (club/confirmations.py).
+    answers = confirmations.marker(club=evening.club, evening=evening)
+    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}{answers}")
 
 
 def board_context(evening: Evening, *, error=None, notice=None) -> dict:
@@ -88,6 +90,7 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "error": error,
         "notice": notice,
         "rules": get_ruleset(evening.ruleset),
+        "disputes": confirmations.disputes_of_evening(evening=evening),
     }
 
 
@@ -362,7 +365,11 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
     rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
     if rubber is not None:
         rubber.table = table
-    scoresheet = rubber_scoresheet(rubber=rubber) if rubber else None
+    scoresheet = None
+    if rubber is not None:  # its hands with the other side's word, where the club asks
+        scoresheet = confirmations.with_confirmations(
+            rubber_scoresheet(rubber=rubber), rubber=rubber, club=table.club
+        )
     hands = phone.rubber_hands(scoresheet)
     last = phone.last_hand(rubber, hands)
     if last is not None and entered is not None and correcting == last["number"]:
@@ -373,6 +380,7 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
         "rules": get_ruleset(table.evening.ruleset),
         "rubber": rubber,
         "sheet": scoresheet_display(scoresheet) if scoresheet else None,
+        "waiting": confirmations.waiting_at_table(table=table, rubber=rubber),
         "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
         "error": error,
         "notice": notice,
@@ -386,7 +394,10 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
         # the same hand is answered from the first, never recorded twice. (The phone's
         # queue, static/js/phone-queue.js, makes a key of its own for each hand.)
         "idempotency_key": uuid.uuid4().hex,
-        "etag": quote_etag(f"table-{table.pk}-{table.evening.version}"),
+        "etag": quote_etag(
+            f"table-{table.pk}-{table.evening.version}"
+            + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)
+        ),
     }
 
 

@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
+    "django_filters",  # query filters (the standings' ?player=); its form in the browsable API
     "pgtrigger",
     "pghistory",  # audit history by database triggers (PostgreSQL)
     "axes",  # locks out repeated failed logins on every login door

@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from club import views as club_views
-from club import views_board
+from club import views_board, views_confirm
 from config.ratelimit import login_throttled
 from core.health import healthz
 
@@ -18,6 +18,7 @@ urlpatterns = [
     path("secretary/", include("club.urls_secretary")),
     path("t/<str:token>/", views_board.table_phone, name="table-phone"),
     path("t/<str:token>/hand/", views_board.table_record, name="table-record"),
+    path("t/<str:token>/answer/", views_confirm.table_answer, name="table-answer"),
     path("clubs/", include("club.urls_public")),
     path("api/v1/", include("config.urls_api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from club import api as club_api
-from club import api_evenings
+from club import api_confirm, api_evenings
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 
@@ -50,6 +50,21 @@ urlpatterns = [
         "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/remove/",
         scoring_api.RubberHandRemoveView.as_view(),
         name="api-rubber-hand-remove",
+    ),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/confirm/",
+        api_confirm.HandConfirmView.as_view(),
+        name="api-rubber-hand-confirm",
+    ),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/dispute/",
+        api_confirm.HandDisputeView.as_view(),
+        name="api-rubber-hand-dispute",
+    ),
+    path(
+        "clubs/<slug:slug>/rubbers/<int:pk>/hands/<int:number>/settle/",
+        api_confirm.HandSettleView.as_view(),
+        name="api-rubber-hand-settle",
     ),
     path(
         "clubs/<slug:slug>/rubbers/<int:pk>/close/",

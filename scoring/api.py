@@ -16,7 +16,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from club import recording
+from club import confirmations, recording
+from club.api_confirm import ConfirmationOutput
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
@@ -61,6 +62,11 @@ class HandOutput(serializers.Serializer):
     recorded_at = serializers.DateTimeField(required=False)
     corrected = serializers.BooleanField(required=False)
     corrections = serializers.ListField(child=serializers.JSONField(), required=False)
+    confirmation = ConfirmationOutput(
+        allow_null=True,
+        required=False,
+        help_text="the other side's word on the hand, where the club asks for it",
+    )
 
 
 class RubberResultOutput(serializers.Serializer):
@@ -277,7 +283,9 @@ class RubberDetailView(APIView):
 
     @extend_schema(responses=ScoresheetOutput)
     def get(self, request, slug, pk):
-        return Response(selectors.rubber_scoresheet(rubber=_rubber(request, slug, pk)))
+        rubber = _rubber(request, slug, pk)
+        sheet = selectors.rubber_scoresheet(rubber=rubber)
+        return Response(confirmations.with_confirmations(sheet, rubber=rubber, club=rubber.club))
 
 
 class ExpectedNumberQuery(serializers.Serializer):
@@ -325,6 +333,9 @@ class RubberHandsView(APIView):
         )
         rubber = hand.rubber  # as the service left it, locked and written: no reload
         body = selectors.hand_as_dict(hand, rubber=rubber, corrections=[])  # none yet
+        body["confirmation"] = confirmations.confirmation_as_dict(
+            confirmations.of_hand(hand)  # written by the receiver, if the club asks
+        )
         body["rubber"] = {"status": rubber.status, **rubber.summary}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -342,8 +353,13 @@ class RubberHandDetailView(APIView):
     @extend_schema(responses=HandOutput)
     def get(self, request, slug, pk, number):
         rubber = _rubber(request, slug, pk)
-        hand = get_object_or_404(rubber.hands.prefetch_related("corrections"), number=number)
-        return Response(selectors.hand_as_dict(hand, rubber=rubber))
+        hand = get_object_or_404(
+            rubber.hands.prefetch_related("corrections").select_related("confirmation"),
+            number=number,
+        )
+        body = selectors.hand_as_dict(hand, rubber=rubber)
+        body["confirmation"] = confirmations.confirmation_as_dict(confirmations.of_hand(hand))
+        return Response(body)
 
     @extend_schema(request=CorrectionInput, responses=ScoresheetOutput)
     def put(self, request, slug, pk, number):
@@ -356,8 +372,10 @@ class RubberHandDetailView(APIView):
         hand = recording.hand_correct(
             rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
         )
+        club = rubber.club  # as read for the request
         rubber = hand.rubber  # as the service left it: no reload
-        return Response(selectors.rubber_scoresheet(rubber=rubber))
+        sheet = selectors.rubber_scoresheet(rubber=rubber)
+        return Response(confirmations.with_confirmations(sheet, rubber=rubber, club=club))
 
 
 class RemoveInput(serializers.Serializer):

@@ -100,7 +100,7 @@ class Rubber(models.Model):
 SEAT_SUMS = (
     "points", "marches", "lone_hands", "euchres", "honours", "hands", "games_won", "stake_won",
 )  # fmt: skip
-SEAT_TOTALS = (*SEAT_SUMS, "evening", "finished", "won", "rubber_points")
+SEAT_TOTALS = (*SEAT_SUMS, "evening", "finished", "won", "rubber_points", "round_won")
 
 
 @audited("RubberPlayer", derived=SEAT_TOTALS)
@@ -137,6 +137,9 @@ class RubberPlayer(models.Model):
     finished = models.BooleanField(default=False)
     won = models.BooleanField(default=False)
     rubber_points = models.IntegerField(default=0)
+    # Whether his side won the table: the rubber, or a round of fixed deals, all its deals
+    # played and his side ahead (ruling P1). The "rounds won" metric counts it.
+    round_won = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["rubber", "position"]
@@ -289,7 +292,7 @@ class HandScore(models.Model):
     march = models.PositiveSmallIntegerField(default=0)  # his side (or he) took all five
     lone_made = models.PositiveSmallIntegerField(default=0)  # a lone hand that scored
     euchred = models.PositiveSmallIntegerField(default=0)  # he was among the makers euchred
-    honours = models.IntegerField(default=0)  # Bridge: his side's honours (ruling B3)
+    honours = models.IntegerField(default=0)  # Bridge: his side's honours and chicane (B3, B4)
 
     class Meta:
         constraints = [

@@ -33,16 +33,25 @@ UPDATE {seat} SET
     evening_id = t.evening_id,
     finished = t.finished,
     won = t.won,
-    rubber_points = t.rubber_points
+    rubber_points = t.rubber_points,
+    round_won = t.round_won
 FROM (
     SELECT s.id AS seat_id, h.points, h.marches, h.lone_hands, h.euchres, h.honours,
-           h.hands, g.games_won, m.amount AS stake_won, r.evening_id,
+           h.hands, g.games_won, r.evening_id,
            (r.status = 'complete') AS finished,
            (r.status = 'complete' AND s.side <> '' AND s.side = r.winner) AS won,
            CASE WHEN r.status = 'complete' AND s.side <> '' THEN
                CASE WHEN s.side = r.winner THEN COALESCE(r.value, 0)
                     ELSE -COALESCE(r.value, 0) END
-           ELSE 0 END AS rubber_points
+           ELSE 0 END AS rubber_points,
+           CASE WHEN s.side = '' THEN (1 = 0)
+                WHEN r.deal_limit IS NULL THEN (r.status = 'complete' AND s.side = r.winner)
+                ELSE (COALESCE(h.hands, 0) >= r.deal_limit
+                      AND COALESCE(h.points, 0) > COALESCE(o.points, 0)) END AS round_won,
+           CASE WHEN r.deal_limit IS NOT NULL AND s.side <> ''
+                     AND COALESCE(h.hands, 0) >= r.deal_limit THEN
+               (COALESCE(h.points, 0) - COALESCE(o.points, 0)) * r.stake
+           ELSE m.amount END AS stake_won
     FROM {seat} s
     JOIN {rubber} r ON r.id = s.rubber_id
     LEFT JOIN (
@@ -55,6 +64,10 @@ FROM (
         SELECT rubber_id, winner, COUNT(*) AS games_won
         FROM {game} WHERE {where} GROUP BY rubber_id, winner
     ) g ON g.rubber_id = s.rubber_id AND g.winner = s.side
+    LEFT JOIN (
+        SELECT rubber_id, side, SUM(points) / COUNT(DISTINCT member_id) AS points
+        FROM {hand_score} WHERE {where} AND side <> '' GROUP BY rubber_id, side
+    ) o ON o.rubber_id = s.rubber_id AND s.side <> '' AND o.side <> s.side
     LEFT JOIN {settlement} m ON m.rubber_id = s.rubber_id AND m.member_id = s.member_id
     WHERE {where_seat}
 ) t
@@ -71,7 +84,11 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     side (Euchre, Bridge); his stake won is his settlement (ruling M1; Call-Ace, C5).
     From the rubber: its evening; finished; won by his side; and its value to him, +
     when his side won it, - when it lost (rulings E4, B7; Call-Ace sittings have no
-    sides and no rubber value).
+    sides and no rubber value). Whether his side won the table (`round_won`): the
+    rubber, or a progressive's round of fixed deals once all its deals are played and
+    his side is ahead (ruling P1); such a round, which never ends as a rubber, settles at
+    the difference of the sides' points times the stake (ruling P2, as M1 settles a
+    rubber at its value).
     """
     if rubber_ids is None:
         return _rollup("1 = 1", "1 = 1", [])
@@ -80,7 +97,7 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
         marks = ", ".join(["%s"] * len(chunk))
-        written += _rollup(f"rubber_id IN ({marks})", f"s.rubber_id IN ({marks})", chunk * 3)
+        written += _rollup(f"rubber_id IN ({marks})", f"s.rubber_id IN ({marks})", chunk * 4)
     return written
 
 

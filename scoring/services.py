@@ -36,6 +36,8 @@ from scoring.models import (
 from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import parse_stake
+from scoring.rules.bridge import honours_scored
+from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
 from scoring.signals import (
     hand_corrected,
     hand_recorded,
@@ -174,7 +176,7 @@ def player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
                 "march": int(facts.get("march") == side),
                 "lone_made": int(facts.get("lone") == side and bool(facts.get("lone_made"))),
                 "euchred": int(facts.get("euchred") == side),
-                "honours": facts["honours"][side] if is_bridge else 0,
+                "honours": honours_scored(facts)[side] if is_bridge else 0,  # with chicane, B4
             }
         else:  # Call-Ace: each for himself; the maker's side is the maker and his partner
             makers = {facts.get("maker"), facts.get("partner")} - {None}
@@ -334,10 +336,14 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
             field="hand",
             law=rules.rubber_law,
         )
-    if rubber.deal_limit is not None and len(hands) >= rubber.deal_limit:
+    if rubber.deal_limit is not None and fixed_deals_over(
+        rubber.deal_limit, [result.points for _, result in scored]
+    ):
         raise ScoringError(
-            f"the round is {rubber.deal_limit} deals, and they have all been played",
+            f"the round is {rubber.deal_limit} deals, they have all been played and one side "
+            "is ahead (a round that ends level goes on one deal at a time)",
             field="hand",
+            law="ruling P1",
         )
     hand = rules.validate_hand(state, data, field_prefix="hand")
     state, result = rules.apply(state, hand)
@@ -450,6 +456,15 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
     corrected = [h.data for h in hands]
     corrected[number - 1] = data
     state, scored = _replay(rules, rubber, corrected)
+    if rubber.deal_limit is not None:
+        past = deal_past_the_end(rubber.deal_limit, [result.points for _, result in scored])
+        if past is not None:
+            raise ScoringError(
+                f"with this correction the round was over before deal {past} (one side ahead "
+                "after its deals): remove the deals after it first",
+                field="hand",
+                law="ruling P1",
+            )
     previous = (row.data, row.points)
     _write_from(
         rubber=rubber, rules=rules, state=state, scored=scored, first=number - 1, hands=hands

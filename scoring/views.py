@@ -14,6 +14,7 @@ from itertools import zip_longest
 from django.http import Http404
 from django.shortcuts import render
 
+from club.confirmations import with_confirmations
 from club.selectors import clubs_visible_to
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES
@@ -33,7 +34,8 @@ def rubber_detail(request, slug: str, pk: int):
     rubber = rubbers_of(club=club).filter(pk=pk).first()
     if rubber is None:
         raise Http404("No such rubber.")
-    sheet = scoresheet_display(rubber_scoresheet(rubber=rubber))
+    raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
+    sheet = scoresheet_display(raw)
     return render(
         request, "scoring/rubber_detail.html", {"club": club, "rubber": rubber, "sheet": sheet}
     )
@@ -343,6 +345,12 @@ def _in_seat_order(points: dict, seats: list | None) -> dict:
     return {name: points[name] for name in seats if name in points}
 
 
+def describe_play(ruleset: str, data: dict) -> str:
+    """A hand of any rule set in a few words, as its score sheet shows it."""
+    kind = GAMES[ruleset].kind
+    return {"euchre": _euchre_play, "bridge": _bridge_play}.get(kind, _call_ace_play)(data)
+
+
 def _hand_common(hand: dict, describe, kind: str, seats: list | None = None) -> dict:
     """What every hand row shows: its number, what was played, why it scored, corrections."""
     return {
@@ -351,6 +359,8 @@ def _hand_common(hand: dict, describe, kind: str, seats: list | None = None) -> 
         "lines": hand["lines"],
         "game_won": hand.get("game_won"),
         "corrected": bool(hand.get("corrected")),
+        # The other side's word, where the club asks for it (club/confirmations.py).
+        "confirmation": (hand.get("confirmation") or {}).get("state"),
         "corrections": [
             {
                 "original_play": describe(c["original"]),

@@ -75,6 +75,14 @@ MATRIX = [
      {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/close/", None,
      {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),  # a rubber ends when won (E1)
+    # The other side's word (club/confirmations.py): the table answers for its own hands, the
+    # secretary settles; this club asks for no confirmation, so nothing waits (400).
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/confirm/", {"by": "EW"},
+     {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/dispute/", {"by": "EW", "hand": NS_MARCH},
+     {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/settle/", {"reason": "Recounted"},
+     {**HIDDEN, "table": 403, "secretary": 400, "staff": 400}),
     ("get", "/api/v1/clubs/{s}/tournaments/", None, READ),
     ("post", "/api/v1/clubs/{s}/tournaments/", {"name": "L", "slug": "l", "kind": "ladder"},
      {**WRITE, "secretary": 201, "staff": 201}),
@@ -234,6 +242,9 @@ OTHER_TABLE = {
     ("put", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/"): 404,
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/remove/"): 404,
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/close/"): 404,
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/confirm/"): 404,
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/dispute/"): 404,
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/settle/"): 404,
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/hands/"): 403,
     ("put", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/"): 403,
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/rubbers/1/hands/1/remove/"): 403,
@@ -316,6 +327,25 @@ def test_a_table_token_touches_only_its_own_tables_hands(world):
     assert response.status_code == 403
 
 
+def test_a_table_link_confirms_only_its_own_tables_hands(world):
+    """With the club asking for the other side's word (club/confirmations.py): table 2's
+    link neither sees (private club: 404) nor answers for table 1's hand; table 1's does."""
+    clients, ids, _ = world
+    evening = Evening.objects.select_related("club").get(pk=ids["e"])
+    evening.club.confirm_hands = True
+    evening.club.save()
+    hands = f"/api/v1/clubs/{ids['s']}/rubbers/{ids['r']}/hands/"
+    assert clients["table"].post(hands, NS_MARCH, format="json").status_code == 201
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Table {second_table(evening).token}")
+    for action, body in [("confirm", {"by": "EW"}), ("dispute", {"by": "EW", "hand": NS_MARCH})]:
+        response = other.post(f"{hands}2/{action}/", body, format="json")
+        assert response.status_code == 404, response.content
+    assert other.post(f"{hands}2/settle/", {"reason": "x"}, format="json").status_code == 404
+    own = clients["table"].post(f"{hands}2/confirm/", {"by": "EW"}, format="json")
+    assert own.status_code == 200 and own.json()["state"] == "confirmed"
+
+
 # A tournament director of the private club who is not its secretary: he sees the club
 # and runs its tournaments, and may change nothing else (issue #16).
 DIRECTOR = [
@@ -333,6 +363,8 @@ DIRECTOR = [
     ("post", "/api/v1/clubs/{s}/members/", {"name": "Zed"}, 403),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"}, 403),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/", NS_MARCH, 403),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/confirm/", {"by": "EW"}, 403),
+    ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/settle/", {"reason": "Recounted"}, 403),
 ]
 
 

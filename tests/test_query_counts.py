@@ -214,8 +214,9 @@ def test_correct_the_first_hand_as_referee(season, django_assert_max_num_queries
 
 
 def test_remove_the_last_hand(season, django_assert_max_num_queries):
-    """At an evening's table: the removal is logged in the evening's record, as a hand is."""
+    """At an evening's table: the removal is logged in the evening's record, as a hand is.
+    (One DELETE takes the hand's confirmation with it, club.HandConfirmation's cascade.)"""
     url = f"{_hands(season)}{LONG}/remove/"
-    with django_assert_max_num_queries(_with_locks(23, locks=1)):
+    with django_assert_max_num_queries(_with_locks(24, locks=1)):
         response = season["secretary"].post(url, {"reason": "Entered twice."}, format="json")
     assert response.status_code == 200, response.content

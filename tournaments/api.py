@@ -1,18 +1,25 @@
 """API views for tournaments and their standings."""
 
-from django.utils.http import quote_etag
-from drf_spectacular.utils import extend_schema
+from django_filters.rest_framework import DjangoFilterBackend
+from django_filters.utils import translate_validation
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
+from config.schema import ErrorOutput
 from core.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import rounds, selectors, services
-from tournaments.metrics import METRICS
-from tournaments.models import Tournament
+from tournaments.filters import StandingsFilter
+from tournaments.metrics import FIGURES, METRICS
+from tournaments.models import Tournament, TournamentTotal
+from tournaments.pagecache import standings_etag
+from tournaments.selectors import MAX_PAGE, SHOWN
 
 
 class TournamentOutput(serializers.ModelSerializer):
@@ -23,7 +30,7 @@ class TournamentOutput(serializers.ModelSerializer):
         fields = [
             "slug", "name", "kind", "ruleset", "is_public", "precedence", "evenings",
             "movement", "rounds_planned", "deals_per_round", "standings_round",
-            "standings_version",
+            "standings_version", "stake",
         ]  # fmt: skip
 
 
@@ -55,6 +62,12 @@ class TournamentInput(serializers.Serializer):
     movement = serializers.CharField(required=False, default="")
     rounds_planned = serializers.IntegerField(min_value=1, max_value=100, required=False)
     deals_per_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    stake = serializers.CharField(
+        required=False,
+        max_length=20,
+        help_text="a progressive's stake per point as a decimal string (\"0.25\"): each round's "
+        "table settles at it as an evening's rubber does (rulings P2, M1); none settles nothing",
+    )
 
 
 class TournamentUpdateInput(serializers.Serializer):
@@ -65,15 +78,38 @@ class TournamentUpdateInput(serializers.Serializer):
         child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
     )
     standings_round = serializers.IntegerField(min_value=0, required=False)
+    stake = serializers.CharField(
+        required=False,
+        max_length=20,
+        help_text="a progressive's stake per point, until its first round is seated (ruling P2)",
+    )
+
+
+def _row_figures() -> type[serializers.Serializer]:
+    """A row's figures, one field per metric (and count), each described in the schema as
+    the registry describes it (`tournaments.metrics`)."""
+    fields = {}
+    for key in SHOWN:
+        figure = FIGURES.get(key) or METRICS[key]
+        described = (
+            f"{figure.title}: {figure.description} "
+            f"({'more' if figure.higher_is_better else 'fewer'} is better)"
+        )
+        fields[key] = (
+            serializers.CharField(help_text=f"{described}; money as a decimal string")
+            if key == "stake_won"
+            else serializers.IntegerField(help_text=described)
+        )
+    return type("StandingFiguresOutput", (serializers.Serializer,), fields)
 
 
 class StandingRowOutput(serializers.Serializer):
     member = serializers.IntegerField()
     name = serializers.CharField()
-    rank = serializers.IntegerField()
-    tied = serializers.BooleanField()
-    display_rank = serializers.CharField()
-    metrics = serializers.JSONField()
+    rank = serializers.IntegerField(help_text="the place in the whole standings")
+    tied = serializers.BooleanField(help_text="equal on every metric of the precedence list")
+    display_rank = serializers.CharField(help_text='the place as shown, "=3" when tied')
+    metrics = _row_figures()()
 
 
 class MetricOutput(serializers.Serializer):
@@ -87,8 +123,20 @@ class StandingsOutput(serializers.Serializer):
     tournament = serializers.CharField()
     version = serializers.IntegerField()
     computed_at = serializers.DateTimeField(allow_null=True)
-    precedence = MetricOutput(many=True)
+    precedence = MetricOutput(many=True, help_text="the metrics ranked by, the first deciding most")
+    metrics = MetricOutput(many=True, help_text="what each figure of a row means")
+    player = serializers.CharField(allow_null=True, help_text="the `player` asked for, if any")
+    count = serializers.IntegerField(help_text="rows in all (only the player's when asked)")
+    page = serializers.IntegerField(help_text="this page (a page past the end is the last)")
+    pages = serializers.IntegerField()
+    page_size = serializers.IntegerField(help_text="rows a page, as on the public page")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
     rows = StandingRowOutput(many=True)
+
+
+class StandingsQuery(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
 
 
 class ProgressOutput(serializers.Serializer):
@@ -152,19 +200,64 @@ class TournamentDetailView(APIView):
         return Response(TournamentOutput(tournament).data)
 
 
-class StandingsView(APIView):
-    """The latest published standings; `If-None-Match` with the version's ETag gets 304."""
+class StandingsView(GenericAPIView):
+    """The latest published standings, a hundred places a page as on the public page
+    (`?page=2`), or one player's line found by name (`?player=ann`). `If-None-Match`
+    with the ETag gets 304 until the standings change; each page and each `player` has
+    its own ETag."""
 
-    @extend_schema(responses=StandingsOutput)
+    queryset = TournamentTotal.objects.all()  # narrowed to the tournament in `get`
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = StandingsFilter
+    pagination_class = None  # its own paging, the page's (STANDINGS_PAGE rows)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "page", int, description="the page, a hundred places each (past the end: the last)"
+            ),
+            OpenApiParameter(
+                "player", str, description=StandingsFilter.base_filters["player"].extra["help_text"]
+            ),
+        ],
+        responses={
+            200: StandingsOutput,
+            400: OpenApiResponse(
+                ErrorOutput, description="A `page` that is not a whole number from 1, or a "
+                "`player` longer than 80 characters: named in error.field.",
+            ),
+        },
+    )  # fmt: skip
     def get(self, request, slug, tslug):
         club = club_for_request(request, slug)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        query = StandingsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        page = query.validated_data["page"]
+        # django-filter reads `?player=` (and documents it in the schema).
+        filterset = DjangoFilterBackend().get_filterset(
+            request, self.get_queryset().filter(tournament=tournament), self
+        )
+        if not filterset.is_valid():
+            raise translate_validation(filterset.errors)
+        totals, player = filterset.qs, filterset.form.cleaned_data.get("player") or None
         number = selectors.standings_version_number(tournament_id=tournament.pk)
-        etag = quote_etag(f"standings-{tournament.pk}-{number}")
+        etag = standings_etag(tournament.pk, number, page, "api", player or "")
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
-        body = selectors.standings_published(tournament=tournament, number=number)
-        return Response(body, headers={"ETag": etag, "Cache-Control": "no-cache"})
+        standings = selectors.standings_published(
+            tournament=tournament, number=number, totals=totals, lazy=True
+        )
+        body = selectors.standings_page(standings, page)
+        body["player"] = player
+        body["page_size"] = selectors.STANDINGS_PAGE
+        url = request.build_absolute_uri()
+        last, current = body["pages"], body["page"]
+        body["next"] = replace_query_param(url, "page", current + 1) if current < last else None
+        body["previous"] = replace_query_param(url, "page", current - 1) if current > 1 else None
+        return Response(
+            StandingsOutput(body).data, headers={"ETag": etag, "Cache-Control": "no-cache"}
+        )
 
 
 class RecalculationView(APIView):
@@ -212,6 +305,22 @@ class RoundOutput(serializers.Serializer):
     byes = serializers.ListField(child=serializers.CharField())
     requested_byes = serializers.ListField(child=serializers.CharField())
     relaxations = serializers.ListField(child=serializers.JSONField())
+    cuts = serializers.ListField(
+        child=serializers.JSONField(), help_text="every card cut to seat the round (ruling T10)"
+    )
+    drawn_by_service = serializers.BooleanField(
+        allow_null=True, help_text="the cut's cards drawn by the service; null: no cut"
+    )
+
+
+class RoundInput(serializers.Serializer):
+    cards = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField(max_length=3), max_length=12),
+        required=False,
+        help_text="for a round seated by a cut: the cards each player actually cut, in the "
+        'order he cut them, for tables then for partners ({"Ann": ["JS", "9H"]}); without '
+        "them the service draws the cards (ruling T10)",
+    )
 
 
 def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
@@ -272,8 +381,12 @@ class RoundsView(APIView):
         tournament = _director_tournament(request, slug, tslug)
         return Response([rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")])
 
-    @extend_schema(request=None, responses={201: RoundOutput})
+    @extend_schema(request=RoundInput, responses={201: RoundOutput})
     def post(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug, write=True)
-        played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
+        data = RoundInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        played = rounds.round_seat_next(
+            tournament_id=tournament.pk, user=request.user, cards=data.validated_data.get("cards")
+        )
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)

@@ -9,7 +9,7 @@ from tournaments.models import (
     TournamentPlayer,
     TournamentTotal,
 )
-from tournaments.services import standings_rank
+from tournaments.services import standings_rederive
 
 ROWS = [
     (Tournament, "club"),
@@ -19,13 +19,15 @@ ROWS = [
     (TournamentTotal, "tournament__club"),
     (StandingsVersion, "tournament__club"),
 ]
-DERIVED = {(TournamentTotal, name) for name in ("rank", "tied", "head_to_head")}
+DERIVED = {(TournamentTotal, name) for name in ("rank", "tied", "head_to_head", "rounds_won")} | {
+    (Tournament, "stake")
+}  # a backup from before the stake meant none (ruling P2): 0
 
 
 def derive_standings(club) -> None:
-    """Every tournament's places ranked again from the restored totals."""
+    """Every tournament's totals and places worked out again from the restored seats."""
     for tournament in Tournament.objects.filter(club=club):
-        standings_rank(tournament)
+        standings_rederive(tournament=tournament)
 
 
 def register() -> None:

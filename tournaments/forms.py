@@ -69,6 +69,15 @@ class TournamentForm(forms.Form):
         help_text="Blank: each table plays a rubber.",
     )
 
+    stake = forms.DecimalField(
+        min_value=0,
+        max_digits=10,
+        decimal_places=2,
+        required=False,
+        label="Stake per point (progressive)",
+        help_text="In the club's currency, e.g. 0.25; blank: rounds settle nothing (ruling P2).",
+    )
+
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["evenings"].queryset = club.evenings.order_by("-date", "-id")

@@ -101,6 +101,14 @@ METRICS: dict[str, Metric] = {
             SeatCount("won"),
         ),
         Metric(
+            "rounds_won",
+            "Rounds won",
+            "rounds of a progressive at which his side won the table: the rubber, or with a "
+            "fixed number of deals the most points, a level round going on until one side is "
+            "ahead (ruling P1); at a ladder, the rubbers his side won",
+            SeatCount("round_won"),
+        ),
+        Metric(
             "games_won",
             "Games won",
             "games his side won (Euchre, Bridge)",
@@ -128,7 +136,9 @@ METRICS: dict[str, Metric] = {
         Metric(
             "honours",
             "Bridge honours",
-            "honours scored above the line (B3)",
+            "honours scored above the line, chicane counted as the rubber's score counts it: "
+            "added to his side's honours, or taken from them when the adversaries are void "
+            "of trumps (rulings B3, B4)",
             SeatSum("honours"),
         ),
         Metric(
@@ -140,8 +150,28 @@ METRICS: dict[str, Metric] = {
         Metric(
             "stake_won",
             "Stake won",
-            "money won at the stake (ruling M1)",
+            "money won at the stake per point: each rubber's value, or a round of fixed "
+            "deals' difference in points, times the stake (rulings M1, P2)",
             SeatSum("stake_won"),
+        ),
+    ]
+}
+
+# Figures shown beside the metrics in every row, and counted the same way, but not ranked by.
+FIGURES: dict[str, Metric] = {
+    m.key: m
+    for m in [
+        Metric(
+            "hands",
+            "Hands",
+            "hands (Call-Ace: deals) he played in the counted rubbers; not ranked by",
+            SeatSum("hands"),
+        ),
+        Metric(
+            "rubbers_played",
+            "Rubbers played",
+            "finished rubbers (Call-Ace: sittings) he played; not ranked by",
+            SeatCount("finished"),
         ),
     ]
 }

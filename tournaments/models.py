@@ -39,6 +39,8 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(null=True, blank=True)
     deals_per_round = models.PositiveSmallIntegerField(null=True, blank=True)
     standings_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Progressive: the stake per point each round's table plays for (ruling P2; 0: none).
+    stake = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     standings_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -126,6 +128,7 @@ class TournamentTotal(models.Model):
     net_rubber_points = models.IntegerField(default=0)
     rubbers_played = models.IntegerField(default=0)
     rubbers_won = models.IntegerField(default=0)
+    rounds_won = models.IntegerField(default=0)
     games_won = models.IntegerField(default=0)
     marches = models.IntegerField(default=0)
     lone_hands = models.IntegerField(default=0)

@@ -18,12 +18,14 @@ A version never changes, so a copy is never wrong, only old; a new version makes
 keys and the old copies age out.
 """
 
+import hashlib
 import threading
 import time
 from collections import OrderedDict
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.http import quote_etag
 
 VERSION_KEY = "standings:version:{}"  # tournament id -> latest version (pages, API)
 PUBLIC_KEY = "standings:public:{}:{}"  # club slug, tournament slug -> [id, version]
@@ -82,6 +84,16 @@ rendered_copies = _Memo(size=64)
 # Every ranked row of a (tournament, version): a version's pages are cut from one read.
 ranked_rows = _Memo(size=8)
 public_memo = _Memo(size=256, seconds=MEMO_SECONDS)
+
+
+def standings_etag(tournament_id: int, number: int, page: int, kind: str, player: str = "") -> str:
+    """The ETag of one representation of a standings version: its page, its kind ("page",
+    "fragment", "api") and the player asked for, so that no cache answers one with another
+    (a fragment for the page, one player's line for the whole standings)."""
+    tag = f"standings-{tournament_id}-{number}-{page}-{kind}"
+    if player:
+        tag += "-" + hashlib.sha256(player.encode()).hexdigest()[:16]
+    return quote_etag(tag)
 
 
 def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:

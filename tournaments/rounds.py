@@ -19,7 +19,7 @@ from core.errors import UserError
 from scoring import services as scoring
 from scoring.models import HandScore, Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
-from tournaments.movements import MovementError, RoundResult, RoundSeating, movement_for
+from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
 
 
 def _progressive(tournament: Tournament) -> None:
@@ -119,21 +119,33 @@ def requested_byes(*, tournament: Tournament, round_number: int) -> list[str]:
     ]
 
 
-def _table_winner(rubber: Rubber) -> str | None:
-    """The side that won the table: the rubber's winner, or with fixed deals the side
-    that scored more (None while it is being played, or on equal scores)."""
-    if rubber.deal_limit is None:
-        return (rubber.winner or None) if rubber.is_complete else None
-    if rubber.hand_count < rubber.deal_limit:
-        return None
+def _fixed_deals_totals(rubber: Rubber) -> dict[str, int]:
+    """Each side's points over a round of fixed deals (both partners score the side's)."""
     sides = dict(
         HandScore.objects.filter(rubber=rubber)
         .values("side")
         .annotate(points=Sum("points"))
         .values_list("side", "points")
     )
-    ns, ew = sides.get("NS", 0), sides.get("EW", 0)
+    return {side: sides.get(side, 0) // 2 for side in ("NS", "EW")}
+
+
+def _table_winner(rubber: Rubber) -> str | None:
+    """The side that won the table: the rubber's winner, or with fixed deals the side
+    that scored more once they are all played (None while it is being played; a round
+    level after its deals goes on one deal at a time until one side is ahead, P1)."""
+    if rubber.deal_limit is None:
+        return (rubber.winner or None) if rubber.is_complete else None
+    if rubber.hand_count < rubber.deal_limit:
+        return None
+    totals = _fixed_deals_totals(rubber)
+    ns, ew = totals["NS"], totals["EW"]
     return "NS" if ns > ew else "EW" if ew > ns else None
+
+
+def _is_level(rubber: Rubber, winner: str | None) -> bool:
+    """A round of fixed deals played out level: it wants one more deal (ruling P1)."""
+    return rubber.deal_limit is not None and rubber.hand_count >= rubber.deal_limit and not winner
 
 
 def round_results(*, tournament: Tournament) -> list[RoundResult]:
@@ -151,10 +163,15 @@ def round_results(*, tournament: Tournament) -> list[RoundResult]:
 
 
 @transaction.atomic
-def round_seat_next(*, tournament_id: int, user=None) -> Round:
+def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None) -> Round:
     """Seat the next round with the tournament's movement and start a rubber at each table.
 
-    Refused while a table of the last round has no result ("only confirmed results").
+    A round seated by a cut (round 1 of every movement, never the order players were
+    entered in; every round of the cut movement) is cut with cards the service draws from
+    a cryptographic source, or with `cards`, those the players actually cut: each
+    player's, in the order he cut them (for tables, then for partners). Either way every
+    card is kept with the round (ruling T10). Refused while a table of the last round
+    has no result ("only confirmed results").
     """
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
     _progressive(tournament)
@@ -163,10 +180,25 @@ def round_seat_next(*, tournament_id: int, user=None) -> Round:
         last = previous[-1]
         unfinished = [t.number for t in last.seating.tables if t.number not in last.winners]
         if unfinished:
+            level = [
+                table.number
+                for table in RoundTable.objects.filter(
+                    round__tournament=tournament, round__number=last.round_number,
+                    number__in=unfinished,
+                ).select_related("rubber")
+                if _is_level(table.rubber, None)
+            ]  # fmt: skip
             raise UserError(
                 f"Round {last.round_number} is still being played at table"
-                f"{'s' if len(unfinished) > 1 else ''} {', '.join(map(str, unfinished))}.",
+                f"{'s' if len(unfinished) > 1 else ''} {', '.join(map(str, unfinished))}."
+                + (
+                    f" Level after its deals at {', '.join(map(str, level))}: one more deal "
+                    "at a time until one side is ahead (ruling P1)."
+                    if level
+                    else ""
+                ),
                 code="round_unfinished",
+                law="ruling P1" if level else None,
             )
     number = len(previous) + 1
     if tournament.rounds_planned and number > tournament.rounds_planned:
@@ -175,12 +207,20 @@ def round_seat_next(*, tournament_id: int, user=None) -> Round:
     players = present_at(tournament=tournament, round_number=number)
     try:
         seating = movement.seat_round(
-            round_number=number, players=players, previous=previous, rng=secrets.SystemRandom()
-        )
+            round_number=number, players=players, previous=previous, rng=secrets.SystemRandom(),
+            cards=cards,
+        )  # fmt: skip
     except MovementError as exc:
-        raise UserError(str(exc), field="players") from exc
+        entered = isinstance(exc, CardsError)
+        raise UserError(
+            str(exc),
+            field="cards" if entered else "players",
+            law="ruling T10" if entered else None,
+        ) from exc
     stored = seating.to_dict()
     stored["requested_byes"] = requested_byes(tournament=tournament, round_number=number)
+    if seating.cuts:
+        stored["drawn_by_service"] = cards is None
     played = Round.objects.create(tournament=tournament, number=number, seating=stored)
     for table in seating.tables:
         seats = table.seats
@@ -190,6 +230,7 @@ def round_seat_next(*, tournament_id: int, user=None) -> Round:
             players={"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]},
             user=user,
             deal_limit=tournament.deals_per_round,
+            stake=tournament.stake,  # ruling P2: 0 settles nothing
         )
         RoundTable.objects.create(round=played, number=table.number, rubber=rubber)
     return played
@@ -200,13 +241,17 @@ def round_as_dict(played: Round) -> dict:
     tables = []
     for table in played.tables.select_related("rubber").order_by("number"):
         seats = next(t["seats"] for t in played.seating["tables"] if t["number"] == table.number)
+        winner = _table_winner(table.rubber)
         tables.append(
             {
                 "number": table.number,
                 "seats": seats,
                 "rubber": table.rubber_id,
                 "hands": table.rubber.hand_count,
-                "winner": _table_winner(table.rubber),
+                "deals": table.rubber.deal_limit,
+                "winner": winner,
+                # Ruling P1: played out level, it goes on one deal at a time.
+                "level": _is_level(table.rubber, winner),
             }
         )
     return {
@@ -215,4 +260,7 @@ def round_as_dict(played: Round) -> dict:
         "byes": played.seating.get("byes", []),
         "requested_byes": played.seating.get("requested_byes", []),
         "relaxations": played.seating.get("relaxations", []),
+        # Every card cut to seat the round, and whether the service drew them (T10).
+        "cuts": played.seating.get("cuts", []),
+        "drawn_by_service": played.seating.get("drawn_by_service"),
     }

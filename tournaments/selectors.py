@@ -4,16 +4,16 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Sum
 from django.db.models.functions import Lower
 from django.http import Http404
 
 from club.models import Club
 from club.selectors import club_is_directed_by
-from tournaments.metrics import METRICS
+from tournaments.metrics import FIGURES, METRICS
 from tournaments.models import StandingsVersion, Tournament, TournamentTotal
 from tournaments.pagecache import VERSION_KEY
-from tournaments.services import TOTAL_FIELDS
+from tournaments.services import TOTAL_FIELDS, counted_seats
 
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:
@@ -48,15 +48,23 @@ def standings_version_number(*, tournament_id: int) -> int:
     return number
 
 
-STANDINGS_PAGE = 100  # rows on a page of the public standings
+STANDINGS_PAGE = 100  # rows on a page of the public standings (and of the API's)
+MAX_PAGE = 1000  # 100,000 places
 SHOWN = [*TOTAL_FIELDS, "head_to_head"]  # every metric, whatever the precedence list
 
 
 def standings_published(
-    *, tournament: Tournament, number: int | None = None, name: str = "", lazy: bool = False
+    *,
+    tournament: Tournament,
+    number: int | None = None,
+    name: str = "",
+    lazy: bool = False,
+    totals: QuerySet[TournamentTotal] | None = None,
 ) -> dict:
     """The published standings as the API and the pages show them: every ranked row (only
-    players whose name contains `name` when it is given); `standings_page` cuts a page.
+    players whose name contains `name` when it is given, or the rows of `totals`, the
+    tournament's totals as a filter left them, `tournaments.filters`); `standings_page`
+    cuts a page. `metrics` describes every figure of a row, `precedence` those ranked by.
 
     The rows are the tournament's totals as the last recalculation ranked them; `number`
     is the version they are shown under (the caller's, read from the cache). `lazy`:
@@ -68,7 +76,7 @@ def standings_published(
     precedence = [
         k for k in (version.precedence if version else tournament.precedence) if k in METRICS
     ]
-    totals = TournamentTotal.objects.filter(tournament=tournament)
+    totals = (TournamentTotal.objects if totals is None else totals).filter(tournament=tournament)
     if name:
         totals = totals.filter(member__name__icontains=name)
     rows = _Rows(
@@ -82,6 +90,9 @@ def standings_published(
         "version": number,
         "computed_at": version.created_at.isoformat() if version else None,
         "precedence": [METRICS[key].as_dict() for key in precedence],
+        "metrics": [
+            FIGURES[key].as_dict() if key in FIGURES else METRICS[key].as_dict() for key in SHOWN
+        ],
         "rows": rows if lazy else rows[:],
     }
 
@@ -127,3 +138,17 @@ def standings_page(standings: dict, page: int, per_page: int = STANDINGS_PAGE) -
 def _shown(value):
     """Money as its string ("1.50"), counts as they are."""
     return str(value) if isinstance(value, Decimal) else value
+
+
+def tournament_ledger(*, tournament: Tournament) -> dict[str, Decimal]:
+    """Each player's winnings (+) and losses (-) at a progressive's stake per point (ruling
+    P2, settled as an evening's rubbers are, M1), or a ladder's at its evenings' stakes: the
+    sum of what his seats in the counted rubbers settled; a round of fixed deals settles at
+    the difference of the sides' points (`scoring.rollup`). They add to zero."""
+    rows = (
+        counted_seats(tournament)
+        .values("member__name")
+        .annotate(total=Sum("stake_won"))
+        .order_by("member__name")
+    )
+    return {row["member__name"]: Decimal(row["total"]).quantize(Decimal("0.01")) for row in rows}

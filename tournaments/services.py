@@ -234,6 +234,13 @@ def standings_rank(tournament: Tournament) -> None:
         )
 
 
+def standings_rederive(*, tournament: Tournament) -> None:
+    """Every player's totals and place worked out again from the stored seats, in the
+    caller's transaction, publishing no version (a restored backup, `club.backup`)."""
+    _write_totals(tournament, compute_totals(tournament), replace_all=False)
+    standings_rank(tournament)
+
+
 def _publish(
     tournament: Tournament, *, kind: str, players: int, started: float
 ) -> StandingsVersion:
@@ -411,6 +418,35 @@ def _check_evenings(club, evening_ids) -> list:
     return evenings
 
 
+def _check_stake(kind: str, stake):
+    """Ruling P2: a progressive may have a stake per point, kept as an evening's is (M1)."""
+    from decimal import Decimal
+
+    from core.errors import UserError
+    from scoring.rules import ScoringError
+    from scoring.rules.base import parse_stake
+
+    if stake in (None, ""):
+        return Decimal("0")
+    if kind != Tournament.Kind.PROGRESSIVE:
+        raise UserError(
+            "A ladder's money is its evenings' stakes; only a progressive has its own.",
+            field="stake",
+            law="ruling P2",
+        )
+    try:
+        stake = parse_stake(stake)
+    except ScoringError as exc:
+        raise UserError(exc.message, field="stake", law="ruling M1") from exc
+    if stake != stake.quantize(Decimal("0.01")):
+        raise UserError(
+            "A stake is kept in the currency's minor units: at most two decimal places.",
+            field="stake",
+            law="ruling M1",
+        )
+    return stake
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -425,8 +461,10 @@ def tournament_create(
     movement: str = "",
     rounds_planned: int | None = None,
     deals_per_round: int | None = None,
+    stake=None,
 ) -> Tournament:
-    """Create a ladder over a season's evenings, or a progressive tournament."""
+    """Create a ladder over a season's evenings, or a progressive tournament (with a stake
+    per point each round's tables play for, ruling P2; none settles nothing)."""
     from core.errors import UserError
     from core.text import TITLE_MAX, clean_text
 
@@ -450,8 +488,10 @@ def tournament_create(
             )
         if movement not in MOVEMENTS:
             raise UserError(f"Choose a movement: {', '.join(MOVEMENTS)}.", field="movement")
+    stake = _check_stake(kind, stake)
     tournament = Tournament.objects.create(
         club=club,
+        stake=stake,
         name=name,
         slug=slug,
         kind=kind,
@@ -479,12 +519,24 @@ def tournament_update(
     precedence: list[str] | None = None,
     evening_ids: list[int] | None = None,
     standings_round: int | None = None,
+    stake=None,
 ) -> Tournament:
-    """Change a tournament; a change to what counts or how it ranks recalculates in full."""
+    """Change a tournament; a change to what counts or how it ranks recalculates in full.
+    A progressive's stake (ruling P2) may change until its first round is seated: each
+    round's tables play for the stake they were seated with."""
     from core.errors import UserError
 
     recalc = False
     changed = []
+    if stake is not None:
+        if tournament.rounds.exists():
+            raise UserError(
+                "The stake is fixed once the first round is seated: its tables play for it.",
+                field="stake",
+                law="ruling P2",
+            )
+        tournament.stake = _check_stake(tournament.kind, stake)
+        changed.append("stake")
     if name is not None:
         from core.text import TITLE_MAX, clean_text
 

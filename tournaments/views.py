@@ -16,16 +16,16 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
-from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from club.selectors import clubs_visible_to
 from tournaments import pagecache, selectors
+from tournaments.filters import PLAYER_MAX
 from tournaments.models import Tournament
-
-MAX_PAGE = 1000  # 100,000 places
+from tournaments.pagecache import standings_etag
+from tournaments.selectors import MAX_PAGE
 
 
 def _tournament(request, slug: str, tslug: str) -> Tournament:
@@ -35,15 +35,15 @@ def _tournament(request, slug: str, tslug: str) -> Tournament:
     return selectors.tournament_for(club=club, slug=tslug, user=request.user)
 
 
-def _etag(tournament_id: int, number: int, page: int) -> str:
-    return quote_etag(f"standings-{tournament_id}-{number}-{page}")
-
-
 def _page(request) -> int:
     try:
         return min(max(1, int(request.GET.get("page", 1))), MAX_PAGE)
     except ValueError:
         return 1
+
+
+def _player(request) -> str:
+    return request.GET.get("player", "").strip()[:PLAYER_MAX]
 
 
 def _render(
@@ -52,7 +52,7 @@ def _render(
     """The page (or its table). For the crowd it is rendered without the request, so
     nothing of one visitor's (a message, a login) is kept in the copy all are served,
     and cut from the version's rows as this process read them once."""
-    player = request.GET.get("player", "").strip()[:80]
+    player = _player(request)
     if crowd:
         standings = pagecache.ranked_rows.get_or_make(
             (tournament.pk, number),
@@ -66,7 +66,8 @@ def _render(
         "tournament": tournament,
         "standings": standings,
         "player": player,
-        "etag": _etag(tournament.pk, number, standings["page"]),
+        # What the table polls with: the fragment's ETag (static/js/live.js).
+        "etag": standings_etag(tournament.pk, number, standings["page"], "fragment", player),
         "rows_html": rows_html(standings["rows"], tournament.club.slug),
     }
     template = "tournaments/_standings.html" if fragment else "tournaments/standings.html"
@@ -92,7 +93,8 @@ def rows_html(rows: list[dict], club_slug: str) -> str:
 
 def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
     page = _page(request)
-    crowd = not request.user.is_authenticated and not request.GET.get("player")
+    player = _player(request)
+    crowd = not request.user.is_authenticated and not player
     if crowd:
         found = pagecache.public_standings(slug, tslug)
         if found is None:
@@ -102,7 +104,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
         tournament = _tournament(request, slug, tslug)
         tournament_id = tournament.pk
         number = selectors.standings_version_number(tournament_id=tournament_id)
-    etag = _etag(tournament_id, number, page)
+    etag = standings_etag(tournament_id, number, page, "fragment" if fragment else "page", player)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponseNotModified()
         response["ETag"] = etag

@@ -42,6 +42,27 @@ ACTIONS = {
 }
 
 
+def _cut_cards(post) -> dict[str, list[str]] | None:
+    """The cards the players actually cut, typed as "Ann: JS, Bob: AS QH, ..." (a player
+    who tied and cut again names his cards in order; ruling T10); None when left blank,
+    and the service draws them."""
+    typed = post.get("cards", "").strip()
+    if not typed:
+        return None
+    cards = {}
+    for pair in typed.split(","):
+        name, colon, card = pair.partition(":")
+        if not colon or not name.strip() or not card.strip():
+            raise UserError(
+                f"Write each player's card as 'Ann: JS', separated by commas; "
+                f"{pair.strip()[:40]!r} is not.",
+                field="cards",
+                law="ruling T10",
+            )
+        cards[name.strip()] = card.upper().split()
+    return cards
+
+
 def _directed(request, pk: int, *, lock: bool = False) -> Tournament:
     tournaments = Tournament.objects.select_related("club").filter(
         pk=pk, club__in=clubs_directed_by(user=request.user)
@@ -142,7 +163,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         return "A full recalculation is asked for: its progress is below."
     if action == "seat":
         try:
-            played = rounds.round_seat_next(tournament_id=tournament.pk, user=request.user)
+            played = rounds.round_seat_next(
+                tournament_id=tournament.pk, user=request.user, cards=_cut_cards(request.POST)
+            )
         except MovementError as exc:  # the movement's refusal, in its words
             raise UserError(str(exc), field="players") from exc
         return f"Round {played.number} is seated."
@@ -227,6 +250,7 @@ def tournament_new(request, slug: str):
                     movement=values["movement"],
                     rounds_planned=values["rounds_planned"],
                     deals_per_round=values["deals_per_round"],
+                    stake=values["stake"],
                 )
             except UserError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)

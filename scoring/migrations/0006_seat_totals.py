@@ -90,10 +90,9 @@ class Migration(migrations.Migration):
 
 
 def _fill(apps, schema_editor):
-    """Existing rubbers get their seats' totals from their stored rows."""
-    from scoring.rollup import rollup_rubbers
-
-    rollup_rubbers()
+    """Existing rubbers get their seats' totals from their stored rows: done by the last
+    migration that changes the seats' totals (now 0007), since the roll-up's SQL writes
+    every column of today's seats, some of which do not exist yet at this point."""
 
 
 def _room_on_each_page(apps, schema_editor):

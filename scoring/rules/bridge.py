@@ -66,6 +66,25 @@ def chicane_value(trump: str, voids: int) -> int:
     return (2 if voids == 1 else 4) * TRICK_VALUE[trump] if voids else 0
 
 
+def honours_scored(facts: dict[str, Any]) -> dict[str, int]:
+    """Each side's honours as the rubber's score counts them (rulings B3, B4), from a hand's
+    facts: the honours held, with chicane added to its side's honours when that side
+    scored honours, otherwise deducted from the adversaries' (which may fall below nothing).
+    The standings' honours metric sums this, so it agrees with the score."""
+    held = facts.get("honours") or {}
+    scored = {side: held.get(side, 0) for side in SIDES}
+    chicane = facts.get("chicane") or {}
+    for side in SIDES:
+        if chicane.get(side):
+            value = chicane_value(facts["trump"], chicane[side])
+            other = SIDES[1 - SIDES.index(side)]
+            if held.get(side, 0) > 0:
+                scored[side] += value
+            else:
+                scored[other] -= value
+    return scored
+
+
 class BridgeHand(NamedTuple):
     """A validated hand. ``tricks_ns`` are NS's tricks in play; honours_side -1 when none."""
 

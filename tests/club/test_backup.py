@@ -73,6 +73,8 @@ def rich(club, secretary, commit):
     over them, and a progressive tournament with a removed hand; two secretaries."""
     ghost = UserFactory(username="ghost")
     club.secretaries.add(ghost)
+    club.table_link_hours = 9  # the club's own settings travel with it
+    club.save(update_fields=["table_link_hours"])
     first = evenings.evening_open(
         club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
         stake=Decimal("0.25"), title="November",
@@ -185,12 +187,20 @@ def canonical(club: Club, *, tokens: bool = True) -> dict:
     return out
 
 
+def without_ids(summary: dict) -> dict:
+    """An evening's summary without the database ids an import renumbers (the evening's,
+    its rubbers')."""
+    summary["evening"].pop("id")
+    for rubber in summary["rubbers"]:
+        rubber.pop("id")
+    return summary
+
+
 def summaries(club: Club) -> list[dict]:
-    """Each evening's summary (without its id) and ledger."""
+    """Each evening's summary (without its ids) and ledger."""
     result = []
     for evening in club.evenings.order_by("pk"):
-        summary = evenings.evening_summary(evening=evening)
-        summary["evening"].pop("id")
+        summary = without_ids(evenings.evening_summary(evening=evening))
         result.append({**summary, "ledger_rows": evenings.evening_ledger(evening=evening)})
     return result
 
@@ -203,7 +213,7 @@ def replayed(club: Club) -> list[dict]:
         again = evening_log.evening_replay(
             log=evening_log.evening_export(evening=evening), club=scratch
         )
-        summary = evenings.evening_summary(evening=again)
+        summary = without_ids(evenings.evening_summary(evening=again))
         out.append({key: summary[key] for key in REPLAYED})
     return out
 
@@ -239,6 +249,7 @@ def test_import_under_a_new_slug_reproduces_everything(rich):
     report = []
     copy = club_import(data=data, slug="somerset-copy", report=report)
     assert copy.pk != rich.pk and copy.slug == "somerset-copy"
+    assert copy.table_link_hours == 9
     renewed = Table.objects.filter(club=rich).count()  # every token was the original's
     assert report == [f"{renewed} table phone link(s) were in use and were renewed."]
     assert canonical(copy, tokens=False) == before

@@ -10,12 +10,16 @@ from decimal import Decimal
 
 import pytest
 
-from club import evenings
+from club import evenings, recording
 from config.csvexport import write_rows
 from tests.factories import MemberFactory
 
 # Each would be read as a formula (or as one after its leading whitespace is stripped).
 HOSTILE = ['=HYPERLINK("http://x","y")', "+1", "@SUM(A1)", "\tcmd", "\rcmd", "-2+3"]
+# A member's name cannot begin with a tab or a carriage return (core/text.py refuses
+# control characters and trims), so the names at the table are the other four; the
+# writer's own test covers the tab and the carriage return.
+HOSTILE_NAMES = [name for name in HOSTILE if not name.startswith(("\t", "\r"))]
 DANGEROUS_START = ("=", "+", "-", "@", "\t", "\r")
 MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
 SWEEP = [MARCH, MARCH, THREE] * 3  # N-S win the rubber, 8 points (ruling E4)
@@ -51,22 +55,21 @@ def played_evening(club, names: list[str]):
     cards = dict(zip(names, ["JS", "AS", "KS", "QS"], strict=True))
     evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "cards": cards})
     for hand in SWEEP:
-        evenings.evening_record_hand(evening_id=evening.pk, table_number=1, hand=hand)
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     return evening
 
 
-@pytest.mark.parametrize("names", [HOSTILE[:4], HOSTILE[2:]], ids=["first-four", "last-four"])
-def test_the_ledger_csv_writes_formula_names_as_text(club, secretary_api, names):
-    evening = played_evening(club, names)
+def test_the_ledger_csv_writes_formula_names_as_text(club, secretary_api):
+    evening = played_evening(club, HOSTILE_NAMES)
     rows = read(secretary_api.get(f"/api/v1/clubs/somerset/evenings/{evening.pk}/ledger.csv"))
-    assert_neutralised(rows, names)
+    assert_neutralised(rows, HOSTILE_NAMES)
     # The amounts stay numbers a spreadsheet adds up: 8 points x 0.25 won and lost.
     amounts = sorted(row[4] for row in rows[1:])  # date, evening, player, rubbers, amount
     assert amounts == ["-2.00", "-2.00", "2.00", "2.00"]
 
 
 def test_the_hands_csv_has_no_cell_a_spreadsheet_would_run(club, secretary_api):
-    evening = played_evening(club, HOSTILE[:4])
+    evening = played_evening(club, HOSTILE_NAMES)
     rows = read(secretary_api.get(f"/api/v1/clubs/somerset/evenings/{evening.pk}/hands.csv"))
     assert len(rows) == 1 + len(SWEEP)
     assert_neutralised(rows, [])

@@ -2,6 +2,8 @@
 a ladder's evenings, the metrics' order, seating with the movement's report, byes,
 arrivals and departures. Each button once done and once refused, with its words."""
 
+from decimal import Decimal
+
 import pytest
 
 from club import recording
@@ -85,6 +87,21 @@ def test_a_director_creates_a_progressive_with_its_metrics_in_order(directing, c
     assert tournament.kind == "progressive" and tournament.movement == "rotation"
     assert tournament.precedence == ["rubbers_won", "points"]
     assert (tournament.rounds_planned, tournament.deals_per_round) == (3, 1)
+    assert tournament.stake == 0  # left blank: the rounds settle nothing (ruling P2)
+
+
+def test_a_director_sets_the_stake_of_a_progressive(directing, club):
+    """Ruling P2: a progressive tournament may have a stake per point, like an evening."""
+    response = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/", new_form(stake="0.25")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get(club=club, slug="spring").stake == Decimal("0.25")
+    refused = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/", new_form(slug="other", stake="-1")
+    )
+    assert refused.status_code == 400
+    assert not Tournament.objects.filter(slug="other").exists()
 
 
 def test_a_ladder_is_created_over_the_evenings_chosen(
@@ -307,3 +324,35 @@ def test_a_player_not_named_by_a_number_is_refused(directing, rotation, member):
     assert response.status_code == 200
     assert response.context["errors"]["bye"]
     assert not rotation.players.exclude(bye_rounds=[]).exists()
+
+
+def _four(club, directing):
+    tournament = services.tournament_create(
+        club=club, name="Four", slug="four", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="progressive", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(directing, tournament, "enter", name=name)
+    return tournament
+
+
+def test_round_one_is_seated_by_the_cards_the_players_cut(directing, club, roster):
+    """Ruling T10: the director may type the cards actually cut; they are kept. Round 1
+    of a progressive is two cuts: for places at the tables, then for partners and deal."""
+    tournament = _four(club, directing)
+    cards = "Ann: JS 9H, Bob: AS 10H, Cora: KS JH, Dan: QS AH"
+    page = act(directing, tournament, "seat", cards=cards).content.decode()
+    assert "Round 1 is seated." in page
+    assert "as the players cut, ruling T10" in page and "Ann JS" in page
+    seating = tournament.rounds.get(number=1).seating
+    assert seating["drawn_by_service"] is False
+    assert [c["cards"] for c in seating["cuts"] if c["player"] == "Ann"] == [["JS"], ["9H"]]
+
+
+def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club, roster):
+    tournament = _four(club, directing)
+    page = act(directing, tournament, "seat", cards="Ann JS, Bob AS").content.decode()
+    assert "Write each player&#x27;s card as &#x27;Ann: JS&#x27;" in page
+    page = act(directing, tournament, "seat", cards="Ann: ZZ, Bob: AS").content.decode()
+    assert "Round 1 is seated." not in page
+    assert not tournament.rounds.exists()

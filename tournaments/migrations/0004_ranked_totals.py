@@ -34,10 +34,11 @@ class Migration(migrations.Migration):
 
 def _rank_all(apps, schema_editor):
     """The totals kept so far get their places (they were in each version's rows)."""
-    from tournaments.models import Tournament
     from tournaments.services import standings_rank
 
-    for tournament in Tournament.objects.all():
+    # The tournament as this migration knows it: the model of today may have columns the
+    # table does not have yet (h10: the stake, migration 0006).
+    for tournament in apps.get_model("tournaments", "Tournament").objects.all():
         standings_rank(tournament)
 
 

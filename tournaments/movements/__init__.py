@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from .cut import CutMovement
-from .cutting import Pack, pack_for
+from .cutting import CardsError, EnteredCards, Pack, pack_for
 from .progressive import ProgressiveMovement
 from .rotation import RotationMovement
 from .seating import (
@@ -41,8 +41,10 @@ __all__ = [
     "MOVEMENTS",
     "SEATS",
     "SIDES",
+    "CardsError",
     "Cut",
     "CutMovement",
+    "EnteredCards",
     "Guarantee",
     "Movement",
     "MovementError",
@@ -76,9 +78,13 @@ class Movement(Protocol):
         players: Sequence[str],
         previous: Sequence[RoundResult],
         rng: random.Random,
+        cards: Mapping[str, Sequence[str]] | None = None,
     ) -> RoundSeating:
         """Seat round `round_number` (previous holds rounds 1 to round_number - 1, in
         order) of `players`, those present for it. Deterministic given `rng`'s state.
+        A round seated by a cut (round 1 of every movement, every round of the cut) cuts
+        with cards drawn from `rng`, or, given `cards`, with the cards the players
+        actually cut: each player's, in the order he cut them (ruling T10).
         Raises MovementError, changing nothing, when the round cannot be seated."""
         ...
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.rules.games import GAMES, SUITS, Game
@@ -68,8 +69,75 @@ def pack_for(rule_set: str) -> Pack:
         ) from None
 
 
+class CardsError(MovementError):
+    """The cards entered as cut do not make a cut (ruling T10): a user error about them."""
+
+
+class EnteredCards:
+    """The cards the players actually cut, as the director enters them (ruling T10),
+    instead of cards drawn by the service: for each player, every card he cut in the
+    round, in the order he cut them (for tables, then for partners; a tie cut again
+    adds the next card). Each cut takes its cutters' next cards."""
+
+    def __init__(self, cards: Mapping[str, Sequence[str]], *, pack: Pack, players: Sequence[str]):
+        strangers = sorted(set(cards) - set(players))
+        if strangers:
+            raise CardsError(
+                f"cards entered for {', '.join(strangers)}, who are not playing this round"
+            )
+        self.pack = pack
+        self.queues: dict[str, deque[str]] = {}
+        for player, entered in cards.items():
+            if isinstance(entered, str) or not isinstance(entered, Sequence):
+                raise CardsError(f"{player}'s cards are a list, in the order he cut them")
+            self.queues[player] = deque(self._card(player, card) for card in entered)
+
+    def _card(self, player: str, card: object) -> str:
+        written = card.strip().upper() if isinstance(card, str) else ""
+        if written not in self.pack.cards:
+            raise CardsError(
+                f"{player}: {card!r} is not a card of the pack cut with (ruling T1): "
+                "write the rank then the suit, e.g. 'JS', '10H'"
+            )
+        return written
+
+    def take(self, group: Sequence[str], purpose: str) -> dict[str, str]:
+        """Each player of `group`'s next card, for the cut `purpose`."""
+        missing = [player for player in group if not self.queues.get(player)]
+        if missing:
+            raise CardsError(
+                f"enter the card {' and '.join(missing)} cut for {purpose} "
+                f"(among {', '.join(group)}; a tie is cut again, laws 13-14)"
+            )
+        drawn = {player: self.queues[player].popleft() for player in group}
+        if len(group) <= len(self.pack.cards):  # one pack: no card is cut twice
+            seen: dict[str, str] = {}
+            for player, card in drawn.items():
+                if card in seen:
+                    raise CardsError(
+                        f"{seen[card]} and {player} cannot both have cut {card} for {purpose}: "
+                        "the cut is from one pack"
+                    )
+                seen[card] = player
+        return drawn
+
+    def check_used(self) -> None:
+        """Every card entered was needed: one left over is a mistake in the entry."""
+        left = sorted(player for player, queue in self.queues.items() if queue)
+        if left:
+            raise CardsError(
+                f"more cards entered for {', '.join(left)} than the cuts needed: "
+                "check the cards against the cut"
+            )
+
+
 def cut_order(
-    players: Sequence[str], *, pack: Pack, rng: random.Random, purpose: str
+    players: Sequence[str],
+    *,
+    pack: Pack,
+    rng: random.Random,
+    purpose: str,
+    entered: EnteredCards | None = None,
 ) -> tuple[list[str], list[Cut]]:
     """Everyone cuts; return the players from the winning card to the losing one, and
     the cards each cut.
@@ -78,14 +146,18 @@ def cut_order(
     a tie stand where it cannot change the partnerships (the two highest, or the two
     lowest, of four); cutting it out anyway settles the deal and the seats (T4) and
     changes nothing else. When more players cut than one pack holds, as many packs are
-    shuffled together as are needed.
+    shuffled together as are needed. With `entered`, the cards are those the players
+    actually cut (ruling T10), not drawn.
     """
     cards: dict[str, list[str]] = {player: [] for player in players}
 
     def cut(group: Sequence[str]) -> list[str]:
-        deck = list(pack.cards) * math.ceil(len(group) / len(pack.cards))
-        rng.shuffle(deck)
-        drawn = dict(zip(group, deck, strict=False))
+        if entered is not None:
+            drawn = entered.take(group, purpose)
+        else:
+            deck = list(pack.cards) * math.ceil(len(group) / len(pack.cards))
+            rng.shuffle(deck)
+            drawn = dict(zip(group, deck, strict=False))
         for player in group:
             cards[player].append(drawn[player])
         ranked = sorted(group, key=lambda player: pack.precedence(drawn[player]))
@@ -106,7 +178,12 @@ def cut_order(
 
 
 def cut_for_partners(
-    number: int, players: Sequence[str], *, pack: Pack, rng: random.Random
+    number: int,
+    players: Sequence[str],
+    *,
+    pack: Pack,
+    rng: random.Random,
+    entered: EnteredCards | None = None,
 ) -> tuple[TableSeating, list[Cut]]:
     """Seat a table of four by cutting for partners (law 11, T4).
 
@@ -114,6 +191,8 @@ def cut_for_partners(
     (law 11 gives the dealer his choice of seats), his partner South, and the third and
     fourth cuts East and West.
     """
-    order, cuts = cut_order(players, pack=pack, rng=rng, purpose=f"partners at table {number}")
+    order, cuts = cut_order(
+        players, pack=pack, rng=rng, purpose=f"partners at table {number}", entered=entered
+    )
     dealer, partner, third, fourth = order
     return TableSeating.of(number, dealer, third, partner, fourth), cuts

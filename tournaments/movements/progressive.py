@@ -24,12 +24,12 @@ kept for everyone else: see `ProgressiveMovement.seat_round`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from .cut import seat_by_cut
-from .cutting import EUCHRE_PACK, Pack
+from .cutting import EUCHRE_PACK, CardsError, Pack
 from .history import History, choose_byes
 from .seating import (
     Guarantee,
@@ -88,10 +88,14 @@ class ProgressiveMovement:
         players: Sequence[str],
         previous: Sequence[RoundResult],
         rng: random.Random,
+        cards: Mapping[str, Sequence[str]] | None = None,
     ) -> RoundSeating:
         """Seat round `round_number` of those present from the last round's results.
 
-        Round 1 is cut for (laws 11-12). Afterwards: who sits out is chosen first,
+        Round 1 is cut for (laws 11-12), with the cards drawn from `rng` or those entered
+        as cut (`cards`, ruling T10); later rounds have no cut.
+
+        Afterwards: who sits out is chosen first,
         those who have played most, and among them those lowest on the ladder; their
         places, and the places of anyone who has left, are taken in order from the
         head down by those who sat out last round, then by new arrivals. If there are
@@ -108,6 +112,12 @@ class ProgressiveMovement:
                 history=history,
                 pack=self.pack,
                 rng=rng,
+                cards=cards,
+            )
+        if cards is not None:
+            raise CardsError(
+                f"round {round_number} is seated by the progression, not by a cut: "
+                "there are no cards to enter"
             )
         last = previous[-1]
         unfinished = [

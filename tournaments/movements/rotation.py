@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from .charts import MAX_PLAYERS, MIN_PLAYERS, Chart, ChartRound, rotation_chart
-from .cutting import EUCHRE_PACK, Pack, cut_order
+from .cutting import EUCHRE_PACK, CardsError, EnteredCards, Pack, cut_order
 from .history import History, choose_byes
 from .pairing import fewest_repeats, seat_pool
 from .seating import (
@@ -132,13 +132,22 @@ class RotationMovement:
         players: Sequence[str],
         previous: Sequence[RoundResult],
         rng: random.Random,
+        cards: Mapping[str, Sequence[str]] | None = None,
     ) -> RoundSeating:
         """Seat round `round_number` of those present: by the chart as far as it goes,
-        and round by round for whoever it cannot place."""
+        and round by round for whoever it cannot place. Round 1 is cut for places on the
+        chart, with the cards drawn from `rng` or those entered as cut (`cards`, T10)."""
         check_request(round_number=round_number, players=players, previous=previous)
         if not previous:
             chart = _chart_for(len(players))
-            order, cuts = cut_order(players, pack=self.pack, rng=rng, purpose="places on the chart")
+            entered = (
+                EnteredCards(cards, pack=self.pack, players=players) if cards is not None else None
+            )
+            order, cuts = cut_order(
+                players, pack=self.pack, rng=rng, purpose="places on the chart", entered=entered
+            )
+            if entered is not None:
+                entered.check_used()
             places = dict(enumerate(order))
             chart_round = chart.rounds[0]
             return RoundSeating(
@@ -149,6 +158,11 @@ class RotationMovement:
                 ),
                 byes=tuple(places[place] for place in chart_round.byes),
                 cuts=tuple(cuts),
+            )
+        if cards is not None:
+            raise CardsError(
+                f"round {round_number} is seated by the chart, not by a cut: "
+                "there are no cards to enter"
             )
         return _seat(
             round_number=round_number,

@@ -224,6 +224,7 @@ class Season:
                 None,
                 0,
                 _utc(day, -86400 * 7),
+                0,  # no stake of its own (ruling P2)
             ),
         )
         through = Tournament.evenings.through
@@ -583,6 +584,7 @@ class Season:
                     finished,
                     won,
                     points,
+                    won,  # its table: every generated round is a rubber
                 ),
             )
 

@@ -32,7 +32,7 @@ from .bulk import (
 from .generator import Season
 from .mix import SeasonReport
 
-SEAT_COLUMNS = (*SEAT_SUMS, "evening_id", "finished", "won", "rubber_points")
+SEAT_COLUMNS = (*SEAT_SUMS, "evening_id", "finished", "won", "rubber_points", "round_won")
 
 
 def loaded_tables() -> list[BulkTable]:
@@ -74,6 +74,7 @@ def loaded_tables() -> list[BulkTable]:
                 "standings_round",
                 "standings_version",
                 "created_at",
+                "stake",
             ),
         ),
         BulkTable.of(Tournament.evenings.through, ("id", "tournament_id", "evening_id")),

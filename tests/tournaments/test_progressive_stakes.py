@@ -1,0 +1,179 @@
+"""A progressive's stake per point (ruling P2), the "rounds won" metric, and round 1 seated by
+a cut whose cards are kept, drawn by the service or entered as cut (ruling T10)."""
+
+from decimal import Decimal
+
+import pytest
+
+from club import recording
+from config.api import UserError
+from tests.tournaments.conftest import sweep
+from tests.tournaments.test_progressive import EIGHT, seat
+from tournaments import rounds, services
+from tournaments.selectors import standings_published, tournament_ledger
+
+
+@pytest.fixture
+def staked(club, commit):
+    def build(movement="cut", *, deals=None, stake="0.25"):
+        tournament = services.tournament_create(
+            club=club, name="Progressive", slug=f"s-{movement}", kind="progressive",
+            ruleset="euchre-somerset-1888", movement=movement, deals_per_round=deals, stake=stake,
+        )  # fmt: skip
+        for name in EIGHT:
+            rounds.tournament_enter(tournament=tournament, name=name)
+        return tournament
+
+    return build
+
+
+def metrics(tournament) -> dict[str, dict]:
+    tournament.refresh_from_db()
+    return {r["name"]: r["metrics"] for r in standings_published(tournament=tournament)["rows"]}
+
+
+def test_rubbers_settle_at_the_tournaments_stake(staked, commit):
+    tournament = staked()
+    first = seat(tournament)
+    for table in first.tables.all():
+        for hand in sweep("NS"):  # worth 8 (three double games, ruling E4)
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    ledger = tournament_ledger(tournament=tournament)
+    north = first.seating["tables"][0]["seats"]["N"]
+    east = first.seating["tables"][0]["seats"]["E"]
+    assert ledger[north] == Decimal("2.00") and ledger[east] == Decimal("-2.00")
+    assert sum(ledger.values()) == 0
+    assert metrics(tournament)[north]["stake_won"] == "2.00"
+
+
+def test_fixed_deals_settle_at_the_difference_in_points(staked, commit):
+    tournament = staked(deals=2, stake="0.10")
+    first = seat(tournament)
+    table = first.tables.get(number=1)
+    for hand in [{"makers": "NS", "tricks": 5}, {"makers": "EW", "tricks": 3}]:  # 2 - 1
+        commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    unfinished = first.tables.get(number=2)
+    commit(
+        recording.hand_record,
+        rubber_id=unfinished.rubber_id,
+        data={"makers": "NS", "tricks": 5},
+    )
+    seats = first.seating["tables"][0]["seats"]
+    ledger = tournament_ledger(tournament=tournament)
+    assert ledger[seats["N"]] == ledger[seats["S"]] == Decimal("0.10")
+    assert ledger[seats["E"]] == ledger[seats["W"]] == Decimal("-0.10")
+    assert sum(ledger.values()) == 0
+    shown = metrics(tournament)
+    assert shown[seats["N"]]["rounds_won"] == 1 and shown[seats["E"]]["rounds_won"] == 0
+    # Table 2 has played one deal of two: nobody there has won or settled yet.
+    other = first.seating["tables"][1]["seats"]["N"]
+    assert shown[other]["rounds_won"] == 0 and ledger[other] == Decimal("0.00")
+
+
+def test_without_a_stake_nothing_settles(staked, commit):
+    tournament = staked(stake=None)
+    first = seat(tournament)
+    for hand in sweep("EW"):
+        commit(recording.hand_record, rubber_id=first.tables.get(number=1).rubber_id, data=hand)
+    assert set(tournament_ledger(tournament=tournament).values()) == {Decimal("0.00")}
+
+
+@pytest.mark.parametrize("stake", ["-1", "0.255", "a lot"])
+def test_a_bad_stake_names_the_field(staked, stake):
+    with pytest.raises(UserError) as error:
+        staked(stake=stake)
+    assert error.value.field == "stake"
+
+
+def test_a_ladder_has_no_stake_of_its_own(club):
+    with pytest.raises(UserError) as error:
+        services.tournament_create(club=club, name="L", slug="l", kind="ladder", stake="1")
+    assert error.value.field == "stake" and error.value.law == "ruling P2"
+
+
+def test_rounds_won_ranks_the_standings(staked, commit):
+    tournament = staked(stake=None)
+    commit(services.tournament_update, tournament=tournament, precedence=["rounds_won", "points"])
+    first = seat(tournament)
+    for table in first.tables.all():
+        for hand in sweep("NS" if table.number == 1 else "EW"):
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    tournament.refresh_from_db()
+    standings = standings_published(tournament=tournament)
+    assert standings["precedence"][0]["key"] == "rounds_won"
+    winners = {
+        *(first.seating["tables"][0]["seats"][s] for s in "NS"),
+        *(first.seating["tables"][1]["seats"][s] for s in "EW"),
+    }
+    assert {r["name"] for r in standings["rows"] if r["rank"] == 1} == winners
+
+
+# Round 1 by the cut, never by the order the players were entered in (ruling T10).
+# Euchre's cut (law 8, T1): knave highest, then ace, king, queen, ten, nine, eight, seven.
+CARDS = {
+    "Hugh": ["JS", "JH"], "Grace": ["AS", "AH"], "Frank": ["KS", "KH"], "Edith": ["QS", "QH"],
+    "Dan": ["10S", "10H"], "Cora": ["9S", "9H"], "Bob": ["8S", "8H"], "Ann": ["7S", "7H"],
+}  # fmt: skip
+
+
+def test_round_one_is_seated_by_the_cards_entered_as_cut(staked):
+    tournament = staked(stake=None)
+    first = rounds.round_seat_next(tournament_id=tournament.pk, cards=CARDS)
+    shown = rounds.round_as_dict(first)
+    # The four best cuts make the head table; there the best deals from North, partnered
+    # by the second, the third and fourth East and West (law 11, T4).
+    assert shown["tables"][0]["seats"] == {"N": "Hugh", "S": "Grace", "E": "Frank", "W": "Edith"}
+    assert shown["tables"][1]["seats"] == {"N": "Dan", "S": "Cora", "E": "Bob", "W": "Ann"}
+    assert shown["drawn_by_service"] is False
+    kept = {(c["purpose"], c["player"]): c["cards"] for c in shown["cuts"]}
+    assert kept["tables", "Ann"] == ["7S"] and kept["partners at table 2", "Ann"] == ["7H"]
+
+
+def test_a_tie_wants_the_card_cut_again(staked):
+    tournament = staked(stake=None)
+    tied = {**CARDS, "Ann": ["8D", "7H"]}  # Ann and Bob both cut an eight: they cut again
+    with pytest.raises(UserError) as error:
+        rounds.round_seat_next(tournament_id=tournament.pk, cards=tied)
+    assert error.value.field == "cards" and error.value.law == "ruling T10"
+    assert "cut again" in error.value.message
+    assert not tournament.rounds.exists()
+
+
+def test_the_rotation_places_round_one_by_the_cut(club, secretary_api):
+    tournament = services.tournament_create(
+        club=club, name="Chart", slug="chart", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="rotation",
+    )  # fmt: skip
+    for name in EIGHT:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    cards = {name: [cards[0]] for name, cards in CARDS.items()}
+    response = secretary_api.post(
+        "/api/v1/clubs/somerset/tournaments/chart/rounds/", {"cards": cards}, format="json"
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["drawn_by_service"] is False
+    assert {c["player"]: c["cards"] for c in body["cuts"]} == cards
+    drawn = secretary_api.get("/api/v1/clubs/somerset/tournaments/chart/rounds/").json()
+    assert drawn[0]["cuts"] == body["cuts"]
+
+
+def test_a_round_drawn_by_the_service_keeps_its_cards(staked):
+    tournament = staked(stake=None)
+    shown = rounds.round_as_dict(seat(tournament))
+    assert shown["drawn_by_service"] is True
+    assert {c["player"] for c in shown["cuts"] if c["purpose"] == "tables"} == set(EIGHT)
+
+
+def test_the_stake_is_fixed_once_a_round_is_seated(staked, secretary_api):
+    tournament = staked(stake=None)
+    changed = secretary_api.patch(
+        "/api/v1/clubs/somerset/tournaments/s-cut/", {"stake": "0.50"}, format="json"
+    )
+    assert changed.status_code == 200 and changed.json()["stake"] == "0.50"
+    first = seat(tournament)
+    assert {t.rubber.stake for t in first.tables.select_related("rubber")} == {Decimal("0.50")}
+    refused = secretary_api.patch(
+        "/api/v1/clubs/somerset/tournaments/s-cut/", {"stake": "1"}, format="json"
+    )
+    assert refused.status_code == 400 and refused.json()["error"]["law"] == "ruling P2"
