@@ -2,6 +2,11 @@
 
     python bench/load.py --plan PLAN.json --url http://127.0.0.1:8000 --seconds 60 --out OUT.json
 
+`--url` may name several servers, comma-separated (several gunicorn instances against
+the one database): the tables are dealt among them in turn. `--clients N` uses the
+plan's first N tables only. The result names each table's rubber at the end
+(`final`), so that a later run can carry on from it with the same tables.
+
 Run by `bench/run.py` as a process of its own (never inside the server's), with the
 standard library only: one thread per table posts Euchre hands to its own rubber with
 the table's token (each table from its own address, as phones on a club's wifi would
@@ -260,7 +265,8 @@ class Reader(threading.Thread):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plan", required=True)
-    parser.add_argument("--url", required=True)
+    parser.add_argument("--url", required=True, help="a server, or several comma-separated")
+    parser.add_argument("--clients", type=int, help="use the plan's first N tables only")
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0.5, help="seconds between hands")
     parser.add_argument("--poll", type=float, default=0.2, help="seconds between rounds")
@@ -271,14 +277,17 @@ def main(argv=None) -> None:
     with open(args.plan) as handle:
         plan = json.load(handle)
 
-    reader = Reader(plan, args.url, args.poll)
+    urls = args.url.split(",")
+    if args.clients is not None:
+        plan["clients"] = plan["clients"][: args.clients]
+    reader = Reader(plan, urls[0], args.poll)
     reader.poll()  # the standings before the first hand: each player's starting points
     base = {member: history[-1][1] for member, history in reader.seen.items()}
     reader.start()
     started = time.time()
     stop_at = started + args.seconds
     tables = [
-        Table(i, plan, client, args.url, stop_at, args.think, args.seed)
+        Table(i, plan, client, urls[i % len(urls)], stop_at, args.think, args.seed)
         for i, client in enumerate(plan["clients"])
     ]
     for table in tables:
@@ -323,6 +332,10 @@ def main(argv=None) -> None:
         "errors": [e for t in tables for e in t.errors],
         "freshness": freshness,
         "unseen": unseen,
+        "final": [
+            {"table": t.client["table"], "rubber": t.rubber, "players": t.players} for t in tables
+        ],
+        "servers": len(urls),
         "unmeasured": sum(1 for t in tables for h in t.hands if not h["watch"]),
         "reader": {
             "polls": reader.polls,

@@ -280,7 +280,10 @@ def phase_verify(args) -> dict:
     in the load's rubbers."""
     from scoring.rules import EUCHRE
 
-    result = json.loads(Path(args.result).read_text())
+    # Several runs may have used the plan's tables (comma-separated results): the
+    # hands stored at those tables are checked against all of them together.
+    results = [json.loads(Path(name).read_text()) for name in args.result.split(",")]
+    result = {"accepted": [hand for r in results for hand in r["accepted"]]}
     plan = json.loads(Path(args.plan).read_text())
     tables = [c["table"] for c in plan["clients"]]
     rubbers = Rubber.objects.filter(

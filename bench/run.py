@@ -1,7 +1,7 @@
 """The benchmark, in one command: a season on PostgreSQL, then every figure of issue 6.
 
-    python bench/run.py            # the full run (five to seven minutes on two cores)
-    python bench/run.py --quick    # a small run (about a minute)
+    python bench/run.py            # the full run (eight to fifteen minutes on two cores)
+    python bench/run.py --quick    # a small run (about two minutes)
 
 It creates its own database (`cardclub_bench`, dropped and created afresh), migrates it,
 generates a season with `manage.py make_season`, and measures, each in a process of its
@@ -9,7 +9,10 @@ own: the full standings recalculation against the plain SQL baseline (and the pe
 memory of the process doing it), the incremental recalculation after one recorded
 hand, thirty tables posting hands to gunicorn while a Celery worker publishes standings
 and a reader watches them (freshness), the public standings page under `wrk` beside a
-trivial view served by the same gunicorn, and the pure scoring engine. It prints a
+trivial view served by the same gunicorn, the same tables recording while `wrk` reads
+that page, a capacity ramp (tables added until the recording's 99th percentile passes
+250 ms), two gunicorn instances on the one database with the tables dealt between them,
+and the pure scoring engine. On a terminal a bar shows the steps done. It prints a
 table of figures, with the machine's cores, load and versions, and writes it to
 BENCHMARKS.md (raw figures and logs under artifacts/bench/). Redis is used at database
 14 (`--redis`), which the run empties. See docs/benchmarks.md.
@@ -33,22 +36,37 @@ import urllib.request
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from tqdm import tqdm
+
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: the project's packages (core.progress)
+
+from core.progress import progress_bar  # noqa: E402
+
 PYTHON = sys.executable
 ARTIFACTS = ROOT / "artifacts" / "bench"
 
 FULL = {
     "players": 2000, "evenings": 300, "hands": 1_000_000, "clients": 30, "record": 60,
     "wrk": 30, "samples": 40, "repeat": 3, "engine": 300_000,
+    "capacity_start": 10, "capacity_step": 10, "capacity_max": 200, "capacity_seconds": 20,
+    "hosts_seconds": 20,
 }  # fmt: skip
 QUICK = {
     "players": 300, "evenings": 30, "hands": 30_000, "clients": 30, "record": 10,
     "wrk": 5, "samples": 10, "repeat": 2, "engine": 50_000,
+    "capacity_start": 10, "capacity_step": 10, "capacity_max": 20, "capacity_seconds": 5,
+    "hosts_seconds": 5,
 }  # fmt: skip
+# The capacity step's limit: the recording's 99th percentile a table count must keep.
+CAPACITY_P99 = 0.250
+STEPS = ("standings", "record", "pages", "mixed", "capacity", "hosts", "engine")
 
 
 def log(message: str) -> None:
-    print(f"[{dt.datetime.now():%H:%M:%S}] {message}", flush=True)
+    # Through tqdm, so that a bar drawn on the terminal is cleared and redrawn around it.
+    tqdm.write(f"[{dt.datetime.now():%H:%M:%S}] {message}", file=sys.stdout)
+    sys.stdout.flush()
 
 
 def load_average() -> str:
@@ -73,6 +91,11 @@ class Bench:
             REDIS_URL=args.redis,
             CELERY_QUEUE=self.queue,
             CACHE_KEY_PREFIX="bench",
+            # One proxy of ours in front, as a load balancer would be: the load generator
+            # writes each table's address in X-Forwarded-For as that proxy would, so the
+            # per-address throttles count each table apart (config/clientaddr.py), not
+            # every table as one client at 127.0.0.1.
+            TRUSTED_PROXY_COUNT="1",
             DJANGO_ENV="development",
             DEBUG="false",
             LOG_LEVEL="WARNING",
@@ -85,6 +108,7 @@ class Bench:
         self.out.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.groups: dict[str, int] = {}
+        self.plan_results: dict[Path, list[str]] = {}  # each plan's load results so far
         self.url = f"http://127.0.0.1:{self.port}"
 
     # processes ------------------------------------------------------------------------
@@ -216,14 +240,17 @@ class Bench:
             for key in cache.scan_iter(pattern):
                 cache.delete(key)
 
-    def serve(self):
-        """gunicorn with the bench URLconf, and a Celery worker against Redis."""
-        gunicorn = [
+    def gunicorn_argv(self, port: int) -> list[str]:
+        return [
             PYTHON, "-m", "gunicorn", "config.wsgi:application", "--bind",
-            f"127.0.0.1:{self.port}", "--workers", str(self.args.workers), "--worker-class",
+            f"127.0.0.1:{port}", "--workers", str(self.args.workers), "--worker-class",
             self.args.worker_class, "--threads", str(self.args.threads), "--backlog", "2048",
             "--log-level", "warning",
         ]  # fmt: skip
+
+    def serve(self):
+        """gunicorn with the bench URLconf, and a Celery worker against Redis."""
+        gunicorn = self.gunicorn_argv(self.port)
         worker = [
             PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
             "--concurrency=2", "--pool=prefork", "-Q", self.queue, "-n", f"{self.queue}@%h",
@@ -235,24 +262,54 @@ class Bench:
             self.server("celery", worker, lambda: "ready." in worker_log.read_text()),
         )
 
-    def record(self) -> None:
-        s = self.sizes
-        plan = self.out / "plan.json"
-        result = self.out / "load.json"
-        self.phase("prepare-load", "--clients", str(s["clients"]), "--plan", str(plan))
-        log(f"{s['clients']} tables posting hands for {s['record']} s (think {self.args.think} s)")
-        self.results["load"]["record"] = load_average()
+    def prepare(self, name: str, clients: int) -> Path:
+        """A plan for the load generator: `clients` new tables on the open evening, each
+        with four players and a rubber begun. Loads that follow on the same plan carry
+        on at the same tables (`load`), so the season's players are not used up."""
+        plan = self.out / f"plan-{name}.json"
+        self.phase("prepare-load", "--clients", str(clients), "--plan", str(plan))
+        self.plan_results[plan] = []
+        return plan
+
+    def load(self, name: str, plan: Path, *, seconds: float, think: float,
+             clients: int | None = None, urls: list[str] | None = None) -> dict:  # fmt: skip
+        """Tables of `plan` posting hands for `seconds` (to gunicorn, or spread over
+        several), then every hand the plan's tables were ever answered 201 for checked
+        against the stored ones (lost, doubled, changed). The figures of this load, its
+        CPU by kind of process, and the raw record for freshness."""
+        import redis
+
+        result = self.out / f"{name}.json"
+        # Each load starts with the per-address throttles' windows empty, as the first
+        # did: the same tables (addresses) must not be held back by an earlier step.
+        cache = redis.Redis.from_url(self.args.redis)
+        for key in cache.scan_iter("bench:*throttle_*"):
+            cache.delete(key)
+        self.results["load"][name] = load_average()
         with self.cpu_watch() as used:
-            self.run("load", [
-                PYTHON, "bench/load.py", "--plan", str(plan), "--url", self.url,
-                "--seconds", str(s["record"]), "--think", str(self.args.think),
-                "--out", str(result),
-            ], timeout=s["record"] + 180)  # fmt: skip
+            self.run(name, [
+                PYTHON, "bench/load.py", "--plan", str(plan), "--url", ",".join(urls or [self.url]),
+                "--seconds", str(seconds), "--think", str(think), "--out", str(result),
+                *(["--clients", str(clients)] if clients is not None else []),
+            ], timeout=seconds + 180)  # fmt: skip
         load = json.loads(result.read_text())
-        check = self.phase("verify", "--plan", str(plan), "--result", str(result))
+        self.plan_results[plan].append(str(result))
+        check = self.phase(
+            "verify", "--plan", str(plan), "--result", ",".join(self.plan_results[plan])
+        )
+        # The tables carry on from where this load left them: their rubbers now.
+        data = json.loads(plan.read_text())
+        final = {f["table"]: f for f in load["final"]}
+        for client in data["clients"]:
+            if client["table"] in final:
+                client["rubber"] = final[client["table"]]["rubber"]
+                client["players"] = final[client["table"]]["players"]
+        plan.write_text(json.dumps(data))
         latencies = sorted(load["latencies"])
-        freshness = sorted(load["freshness"])
-        self.results["record"] = {
+        figures = {
+            "tables": load["clients"],
+            "servers": load.get("servers", 1),
+            "seconds": load["seconds"],
             "hands": len(latencies),
             "per_second": len(latencies) / load["seconds"],
             "p50": percentile(latencies, 50),
@@ -272,6 +329,19 @@ class Bench:
             "reader_polls": load["reader"]["polls"],
             **check,
         }
+        figures["clean"] = not (
+            figures["errors"] or figures["lost"] or figures["doubled"] or figures["changed"]
+        )
+        return {**figures, "raw": load}
+
+    def record(self) -> None:
+        s = self.sizes
+        self.record_plan = self.prepare("record", s["clients"])
+        log(f"{s['clients']} tables posting hands for {s['record']} s (think {self.args.think} s)")
+        figures = self.load("record", self.record_plan, seconds=s["record"], think=self.args.think)
+        load = figures.pop("raw")
+        freshness = sorted(load["freshness"])
+        self.results["record"] = figures
         self.results["freshness"] = {
             "measured": len(freshness),
             "unseen": load["unseen"],
@@ -281,6 +351,86 @@ class Bench:
             "versions_seen": load["reader"]["versions"],
             "reader_errors": load["reader"]["errors"],
         }
+
+    def mixed(self) -> None:
+        """The recording's tables again, while wrk reads the public standings page: both
+        figures, beside the same figures measured alone earlier in the run."""
+        s = self.sizes
+        plan = getattr(self, "record_plan", None) or self.prepare("record", s["clients"])
+        page = f"{self.url}/clubs/{self.args.club}/tournaments/season/"
+        http_ok(page)
+        log(f"mixed: {s['clients']} tables recording while wrk reads the standings page, "
+            f"{s['record']} s")  # fmt: skip
+        self.results["load"]["mixed"] = load_average()
+        wrk_log = (self.out / "wrk-mixed.log").open("w+")
+        reader = subprocess.Popen(
+            ["wrk", "-t2", f"-c{self.args.connections}", f"-d{s['record']}s", "--latency",
+             "--timeout", "5s", page],
+            stdout=wrk_log, stderr=subprocess.STDOUT, cwd=ROOT,
+        )  # fmt: skip
+        try:
+            figures = self.load("load-mixed", plan, seconds=s["record"], think=self.args.think)
+        finally:
+            reader.wait(timeout=s["record"] + 60)
+            wrk_log.seek(0)
+            out = wrk_log.read()
+            wrk_log.close()
+        figures.pop("raw")
+        self.results["mixed"] = {"record": figures, "page": parse_wrk(out)}
+
+    def capacity(self) -> None:
+        """More and more tables, each recording a hand every `--think` seconds, until the
+        99th percentile of the recording passes 250 ms (or a hand is lost, doubled or
+        refused): the last table count that held."""
+        s = self.sizes
+        plan = self.prepare("capacity", s["capacity_max"])
+        steps, held = [], 0
+        counts = range(s["capacity_start"], s["capacity_max"] + 1, s["capacity_step"])
+        for tables in counts:
+            log(f"capacity: {tables} tables for {s['capacity_seconds']} s")
+            figures = self.load(
+                f"load-capacity-{tables}", plan, seconds=s["capacity_seconds"],
+                think=self.args.think, clients=tables,
+            )  # fmt: skip
+            figures.pop("raw")
+            ok = figures["clean"] and figures["p99"] is not None and figures["p99"] < CAPACITY_P99
+            steps.append({**figures, "held": ok})
+            if not ok:
+                break
+            held = tables
+        self.results["capacity"] = {
+            "held": held,
+            "limit_found": bool(steps) and not steps[-1]["held"],
+            "steps": steps,
+        }
+
+    def hosts(self) -> None:
+        """Recording as fast as the tables are answered (`--hosts-think`), against one
+        gunicorn, then against two gunicorn instances on the one database with the tables
+        dealt between them: the hands a second each way, and every hand checked once
+        across both (none lost or doubled)."""
+        s, think = self.sizes, self.args.hosts_think
+        # The recording's tables, carrying on (the season's players are not used up).
+        plan = getattr(self, "record_plan", None) or self.prepare("record", s["clients"])
+        log(f"one gunicorn: {s['clients']} tables, think {think} s, {s['hosts_seconds']} s")
+        one = self.load("load-one-host", plan, seconds=s["hosts_seconds"], think=think)
+        one.pop("raw")
+        port = free_port()
+        second = f"http://127.0.0.1:{port}"
+        with self.server(
+            "gunicorn-2", self.gunicorn_argv(port), lambda: http_ok(f"{second}/bench/trivial/")
+        ) as web2:
+            self.groups["gunicorn-2"] = web2.pid
+            log(f"two gunicorns: the same tables dealt between them, {s['hosts_seconds']} s")
+            try:
+                two = self.load(
+                    "load-two-hosts", plan, seconds=s["hosts_seconds"], think=think,
+                    urls=[self.url, second],
+                )  # fmt: skip
+            finally:
+                self.groups.pop("gunicorn-2")
+        two.pop("raw")
+        self.results["hosts"] = {"think": think, "one": one, "two": two}
 
     def pages(self) -> None:
 
@@ -385,21 +535,35 @@ class Bench:
     def go(self) -> None:
         started = time.monotonic()
         skip = set(self.args.skip.split(",")) if self.args.skip else set()
-        self.versions()
-        self.database()
-        self.season()
-        if "standings" not in skip:
-            self.standings()
-        if not {"record", "pages"} <= skip:
-            gunicorn, worker = self.serve()
-            with gunicorn as web, worker as celery:
-                self.groups = {"gunicorn": web.pid, "celery": celery.pid}
-                if "record" not in skip:
-                    self.record()
-                if "pages" not in skip:
-                    self.pages()
-        if "engine" not in skip:
-            self.engine()
+        unknown = skip - set(STEPS)
+        if unknown:
+            raise SystemExit(f"--skip: no step {', '.join(sorted(unknown))}; steps: {STEPS}")
+        steps = [step for step in STEPS if step not in skip]
+        served = [step for step in steps if step not in ("standings", "engine")]
+        # On a terminal, a bar over the run's steps (on standard error; none when piped).
+        with progress_bar(total=2 + len(steps), unit="steps", desc="database") as bar:
+            self.versions()
+            self.database()
+            bar.update()
+            bar.set_description("make_season")
+            self.season()
+            bar.update()
+
+            def step(name: str) -> None:
+                bar.set_description(name)
+                getattr(self, name)()
+                bar.update()
+
+            if "standings" in steps:
+                step("standings")
+            if served:
+                gunicorn, worker = self.serve()
+                with gunicorn as web, worker as celery:
+                    self.groups = {"gunicorn": web.pid, "celery": celery.pid}
+                    for name in served:
+                        step(name)
+            if "engine" in steps:
+                step("engine")
         self.results["machine"]["load_at_end"] = load_average()
         self.results["total_seconds"] = time.monotonic() - started
         (self.out / "results.json").write_text(json.dumps(self.results, indent=1, default=str))
@@ -586,6 +750,52 @@ def _rows(r: dict, args) -> list[tuple[str, str, str, str]]:
              f"median {ms(r['uncached']['median'])}, max {ms(r['uncached']['max'])}",
              "(printed)", ""),
         ]  # fmt: skip
+    if mixed := r.get("mixed"):
+        rec, page = mixed["record"], mixed["page"]
+        alone, page_alone = r.get("record") or {}, r.get("page") or {}
+        rows.append((
+            f"Mixed: {rec['tables']} tables recording while wrk reads the cached standings "
+            f"page ({args.connections} connections), {s['record']} s",
+            f"recording {rec['per_second']:.1f} hands/s, p50 {ms(rec['p50'])}, p99 "
+            f"{ms(rec['p99'])} (alone: p99 {ms(alone.get('p99'))}); {rec['errors']} errors, "
+            f"{rec['lost']} lost, {rec['doubled']} doubled; page {page['rps']:,.0f} req/s, "
+            f"p99 {ms(page['p99'])} (alone: {page_alone.get('rps', 0):,.0f} req/s, p99 "
+            f"{ms(page_alone.get('p99'))}); errors: {page['errors']}",
+            "(printed beside the figures alone); none lost or doubled",
+            "" if rec["clean"] else "**missed**",
+        ))  # fmt: skip
+    if cap := r.get("capacity"):
+        trail = ", ".join(
+            f"{step['tables']}: {ms(step['p99'])}" + ("" if step["held"] else " (failed)")
+            for step in cap["steps"]
+        )
+        tried = cap["steps"][-1]["tables"] if cap["steps"] else 0
+        held = f"{cap['held']} tables held" if cap["held"] else "no table count held"
+        if not cap["limit_found"]:
+            held += f" (the most tried, {tried}; raise --capacity-max)"
+        rows.append((
+            f"Capacity: tables each recording a hand every {args.think} s, added "
+            f"{s['capacity_step']} at a time for {s['capacity_seconds']} s each, until the "
+            f"p99 passes {CAPACITY_P99 * 1000:.0f} ms",
+            f"{held}; p99 at each count: {trail}",
+            ">= 100 tables on 2 cores", verdict(cap["held"] >= 100),
+        ))  # fmt: skip
+    if hosts := r.get("hosts"):
+        one, two = hosts["one"], hosts["two"]
+        scale = two["per_second"] / one["per_second"] if one["per_second"] else 0
+        rows.append((
+            f"Two gunicorn instances, one database: {two['tables']} tables (think "
+            f"{hosts['think']} s) for {s['hosts_seconds']} s against one, then dealt "
+            "between two",
+            f"one: {one['per_second']:.1f} hands/s, p99 {ms(one['p99'])}; two: "
+            f"{two['per_second']:.1f} hands/s = {scale:.2f} x, p99 {ms(two['p99'])}; "
+            f"at these tables over the whole run: {two['accepted']} got 201, {two['stored']} "
+            f"stored, {two['lost']} lost, {two['doubled']} doubled, {two['changed']} changed; "
+            f"{one['errors']} + "
+            f"{two['errors']} errors",
+            "(printed); none lost or doubled",
+            verdict(one["clean"] and two["clean"]),
+        ))  # fmt: skip
     if engine := r.get("engine"):
         euchre = engine.get("euchre apply", 0)
         others = ", ".join(f"{k} {v:,}" for k, v in engine.items() if k != "euchre apply")
@@ -666,7 +876,23 @@ def main(argv=None) -> None:
     parser.add_argument("--settings", default="bench.settings")
     parser.add_argument("--reuse", action="store_true", help="keep the database and its season")
     parser.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
-    parser.add_argument("--skip", help="steps to leave out: standings,record,pages,engine")
+    parser.add_argument("--skip", help=f"steps to leave out, comma-separated: {','.join(STEPS)}")
+    parser.add_argument("--capacity-start", type=int, help="capacity: the first table count (10)")
+    parser.add_argument("--capacity-step", type=int, help="capacity: tables added each time (10)")
+    parser.add_argument(
+        "--capacity-max", type=int, help="capacity: the most tables tried (full 200, quick 20)"
+    )
+    parser.add_argument(
+        "--capacity-seconds", type=int, help="capacity: seconds at each count (full 20, quick 5)"
+    )
+    parser.add_argument(
+        "--hosts-seconds", type=int, help="hosts: seconds with one gunicorn, then with two"
+    )
+    parser.add_argument(
+        "--hosts-think", type=float, default=0.2,
+        help="hosts: seconds a table waits between hands (0.2: more than two cores take, "
+        "and under the per-address throttle of 600 a minute)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.db in ("cardclub", "postgres"):
         raise SystemExit("the benchmark drops its database: give it one of its own")

@@ -239,7 +239,7 @@ class _Importer:
                 f"A standings row names member {old}, who is not in the backup."
             ) from None
 
-    def write(self, model, rows: list[dict]) -> None:
+    def write(self, model, rows: list[dict], progress=None) -> None:
         mapping = self.new_pk.setdefault(model, {})
         for index, row in enumerate(rows):
             where = f"{_label(model)} row {index}"
@@ -256,6 +256,8 @@ class _Importer:
             except IntegrityError as exc:
                 raise BackupError(f"{where} breaks a constraint: {exc}") from exc
             mapping[old] = obj.pk
+            if progress is not None:
+                progress(1)
 
     def build(self, model, row: dict):
         values = row["fields"]
@@ -303,11 +305,26 @@ def _derive(club: Club) -> None:
         derive(club)
 
 
+def backup_rows(data) -> int | None:
+    """How many rows a backup holds (None if it is not shaped like one: the import says why)."""
+    try:
+        return sum(len(section["rows"]) for section in data["models"])
+    except (KeyError, TypeError):
+        return None
+
+
 @transaction.atomic
-def club_import(*, data: dict, slug: str | None = None, report: list[str] | None = None) -> Club:
+def club_import(
+    *,
+    data: dict,
+    slug: str | None = None,
+    report: list[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Club:
     """Restore a club from `club_export`'s document, all or nothing, under its own slug or
     `slug`. Secretaries and the users named on rows are linked by username when such a
-    user exists; the lines appended to `report` say which were not found."""
+    user exists; the lines appended to `report` say which were not found. `progress`, if
+    given, is called with 1 for each row written (`backup_rows` counts them), for a bar."""
     _check(data)
     spec = data["club"]
     slug = slug or spec["slug"]
@@ -337,7 +354,7 @@ def club_import(*, data: dict, slug: str | None = None, report: list[str] | None
     directors = [importer.user_id(name) for name in spec.get("directors", [])]
     club.directors.set([pk for pk in directors if pk is not None])
     for section in data["models"]:
-        importer.write(LABELS[section["model"]], section["rows"])
+        importer.write(LABELS[section["model"]], section["rows"], progress)
     _derive(club)
     if report is not None:
         if importer.missing_users:

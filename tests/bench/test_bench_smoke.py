@@ -17,8 +17,10 @@ from tests.conftest import needs, needs_program
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = [
-    "--quick", "--hands", "5000", "--players", "120", "--evenings", "10", "--clients", "10",
-    "--record", "5", "--wrk", "2", "--engine", "20000", "--samples", "3", "--repeat", "1",
+    "--quick", "--hands", "5000", "--players", "200", "--evenings", "10", "--clients", "10",
+    "--record", "3", "--wrk", "2", "--engine", "20000", "--samples", "3", "--repeat", "1",
+    "--capacity-start", "3", "--capacity-step", "3", "--capacity-max", "6",
+    "--capacity-seconds", "2", "--hosts-seconds", "2",
     "--no-write", "--db", "cardclub_bench_smoke", "--redis", "redis://127.0.0.1:6379/13",
 ]  # fmt: skip
 
@@ -47,5 +49,20 @@ def test_the_quick_benchmark_runs(settings):
     assert results["consistency"]["wrong"] == []
     assert results["page"]["rps"] > 0 and results["trivial"]["rps"] > 0
     assert results["engine"]["euchre apply"] > 0
+    # Recording while wrk reads the standings; the capacity ramp; two gunicorns on one
+    # database, every hand at their tables stored once.
+    mixed = results["mixed"]
+    assert mixed["record"]["hands"] > 0 and mixed["page"]["rps"] > 0
+    assert (mixed["record"]["lost"], mixed["record"]["doubled"]) == (0, 0)
+    capacity = results["capacity"]
+    assert [step["tables"] for step in capacity["steps"]][:1] == [3]
+    assert capacity["held"] in (0, 3, 6)
+    hosts = results["hosts"]
+    assert hosts["two"]["servers"] == 2 and hosts["one"]["servers"] == 1
+    assert hosts["one"]["hands"] > 0 and hosts["two"]["hands"] > 0
+    assert (hosts["two"]["lost"], hosts["two"]["doubled"], hosts["two"]["changed"]) == (0, 0, 0)
+    for row in ("| Mixed:", "| Capacity:", "| Two gunicorn instances"):
+        assert row in done.stdout
+    assert "\r" not in done.stderr  # no progress bar: its output is not a terminal
     after = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
     assert after == before

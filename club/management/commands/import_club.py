@@ -11,7 +11,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from club.backup import BackupError, club_import
+from club.backup import BackupError, backup_rows, club_import
+from core.progress import progress_bar
 
 
 class Command(BaseCommand):
@@ -30,8 +31,11 @@ class Command(BaseCommand):
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise CommandError(f"{file} is not JSON: {exc}") from exc
         report: list[str] = []
+        # A bar on a terminal only (none when the output is piped or captured).
+        bar = progress_bar(total=backup_rows(data), unit="rows", desc="Restoring", file=self.stderr)
         try:
-            club = club_import(data=data, slug=slug, report=report)
+            with bar:
+                club = club_import(data=data, slug=slug, report=report, progress=bar.update)
         except BackupError as exc:
             raise CommandError(str(exc)) from exc
         for line in report:

@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.progress import progress_bar
 from tournaments.management.season import season_make
 
 
@@ -35,17 +36,24 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        # A bar on a terminal only (a run piped or logged, as bench/run.py's, prints none).
+        bar = progress_bar(
+            total=options["hands"], unit="hands", desc="Playing the season", file=self.stderr,
+            scale=True,
+        )  # fmt: skip
         try:
-            report = season_make(
-                club_slug=options["club"],
-                players=options["players"],
-                evenings=options["evenings"],
-                hands=options["hands"],
-                seed=options["seed"],
-                lines=not options["no_lines"],
-                drop_constraints=not options["keep_constraints"],
-                recalculate=not options["no_standings"],
-            )
+            with bar:
+                report = season_make(
+                    club_slug=options["club"],
+                    players=options["players"],
+                    evenings=options["evenings"],
+                    hands=options["hands"],
+                    seed=options["seed"],
+                    lines=not options["no_lines"],
+                    drop_constraints=not options["keep_constraints"],
+                    recalculate=not options["no_standings"],
+                    progress=bar.update,
+                )
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
         out = self.stdout.write

@@ -7,6 +7,7 @@ import datetime as dt
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from types import SimpleNamespace
@@ -89,8 +90,11 @@ class Season:
         seed: int,
         lines: bool,
         report: SeasonReport,
+        progress: Callable[[int], None] | None = None,
     ):
         self.sink = sink
+        self.progress = progress
+        self.progressed = 0  # hands already told to `progress`
         self.club = club
         self.rng = random.Random(seed)
         self.players = players
@@ -497,6 +501,9 @@ class Season:
             plan, table_id, rules, rubber_id, players, options, state, number, started, clock
         )
         self._seats(rubber_id, plan.id, seats, tally, summary, ledger)
+        if self.progress is not None:
+            self.progress(self.produced - self.progressed)
+            self.progressed = self.produced
         if self.buffered >= self.chunk:
             sink.flush()
             self.buffered = 0

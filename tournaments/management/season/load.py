@@ -4,6 +4,7 @@ standings recalculated."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from django.db import connection, transaction
 
@@ -173,6 +174,7 @@ def season_make(
     lines: bool = True,
     drop_constraints: bool = True,
     recalculate: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> SeasonReport:
     """Generate a season for a new club (or an empty one) and publish its standings.
 
@@ -181,6 +183,8 @@ def season_make(
     explanation for those hands. `drop_constraints` (PostgreSQL only) drops the loaded
     tables' foreign keys and non-unique indexes for the load and re-creates them before
     commit. Then each tournament's standings are fully recalculated, one by one.
+    `progress`, if given, is called with the number of hands played since its last call
+    (after each rubber), for a progress bar.
     """
     if players < 8:
         raise ValueError("a season needs at least eight players (two tables)")
@@ -210,6 +214,7 @@ def season_make(
             seed=seed,
             lines=lines,
             report=report,
+            progress=progress,
         )
         season.members()
         plans = season.plan()
