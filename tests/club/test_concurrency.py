@@ -18,6 +18,7 @@ from config.api import Conflict, UserError
 from core import db
 from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP
+from tests.worlds import assert_replayed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -273,8 +274,7 @@ def log_is_whole(evening, *, replays: bool = True) -> list[EveningEvent]:
     before = evenings.evening_summary(evening=evening)
     replayed = evening_log.evening_replay(log=evening_log.evening_export(evening=evening))
     after = evenings.evening_summary(evening=replayed)
-    for key in ("present", "tables", "pending_cuts", "rubbers", "ledger"):
-        assert after[key] == before[key], key
+    assert_replayed(after, before, ("present", "tables", "pending_cuts", "rubbers", "ledger"))
     return events
 
 
