@@ -5,6 +5,7 @@ from club.models import (
     Cut,
     Evening,
     EveningEvent,
+    HandConfirmation,
     Member,
     Table,
 )
@@ -54,6 +55,15 @@ class EveningEventAdmin(admin.ModelAdmin):
 class CutAdmin(admin.ModelAdmin):
     list_display = ["__str__", "purpose", "table_number", "drawn_by_service", "created_at"]
     list_filter = ["evening__club", "purpose"]
+
+
+@admin.register(HandConfirmation)
+class HandConfirmationAdmin(admin.ModelAdmin):
+    """The other side's answer to a hand (issue #14): read here, settled on the board."""
+
+    list_display = ["hand", "state", "recorded_by", "answered_by", "settled_by", "changed_at"]
+    list_filter = ["state", "rubber__club"]
+    raw_id_fields = ["hand", "rubber", "settled_by"]
 
 
 from core.audit import register_history_admin  # noqa: E402

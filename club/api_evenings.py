@@ -8,14 +8,14 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evening_log, evenings, recording, services
+from club import evening_log, evenings, exports, recording, services
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
 from core.text import REASON_MAX, TextField
 from scoring.hand_input import HandField, HandRecordInput
-from scoring.models import RULESET_CHOICES, Hand
+from scoring.models import RULESET_CHOICES
 
 
 class EveningOutput(serializers.ModelSerializer):
@@ -60,6 +60,19 @@ class HandCorrectInput(serializers.Serializer):
 
 class ReopenInput(serializers.Serializer):
     reason = TextField(max_length=REASON_MAX, multiline=True)
+
+
+class CloseRubberInput(serializers.Serializer):
+    """What happened to one rubber still in play (club.closing)."""
+
+    table = serializers.IntegerField()
+    rubber = serializers.IntegerField(help_text="its number at the table this evening: 1, 2, ...")
+    outcome = serializers.ChoiceField(choices=["finished", "abandoned"])
+    reason = serializers.CharField(required=False, help_text="why it was abandoned")
+
+
+class CloseInput(serializers.Serializer):
+    rubbers = CloseRubberInput(many=True, required=False)
 
 
 def _evening(
@@ -285,12 +298,13 @@ class TableCloseSittingView(APIView):
 class EveningCloseView(APIView):
     """Close the evening: it is frozen until reopened."""
 
-    @extend_schema(request=None, responses=EveningOutput)
+    @extend_schema(request=CloseInput, responses=EveningOutput)
     def post(self, request, slug, pk):
         evening = _evening(request, slug, pk, write=True)
-        return Response(
-            EveningOutput(evenings.evening_close(evening_id=evening.pk, user=request.user)).data
-        )
+        # The answers are checked by the service (club.closing), field by field.
+        rubbers = request.data.get("rubbers") if isinstance(request.data, dict) else None
+        closed = evenings.evening_close(evening_id=evening.pk, user=request.user, rubbers=rubbers)
+        return Response(EveningOutput(closed).data)
 
 
 class EveningReopenView(APIView):
@@ -340,34 +354,23 @@ class TableNewLinkView(APIView):
 
 
 class EveningLedgerCsvView(APIView):
-    """The evening's ledger as CSV: player, amount (ruling M1)."""
+    """The evening's ledger as CSV for a treasurer: date, evening, player, rubbers settled,
+    amount (ruling M1); see club.exports.ledger_rows."""
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk)
-        ledger = evenings.evening_ledger(evening=evening)
-        rows = [["player", f"amount ({evening.club.currency})"]]
-        # The amount as a number (Decimal), so a spreadsheet can add the column up.
-        rows += [[name, amount] for name, amount in ledger.items()]
-        return csv_response(rows, f"evening-{evening.pk}-ledger.csv")
+        return csv_response(
+            exports.ledger_rows(evening=evening), f"evening-{evening.pk}-ledger.csv"
+        )
 
 
 class EveningHandsCsvView(APIView):
-    """Every hand of the evening as CSV: table, rubber, hand, what was recorded, points."""
+    """Every hand of the evening as CSV: table, rubber at the table, players by name, one
+    column per figure recorded and per side's points, the explanation citing the laws
+    (club.exports.hands_rows)."""
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk)
-        hands = (
-            Hand.objects.filter(rubber__evening=evening)
-            .select_related("rubber__table")
-            .order_by("rubber_id", "number")
-        )
-        rows = [["table", "rubber", "hand", "recorded", "points", "corrected"]]
-        for hand in hands:
-            table = hand.rubber.table.number if hand.rubber.table_id else ""
-            rows.append(
-                [table, hand.rubber_id, hand.number, hand.data, hand.points,
-                 hand.correction_count]
-            )  # fmt: skip
-        return csv_response(rows, f"evening-{evening.pk}-hands.csv")
+        return csv_response(exports.hands_rows(evening=evening), f"evening-{evening.pk}-hands.csv")

@@ -111,7 +111,7 @@ def _replay_event(evening: Evening, event: dict) -> None:
             is_secretary=True,
         )
     elif kind == "close":
-        evenings.evening_close(evening_id=evening.pk)
+        evenings.evening_close(evening_id=evening.pk, rubbers=event.get("rubbers"))
     elif kind == "reopen":
         evenings.evening_reopen(evening_id=evening.pk, reason=event.get("reason", ""))
     elif kind == "close_sitting":

@@ -24,6 +24,7 @@ from club.evenings import (
     _lock_evening,
     _lock_rubbers_in_play,
     _log,
+    _reseat,
     evening_state,
 )
 from club.formation import engine
@@ -96,7 +97,7 @@ def evening_undo(
     reason = clean_text(
         reason or "", field="reason", max_length=REASON_MAX, label="The reason", multiline=True
     )
-    _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
+    held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
     last = last_entry(evening)
@@ -118,7 +119,7 @@ def evening_undo(
     # JSON may hold a cut's cards in another order than they were named in.
     before.decisions = tuple(evening_state(evening).decisions[: len(before.decisions)])
     with audit_context(reason=reason or f"undo of entry {last.seq}"):
-        _take_back_rows(evening, last, before)
+        _take_back_rows(evening, last, before, held)
         data = {"type": "undo", "undoes": last.seq, "action": last.type}
         if reason:
             data["reason"] = reason
@@ -128,7 +129,7 @@ def evening_undo(
     return logged
 
 
-def _take_back_rows(evening: Evening, last: EveningEvent, before) -> None:
+def _take_back_rows(evening: Evening, last: EveningEvent, before, held: set[int]) -> None:
     """Remove the rows the undone action made; refuse if it settled or abandoned a rubber."""
     # Whatever the action did to rubbers it did after its entry was written (_apply logs,
     # then syncs the tables), and nothing has happened since: so these are its doing.
@@ -167,6 +168,11 @@ def _take_back_rows(evening: Evening, last: EveningEvent, before) -> None:
     if formed:
         Table.objects.filter(evening=evening, number__in=formed, rubbers__isnull=True).delete()
     Cut.objects.filter(event=last).delete()
+    if last.type == "dealer_choice":
+        # Ruling T12: the rubber takes back the sides the cut gave it before the choice.
+        table = before.table(last.data.get("table"))
+        if table is not None and table.seats:
+            _reseat(evening, table, held)
 
 
 def logged_action(undo: EveningEvent) -> dict:

@@ -57,7 +57,7 @@ from scoring.models import Rubber, Settlement
 # The events a secretary (or a replay) may log; hands go through club.recording.
 SECRETARY_EVENTS = {
     "arrive", "depart", "form_table", "cut", "deal_jack", "claim", "withdraw", "rubber_end",
-    "substitute", "leave", "change_table", "break_up",
+    "substitute", "leave", "change_table", "break_up", "dealer_choice", "announce",
 }  # fmt: skip
 # The keys each action takes besides "type" (docs/evening-log.md); any other is refused.
 # "draw" asks the service to draw the cards (ruling T10); "new_player" says that an
@@ -66,15 +66,17 @@ ACTION_KEYS = {
     "arrive": {"player", "new_player"},
     "depart": {"player"},
     "form_table": set(),
-    "cut": {"cards", "cut_id", "draw"},
+    "cut": {"cards", "cut_id", "draw", "exposed"},
     "deal_jack": {"table", "cards", "draw"},
     "claim": {"player", "table"},
     "withdraw": {"player"},
     "rubber_end": {"table"},
     "substitute": {"table", "player", "substitute", "consent"},
     "leave": {"table", "player"},
-    "change_table": {"player", "table"},
+    "change_table": {"player", "table", "will_return"},
     "break_up": {"table", "broken_by"},
+    "dealer_choice": {"table", "seat", "cards", "counters"},
+    "announce": {"player", "table"},
 }
 # Markers only the service writes: a cut it drew, an event it generated.
 SERVICE_KEYS = {
@@ -327,10 +329,23 @@ def _apply(
             drawn_by_service=bool(event.get("drawn")),
             decided=[f"{d.law}: {d.text}" for d in decisions],
         )
+    if event["type"] == "dealer_choice":
+        _reseat(evening, after.table(event["table"]), held)
     _sync_tables(evening, before, after, user, event["type"], held)
     evening.state = after.to_dict()
     evening.save(update_fields=["state", "version"])
     return logged
+
+
+def _reseat(evening: Evening, table, held: set[int]) -> None:
+    """Ruling T12: the rubber just begun takes the sides of the dealer's chosen seat."""
+    from club.seating import rubber_reseat
+
+    rubber = Rubber.objects.filter(
+        evening=evening, table__number=table.number, status=Rubber.Status.IN_PROGRESS
+    ).first()
+    if rubber is not None:
+        rubber_reseat(rubber=_hold(held, rubber), seats=table.seats)
 
 
 def _cut_purpose(state: EveningState, event: dict) -> str:
@@ -382,6 +397,15 @@ def _checked_action(event) -> dict:
             clean_name(name, field=f"consent[{i}]") if isinstance(name, str) else name
             for i, name in enumerate(event["consent"])
         ]
+    exposed = event.get("exposed")
+    if isinstance(exposed, dict):
+        event["exposed"] = {
+            clean_name(name, field="exposed"): shown for name, shown in exposed.items()
+        }
+    if kind == "dealer_choice":
+        for key in ("cards", "counters"):
+            if isinstance(event.get(key), str):
+                event[key] = clean_text(event[key], field=key, max_length=TITLE_MAX, label=key)
     cards = event.get("cards")
     if isinstance(cards, dict):
         event["cards"] = {clean_name(name, field="cards"): card for name, card in cards.items()}
@@ -440,6 +464,10 @@ def evening_act(
     _check_open(evening)
     if event["type"] == "arrive":
         event = _arrival(evening, event)
+    if event["type"] == "rubber_end":
+        from club.closing import check_rubber_end
+
+        check_rubber_end(evening=evening, event=event)
     if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
         drawn = engine.draw_event(evening_state(evening), secrets.SystemRandom())
         if drawn is None:
@@ -720,12 +748,22 @@ def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> R
 
 @conflict_on_lock_failure(what="evening")
 @transaction.atomic
-def evening_close(*, evening_id: int, user=None, expected_version: int | None = None) -> Evening:
+def evening_close(
+    *, evening_id: int, user=None, expected_version: int | None = None, rubbers=None
+) -> Evening:
     """Close the evening: it is frozen until a secretary reopens it (ruling M1's ledger
-    stands as it is)."""
+    stands as it is). No rubber stays in play: `rubbers` says for each one still in play
+    whether it was finished as played or abandoned, with a reason (club.closing); the
+    close is refused, naming them, while one is unanswered."""
+    from club import closing
+
+    held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
-    _log(evening, {"type": "close"}, [], user=user)
+    settled = closing.settle_unfinished(
+        evening=evening, answers=rubbers, hold=lambda rubber: _hold(held, rubber)
+    )
+    _log(evening, {"type": "close", **({"rubbers": settled} if settled else {})}, [], user=user)
     evening.status = Evening.Status.CLOSED
     evening.save(update_fields=["status", "version"])
     return evening
@@ -743,6 +781,11 @@ def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
     evening = _lock_evening(evening_id, None)
     if evening.status != Evening.Status.CLOSED:
         raise UserError("The evening is open already.", code="open")
+    # The rubbers the close abandoned go on from their hands (club.closing).
+    from club.closing import abandoned_at_last_close
+
+    for rubber in abandoned_at_last_close(evening=evening):
+        scoring.rubber_resume(rubber=_hold(set(), rubber))
     _log(evening, {"type": "reopen", "reason": reason}, [], user=user)
     evening.status = Evening.Status.OPEN
     evening.save(update_fields=["status", "version"])
@@ -770,6 +813,11 @@ def evening_summary(*, evening: Evening) -> dict:
     laws require next, the rubbers with winners and values, and the ledger."""
     state = evening_state(evening)
     data = state.to_dict()
+    closed = evening.status == Evening.Status.CLOSED
+    if closed:
+        # A closed evening has no rubber in play (club.closing): its tables show none.
+        for table in data["tables"]:
+            table["rubber_in_progress"] = False
     rubbers = (
         Rubber.objects.filter(evening=evening).select_related("table").order_by("created_at", "pk")
     )
@@ -804,7 +852,7 @@ def evening_summary(*, evening: Evening) -> dict:
         "candidates": data["candidates"],
         "tables": tables,
         "pending_cuts": data["pending_cuts"],
-        "required": engine.required(state),
+        "required": [] if closed else engine.required(state),
         "rubbers": [
             {
                 "id": rubber.pk,

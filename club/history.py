@@ -54,7 +54,12 @@ def describe(data: dict, *, automatic: bool = False) -> str:
         return f"{player} leaves table {table}"
     if kind == "change_table":
         where = "makes up a fresh table" if table == "new" else f"cuts into table {table}"
-        return f"{player} {where}"
+        back = " and will return" if data.get("will_return") else ""
+        return f"{player} {where}{back}"
+    if kind == "announce":
+        return f"{player} announces the desire to succeed at table {table} (ruling T13)"
+    if kind == "dealer_choice":
+        return f"The dealer at table {table} chooses his seat (ruling T12)"
     if kind == "break_up":
         return f"Table {table} breaks up"
     if kind == "hand":

@@ -7,9 +7,12 @@ from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
 
 
 def rubbers_in_play(*, club: Club):
-    """Rubbers and sittings still being played at the club, with their tables."""
+    """Rubbers and sittings still being played at the club, with their tables; never one
+    of a closed evening (closing settles them, and one left by an older close is not in
+    play either)."""
     return (
         Rubber.objects.filter(club=club, status=Rubber.Status.IN_PROGRESS)
+        .exclude(evening__status=Evening.Status.CLOSED)
         .select_related("evening__club", "table")
         .order_by("-created_at")
     )

@@ -20,7 +20,7 @@ from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from club import confirmations, evenings, phone, phone_links, recording, services
+from club import closing, confirmations, evenings, phone, phone_links, recording, services
 from club.evening_undo import evening_undo, logged_action
 from club.formation import FormationError
 from club.history import describe, evening_history
@@ -80,10 +80,14 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
             if rubber
             else None
         )
+    _cut_entries(summary["required"], error)
     return {
         "evening": evening,
         "club": evening.club,
         "summary": summary,
+        "unfinished": closing.unfinished_rubbers(evening=evening)
+        if evening.status == "open"
+        else [],
         "etag": _etag(evening),
         "error": error,
         "notice": notice,
@@ -91,6 +95,56 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "disputes": confirmations.disputes_of_evening(evening=evening),
         "history": evening_history(evening=evening),
     }
+
+
+def _cut_entries(required: list[dict], error: dict | None) -> None:
+    """Each cut's form rows: a refused cut keeps every card typed, and marks the one at
+    fault (its field is ``cards.<player>`` or ``exposed.<player>``) rather than clearing
+    them all."""
+    typed = (error or {}).get("typed") or {}
+    field = (error or {}).get("field") or ""
+    for item in required:
+        if item["kind"] != "cut":
+            continue
+        item["entries"] = [
+            {
+                "player": player,
+                "card": typed.get("cards", {}).get(player, ""),
+                "exposed": typed.get("exposed", {}).get(player, ""),
+                "bad_card": field == f"cards.{player}",
+                "bad_exposed": field.startswith(f"exposed.{player}"),
+            }
+            for player in item["players"]
+        ]
+
+
+def _typed_cut(post) -> dict:
+    """The cards (and exposed cards) as typed on the cut form, to show again if refused."""
+    return {
+        kind: {
+            key[len(prefix) :]: value.strip()[:40]
+            for key, value in post.items()
+            if key.startswith(prefix) and value.strip()
+        }
+        for kind, prefix in (("cards", "card-"), ("exposed", "exposed-"))
+    }
+
+
+def _close_answers(evening: Evening, post) -> list[dict]:
+    """The closing dialog's answers: for each rubber still in play, what happened to it."""
+    answers = []
+    for rubber in closing.unfinished_rubbers(evening=evening):
+        outcome = post.get(f"outcome-{rubber['id']}", "")
+        if outcome:
+            answers.append(
+                {
+                    "table": rubber["table"],
+                    "rubber": rubber["rubber"],
+                    "outcome": outcome,
+                    "reason": post.get(f"reason-{rubber['id']}", ""),
+                }
+            )
+    return answers
 
 
 @login_required
@@ -127,12 +181,19 @@ def _event_from_form(post) -> dict:
             event[field] = post[field].strip()
     if post.get("table") == "new" and kind == "change_table":
         event["table"] = "new"  # ruling T8: a fresh table (Bridge)
+        if post.get("will_return"):
+            event["will_return"] = True  # he says that he will return (ruling T8)
     elif post.get("table"):
         event["table"] = whole_number(post, "table")
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it
     if kind == "substitute":
         event["consent"] = post.getlist("consent")
+    if kind == "dealer_choice":
+        # Ruling T12: the dealer's choice of seat, and of cards and counters if said.
+        for field in ("seat", "cards", "counters"):
+            if post.get(field, "").strip():
+                event[field] = post[field].strip()
     if kind in {"cut", "deal_jack"}:
         if post.get("draw"):
             event["draw"] = True
@@ -142,6 +203,15 @@ def _event_from_form(post) -> dict:
                 for key, value in post.items()
                 if key.startswith("card-") and value.strip()
             }
+            # Ruling T12: a player who exposed more than one card cut again; the cards he
+            # exposed, "JH JD", are recorded with the cut.
+            exposed = {
+                key[len("exposed-") :]: value.replace(",", " ").upper().split()
+                for key, value in post.items()
+                if key.startswith("exposed-") and value.strip()
+            }
+            if exposed:
+                event["exposed"] = exposed
         else:  # the cards thrown round in order: "Ann 9S, Bob JD"
             throws = [part.split() for part in post.get("throws", "").split(",") if part.strip()]
             if any(len(throw) != 2 for throw in throws):
@@ -175,7 +245,10 @@ def board_action(request, pk: int):
         expected = whole_number(request.POST, "version")
         if kind == "close":
             evenings.evening_close(
-                evening_id=evening.pk, user=request.user, expected_version=expected
+                evening_id=evening.pk,
+                user=request.user,
+                expected_version=expected,
+                rubbers=_close_answers(evening, request.POST),
             )
         elif kind == "reopen":
             evenings.evening_reopen(
@@ -210,6 +283,10 @@ def board_action(request, pk: int):
             notice = [f"{d['law']}: {d['text']}" for d in logged.decisions]
     except USER_ERRORS as exc:
         error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        if kind == "cut" and not request.POST.get("draw"):
+            error["typed"] = _typed_cut(request.POST)
+        if kind == "close":
+            error["closing"] = True
         if getattr(exc, "code", None) == "near_duplicate":
             # The arrivals form asks again, the name kept (it was clean and short enough),
             # with the box that says it is a new player.
@@ -248,9 +325,8 @@ def table_qr(request, pk: int, number: int):
 def evening_sheet(request, pk: int):
     """A printable evening sheet: tables, rubbers, every hand, and the ledger."""
     evening = _managed_evening(request, pk)
-    from scoring.views import scoresheet_display
+    from club.exports import sheet_rubbers
 
-    rubbers = Rubber.objects.filter(evening=evening).select_related("table").order_by("pk")
     return render(
         request,
         "club/evening_sheet.html",
@@ -258,7 +334,7 @@ def evening_sheet(request, pk: int):
             "evening": evening,
             "club": evening.club,
             "summary": evenings.evening_summary(evening=evening),
-            "sheets": [scoresheet_display(rubber_scoresheet(rubber=r)) for r in rubbers],
+            "rubbers": sheet_rubbers(evening=evening),
         },
     )
 

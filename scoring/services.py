@@ -551,6 +551,24 @@ def rubber_abandon(*, rubber: Rubber) -> Rubber:
     return rubber
 
 
+def rubber_resume(*, rubber: Rubber) -> Rubber:
+    """An abandoned rubber back in play (its evening reopened after closing had abandoned
+    it, club.closing): its hands stand, and it goes on from them. `rubber` is locked by
+    the caller."""
+    _check_held(rubber)
+    if rubber.status == Rubber.Status.ABANDONED:
+        rubber.status = Rubber.Status.IN_PROGRESS
+        rubber.completed_at = None
+        rules = rubber.rules
+        state, scored = _replay(rules, rubber, rubber.hands.order_by("number").values_list(
+            "data", flat=True))  # fmt: skip
+        _write_rubber(
+            rubber=rubber, rules=rules, state=state, hand_count=len(scored),
+            member_ids=_member_ids(rules, rubber),
+        )  # fmt: skip
+    return rubber
+
+
 def rubber_close(*, rubber: Rubber) -> Rubber:
     """End a Call-Ace sitting and settle it (ruling C5). Partnership rubbers end when won.
     `rubber` is locked by the caller (club.recording.sitting_close, or an evening's action)."""

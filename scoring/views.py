@@ -66,6 +66,8 @@ def scoresheet_display(sheet: dict) -> dict:
         "title": sheet.get("title"),
         "stake": sheet.get("stake"),
         "complete": sheet["rubber"]["complete"],
+        # "abandoned": play stopped before it was won (law 21, or the evening closed).
+        "abandoned": sheet.get("status") == "abandoned",
         "winner": sheet["rubber"]["winner"],
         "value": sheet["rubber"]["value"],
         "ledger": _ledger(sheet),

@@ -21,12 +21,15 @@ from rest_framework.test import APIClient
 from club import evenings, services
 from club.models import Club, Evening, Table
 from club.selectors import ASK_FOR_NEW_CARD, DEAD_LINK
+from tests.club.closing_helpers import close_abandoning
 from tests.conftest import token_client
 from tests.factories import ClubFactory, MemberFactory, TableFactory, UserFactory
 from tests.worlds import club_in_play, second_table
 
 ROLES = ["anonymous", "table", "secretary", "other", "staff"]
 NS_MARCH = {"makers": "NS", "tricks": 5}
+# Closing settles the rubber in play at table 1 (club.closing).
+CLOSE_ANSWERS = {"rubbers": [{"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "x"}]}
 
 # (method, path, body, {role: status}); {s} the club, {e} evening, {r} rubber, {m} member,
 # {tok} the table's token. "anonymous" and "other" see nothing of a private club.
@@ -119,7 +122,8 @@ MATRIX = [
      {**HIDDEN, "table": 200, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/close-sitting/", None,
      {**HIDDEN, "table": 400, "secretary": 400, "staff": 400}),  # Euchre has no sittings
-    ("post", "/api/v1/clubs/{s}/evenings/{e}/close/", None, {**WRITE, "secretary": 200, "staff": 200}),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/close/", CLOSE_ANSWERS,
+     {**WRITE, "secretary": 200, "staff": 200}),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/reopen/", {"reason": "x"},
      {**WRITE, "secretary": 400, "staff": 400}),  # it is open already
     ("get", "/api/v1/clubs/{s}/evenings/{e}/ledger.csv", None, READ),
@@ -254,7 +258,7 @@ def table_link_of_kind(kind: str, evening) -> str:
     up, the link past its hours or replaced by a fresh one, another table, another club."""
     table = evening.tables.get(number=1)
     if kind == "closed":
-        evenings.evening_close(evening_id=evening.pk)
+        close_abandoning(evening.pk)
     elif kind == "broken_up":
         table = second_table(evening)
         evenings.evening_act(evening_id=evening.pk, event={"type": "break_up", "table": 2})

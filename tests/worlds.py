@@ -96,3 +96,19 @@ def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
         call_ace=call_ace.tables.get(number=1),
         call_ace_order=order,
     )
+
+
+REPLAYED = ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger")
+
+
+def assert_replayed(after: dict, before: dict, keys=REPLAYED) -> None:
+    """An evening's summary after a replay agrees with the one before on every key, the
+    database ids of its rubbers aside (a replay writes new rows)."""
+
+    def same(key, value):
+        if key != "rubbers":
+            return value
+        return [{k: v for k, v in rubber.items() if k != "id"} for rubber in value]
+
+    for key in keys:
+        assert same(key, after[key]) == same(key, before[key]), key

@@ -86,6 +86,12 @@ class Table:
     substitutes: dict[str, str] = field(default_factory=dict)
     #: A card has been cut at this table since its last rubber ended: too late to claim (law 16).
     cut_begun: bool = False
+    #: Ruling T13 (Bridge): candidates who announced, while the table had six members, the
+    #: desire to succeed any player who retires; the first has the first vacancy.
+    announced: list[str] = field(default_factory=list)
+    #: Ruling T12: the dealer's choice for the rubber in progress, as the secretary recorded it
+    #: ({"seat": "E", "cards": ..., "counters": ...}); he must abide by it (law 11).
+    choice: dict[str, str] = field(default_factory=dict)
 
     @property
     def seats(self) -> dict[str, str] | None:
@@ -108,6 +114,8 @@ class Table:
             "claims": list(self.claims),
             "substitutes": dict(self.substitutes),
             "cut_begun": self.cut_begun,
+            "announced": list(self.announced),
+            "dealer_choice": dict(self.choice),
         }
 
     @classmethod
@@ -125,6 +133,9 @@ class Table:
             claims=list(data["claims"]),
             substitutes=dict(data["substitutes"]),
             cut_begun=data["cut_begun"],
+            # States stored before rulings T12 and T13 have neither.
+            announced=list(data.get("announced", [])),
+            choice=dict(data.get("dealer_choice", {})),
         )
 
 

@@ -114,7 +114,9 @@ def rich(club, secretary, commit):
 
     seat_six(commit, second, cards=("JS", "AS", "KS", "QS", "9S", "10S"))
     record(commit, second, [{"makers": "EW", "tricks": 5}] * 2)
-    commit(evenings.evening_close, evening_id=second.pk, user=secretary)
+    # Closing answers for the rubber in play (club.closing): abandoned, with a reason.
+    abandoned = {"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}
+    commit(evenings.evening_close, evening_id=second.pk, user=secretary, rubbers=[abandoned])
 
     tournament = commit(
         services.tournament_create,

@@ -18,6 +18,7 @@ from config.api import Conflict, UserError
 from core import db
 from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP
+from tests.worlds import assert_replayed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -273,8 +274,7 @@ def log_is_whole(evening, *, replays: bool = True) -> list[EveningEvent]:
     before = evenings.evening_summary(evening=evening)
     replayed = evening_log.evening_replay(log=evening_log.evening_export(evening=evening))
     after = evenings.evening_summary(evening=replayed)
-    for key in ("present", "tables", "pending_cuts", "rubbers", "ledger"):
-        assert after[key] == before[key], key
+    assert_replayed(after, before, ("present", "tables", "pending_cuts", "rubbers", "ledger"))
     return events
 
 
@@ -310,27 +310,31 @@ def test_a_table_records_while_another_tables_hand_is_being_written(two_tables):
         assert rubber.hand_count == 1
 
 
-def test_an_evening_closed_while_a_hand_is_written_refuses_the_hand_whole(two_tables):
-    """Closing does not wait for the hand being written; the hand, reaching the evening
-    last, finds it closed and is refused: nothing of it stays (its hand row, its scores,
-    its rubber's figures, its standings change all roll back)."""
+def test_closing_waits_for_the_hand_being_written_then_settles_its_rubber(two_tables):
+    """Closing settles every rubber in play (club.closing), so it locks them first, as any
+    evening action does: it waits for the hand being written, which is kept, and then
+    abandons the rubber with that hand in it."""
     evening = two_tables
     holder = hand_being_written(evening.rubbers.get(table__number=1))
     table_1 = Background(
         lambda: recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     )
     waiting_for_locks(1)
-    evenings.evening_close(evening_id=evening.pk)
+    answers = [
+        {"table": number, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}
+        for number in (1, 2)
+    ]
+    closing = Background(lambda: evenings.evening_close(evening_id=evening.pk, rubbers=answers))
+    waiting_for_locks(2)
     holder.release()
     holder.join()
-    refused = table_1.join()
-    assert isinstance(refused, UserError) and refused.code == "closed"
-    assert not Hand.objects.filter(rubber__evening=evening).exists()
-    assert not HandScore.objects.filter(rubber__evening=evening).exists()
-    assert [e.type for e in log_is_whole(evening)][-1] == "close"
+    assert not isinstance(table_1.join(), Exception)
+    assert not isinstance(closing.join(), Exception)
+    rubber = evening.rubbers.get(table__number=1)
+    assert rubber.status == "abandoned" and rubber.hand_count == 1
+    assert [e.type for e in log_is_whole(evening)][-2:] == ["hand", "close"]
     for rubber in evening.rubbers.all():
         rubber_is_whole(rubber)
-        assert rubber.summary["played"] == 0
 
 
 @pytest.mark.parametrize("first", ["hand", "break_up"])

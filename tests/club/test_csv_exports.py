@@ -64,7 +64,7 @@ def test_the_ledger_csv_writes_formula_names_as_text(club, secretary_api):
     rows = read(secretary_api.get(f"/api/v1/clubs/somerset/evenings/{evening.pk}/ledger.csv"))
     assert_neutralised(rows, HOSTILE_NAMES)
     # The amounts stay numbers a spreadsheet adds up: 8 points x 0.25 won and lost.
-    amounts = sorted(row[1] for row in rows[1:])
+    amounts = sorted(row[4] for row in rows[1:])  # date, evening, player, rubbers, amount
     assert amounts == ["-2.00", "-2.00", "2.00", "2.00"]
 
 

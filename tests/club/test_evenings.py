@@ -14,6 +14,7 @@ from club.formation import FormationError
 from club.models import Cut, Evening, EveningEvent
 from config.api import Conflict, UserError
 from scoring.models import Rubber
+from tests.worlds import assert_replayed
 
 SIX = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
 MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
@@ -134,8 +135,7 @@ def test_every_action_is_in_the_log_and_a_replay_reproduces_the_evening(club, ev
     out = io.StringIO()
     call_command("replay_evening", str(path), stdout=out)
     replayed = json.loads(out.getvalue())
-    for key in ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger"):
-        assert replayed[key] == before[key], key
+    assert_replayed(replayed, before)
 
 
 def test_a_stale_device_gets_a_conflict_and_changes_nothing(club, evening):
@@ -188,7 +188,10 @@ def test_a_hand_at_a_table_whose_rubber_has_not_begun(club, evening):
 
 def test_closing_freezes_and_reopening_needs_a_reason(club, evening):
     seat_six(evening)
-    evenings.evening_close(evening_id=evening.pk)
+    evenings.evening_close(
+        evening_id=evening.pk,
+        rubbers=[{"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}],
+    )
     with pytest.raises(UserError):
         act(evening, type="arrive", player="Grace")
     with pytest.raises(UserError):

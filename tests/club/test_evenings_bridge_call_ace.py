@@ -7,6 +7,7 @@ import pytest
 
 from club import evening_log, evenings, recording
 from scoring.models import Rubber
+from tests.worlds import assert_replayed
 
 
 def open_evening(club, ruleset):
@@ -113,5 +114,4 @@ def test_the_log_replays_to_the_same_evening(club, ruleset, tmp_path):
     before = summary(evening)
     replayed = evening_log.evening_replay(log=log, club=club)
     after = evenings.evening_summary(evening=replayed)
-    for key in ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger"):
-        assert after[key] == before[key], key
+    assert_replayed(after, before)

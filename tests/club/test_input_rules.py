@@ -16,6 +16,7 @@ from club.models import Cut, Evening, EveningEvent, Member
 from config.api import UserError
 from core.text import NAME_MAX, REASON_MAX, clean_name, name_key, name_skeleton
 from tests.factories import MemberFactory
+from tests.worlds import assert_replayed
 
 HUGE = "A" * 100_000
 FULL_WIDTH_ANN = "\uff21\uff4e\uff4e"  # "Ann" in full-width letters
@@ -237,8 +238,7 @@ def test_a_replayed_log_keeps_working_with_drawn_cuts_and_automatic_ends(club, e
     out = io.StringIO()
     call_command("replay_evening", str(path), stdout=out)
     replayed = json.loads(out.getvalue())
-    for key in ("present", "tables", "pending_cuts", "rubbers", "ledger"):
-        assert replayed[key] == before[key], key
+    assert_replayed(replayed, before, ("present", "tables", "pending_cuts", "rubbers", "ledger"))
     again = Evening.objects.get()
     # The cuts the service drew are still marked so (ruling T10) after the replay.
     assert evening_log.evening_export(evening=again)["events"] == log["events"]

@@ -23,6 +23,7 @@ from django.core.management import CommandError, call_command
 from club import evenings, services
 from club.models import Evening
 from club.phone_links import is_loopback, lan_address, qr_svg
+from tests.club.closing_helpers import close_abandoning
 from tests.factories import MemberFactory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -312,5 +313,5 @@ def test_a_public_base_url_without_scheme_or_with_a_path_is_refused_at_start(val
 
 def test_the_cards_of_a_closed_evening_say_their_links_no_longer_open(demo, client):
     assert 'data-testid="evening-closed"' not in _cards(client, demo, host="127.0.0.1").text
-    evenings.evening_close(evening_id=demo.pk)
+    close_abandoning(demo.pk)
     assert 'data-testid="evening-closed"' in _cards(client, demo, host="127.0.0.1").text

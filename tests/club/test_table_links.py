@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from club import evenings
 from club.models import Table
 from club.selectors import DEAD_LINK, table_link_expires_at, table_link_refusal
+from tests.club.closing_helpers import close_abandoning
 from tests.conftest import token_client
 from tests.factories import TableFactory
 from tests.worlds import club_in_play, second_table
@@ -32,7 +33,7 @@ def phone(token: str) -> APIClient:
 
 def test_a_closed_evenings_link_reads_nothing_of_the_private_club(played):
     token, slug = played.table.token, played.club.slug
-    evenings.evening_close(evening_id=played.evening.pk)
+    close_abandoning(played.evening.pk)
     for path in [
         f"/api/v1/clubs/{slug}/members/",
         f"/api/v1/clubs/{slug}/evenings/",
@@ -136,7 +137,7 @@ def test_a_fresh_link_from_the_board(played):
 
 
 def test_a_dead_link_tells_a_polling_phone_to_reload(played):
-    evenings.evening_close(evening_id=played.evening.pk)
+    close_abandoning(played.evening.pk)
     response = Client().get(f"/t/{played.table.token}/", HTTP_HX_REQUEST="true")
     assert response.status_code == 403
     assert response["HX-Refresh"] == "true"
@@ -179,7 +180,7 @@ def test_the_club_sets_its_links_hours(played):
 
 
 def test_a_reopened_evening_opens_its_links_again(played):
-    evenings.evening_close(evening_id=played.evening.pk)
+    close_abandoning(played.evening.pk)
     url = f"/api/v1/clubs/{played.club.slug}/evenings/{played.evening.pk}/"
     assert phone(played.table.token).get(url).status_code == 401
     evenings.evening_reopen(evening_id=played.evening.pk, reason="a hand was missed")

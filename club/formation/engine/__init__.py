@@ -168,4 +168,6 @@ _HANDLERS: dict[str, Callable[[_Step], None]] = {
     "leave": _Step.leave,
     "change_table": _Step.change_table,
     "break_up": _Step.break_up,
+    "dealer_choice": _Step.dealer_choice,
+    "announce": _Step.announce,
 }

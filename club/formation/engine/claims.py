@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from ..rules import PARTNERSHIP_PLAYERS
+from ..rules import BRIDGE, PARTNERSHIP_PLAYERS
 from ..state import Table
 from .step import StepBase
 from .wording import (
     count,
     names,
 )
+
+_ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 class Claims(StepBase):
@@ -32,9 +34,55 @@ class Claims(StepBase):
         self.free_for_a_seat(player, "player")
         self.lodge_claim(player, table)
 
+    def announce(self) -> None:
+        """Ruling T13 (Bridge, Forming Tables): at a table of six members a further candidate
+        announces the desire to succeed any player who retires; the first to announce has
+        the first vacancy, ahead of candidates who did not."""
+        player = self.present_player()
+        table = self.field_table()
+        law = self.cite("announce")
+        if self.rules.key != BRIDGE:
+            raise self.fail(
+                law,
+                f"only the Bridge laws give a right to succeed by announcing; at "
+                f"{self.rules.game} a candidate claims admission (claim)",
+                "type",
+            )
+        if player in table.members:
+            raise self.fail(law, f"{player} already belongs to table {table.number}", "player")
+        if len(table.members) < self.rules.most_members:
+            raise self.fail(
+                law,
+                f"table {table.number} has {count(len(table.members), 'member')}, not six: "
+                f"{player} claims admission instead (claim)",
+                "table",
+            )
+        if player in table.announced:
+            raise self.fail(
+                law, f"{player} has already announced at table {table.number}", "player"
+            )
+        self.free_for_a_seat(player, "player")
+        table.announced.append(player)
+        place = len(table.announced)
+        self.decide(
+            law,
+            f"{player} announces the desire to succeed any player who retires from table "
+            f"{table.number}; he is {_ORDINAL.get(place, f'number {place}')} in line for "
+            "a vacancy there",
+        )
+
     def withdraw(self) -> None:
         player = self.present_player()
         table = self.state.claim_of(player)
+        announced = [t for t in self.state.tables if player in t.announced]
+        if table is None and announced:
+            for other in announced:
+                other.announced.remove(player)
+                self.decide(
+                    self.cite("announce"),
+                    f"{player} withdraws his announcement at table {other.number}",
+                )
+            return
         if table is None:
             raise self.fail(self.cite("claim"), f"{player} has no claim to withdraw", "player")
         self.free_for_a_seat(player, "player", claim_at=table)

@@ -8,7 +8,8 @@ from typing import Any
 
 from .. import ranking
 from ..cards import Card, pack_for, parse_card, precedence
-from ..state import PendingCut, Table
+from ..rules import EUCHRE
+from ..state import SEATS, PendingCut, Table
 from .step import StepBase
 from .wording import (
     PURPOSE_TEXT,
@@ -33,12 +34,21 @@ class Cutting(StepBase):
         cut = self.find_cut(cards)
         law = purpose_cite(self.rules, cut.purpose)
         parsed = self.parse_cards(cards, pack_for(state.rule_set))
+        exposed = self.parse_exposed(cards, pack_for(state.rule_set))
         record = {player: str(parsed[player]) for player in cards}
         cut.rounds.append(record)
         table = state.table(cut.table) if cut.table is not None else None
         if table is not None:
             table.cut_begun = True
         what = PURPOSE_TEXT[cut.purpose] + (f" at table {cut.table}" if cut.table else "")
+        for player, shown in exposed.items():
+            # Ruling T12 (Euchre law 10, Bridge Cutting): he cuts again; the cards he exposed
+            # are recorded with the cut, and the card of his new cut is the one that counts.
+            self.decide(
+                self.cite("expose"),
+                f"{player} exposed more than one card ({', '.join(shown)}) and cut again: "
+                f"{record[player]}",
+            )
         self.decide(self.cite("record"), f"cards cut {what}: {cards_text(record)}")
         strength = {player: precedence(card, state.rule_set) for player, card in parsed.items()}
         tiers = ranking.refine(cut.tiers, strength)
@@ -122,6 +132,39 @@ class Cutting(StepBase):
             parsed[player] = card
         return parsed
 
+    def parse_exposed(self, cards: Mapping[str, Any], pack: Sequence[Card]) -> dict[str, list[str]]:
+        """The cut's ``exposed`` field, {player: [card, card, ...]}: players who exposed more
+        than one card and cut again (ruling T12); ``cards`` holds the card each cut again."""
+        exposed = self.event.get("exposed")
+        if exposed is None:
+            return {}
+        law = self.cite("expose")
+        if not isinstance(exposed, Mapping):
+            raise self.fail(law, "'exposed' is {player: [the cards he exposed, ...]}", "exposed")
+        shown: dict[str, list[str]] = {}
+        for player, texts in exposed.items():
+            field = f"exposed.{player}"
+            if player not in cards:
+                raise self.fail(
+                    law, f"{player} does not cut in this cut: only a cutter can expose cards", field
+                )
+            if not isinstance(texts, list) or len(texts) < 2:
+                raise self.fail(
+                    law,
+                    f"{player} must cut again only for exposing more than one card: list the "
+                    "cards he exposed, two or more",
+                    field,
+                )
+            seen: list[Card] = []
+            for index, text in enumerate(texts):
+                card = parse_card(text, field=f"{field}[{index}]")
+                if card not in pack or card in seen:
+                    why = "is not in the pack" if card not in pack else "is listed twice"
+                    raise self.fail(law, f"{player}'s exposed {card} {why}", f"{field}[{index}]")
+                seen.append(card)
+            shown[player] = [str(card) for card in seen]
+        return shown
+
     def tie_law(self, tier: Sequence[str], law: str) -> str:
         """Law 13 for two equal cards, law 14 for three, with the ruling of the cut's purpose."""
         if not self.rules.highest_plays:
@@ -141,7 +184,8 @@ class Cutting(StepBase):
         start = ranking.flatten(tiers).index(tier[0])
         only_deal = cut.purpose == "partners-and-deal" and start == 0 and len(tier) == 2
         why = (
-            "a tie of the two highest is cut again only for the deal"
+            "a tie of the two highest is cut again only for the deal, the partners standing "
+            f"either way ({self.cite('ties_nothing')})"
             if only_deal
             else "the tie matters, so they cut again, and only they"
         )
@@ -158,8 +202,10 @@ class Cutting(StepBase):
         for tier in tiers:
             if len(tier) > 1 and tier[0] in record and list(tier) not in still:
                 cards = ", ".join(record[p] for p in tier)
+                # Ruling T11: a tie that cannot change who plays or who partners whom is
+                # not cut again.
                 self.decide(
-                    self.tie_law(tier, law),
+                    self.cite("ties_nothing"),
                     f"{names(tier)} cut equal cards ({cards}), but the tie decides nothing "
                     "here, so they do not cut again",
                 )
@@ -192,14 +238,16 @@ class Cutting(StepBase):
         self.create_table(playing, waiting)
 
     def finish_partners(self, table: Table, order: list[str]) -> None:
-        # Reading T4 seats: the dealer, who has the choice of seats (law 11), sits North, his
-        # partner South, the better cut of the other side East.
+        # Ruling T12: the dealer has the choice of seats (law 11); until the secretary records
+        # his choice (dealer_choice) he sits North, his partner South, the better cut of the
+        # other side East.
         dealer, partner, first_adversary, second_adversary = order
         table.playing = [dealer, first_adversary, partner, second_adversary]
         table.seated = True
         table.dealer = dealer
         table.in_rubber = True
         table.cut_begun = False
+        table.choice = {}
         favoured = self.rules.favoured
         self.decide(
             self.cite("partners"),
@@ -219,6 +267,49 @@ class Cutting(StepBase):
             f"{count(places, 'place')} at other tables; {verb(lose, 'cuts', 'cut')} "
             f"{self.rules.disfavoured}, without it",
         )
+
+    def dealer_choice(self) -> None:
+        """Ruling T12: the secretary records the dealer's choice of seat (and of cards, and at
+        Euchre of counters) for the rubber just begun; having chosen, he abides by it."""
+        table = self.field_table()
+        law = self.cite("choice")
+        if not self.rules.partnership:
+            raise self.fail(
+                law, "Call-Ace seats are not cut and the dealer has no choice of seats", "type"
+            )
+        if not table.in_rubber or not table.seated:
+            raise self.fail(
+                law,
+                f"table {table.number} has no dealer yet: the four cut for partners and deal first",
+                "table",
+            )
+        if table.choice:
+            raise self.fail(
+                law,
+                f"{table.dealer} has made his choice at table {table.number} and must abide by it",
+                "seat",
+            )
+        seat = self.event.get("seat", SEATS[0])
+        if seat not in SEATS:
+            raise self.fail(law, "'seat' is one of N, E, S, W", "seat")
+        choice = {"seat": seat}
+        for key in ("cards", "counters"):
+            value = self.event.get(key)
+            if value is None:
+                continue
+            if key == "counters" and self.rules.key != EUCHRE:
+                raise self.fail(law, "only at Euchre does the dealer choose the counters", key)
+            if not isinstance(value, str) or not value.strip() or len(value) > 80:
+                raise self.fail(law, f"'{key}' is a short text: which {key} he chose", key)
+            choice[key] = value.strip()
+        # The four keep their places round the table; the dealer's seat decides the rest:
+        # his partner opposite him, the other side on his left and right.
+        shift = SEATS.index(seat)
+        table.playing = table.playing[-shift:] + table.playing[:-shift] if shift else table.playing
+        table.choice = choice
+        seats = ", ".join(f"{s} {p}" for s, p in zip(SEATS, table.playing, strict=True))
+        extra = "".join(f"; {key}: {choice[key]}" for key in ("cards", "counters") if key in choice)
+        self.decide(law, f"{table.dealer}, the dealer, chooses his seat: {seats}{extra}")
 
     # -- rubbers and cutting out (law 15, rulings T4-T5) ---------------------------------
 

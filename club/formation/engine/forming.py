@@ -57,6 +57,7 @@ class Forming(StepBase):
         if player in state.prior_right:
             state.prior_right.remove(player)
         state.reentry.pop(player, None)
+        self.drop_announcements(player)
         self.decide(self.cite("candidates"), f"{player} leaves the room")
 
     # -- forming a table (ruling T3) ----------------------------------------------------------

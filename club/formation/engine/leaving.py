@@ -54,6 +54,7 @@ class Leaving(StepBase):
             self.decide(
                 self.cite("leave"), f"{player}, a waiting member, leaves table {table.number}"
             )
+            self.admit_announcer(table, keep=[player, *keep])
             return
         if table.in_rubber:
             raise self.fail(
@@ -75,12 +76,39 @@ class Leaving(StepBase):
             + (" after only one of his two consecutive rubbers at a full table" if law19 else ""),
         )
         self.fill_place(table, player, law19=law19, keep=keep)
+        self.admit_announcer(table, keep=[player, *keep])
         if len(table.playing) == PARTNERSHIP_PLAYERS:
             self.open_first_cut(table)
 
+    def announcer(self, table: Table, *, exclude: Sequence[str]) -> str | None:
+        """Ruling T13: the first who announced at ``table`` and is free to take a place."""
+        free = free_candidates(self.state)
+        return next((p for p in table.announced if p in free and p not in exclude), None)
+
+    def admit_announcer(self, table: Table, *, keep: Sequence[str]) -> None:
+        """Ruling T13: a vacancy at a table with announcements goes to the first to announce:
+        he takes the empty place at play, else belongs to the table as a waiting member."""
+        if len(table.members) >= self.rules.most_members:
+            return
+        successor = self.announcer(table, exclude=keep)
+        if successor is None:
+            return
+        play = len(table.playing) < PARTNERSHIP_PLAYERS
+        self.join(table, successor, play=play)
+        self.decide(
+            self.cite("announce"),
+            f"{successor}, the first to announce the desire to succeed, has the vacancy at "
+            f"table {table.number}" + ("" if play else " and belongs to it as a waiting member"),
+        )
+
     def fill_place(self, table: Table, leaver: str, *, law19: bool, keep: Sequence[str]) -> None:
         """Fill a playing place left between rubbers (law 19, ruling T7; ruling T5; law 16)."""
-        successor = self.next_candidate(exclude=[leaver, *keep]) if law19 else None
+        successor = None
+        if law19:
+            # Ruling T13 (Bridge): one who announced at this table is next in order.
+            successor = self.announcer(table, exclude=[leaver, *keep]) or self.next_candidate(
+                exclude=[leaver, *keep]
+            )
         if successor is not None:
             self.join(table, successor, play=True, one_rubber=True)
             self.decide(
@@ -171,8 +199,9 @@ class Leaving(StepBase):
         self.lodge_claim(player, table)
 
     def make_up_fresh_table(self, player: str, current: Table) -> None:
-        """Ruling T8, Bridge: a member who enables three candidates to form a fresh table keeps
-        his right of re-entry into his own."""
+        """Ruling T8, Bridge: a member who enables three candidates to form a fresh table may
+        say that he will return (``will_return``), and then keeps his right of re-entry into
+        his own; otherwise he gives it up like any player cutting into another table."""
         state = self.state
         law = self.cite("change")
         # Reading T8: exactly three free candidates; the four form a table at once.
@@ -194,15 +223,23 @@ class Leaving(StepBase):
                 "only when he enables three candidates to form a fresh table",
                 "table",
             )
+        will_return = self.event.get("will_return", False)
+        if not isinstance(will_return, bool):
+            raise self.fail(law, "'will_return' is true or false", "will_return")
         self.leave_table(current, player, keep=others)
-        state.reentry[player] = current.number
         four = [p for p in state.present if p in others or p == player]
-        self.decide(
-            law,
-            f"{player} enables {names(others)} to form a fresh table and keeps his right of "
-            f"re-entry into table {current.number}",
-        )
+        if will_return:
+            said = (
+                f"says that he will return, and keeps his right of re-entry into table "
+                f"{current.number}; his place at the fresh table is filled when he does"
+            )
+        else:
+            said = f"does not say that he will return, and gives up table {current.number}"
+        self.decide(law, f"{player} enables {names(others)} to form a fresh table and {said}")
         self.create_table(four, [])
+        if will_return:
+            # After joining the fresh table, which gives up any right of re-entry (join).
+            state.reentry[player] = current.number
 
     def break_up(self) -> None:
         state = self.state
@@ -223,6 +260,10 @@ class Leaving(StepBase):
             )
         for player in table.claims:
             self.decide(self.cite("claim"), f"{player}'s claim at table {table.number} lapses")
+        for player in table.announced:
+            self.decide(
+                self.cite("announce"), f"{player}'s announcement at table {table.number} lapses"
+            )
         for player, number in list(state.reentry.items()):
             if number == table.number:
                 del state.reentry[player]

@@ -117,5 +117,13 @@ class StepBase:
             table.claims.remove(player)
         if player in state.prior_right:
             state.prior_right.remove(player)
-        if state.reentry.get(player) == table.number:
-            del state.reentry[player]
+        # Ruling T8: joining a table uses a right of re-entry into it, and cutting into any
+        # other gives the right up.
+        state.reentry.pop(player, None)
+        self.drop_announcements(player)
+
+    def drop_announcements(self, player: str) -> None:
+        """Ruling T13: an announcement lapses once its maker joins a table or leaves."""
+        for other in self.state.tables:
+            if player in other.announced:
+                other.announced.remove(player)

@@ -100,7 +100,7 @@ def test_second_rubber_partners_lowest_deals():
 def fresh_table_made_up() -> Walk:
     walk = second_rubber()
     walk.arrive("Hes", "Ian")
-    walk("change_table", player="Flo", table="new")
+    walk("change_table", player="Flo", table="new", will_return=True)
     return walk
 
 
@@ -110,7 +110,10 @@ def test_ruling_t8_a_player_who_enables_three_candidates_keeps_his_right_of_reen
     assert sorted(walk.table(2).playing) == ["Deb", "Flo", "Hes", "Ian"]
     assert "Flo" not in walk.table(1).members
     assert walk.must_cut(2) == ["Deb", "Flo", "Hes", "Ian"]
-    assert walk.mentions("Flo enables Deb, Hes and Ian to form a fresh table and keeps his right")
+    assert walk.mentions(
+        "Flo enables Deb, Hes and Ian to form a fresh table and says that he will return, and "
+        "keeps his right of re-entry"
+    )
 
 
 def test_ruling_t8_the_exception_needs_exactly_three_candidates():

@@ -73,7 +73,7 @@ def test_the_throw_may_begin_anywhere_and_goes_round_past_the_last_seat():
 def test_law_1_an_eighth_player_is_refused():
     walk = dealing()
     error = walk.refused("claim", player="Hy", table=1)
-    assert error.law == "law 1"
+    assert error.law == "law 1 / ruling T14"
     assert "seven" in error.message
 
 

@@ -1,0 +1,196 @@
+"""The benchmark's table of figures: each figure beside its target and its verdict, as
+`bench/run.py` prints it and writes it into BENCHMARKS.md (docs/benchmarks.md says what
+each figure means)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The capacity step's limit: the last table count whose p99 stays under it held.
+CAPACITY_P99 = 0.250
+
+
+def ms(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 1000:,.1f} ms"
+
+
+def per(used: dict[str, float], digits: int = 1) -> str:
+    """CPU milliseconds by kind of process: "gunicorn 31.2 ms, celery 20.1 ms, ..."."""
+    return ", ".join(f"{kind} {value:.{digits}f} ms" for kind, value in used.items() if value)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "**missed**"
+
+
+def _rows(r: dict, args) -> list[tuple[str, str, str, str]]:
+    """(figure, measured, target, verdict) for each step that ran."""
+    s = r["sizes"]
+    rows = []
+    if season := r.get("season"):
+        rows.append((
+            f"make_season ({s['hands']:,} hands)",
+            f"{season['seconds']:.0f} s wall, {season['cpu']:.0f} s CPU ({season['timings']})",
+            "< 120 s", verdict(season["seconds"] < 120),
+        ))  # fmt: skip
+    if st := r.get("standings"):
+        rows += [
+            ("Full recalculation of the season's standings",
+             f"{st['full']:.2f} s = {st['ratio']:.2f} x the SQL baseline "
+             f"({st['baseline']:.2f} s; {st['hands']:,} hands, {st['players']:,} players)",
+             "<= 3 x baseline", verdict(st["ratio"] <= 3)),
+            ("Peak memory of the recalculating process",
+             f"{st['peak_rss_mb']:.0f} MB (Django loaded: {st['rss_before_mb']:.0f} MB)",
+             "< 300 MB", verdict(st["peak_rss_mb"] < 300)),
+        ]  # fmt: skip
+    if inc := r.get("incremental"):
+        rows.append((
+            "Incremental recalculation after one hand (worker time)",
+            f"median {ms(inc['median'])}, p95 {ms(inc['p95'])} ({inc['samples']} samples; "
+            f"CPU {ms(inc['cpu_median'])}; recording the hand {ms(inc['record_median'])})",
+            "median < 20 ms", verdict(inc["median"] < 0.020),
+        ))  # fmt: skip
+    if rec := r.get("record"):
+        clean = not (rec["errors"] or rec["lost"] or rec["doubled"] or rec["changed"])
+        fast = rec["p99"] is not None and rec["p99"] < 0.100
+        rows.append((
+            f"Recording: {s['clients']} tables for {s['record']} s, each waiting "
+            f"{args.think} s between hands",
+            f"{rec['per_second']:.1f} hands/s; p50 {ms(rec['p50'])}, p99 {ms(rec['p99'])}, "
+            f"max {ms(rec['max'])}; {rec['errors']} errors; {rec['accepted']} got 201, "
+            f"{rec['stored']} stored, {rec['lost']} lost, {rec['doubled']} doubled; CPU per "
+            f"request: {per(rec['cpu_ms_per_hand'])}",
+            "p99 < 100 ms, no error, none lost or doubled", verdict(clean and fast),
+        ))  # fmt: skip
+    if fr := r.get("freshness"):
+        rows.append((
+            "Freshness: commit to public standings, under that load",
+            f"p50 {fr['p50'] or 0:.2f} s, p95 {fr['p95']:.2f} s, max {fr['max'] or 0:.2f} s "
+            f"({fr['measured']} hands; {fr['unseen']} never shown)",
+            "p95 < 2 s", verdict(fr["p95"] < 2),
+        ))  # fmt: skip
+    if (c := r.get("consistency")) is not None:
+        wrong = c["wrong"]
+        detail = "; ".join(
+            f"player {w['member']}: {w['hands_stored']} hands counted of {w['hands']}"
+            for w in wrong[:4]
+        )
+        rows.append((
+            "Standings after the load agree with the stored hands (outbox empty)",
+            f"{c['players'] - len(wrong):,} of {c['players']:,} players right"
+            + (f"; {detail}" if wrong else "") + f"; {c['waiting']} changes still waiting",
+            "all", verdict(not wrong and not c["waiting"]),
+        ))  # fmt: skip
+    if (trivial := r.get("trivial")) and (page := r.get("page")):
+        ratio = page["rps"] / trivial["rps"] if trivial["rps"] else 0
+        fast = page["p99"] is not None and page["p99"] < 0.050
+        rows += [
+            ("Trivial Django view (same gunicorn)",
+             f"{trivial['rps']:,.0f} req/s, p99 {ms(trivial['p99'])}; CPU per request: "
+             f"{per(trivial['cpu_ms_per_request'], 2)}", "(reference)", ""),
+            (f"Public standings page, cached (page 1: 100 of {page['rows']:,} players, "
+             f"{page['bytes'] / 1024:,.0f} KB)",
+             f"{page['rps']:,.0f} req/s = {ratio:.2f} x trivial, p99 {ms(page['p99'])}; "
+             f"errors: {page['errors']}; CPU per request: {per(page['cpu_ms_per_request'], 2)}",
+             ">= 0.5 x trivial, p99 < 50 ms", verdict(ratio >= 0.5 and fast)),
+            ("Public standings page, uncached (rendered from the database)",
+             f"median {ms(r['uncached']['median'])}, max {ms(r['uncached']['max'])}",
+             "(printed)", ""),
+        ]  # fmt: skip
+    if mixed := r.get("mixed"):
+        rec, page = mixed["record"], mixed["page"]
+        alone, page_alone = r.get("record") or {}, r.get("page") or {}
+        rows.append((
+            f"Mixed: {rec['tables']} tables recording while wrk reads the cached standings "
+            f"page ({args.connections} connections), {s['record']} s",
+            f"recording {rec['per_second']:.1f} hands/s, p50 {ms(rec['p50'])}, p99 "
+            f"{ms(rec['p99'])} (alone: p99 {ms(alone.get('p99'))}); {rec['errors']} errors, "
+            f"{rec['lost']} lost, {rec['doubled']} doubled; page {page['rps']:,.0f} req/s, "
+            f"p99 {ms(page['p99'])} (alone: {page_alone.get('rps', 0):,.0f} req/s, p99 "
+            f"{ms(page_alone.get('p99'))}); errors: {page['errors']}",
+            "(printed beside the figures alone); none lost or doubled",
+            "" if rec["clean"] else "**missed**",
+        ))  # fmt: skip
+    if cap := r.get("capacity"):
+        trail = ", ".join(
+            f"{step['tables']}: {ms(step['p99'])}" + ("" if step["held"] else " (failed)")
+            for step in cap["steps"]
+        )
+        tried = cap["steps"][-1]["tables"] if cap["steps"] else 0
+        held = f"{cap['held']} tables held" if cap["held"] else "no table count held"
+        if not cap["limit_found"]:
+            held += f" (the most tried, {tried}; raise --capacity-max)"
+        rows.append((
+            f"Capacity: tables each recording a hand every {args.think} s, added "
+            f"{s['capacity_step']} at a time for {s['capacity_seconds']} s each, until the "
+            f"p99 passes {CAPACITY_P99 * 1000:.0f} ms",
+            f"{held}; p99 at each count: {trail}",
+            ">= 100 tables on 2 cores", verdict(cap["held"] >= 100),
+        ))  # fmt: skip
+    if hosts := r.get("hosts"):
+        one, two = hosts["one"], hosts["two"]
+        scale = two["per_second"] / one["per_second"] if one["per_second"] else 0
+        rows.append((
+            f"Two gunicorn instances, one database: {two['tables']} tables (think "
+            f"{hosts['think']} s) for {s['hosts_seconds']} s against one, then dealt "
+            "between two",
+            f"one: {one['per_second']:.1f} hands/s, p99 {ms(one['p99'])}; two: "
+            f"{two['per_second']:.1f} hands/s = {scale:.2f} x, p99 {ms(two['p99'])}; "
+            f"at these tables over the whole run: {two['accepted']} got 201, {two['stored']} "
+            f"stored, {two['lost']} lost, {two['doubled']} doubled, {two['changed']} changed; "
+            f"{one['errors']} + "
+            f"{two['errors']} errors",
+            "(printed); none lost or doubled",
+            verdict(one["clean"] and two["clean"]),
+        ))  # fmt: skip
+    if engine := r.get("engine"):
+        euchre = engine.get("euchre apply", 0)
+        others = ", ".join(f"{k} {v:,}" for k, v in engine.items() if k != "euchre apply")
+        rows.append((
+            "Scoring engine, Euchre apply, one core", f"{euchre:,} hands/s; {others}",
+            ">= 100,000 hands/s", verdict(euchre >= 100_000),
+        ))  # fmt: skip
+    return rows
+
+
+def report(r: dict, args) -> str:
+    """The figures as a Markdown table, with the machine and the load it was under."""
+    m, s = r["machine"], r["sizes"]
+    loads = ", ".join(f"{k} {v}" for k, v in r["load"].items())
+    command = " ".join(["python bench/run.py", *r["argv"]])
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Run {m['date']} with `{command}` ({r['total_seconds'] / 60:.1f} minutes). "
+        "How to run it and what each figure means: docs/benchmarks.md.",
+        "",
+        f"Machine: {m['cores']} cores ({m['cpu']}); Python {m['python']}, Django {m['django']}, "
+        f"PostgreSQL {m['postgresql']}, Redis {m['redis']}; gunicorn {m['gunicorn']}; "
+        f"wrk {args.connections} connections.",
+        f"Season: {s['players']:,} players, {s['evenings']} evenings, {s['hands']:,} hands "
+        f"(seed {args.seed}).",
+        f"Load average (1, 5, 15 min) when each step began: {loads}; at the end "
+        f"{m['load_at_end']}. Other work on the machine shares its two cores.",
+        "",
+        "| Figure | Measured | Target | |",
+        "|---|---|---|---|",
+        *[f"| {a} | {b} | {c} | {d} |" for a, b, c, d in _rows(r, args)],
+        "",
+    ]
+    return "\n".join(lines)
+
+
+BEGIN, END = "<!-- figures: written by bench/run.py -->", "<!-- end of figures -->"
+
+
+def write_figures(path: Path, table: str) -> None:
+    """Put the latest figures at the head of BENCHMARKS.md, between their markers; what
+    follows them there (profiles, fixes, earlier figures kept by hand) stays."""
+    text = path.read_text() if path.exists() else ""
+    block = f"{BEGIN}\n{table}\n{END}"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = block + "\n" + text
+    path.write_text(text)

@@ -1,0 +1,155 @@
+"""What an evening's exports hold, row by row: the hands, the ledger, the printable sheet.
+
+Rows are lists of plain text and numbers a spreadsheet reads as they are: one column per
+figure (never a Python dict in a cell), players by name (never a database id), the
+law-cited explanation as text. The views write the rows with the project's CSV writer.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import Count, Sum
+
+from club.closing import abandon_reasons, players_text
+from club.models import Evening
+from scoring.models import Hand, Rubber, Settlement
+
+SIDE_WORDS = {"NS": "N-S", "EW": "E-W"}
+
+
+def _cell(value) -> str | int:
+    """One figure as a spreadsheet reads it: numbers stay numbers, yes/no for flags."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return value
+    if isinstance(value, list | tuple):
+        return ", ".join(SIDE_WORDS.get(str(v), str(v)) for v in value)
+    text = str(value)
+    return SIDE_WORDS.get(text, text)
+
+
+def _flatten(value, prefix: str, into: dict) -> None:
+    """A nested figure ({"tricks": {"NS": 9}}) as one column each ("tricks N-S")."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _flatten(inner, f"{prefix} {SIDE_WORDS.get(str(key), key)}".strip(), into)
+    else:
+        into[prefix] = _cell(value)
+
+
+def _ordinals(evening: Evening) -> dict[int, int]:
+    seen: dict[int | None, int] = {}
+    places = {}
+    for pk, table_id in evening.rubbers.order_by("pk").values_list("pk", "table_id"):
+        seen[table_id] = seen.get(table_id, 0) + 1
+        places[pk] = seen[table_id]
+    return places
+
+
+def hands_rows(*, evening: Evening) -> list[list]:
+    """Every hand of the evening: table, rubber (its number at the table), the players,
+    the hand's number, one column per recorded figure, one per side's (Call-Ace: player's)
+    points, the explanation citing the laws, and how often it was corrected."""
+    ordinals = _ordinals(evening)
+    hands = (
+        Hand.objects.filter(rubber__evening=evening)
+        .select_related("rubber__table")
+        .order_by("rubber__table__number", "rubber_id", "number")
+    )
+    records: list[dict] = []
+    for hand in hands:
+        rubber = hand.rubber
+        row: dict = {
+            "table": rubber.table.number if rubber.table_id else "",
+            "rubber": ordinals[rubber.pk],
+            "players": players_text(rubber.players),
+            "hand": hand.number,
+        }
+        figures: dict = {}
+        _flatten({k: v for k, v in hand.data.items() if k != "number"}, "", figures)
+        row.update(figures)
+        points: dict = {}
+        _flatten(hand.points, "points", points)
+        row.update(points)
+        row["game won by"] = _cell(hand.game_won) if hand.game_won else ""
+        row["explanation"] = "; ".join(hand.lines)
+        row["corrected"] = hand.correction_count
+        records.append(row)
+    columns: list[str] = ["table", "rubber", "players", "hand"]
+    for row in records:  # the figures' columns in the order they first appear
+        for key in row:
+            if key not in columns and key not in ("game won by", "explanation", "corrected"):
+                columns.append(key)
+    columns += ["game won by", "explanation", "corrected"]
+    return [columns] + [[row.get(column, "") for column in columns] for row in records]
+
+
+def ledger_rows(*, evening: Evening) -> list[list]:
+    """The evening's ledger for a treasurer (ruling M1): one row a player, the evening's
+    date and name on each so several evenings paste into one sheet, the rubbers (Call-Ace:
+    sittings) settled, and the amount as a plain number in the club's currency, winnings
+    positive, losses negative; the amounts add to zero."""
+    rows = (
+        Settlement.objects.filter(rubber__evening=evening)
+        .values("member__name")
+        .annotate(total=Sum("amount"), settled=Count("rubber", distinct=True))
+        .order_by("member__name")
+    )
+    currency = evening.club.currency
+    header = ["date", "evening", "player", "rubbers settled", f"amount ({currency})"]
+    body = [
+        [
+            evening.date.isoformat(),
+            str(evening),
+            row["member__name"],
+            row["settled"],
+            # A number, not text, so the spreadsheet adds the column up (config.csvexport).
+            Decimal(row["total"]).quantize(Decimal("0.01")),
+        ]
+        for row in rows
+    ]
+    return [header, *body]
+
+
+def _result(rubber: Rubber, reasons: dict[int, str], evening: Evening) -> str:
+    kind = "sitting" if not rubber.rules.partnership else "rubber"
+    if rubber.status == Rubber.Status.ABANDONED:
+        reason = reasons.get(rubber.pk)
+        if reason:
+            return f"abandoned when the evening closed: {reason}"
+        return "abandoned when its table broke up (law 21)"
+    if rubber.status == Rubber.Status.IN_PROGRESS:
+        return "in play" if evening.status == Evening.Status.OPEN else "left unfinished"
+    if not rubber.rules.partnership:
+        return f"{kind} settled (ruling C5)"
+    side = rubber.winner
+    names = " & ".join((rubber.players or {}).get(side, []))
+    return f"won by {names} ({SIDE_WORDS.get(side, side)}), worth {rubber.value}"
+
+
+def sheet_rubbers(*, evening: Evening) -> list[dict]:
+    """Each rubber of the evening for the printable sheet, labelled: table, its number at
+    the table, players and result ("won by Ann & Bob (N-S), worth 6", "abandoned: ...")."""
+    from scoring.selectors import rubber_scoresheet
+    from scoring.views import scoresheet_display
+
+    ordinals = _ordinals(evening)
+    reasons = abandon_reasons(evening=evening)
+    rubbers = evening.rubbers.select_related("table").order_by("pk")
+    labelled = []
+    for rubber in rubbers:
+        kind = "Rubber" if rubber.rules.partnership else "Sitting"
+        table = f"Table {rubber.table.number}" if rubber.table_id else "No table"
+        labelled.append(
+            {
+                "label": f"{table}, {kind.lower()} {ordinals[rubber.pk]}",
+                "players": players_text(rubber.players),
+                "result": _result(rubber, reasons, evening),
+                "sheet": scoresheet_display(rubber_scoresheet(rubber=rubber)),
+            }
+        )
+    return labelled

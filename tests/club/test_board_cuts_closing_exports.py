@@ -1,0 +1,292 @@
+"""Issue #15, items 3, 5 and 8 through the service, the board and the API: cut cards kept
+when one is wrong, the dealer's choice and exposed cards (ruling T12), announcing (T13);
+closing an evening with rubbers in play; the hands CSV, the ledger and the evening sheet."""
+
+import csv
+import datetime
+import io
+from decimal import Decimal
+
+import pytest
+
+from club import evening_log, evenings
+from club.models import Cut, Evening
+from config.api import UserError
+from scoring.models import Rubber
+from tests.club.test_evenings import SWEEP, act, record, seat_six
+
+THREE = {"makers": "NS", "tricks": 3}
+
+
+@pytest.fixture
+def evening(club):
+    return evenings.evening_open(
+        club=club,
+        date=datetime.date(1888, 11, 21),
+        ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )
+
+
+@pytest.fixture
+def board(client, secretary):
+    client.force_login(secretary)
+    return client
+
+
+def post(board, evening, **data):
+    evening.refresh_from_db()
+    data.setdefault("version", evening.version)
+    return board.post(f"/secretary/evenings/{evening.pk}/action/", data)
+
+
+# -- item 3: cut cards -------------------------------------------------------------------------
+
+
+def four_to_cut(evening):
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+
+
+@pytest.mark.django_db
+def test_one_bad_card_keeps_the_others_typed_and_marks_it(board, evening):
+    four_to_cut(evening)
+    page = post(
+        board,
+        evening,
+        type="cut",
+        **{"card-Ann": "JS", "card-Bob": "AH", "card-Cora": "ZZ", "card-Dan": "9C"},
+    ).content.decode()
+    assert "Not done." in page and "cards.Cora" in page
+    assert 'name="card-Ann" size="4" placeholder="JS" value="JS"' in page
+    assert 'value="AH"' in page and 'value="9C"' in page
+    assert 'value="ZZ" aria-label="Card cut by Cora" aria-invalid="true"' in page
+    evening.refresh_from_db()
+    assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
+
+
+@pytest.mark.django_db
+def test_exposed_cards_are_recorded_with_the_cut_from_the_board(board, evening):
+    four_to_cut(evening)
+    post(
+        board,
+        evening,
+        type="cut",
+        **{"card-Ann": "JS", "card-Bob": "AH", "card-Cora": "9H", "card-Dan": "8S"},
+        **{"exposed-Cora": "jh, jd"},
+    )
+    cut = Cut.objects.get()
+    assert any("law 10 / ruling T12: Cora exposed more than one card (JH, JD)" in line
+               for line in cut.decided)  # fmt: skip
+    assert cut.event.data["exposed"] == {"Cora": ["JH", "JD"]}
+
+
+@pytest.mark.django_db
+def test_the_dealers_choice_of_seat_reseats_the_rubber_before_its_first_hand(board, evening):
+    seat_six(evening)
+    rubber = Rubber.objects.get()
+    assert rubber.players == {"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]}
+    page = post(board, evening, type="dealer_choice", table=1, seat="E", counters="ivory")
+    assert "Not done." not in page.content.decode()
+    rubber.refresh_from_db()
+    # Ann, the dealer, sits East: her partner West, the other side North and South.
+    assert rubber.players == {"NS": ["Dan", "Cora"], "EW": ["Ann", "Bob"]}
+    sides = {seat.member.name: seat.side for seat in rubber.seats.select_related("member")}
+    assert sides == {"Ann": "EW", "Bob": "EW", "Cora": "NS", "Dan": "NS"}
+    record(evening, [THREE])  # the rubber scores with its new sides
+    rubber.refresh_from_db()
+    assert rubber.hand_count == 1
+
+
+@pytest.mark.django_db
+def test_the_dealers_choice_is_refused_after_the_first_hand(evening):
+    seat_six(evening)
+    record(evening, [THREE])
+    with pytest.raises(UserError) as caught:
+        act(evening, type="dealer_choice", table=1, seat="S")
+    assert caught.value.law == "ruling T12"
+    assert Rubber.objects.get().players == {"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]}
+
+
+@pytest.mark.django_db
+def test_announcing_at_bridge_is_an_action_with_its_keys(club):
+    bridge = evenings.evening_open(
+        club=club, date=datetime.date(1907, 1, 1), ruleset="bridge-elwell-1907", stake=0
+    )
+    for name in ["Amy", "Ben", "Cal", "Deb", "Eli", "Flo", "Guy"]:
+        act(bridge, type="arrive", player=name)
+    act(bridge, type="form_table")
+    act(bridge, type="cut", cards={"Amy": "AS", "Ben": "AH", "Cal": "2C", "Deb": "KD",
+                                    "Eli": "5S", "Flo": "5H", "Guy": "QS"})  # fmt: skip
+    logged = act(bridge, type="announce", player="Deb", table=1)
+    assert "ruling T13" in logged.decisions[0]["law"]
+    with pytest.raises(UserError) as caught:
+        act(bridge, type="announce", player="Deb", table=1, first=True)
+    assert caught.value.code == "unknown_key"
+
+
+# -- item 5: closing an evening ----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_closing_with_a_rubber_in_play_asks_what_happened(evening):
+    seat_six(evening)
+    record(evening, [THREE])
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(evening_id=evening.pk)
+    assert caught.value.code == "unfinished_rubbers"
+    assert "table 1's rubber 1 (Ann & Bob v Cora & Dan, 1 hand)" in caught.value.message
+    evening.refresh_from_db()
+    assert evening.status == Evening.Status.OPEN
+    # Finished as played: not while its hands have not finished it.
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(
+            evening_id=evening.pk, rubbers=[{"table": 1, "rubber": 1, "outcome": "finished"}]
+        )
+    assert caught.value.law == "ruling E1"
+    # Abandoned needs a reason.
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(
+            evening_id=evening.pk, rubbers=[{"table": 1, "rubber": 1, "outcome": "abandoned"}]
+        )
+    assert caught.value.field == "rubbers[0].reason"
+    assert Rubber.objects.get().status == Rubber.Status.IN_PROGRESS
+
+
+@pytest.mark.django_db
+def test_a_rubber_abandoned_at_closing_is_scored_as_it_stood_and_replays(evening, client):
+    seat_six(evening)
+    record(evening, [THREE])
+    answer = {"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "the lamps went out"}
+    evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
+    rubber = Rubber.objects.get()
+    assert rubber.status == Rubber.Status.ABANDONED and rubber.hand_count == 1
+    assert not rubber.settlements.exists()
+    # Nowhere in play: the club's page, the board's summary.
+    home = client.get(f"/clubs/{evening.club.slug}/").content.decode()
+    assert "No table is playing just now." in home
+    summary = evenings.evening_summary(evening=Evening.objects.get(pk=evening.pk))
+    assert not any(t["rubber_in_progress"] for t in summary["tables"])
+    assert not any(item["kind"] == "rubber" for item in summary["required"])
+    # The answer is in the log, and a replay does the same.
+    log = evening_log.evening_export(evening=evening)
+    assert log["events"][-1] == {"type": "close", "rubbers": [answer]}
+    replayed = evening_log.evening_replay(log=log, club=evening.club)
+    assert replayed.rubbers.get().status == Rubber.Status.ABANDONED
+
+
+@pytest.mark.django_db
+def test_a_closed_evening_from_before_is_not_shown_in_play(evening, client):
+    seat_six(evening)
+    Evening.objects.filter(pk=evening.pk).update(status=Evening.Status.CLOSED)
+    home = client.get(f"/clubs/{evening.club.slug}/").content.decode()
+    assert "No table is playing just now." in home
+
+
+@pytest.mark.django_db
+def test_a_rubber_end_with_no_hands_is_refused_everywhere(evening, club):
+    seat_six(evening)
+    with pytest.raises(UserError) as caught:
+        act(evening, type="rubber_end", table=1)
+    assert caught.value.code == "rubber_without_hands"
+    log = evening_log.evening_export(evening=evening)
+    log["events"].append({"type": "rubber_end", "table": 1})
+    with pytest.raises(UserError) as caught:
+        evening_log.evening_replay(log=log, club=club)
+    assert caught.value.field.startswith("events[")
+    record(evening, [THREE])
+    with pytest.raises(UserError):  # with hands that have not won it: refused too
+        act(evening, type="rubber_end", table=1)
+
+
+@pytest.mark.django_db
+def test_the_board_closes_with_the_answers_of_its_dialog(board, evening):
+    seat_six(evening)
+    rubber = Rubber.objects.get()
+    page = post(board, evening, type="close").content.decode()
+    assert "Rubbers are still in play" in page
+    assert f'name="outcome-{rubber.pk}"' in page
+    post(board, evening, type="close", **{f"outcome-{rubber.pk}": "abandoned",
+                                          f"reason-{rubber.pk}": "time"})  # fmt: skip
+    evening.refresh_from_db()
+    assert evening.status == Evening.Status.CLOSED
+
+
+# -- item 8: exports ---------------------------------------------------------------------------
+
+
+def rows(response):
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+@pytest.mark.django_db
+def test_the_hands_csv_has_one_column_per_figure_and_names(board, evening):
+    seat_six(evening)
+    record(evening, [{"makers": "EW", "alone": True, "tricks": 5}, THREE])
+    slug = evening.club.slug
+    table = rows(board.get(f"/api/v1/clubs/{slug}/evenings/{evening.pk}/hands.csv"))
+    header, first = table[0], dict(zip(table[0], table[1], strict=True))
+    assert header[:4] == ["table", "rubber", "players", "hand"]
+    assert first["players"] == "Ann & Bob v Cora & Dan"
+    assert first["rubber"] == "1"
+    assert first["makers"] == "E-W" and first["alone"] == "yes" and first["tricks"] == "5"
+    assert first["points N-S"] == "0" and first["points E-W"] == "4"
+    assert first["explanation"].startswith("law 3")
+    assert not any("{" in cell for row in table for cell in row)
+
+
+@pytest.mark.django_db
+def test_the_ledger_csv_pastes_into_a_spreadsheet(board, evening):
+    seat_six(evening)
+    record(evening, SWEEP)
+    slug = evening.club.slug
+    table = rows(board.get(f"/api/v1/clubs/{slug}/evenings/{evening.pk}/ledger.csv"))
+    assert table[0] == ["date", "evening", "player", "rubbers settled", "amount (USD)"]
+    amounts = {row[2]: Decimal(row[4]) for row in table[1:]}
+    assert amounts["Ann"] == Decimal("2.00") and amounts["Cora"] == Decimal("-2.00")
+    assert sum(amounts.values()) == 0
+    assert {row[0] for row in table[1:]} == {"1888-11-21"}
+
+
+@pytest.mark.django_db
+def test_the_evening_sheet_labels_each_rubber(board, evening):
+    seat_six(evening)
+    record(evening, SWEEP)
+    answer = {"table": 1, "rubber": 2, "outcome": "abandoned", "reason": "the lamps went out"}
+    while evenings.evening_state(Evening.objects.get(pk=evening.pk)).pending:
+        act(evening, type="cut", draw=True)  # cutting out, then partners and deal
+    evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
+    page = board.get(f"/secretary/evenings/{evening.pk}/sheet/").content.decode()
+    assert "Table 1, rubber 1: Ann &amp; Bob v Cora &amp; Dan" in page
+    assert "Won by Ann &amp; Bob (N-S), worth 8" in page
+    assert "Table 1, rubber 2" in page
+    assert "Abandoned when the evening closed: the lamps went out" in page
+
+
+@pytest.mark.django_db
+def test_a_call_ace_sitting_finished_as_played_is_settled_at_closing(club):
+    from club import recording
+
+    call_ace = evenings.evening_open(
+        club=club, date=datetime.date(1905, 3, 1), ruleset="call-ace-foster-1905", stake=1
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(call_ace, type="arrive", player=name)
+    act(call_ace, type="form_table")
+    order = evenings.evening_summary(evening=Evening.objects.get(pk=call_ace.pk))["tables"][0][
+        "playing"
+    ]
+    act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JS"]])
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=call_ace.pk, table_number=1, data=deal)
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(evening_id=call_ace.pk)
+    assert "table 1's sitting 1" in caught.value.message
+    evenings.evening_close(
+        evening_id=call_ace.pk, rubbers=[{"table": 1, "rubber": 1, "outcome": "finished"}]
+    )
+    sitting = Rubber.objects.get(evening=call_ace)
+    assert sitting.status == Rubber.Status.COMPLETE  # settled as played (ruling C5)
+    assert sum(evenings.evening_ledger(evening=call_ace).values()) == 0
+    assert evenings.evening_ledger(evening=call_ace)[order[0]] > 0
