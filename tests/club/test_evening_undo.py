@@ -201,3 +201,16 @@ def test_call_ace_the_first_jack_undone_takes_the_sitting_back(club):
         cards=[[order[0], "9S"], [order[1], "KH"], [order[2], "JC"]])  # fmt: skip
     assert fresh(evening).state["tables"][0]["dealer"] == order[2]
     assert Rubber.objects.get(evening=evening).players == order
+
+
+def test_an_undone_dealers_choice_gives_the_rubber_back_its_sides(club, evening):
+    form_six(evening)
+    act(evening, type="cut", cards=PARTNERS)
+    rubber = Rubber.objects.get(evening=evening)
+    sides = rubber.players
+    before = fresh(evening).state
+    act(evening, type="dealer_choice", table=1, seat="S")  # ruling T12
+    assert Rubber.objects.get(pk=rubber.pk).players != sides
+    evening_undo(evening_id=evening.pk)
+    assert Rubber.objects.get(pk=rubber.pk).players == sides
+    assert fresh(evening).state == before
