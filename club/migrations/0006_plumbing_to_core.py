@@ -6,8 +6,8 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("club", "0005_h2_table_links"),
-        ("core", "0001_h7_plumbing_from_club"),
+        ("club", "0005_table_links"),
+        ("core", "0001_plumbing_from_club"),
     ]
 
     operations = [

@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0007_h8_club_directors'),
+        ('club', '0007_club_directors'),
         ('scoring', '0006_seat_totals'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -21,8 +21,8 @@ def mark_all_dirty(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_h8_requested_byes'),
-        ('scoring', '0007_h10_round_won_and_chicane'),
+        ('tournaments', '0005_requested_byes'),
+        ('scoring', '0007_round_won_and_chicane'),
     ]
 
     operations = [
