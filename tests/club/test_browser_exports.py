@@ -1,0 +1,67 @@
+"""Exports people can open (issue #15 item 8), as the secretary meets them in Debian's
+chromium: from the board, the printable sheet prints each rubber labelled with its table,
+players and result, and the two CSVs it links to hold names and one figure a column, a
+ledger a treasurer pastes into a spreadsheet."""
+
+import csv
+import datetime
+import io
+import re
+from decimal import Decimal
+
+import pytest
+
+from club import evenings
+from club.models import Evening
+from tests.browser import shot
+from tests.club.test_evenings import SWEEP, act, record, seat_six
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_sheet_prints_and_the_csvs_open(browser_page, live_server, club, secretary):
+    evening = evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+    seat_six(evening)
+    record(evening, SWEEP)
+    while evenings.evening_state(Evening.objects.get(pk=evening.pk)).pending:
+        act(evening, type="cut", draw=True)  # cutting out, then partners and deal
+    answer = {"table": 1, "rubber": 2, "outcome": "abandoned", "reason": "the lamps went out"}
+    evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
+
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "secretary")
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/secretary/$"))
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
+    links = {
+        name: page.get_by_role("link", name=name, exact=True).get_attribute("href")
+        for name in ("Printable sheet", "Ledger CSV", "Hands CSV")
+    }
+
+    page.goto(f"{live_server.url}{links['Printable sheet']}")
+    page.emulate_media(media="print")
+    text = page.locator("body").inner_text()
+    assert "Table 1, rubber 1: Ann & Bob v Cora & Dan" in text
+    assert "Won by Ann & Bob (N-S), worth 8" in text
+    assert "Abandoned when the evening closed: the lamps went out" in text
+    shot(page, "evening-sheet-printed")
+
+    def table(href):
+        response = page.request.get(f"{live_server.url}{href}")
+        assert response.status == 200
+        assert response.headers["content-type"].startswith("text/csv")
+        return list(csv.reader(io.StringIO(response.text())))
+
+    hands = table(links["Hands CSV"])
+    first = dict(zip(hands[0], hands[1], strict=True))
+    assert first["players"] == "Ann & Bob v Cora & Dan"
+    assert first["explanation"].startswith("law")
+    assert not any("{" in cell for row in hands for cell in row)  # no Python dict text
+    ledger = table(links["Ledger CSV"])
+    amounts = [Decimal(row[-1]) for row in ledger[1:]]
+    assert sum(amounts) == 0 and max(amounts) == Decimal("2.00")  # M1: adds to zero
