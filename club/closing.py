@@ -98,7 +98,7 @@ def _outcomes(given) -> dict[tuple[int, int], dict]:
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in (table, number)):
             raise UserError("Name the rubber by 'table' and 'rubber' (numbers).", field=field)
         outcome = answer.get("outcome")
-        if outcome not in OUTCOMES:
+        if not isinstance(outcome, str) or outcome not in OUTCOMES:
             raise UserError(
                 "Say what happened: 'finished' (finished as played) or 'abandoned' (scored "
                 "as it stood).",

@@ -155,6 +155,19 @@ def test_closing_with_a_rubber_in_play_asks_what_happened(evening):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("outcome", [{}, [], None, 3, "lost"])
+def test_a_closing_answer_of_the_wrong_kind_names_its_field(evening, outcome):
+    """Found by schemathesis: an outcome that was not text reached a set lookup (500)."""
+    seat_six(evening)
+    record(evening, [THREE])
+    answer = {"table": 1, "rubber": 1, "outcome": outcome, "reason": "x"}
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
+    assert caught.value.field == "rubbers[0].outcome"
+    assert Evening.objects.get(pk=evening.pk).status == Evening.Status.OPEN
+
+
+@pytest.mark.django_db
 def test_a_rubber_abandoned_at_closing_is_scored_as_it_stood_and_replays(evening, client):
     seat_six(evening)
     record(evening, [THREE])
