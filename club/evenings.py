@@ -371,11 +371,11 @@ def _checked_action(event) -> dict:
     only its documented keys (none that only the service sets), plain JSON, and the
     names in it clean (`core.text.clean_name`). Returns the event with its names
     cleaned."""
-    if not isinstance(event, dict) or event.get("type") not in SECRETARY_EVENTS:
+    kind = event.get("type") if isinstance(event, dict) else None
+    if not isinstance(kind, str) or kind not in SECRETARY_EVENTS:
         raise UserError(
             f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
         )
-    kind = event["type"]
     for key in event:
         if key in SERVICE_KEYS:
             raise UserError(f"{key!r} cannot be sent: {SERVICE_KEYS[key]}.", field=key)

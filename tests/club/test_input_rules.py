@@ -323,3 +323,12 @@ def test_the_services_match_members_as_the_doors_do(club, ann):
         services.member_create(club=club, name=" A  NN ")
     with pytest.raises(UserError, match="is this Ann, or a new player"):
         services.member_update(member=MemberFactory(club=club, name="Bob"), name=CYRILLIC_ANN)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", [{}, ["arrive"], None, 7])
+def test_an_action_whose_type_is_not_text_is_refused_on_its_field(evening, kind):
+    """A replayed log is read by the same service: a type that is not text is a user error."""
+    with pytest.raises(UserError) as caught:
+        evenings.evening_act(evening_id=evening.pk, event={"type": kind})
+    assert caught.value.field == "type"
