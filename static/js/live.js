@@ -30,11 +30,15 @@ document.addEventListener("htmx:configRequest", function (event) {
   function useIdiomorph() {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
+    // An edited <input> is still morphed, so the server can mark it (aria-invalid, a
+    // class), but keeps its value and ticks; an edited <select> or <textarea>, whose
+    // value lives in its children or its text, is left whole.
     callbacks.beforeNodeMorphed = function (oldNode) {
-      if (edited.has(oldNode)) return false;
+      if (edited.has(oldNode) && oldNode.tagName !== "INPUT") return false;
     };
     callbacks.beforeAttributeUpdated = function (name, node) {
       if (name === "open" && node.tagName === "DETAILS") return false;
+      if (edited.has(node) && (name === "value" || name === "checked")) return false;
     };
   }
   if (document.readyState === "loading") {
