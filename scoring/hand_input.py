@@ -14,6 +14,7 @@ which game it is scoring.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
@@ -114,23 +115,23 @@ def _put(hand: dict, key: str, value: Any) -> None:
         hand[key] = value
 
 
-class HandInput:
+class HandInput(ABC):
     """One rule set's hand: the API's serializer (its documented shape) and the form's
     fields turned into that shape (``from_form``), for the laws to validate."""
 
     ruleset: str
     serializer: type[serializers.Serializer]
 
+    @abstractmethod
     def from_form(self, form: Mapping[str, Any]) -> dict:
         """The hand in the API's shape from the form's fields; a UserError on a field that
         does not even hold a value of its kind (a number not written in digits)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def to_form(self, hand: Mapping[str, Any]) -> dict:
         """The form's fields holding a recorded hand (the inverse of ``from_form``), so a
         correction starts from the hand as it is: field name -> the value as the form
         shows it (a string; True for a ticked box; a list for a group of boxes)."""
-        raise NotImplementedError
 
 
 class EuchreForm(HandInput):

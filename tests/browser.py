@@ -4,6 +4,7 @@ The `browser_page` fixture is in tests/conftest.py; screenshots go to
 artifacts/screenshots/ so a person can look at what the test saw.
 """
 
+import re
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -16,3 +17,20 @@ def shot(page, name: str) -> Path:
     path = SHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def log_in(page, live_server, username: str = "secretary") -> None:
+    """Log in through the login form (the factories' password) and wait for the
+    secretary's page, as a secretary arriving at the club would."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/secretary/$"))
+
+
+def settled(page) -> None:
+    """Wait until htmx has no request in flight and nothing being swapped in."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )

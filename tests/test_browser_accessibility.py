@@ -12,6 +12,7 @@ hand has been recorded and swapped in.
 import pytest
 
 from club import recording
+from tests.browser import log_in
 from tests.club.rooms import evening_with_a_table, record
 from tournaments import rounds as progressive
 from tournaments import services
@@ -102,11 +103,7 @@ def test_no_page_has_a_serious_or_critical_violation(browser_page, live_server, 
 
     for name, path in public.items():
         check(name, path)
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/secretary/")
+    log_in(page, live_server)
     for name, path in secretary.items():
         check(name, path)
     # The board after an action swapped in (the error and notice boxes, the cut form).

@@ -7,18 +7,11 @@ import re
 import pytest
 
 from club.models import Evening
-from tests.browser import shot
+from tests.browser import log_in, settled, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Iris", "Jack"]
-
-
-def settled(page):
-    """Wait until htmx has no request in flight and nothing being swapped in."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
 
 
 def act(page, testid: str):
@@ -31,10 +24,7 @@ def act(page, testid: str):
 
 def test_an_evening_on_the_board(browser_page, live_server, club, secretary):
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
+    log_in(page, live_server)
     page.get_by_test_id("open-evening").click()
     page.wait_for_url(re.compile(r"/secretary/evenings/\d+/$"))
     evening = Evening.objects.get()

@@ -9,19 +9,12 @@ import pytest
 
 from club import evenings
 from club.models import Evening, Member
-from tests.browser import shot
+from tests.browser import log_in, settled, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CYRILLIC_ANN = "\u0410nn"  # a Cyrillic capital A, then Latin "nn"
 CYRILLIC_BOB = "\u0412\u043eb"  # Cyrillic capital Ve and small o, then Latin "b"
-
-
-def settled(page):
-    """Wait until htmx has no request in flight and nothing being swapped in."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
 
 
 def click(page, testid: str):
@@ -32,12 +25,8 @@ def click(page, testid: str):
     settled(page)
 
 
-def log_in(page, live_server, evening: Evening):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/secretary/"))
+def open_board(page, live_server, evening: Evening):
+    log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
 
 
@@ -54,7 +43,7 @@ def test_live_updates_keep_what_is_being_typed(browser_page, live_server, club, 
     # Four candidates form a table at once; they cut for partners and deal (ruling T4).
     evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
     page = browser_page
-    log_in(page, live_server, evening)
+    open_board(page, live_server, evening)
     cards = page.locator("form.cut-form input[name^=card-]")
     assert cards.count() == 4
     cards.nth(0).fill("JS")
@@ -96,7 +85,7 @@ def test_arrivals_match_the_roster_and_ask_about_a_look_alike(
     Member.objects.create(club=club, name="Bob")
     evening = open_evening(club)
     page = browser_page
-    log_in(page, live_server, evening)
+    open_board(page, live_server, evening)
 
     # "ann" is Ann, never a second Ann.
     page.fill("#arrive-player", "ann")

@@ -13,7 +13,7 @@ import pytest
 from club import evenings
 from club.models import HandConfirmation, Table
 from scoring.models import Rubber
-from tests.browser import shot
+from tests.browser import log_in, shot
 from tests.club.test_browser_board import settled
 from tests.club.test_evenings import seat_six
 
@@ -41,10 +41,7 @@ def test_the_other_side_confirms_and_disputes(browser_page, live_server, club, s
     link = f"{live_server.url}/t/{Table.objects.get(evening=evening, number=1).token}/"
 
     page = browser_page  # the secretary's board
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
+    log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
 
     north = page.context.new_page()  # North-South's phone records

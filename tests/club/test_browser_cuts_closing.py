@@ -9,8 +9,8 @@ import pytest
 
 from club.models import Evening
 from scoring.models import Rubber
-from tests.browser import shot
-from tests.club.test_browser_board import act, settled
+from tests.browser import log_in, settled, shot
+from tests.club.test_browser_board import act
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,10 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_cut_form_dealers_choice_and_closing(browser_page, live_server, club, secretary):
     page = browser_page
     page.on("dialog", lambda dialog: dialog.accept())  # hx-confirm
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
+    log_in(page, live_server)
     page.get_by_test_id("open-evening").click()
     page.wait_for_url(re.compile(r"/secretary/evenings/\d+/$"))
     evening = Evening.objects.get()

@@ -6,14 +6,13 @@ ledger a treasurer pastes into a spreadsheet."""
 import csv
 import datetime
 import io
-import re
 from decimal import Decimal
 
 import pytest
 
 from club import evenings
 from club.models import Evening
-from tests.browser import shot
+from tests.browser import log_in, shot
 from tests.club.test_evenings import SWEEP, act, record, seat_six
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,11 +31,7 @@ def test_the_sheet_prints_and_the_csvs_open(browser_page, live_server, club, sec
     evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
 
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/secretary/$"))
+    log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
     links = {
         name: page.get_by_role("link", name=name, exact=True).get_attribute("href")

@@ -8,18 +8,14 @@ import re
 import pytest
 
 from club.phone_links import qr_svg
-from tests.browser import shot
+from tests.browser import log_in, shot
 from tests.club.test_browser_table_cards import BASE, five_tables
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def open_board(page, live_server, evening):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/secretary/$"))
+    log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
 
 

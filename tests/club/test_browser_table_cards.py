@@ -13,7 +13,7 @@ import pytest
 from club import evenings
 from club.models import Evening
 from club.phone_links import qr_svg
-from tests.browser import SHOTS, shot
+from tests.browser import SHOTS, log_in, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,11 +62,7 @@ def test_table_cards_print_two_or_four_to_an_a4_page(
     settings.PUBLIC_BASE_URL = BASE  # what quickstart --lan sets: the phones' address
     evening = five_tables(club)
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/secretary/$"))
+    log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
     page.get_by_test_id("table-cards").click()
     page.wait_for_url(re.compile(r"/table-cards/$"))

@@ -5,17 +5,10 @@ import re
 
 import pytest
 
-from tests.browser import shot
+from tests.browser import log_in, settled, shot
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def settled(page):
-    """Wait until htmx has no request or swap in flight."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
 
 
 def press(page, testid: str):
@@ -28,10 +21,7 @@ def press(page, testid: str):
 
 def test_a_tournament_run_from_the_pages(browser_page, live_server, club, secretary):
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "secretary")
-    page.fill("input[name=password]", "correct horse battery")
-    page.click("button[type=submit]")
+    log_in(page, live_server)
     page.get_by_test_id("new-tournament-somerset").click()
     page.wait_for_url(re.compile(r"/secretary/clubs/somerset/tournaments/new/$"))
 
