@@ -10,8 +10,8 @@ import pytest
 from club import evenings, recording
 from club.models import Evening
 from scoring.models import HandCorrection, RemovedHand, Rubber
-from tests.browser import shot
-from tests.club.test_browser_board_live import click, log_in, open_evening, settled
+from tests.browser import settled, shot
+from tests.club.test_browser_board_live import click, open_board, open_evening
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def test_undo_and_corrections_from_the_board_with_who_and_why(
     for _ in range(2):
         recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     page = browser_page
-    log_in(page, live_server, evening)
+    open_board(page, live_server, evening)
 
     # Words, not labels (item 9).
     head = page.locator("#board .board-head").inner_text()
