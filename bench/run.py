@@ -41,7 +41,15 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script: the project's packages (core.progress)
 
-from bench.report import CAPACITY_P99, report, write_figures  # noqa: E402
+from bench import profile  # noqa: E402
+from bench.report import (  # noqa: E402
+    BENCH_CPU_KEY,
+    CAPACITY_P99,
+    recorded_hand_cpu,
+    report,
+    request_cpu,
+    write_figures,
+)
 from core.progress import progress_bar  # noqa: E402
 
 PYTHON = sys.executable
@@ -242,7 +250,7 @@ class Bench:
 
     def gunicorn_argv(self, port: int) -> list[str]:
         return [
-            PYTHON, "-m", "gunicorn", "config.wsgi:application", "--bind",
+            PYTHON, "-m", "gunicorn", "bench.wsgi:application", "--bind",
             f"127.0.0.1:{port}", "--workers", str(self.args.workers), "--worker-class",
             self.args.worker_class, "--threads", str(self.args.threads), "--backlog", "2048",
             "--log-level", "warning",
@@ -285,6 +293,7 @@ class Bench:
         cache = redis.Redis.from_url(self.args.redis)
         for key in cache.scan_iter("bench:*throttle_*"):
             cache.delete(key)
+        cache.delete(BENCH_CPU_KEY)
         self.results["load"][name] = load_average()
         with self.cpu_watch() as used:
             self.run(name, [
@@ -293,6 +302,7 @@ class Bench:
                 *(["--clients", str(clients)] if clients is not None else []),
             ], timeout=seconds + 180)  # fmt: skip
         load = json.loads(result.read_text())
+        by_kind = request_cpu(cache.hgetall(BENCH_CPU_KEY))
         self.plan_results[plan].append(str(result))
         check = self.phase(
             "verify", "--plan", str(plan), "--result", ",".join(self.plan_results[plan])
@@ -327,6 +337,8 @@ class Bench:
                 "load generator": 1000 * load.get("cpu_seconds", 0) / max(1, len(latencies)),
             },
             "reader_polls": load["reader"]["polls"],
+            "request_cpu": by_kind,
+            "cpu_ms_recorded_hand": recorded_hand_cpu(by_kind, used, len(latencies)),
             **check,
         }
         figures["clean"] = not (
@@ -338,7 +350,17 @@ class Bench:
         s = self.sizes
         self.record_plan = self.prepare("record", s["clients"])
         log(f"{s['clients']} tables posting hands for {s['record']} s (think {self.args.think} s)")
-        figures = self.load("record", self.record_plan, seconds=s["record"], think=self.args.think)
+        processes = {"gunicorn": self.groups["gunicorn"], "celery": self.groups["celery"]}
+        with profile.recording(
+            self.out, processes if self.args.profile else {}, s["record"]
+        ) as top:
+            figures = self.load(
+                "record", self.record_plan, seconds=s["record"], think=self.args.think
+            )
+        for name, entries in top.items():
+            log(profile.format_entries(f"profile of {name} while recording", entries))
+        if top:
+            self.results["profile"] = top
         load = figures.pop("raw")
         freshness = sorted(load["freshness"])
         self.results["record"] = figures
@@ -689,6 +711,10 @@ def main(argv=None) -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--settings", default="bench.settings")
     parser.add_argument("--reuse", action="store_true", help="keep the database and its season")
+    parser.add_argument(
+        "--profile", action="store_true",
+        help="py-spy records gunicorn and the worker during the recording step",
+    )  # fmt: skip
     parser.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
     parser.add_argument("--skip", help=f"steps to leave out, comma-separated: {','.join(STEPS)}")
     parser.add_argument("--capacity-start", type=int, help="capacity: the first table count (10)")

@@ -43,7 +43,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import BooleanField, IntegerField, QuerySet, Sum
+from django.db.models.expressions import RawSQL
 
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
@@ -502,14 +503,23 @@ def _table_rubber(evening: Evening, number: int) -> Rubber:
 def placed(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     """These rubbers, each read with its evening and table and with its place at its
     table: `ordinal` (1, 2, ... this evening, as the log names it) and `later` (a rubber
-    has been started at the table after it)."""
-    same_table = Rubber.objects.filter(table_id=OuterRef("table_id")).order_by()
-    ordinal = same_table.filter(pk__lte=OuterRef("pk")).values("table_id").annotate(n=Count("pk"))
-    # The club too: the receivers ask its options (club.confirmations) without a query.
+    has been started at the table after it).
+
+    The two are raw SQL, not ORM subqueries: this is the query that locks the rubber on
+    every hand's path, and compiling the subqueries cost more than running them. The
+    outer table is the rubbers' own (these querysets are never used as a subquery)."""
+    quote = connection.ops.quote_name
+    table = quote(Rubber._meta.db_table)
+    same_table = f"FROM {table} r WHERE r.table_id = {table}.table_id"
+    # The club too: the receivers ask its options (club.confirmations) without a query;
+    # and the seats' members, which scoring writes the hand's scores for.
+    rubbers = scoring.with_seat_member_ids(rubbers)
     return rubbers.select_related("evening", "table", "club").annotate(
-        ordinal=Subquery(ordinal.values("n")),
-        later=Exists(same_table.filter(pk__gt=OuterRef("pk"))),
-    )
+        ordinal=RawSQL(f"SELECT COUNT(*) {same_table} AND r.id <= {table}.id", [],
+                       output_field=IntegerField()),
+        later=RawSQL(f"EXISTS(SELECT 1 {same_table} AND r.id > {table}.id)", [],
+                     output_field=BooleanField()),
+    )  # fmt: skip
 
 
 def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:

@@ -4,7 +4,7 @@ from django.db.models import F
 
 from core.errors import UserError
 from scoring.models import Rubber
-from scoring.services import players_of
+from scoring.services import SEAT_MEMBER_IDS, players_of
 
 
 def rubber_reseat(*, rubber: Rubber, seats: dict[str, str]) -> Rubber:
@@ -27,4 +27,6 @@ def rubber_reseat(*, rubber: Rubber, seats: dict[str, str]) -> Rubber:
     for row in seat_rows:
         row.position, row.side = placed[row.member.name]
         row.save(update_fields=["position", "side"])
+    # The seats' members as read with the rubber are in the old order now.
+    vars(rubber).pop(SEAT_MEMBER_IDS, None)
     return rubber

@@ -18,7 +18,7 @@ import hashlib
 import json
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -46,6 +46,30 @@ def purge_expired() -> int:
 def _principal(request) -> str:
     who = request.META.get("HTTP_AUTHORIZATION") or request.COOKIES.get("sessionid") or "anon"
     return hashlib.sha256(who.encode()).hexdigest()
+
+
+def _insert_running(model, scope: dict, fingerprint: str, now):
+    """The running record, inserted in one statement of its own (committed at once, so a
+    second request with the key sees it); None when the key's record exists already.
+    `INSERT ... ON CONFLICT DO NOTHING RETURNING`: PostgreSQL and SQLite alike."""
+    record = model(**scope, fingerprint=fingerprint, created_at=now)
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    values = [f.get_db_prep_save(getattr(record, f.attname), connection) for f in fields]
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING "
+        f"RETURNING {quote(model._meta.pk.column)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    record.pk = row[0]
+    record._state.adding = False
+    return record
 
 
 class IdempotencyMiddleware:
@@ -82,21 +106,20 @@ class IdempotencyMiddleware:
             return response
         if hasattr(response, "render") and not getattr(response, "is_rendered", True):
             response.render()
-        record.state = IdempotencyRecord.State.DONE
-        record.status = response.status_code
-        record.content_type = response.get("Content-Type", "")
-        record.body = response.content
-        record.save(update_fields=["state", "status", "content_type", "body"])
+        IdempotencyRecord.objects.filter(pk=record.pk).update(
+            state=IdempotencyRecord.State.DONE,
+            status=response.status_code,
+            content_type=response.get("Content-Type", ""),
+            body=response.content,
+        )
         return response
 
     def _claim(self, model, scope: dict, fingerprint: str):
         """Insert the running record, or answer from the one already there."""
         now = timezone.now()
-        try:
-            with transaction.atomic():
-                return model.objects.create(**scope, fingerprint=fingerprint)
-        except IntegrityError:
-            pass
+        record = _insert_running(model, scope, fingerprint, now)
+        if record is not None:
+            return record
         existing = model.objects.filter(**scope).first()
         if existing is None:  # it was deleted (a 5xx) between our insert and this read
             return model.objects.create(**scope, fingerprint=fingerprint)

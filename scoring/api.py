@@ -203,10 +203,17 @@ class RubberSummaryOutput(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
-def _rubber(request, slug: str, pk: int) -> Rubber:
+def _rubber(request, slug: str, pk: int, *, to_write: bool = False) -> Rubber:
+    """The club's rubber the request names (404 when it may not see it). `to_write`: only
+    what deciding who may write to it needs (its id, club and table), as a write reads
+    the rubber again under its lock (club.recording)."""
     club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
-    rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
+    rubbers = Rubber.objects.filter(club=club)
+    if to_write:
+        rubbers = rubbers.only("id", "club_id", "table_id")
+    else:
+        rubbers = rubbers.select_related("evening", "table")
     # A table's link reads only its own table's rubbers when the club is private.
     if table is not None and not club.is_public and not manages_club(request, club):
         rubbers = rubbers.filter(table=table)
@@ -311,7 +318,7 @@ class RubberHandsView(APIView):
         responses={201: RecordedHandOutput},
     )  # fmt: skip
     def post(self, request, slug, pk):
-        rubber = _rubber(request, slug, pk)
+        rubber = _rubber(request, slug, pk, to_write=True)
         _may_record(request, rubber)
         if isinstance(request.data, dict) and "hand" in request.data:
             body = HandRecordInput(data=request.data)

@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Model
+from django.db import connection, transaction
+from django.db.models import BigIntegerField, Model, QuerySet
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from core.audit import audit_context
@@ -197,10 +198,35 @@ def player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
     return out
 
 
+SEAT_MEMBER_IDS = "seat_member_ids"
+
+
+def with_seat_member_ids(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
+    """These rubbers, each read with its seats' member ids in seat order (PostgreSQL: in
+    the same query, so that the hand's path need not read the seats again; elsewhere
+    `_member_ids` reads them)."""
+    if connection.vendor != "postgresql":
+        return rubbers
+    from django.contrib.postgres.fields import ArrayField
+
+    # Raw SQL, not a Subquery: on the hand's path, compiling an ORM subquery costs more
+    # than the query itself. The outer table is the rubbers' own, never aliased here.
+    quote = connection.ops.quote_name
+    sql = (
+        f"ARRAY(SELECT s.member_id FROM {quote(RubberPlayer._meta.db_table)} s "
+        f"WHERE s.rubber_id = {quote(Rubber._meta.db_table)}.id ORDER BY s.position)"
+    )
+    ids = RawSQL(sql, [], output_field=ArrayField(BigIntegerField()))
+    return rubbers.annotate(**{SEAT_MEMBER_IDS: ids})
+
+
 def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
     """Each player's member id under the name the rubber keeps for him: the seats were
-    written in the players' order (`rubber_start`)."""
-    ids = rubber.seats.order_by("position").values_list("member_id", flat=True)
+    written in the players' order (`rubber_start`); read with the rubber when it was
+    read `with_seat_member_ids`."""
+    ids = getattr(rubber, SEAT_MEMBER_IDS, None)
+    if ids is None:
+        ids = rubber.seats.order_by("position").values_list("member_id", flat=True)
     names = [name for name, _ in players_of(rules, rubber.players)]
     return dict(zip(names, ids, strict=True))
 

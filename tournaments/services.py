@@ -28,6 +28,7 @@ from django.db.models.functions import Coalesce
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
 from tournaments.models import (
+    Round,
     RoundTable,
     StandingsDirty,
     StandingsVersion,
@@ -335,22 +336,72 @@ def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | No
 # --- noting changes and scheduling -------------------------------------------------------------
 
 
+def _note_change_sql() -> str:
+    """One statement (PostgreSQL) for `standings_note_change`: the tournaments the rubber
+    counts in, as `tournaments_counting` finds them, each with every player upserted
+    into the outbox with a new token; the tournaments' ids come back."""
+    quote = connection.ops.quote_name
+
+    def table(model) -> str:
+        return quote(model._meta.db_table)
+
+    through = Tournament.evenings.through
+    return f"""
+        INSERT INTO {table(StandingsDirty)} (tournament_id, member_id, token, created_at)
+        SELECT counted.id, player.id, gen_random_uuid(), now()
+        FROM (
+            SELECT t.id FROM {table(Tournament)} t
+            JOIN {table(through)} te ON te.tournament_id = t.id
+            WHERE t.kind = %(ladder)s AND te.evening_id = %(evening)s
+            UNION
+            SELECT t.id FROM {table(Tournament)} t
+            JOIN {table(Round)} r ON r.tournament_id = t.id
+            JOIN {table(RoundTable)} rt ON rt.round_id = r.id
+            WHERE t.kind = %(progressive)s AND rt.rubber_id = %(rubber)s
+        ) counted
+        CROSS JOIN unnest(%(members)s::bigint[]) AS player(id)
+        ON CONFLICT (tournament_id, member_id) DO UPDATE SET token = EXCLUDED.token
+        RETURNING tournament_id
+    """
+
+
 def standings_note_change(*, rubber: Rubber, member_ids: list[int] | None = None) -> None:
     """Mark the rubber's players (`member_ids`, when the caller has them) dirty in every
     tournament it counts in (same transaction), and schedule a recalculation of each
-    after commit."""
-    tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))
-    if not tournament_ids:
-        return
+    after commit. An existing row gets a new token (see StandingsDirty and
+    `standings_recalculate`).
+
+    On PostgreSQL one statement does it all (it is on every hand's path); elsewhere the
+    same through the ORM."""
     if member_ids is None:
         member_ids = list(rubber.seats.values_list("member_id", flat=True))
-    # An existing row gets a new token: see StandingsDirty and standings_recalculate.
-    StandingsDirty.objects.bulk_create(
-        [StandingsDirty(tournament_id=t, member_id=m) for t in tournament_ids for m in member_ids],
-        update_conflicts=True,
-        unique_fields=["tournament", "member"],
-        update_fields=["token"],
-    )
+    if not member_ids:
+        return
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _note_change_sql(),
+                {
+                    "ladder": Tournament.Kind.LADDER.value,
+                    "progressive": Tournament.Kind.PROGRESSIVE.value,
+                    "evening": rubber.evening_id,
+                    "rubber": rubber.pk,
+                    "members": list(member_ids),
+                },
+            )
+            tournament_ids = sorted({row[0] for row in cursor.fetchall()})
+    else:
+        tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))
+        StandingsDirty.objects.bulk_create(
+            [
+                StandingsDirty(tournament_id=t, member_id=m)
+                for t in tournament_ids
+                for m in member_ids
+            ],
+            update_conflicts=True,
+            unique_fields=["tournament", "member"],
+            update_fields=["token"],
+        )
     for tournament_id in tournament_ids:
         transaction.on_commit(
             lambda t=tournament_id: standings_schedule(

@@ -1,0 +1,65 @@
+"""The benchmark's gunicorn application: the service's own, with each request's CPU
+counted by kind, so that the recording's CPU is printed apart from the reader's.
+
+    gunicorn bench.wsgi:application      (bench/run.py starts it so)
+
+The CPU of a request is its thread's (`time.thread_time`) from the call into Django to
+the response's last byte: what that request cost gunicorn's process, not the other
+threads' work nor PostgreSQL's. Each request adds its figure to a Redis hash
+(`BENCH_CPU_KEY`, fields `<kind>:cpu` in seconds and `<kind>:n`), after its response is
+sent, so the counting is outside what it counts. `bench/run.py` empties the hash before
+each load and reads it after.
+"""
+
+import os
+import re
+import time
+
+import redis
+
+from bench.report import BENCH_CPU_KEY
+from config.wsgi import application as django_application
+
+KINDS = (
+    ("record", "POST", re.compile(r"/hands/$")),
+    ("start", "POST", re.compile(r"/rubbers/$")),
+    ("read", "GET", re.compile(r"/standings/$|/tournaments/[^/]+/$")),
+)
+
+
+def kind_of(method: str, path: str) -> str:
+    """The kind of request a method and path are: record, start, read or other."""
+    for kind, wanted, pattern in KINDS:
+        if method == wanted and pattern.search(path):
+            return kind
+    return "other"
+
+
+_redis = redis.Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/14"))
+
+
+class _Counted:
+    """The response's body, passed through; its closing counts the request's CPU."""
+
+    def __init__(self, body, kind: str, started: float):
+        self.body, self.kind, self.started = body, kind, started
+
+    def __iter__(self):
+        return iter(self.body)
+
+    def close(self) -> None:
+        try:
+            if hasattr(self.body, "close"):
+                self.body.close()
+        finally:
+            used = time.thread_time() - self.started
+            pipe = _redis.pipeline(transaction=False)
+            pipe.hincrbyfloat(BENCH_CPU_KEY, f"{self.kind}:cpu", used)
+            pipe.hincrby(BENCH_CPU_KEY, f"{self.kind}:n", 1)
+            pipe.execute()
+
+
+def application(environ, start_response):
+    kind = kind_of(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
+    started = time.thread_time()
+    return _Counted(django_application(environ, start_response), kind, started)
