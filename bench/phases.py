@@ -112,8 +112,32 @@ def phase_standings(args) -> dict:
     }
 
 
+def _free_earlier_tables(club: Club) -> int:
+    """Abandon the rubbers still in progress at tables earlier benchmark runs sat down on
+    the open evening (every rubber in progress there but the season's own, its first),
+    so that `--reuse` runs do not use the season's players up. Their hands stay counted;
+    an abandoned rubber is as unfinished for the standings as one in progress."""
+    from scoring.rollup import rollup_rubbers
+
+    evening = Evening.objects.get(club=club, status=Evening.Status.OPEN)
+    in_progress = Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS)
+    earlier = list(in_progress.order_by("pk").values_list("pk", flat=True)[1:])
+    Rubber.objects.filter(pk__in=earlier).update(status=Rubber.Status.ABANDONED)
+    rollup_rubbers(earlier)
+    return len(earlier)
+
+
 def _bench_members(club: Club, count: int) -> list[Member]:
     """Members with a season behind them who are not seated in a rubber in progress."""
+    if _free_members(club, count) is None:
+        _free_earlier_tables(club)
+    members = _free_members(club, count)
+    if members is None:
+        raise SystemExit(f"the season has too few free players; {count} needed")
+    return members
+
+
+def _free_members(club: Club, count: int) -> list[Member] | None:
     busy = set(
         Rubber.objects.filter(club=club, status=Rubber.Status.IN_PROGRESS).values_list(
             "seats__member_id", flat=True
@@ -125,7 +149,7 @@ def _bench_members(club: Club, count: int) -> list[Member]:
         if m.pk not in busy
     ]
     if len(members) < count:
-        raise SystemExit(f"the season has only {len(members)} free players; {count} needed")
+        return None
     step = len(members) // count
     return [members[i * step] for i in range(count)]
 
@@ -387,6 +411,8 @@ def phase_explain(args) -> dict:
             call()
         plans[label] = []
         for query in captured.captured_queries:
+            if query["sql"].startswith("PREPARE "):  # its EXECUTE is explained below
+                continue
             with connection.cursor() as cursor:
                 cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + query["sql"])
                 plan = "\n".join(row[0] for row in cursor.fetchall())

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from django.db import connection
 
+from core.db import execute_prepared
 from scoring.models import Game, HandScore, Rubber, RubberPlayer, Settlement
 
 CHUNK = 2000  # rubbers per statement (SQLite allows 32,766 parameters)
@@ -93,6 +94,8 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     if rubber_ids is None:
         return _rollup("1 = 1", "1 = 1", [])
     ids = sorted(set(rubber_ids))
+    if len(ids) == 1:  # every write of a rubber: a statement prepared once a session
+        return _rollup("rubber_id = %s", "s.rubber_id = %s", ids * 4, prepared="cardclub_rollup")
     written = 0
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
@@ -101,7 +104,7 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     return written
 
 
-def _rollup(where: str, where_seat: str, params: list) -> int:
+def _rollup(where: str, where_seat: str, params: list, prepared: str | None = None) -> int:
     sql = _SQL.format(
         seat=RubberPlayer._meta.db_table,
         rubber=Rubber._meta.db_table,
@@ -112,7 +115,10 @@ def _rollup(where: str, where_seat: str, params: list) -> int:
         where_seat=where_seat,
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        if prepared:
+            execute_prepared(cursor, prepared, sql, params)
+        else:
+            cursor.execute(sql, params)
         return cursor.rowcount
 
 

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Model, QuerySet
+from django.db.models import BigIntegerField, Model, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -62,6 +62,20 @@ def players_of(rules: RuleSet, players: Any) -> list[tuple[str, str]]:
     return [(name, "") for name in players]
 
 
+def _roster_members(club: Model, names: list[str]) -> dict[str, Model]:
+    """The club's members under these names, by the casefolded name (a name on the
+    roster matches whatever its case). The named members are read, not the roster: a
+    club keeps thousands. A name the database's case-insensitive match misses but
+    casefolding would find (German ß against "ss") is looked for in the whole roster."""
+    named = Q()
+    for name in names:
+        named |= Q(name__iexact=name)
+    members = {m.name.casefold(): m for m in club.members.filter(named)}
+    if not {name.casefold() for name in names} <= members.keys():
+        members = {m.name.casefold(): m for m in club.members.all()}
+    return members
+
+
 @transaction.atomic
 def rubber_start(
     *,
@@ -102,7 +116,7 @@ def rubber_start(
         raise UserError("That table is not one of the evening's tables.", field="table")
 
     seats = players_of(rules, players)
-    members = {m.name.casefold(): m for m in club.members.all()}
+    members = _roster_members(club, [name for name, _ in seats])
     missing = [name for name, _ in seats if name.casefold() not in members]
     if missing:
         raise UserError(
@@ -265,6 +279,9 @@ def _write_from(
     )
 
 
+WRITTEN_FROM_STATE = ["summary", "hand_count", "winner", "value", "status", "completed_at"]
+
+
 def _write_rubber(
     *, rubber: Rubber, rules: RuleSet, state, hand_count: int, member_ids: dict[str, int]
 ) -> None:
@@ -303,7 +320,9 @@ def _write_rubber(
     if rubber.status != Rubber.Status.ABANDONED:  # a correction does not revive it
         rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
         rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
-    rubber.save()
+    # What the rules' state makes of the rubber, and nothing else (its players and options
+    # are written by their own services).
+    rubber.save(update_fields=WRITTEN_FROM_STATE)
     if may_hold_money:
         Settlement.objects.filter(rubber=rubber).delete()
     if complete:

@@ -15,6 +15,7 @@ The flow, for every hand recorded, corrected or removed:
    Idempotent: it recomputes, never adds.
 """
 
+import hashlib
 import logging
 import time
 from collections import defaultdict
@@ -25,6 +26,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
+from core.db import execute_prepared
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
 from tournaments.models import (
@@ -145,6 +147,16 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
         existing.delete()
     elif len(keep) < len(totals):
         existing.filter(member_id__in=[m for m in totals if m not in keep]).delete()
+    if connection.vendor == "postgresql":
+        # One statement, its columns as arrays: building a model and its seventeen
+        # prepared values for each of a few hundred players cost more than the upsert.
+        ids = list(keep)
+        columns = [[keep[m][key] for m in ids] for key in TOTAL_FIELDS]
+        sql = _upsert_totals_sql()
+        with connection.cursor() as cursor:
+            execute_prepared(cursor, _statement_name("totals", sql), sql,
+                             [tournament.pk, ids, *columns])  # fmt: skip
+        return
     TournamentTotal.objects.bulk_create(
         [
             TournamentTotal(tournament=tournament, member_id=member_id, **values)
@@ -154,6 +166,28 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
         unique_fields=["tournament", "member"],
         update_fields=TOTAL_FIELDS,
     )
+
+
+def _statement_name(kind: str, sql: str) -> str:
+    """A prepared statement's name (core.db.execute_prepared): its kind and its text's hash."""
+    return f"cardclub_{kind}_" + hashlib.sha1(sql.encode()).hexdigest()[:12]
+
+
+def _upsert_totals_sql() -> str:
+    """PostgreSQL: the totals of a tournament's players upserted from one array per
+    column (member ids, then TOTAL_FIELDS); a new row's rank and head-to-head are 0
+    until `standings_rank`."""
+    quote = connection.ops.quote_name
+    fields = [TournamentTotal._meta.get_field(key) for key in TOTAL_FIELDS]
+    names = ", ".join(quote(f.column) for f in fields)
+    arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields)
+    updates = ", ".join(f"{quote(f.column)} = EXCLUDED.{quote(f.column)}" for f in fields)
+    return f"""
+        INSERT INTO {quote(TournamentTotal._meta.db_table)}
+            (tournament_id, member_id, {names}, head_to_head, rank, tied)
+        SELECT %s::bigint, v.*, 0, 0, false FROM unnest(%s::bigint[], {arrays}) AS v
+        ON CONFLICT (tournament_id, member_id) DO UPDATE SET {updates}
+    """
 
 
 # --- ranking and publication ----------------------------------------------------------------
@@ -220,19 +254,20 @@ def standings_rank(tournament: Tournament) -> None:
     )
     partition = ", ".join(_column(key) for key in precedence)
     table = TournamentTotal._meta.db_table
+    # The rows whose place moved are picked out inside the subquery (from the place each
+    # had), so the join to the table touches those alone: half the statement's time.
+    sql = f"""
+        UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
+        FROM (
+            SELECT id, rank AS was, tied AS was_tied, RANK() OVER (ORDER BY {order}) AS place,
+                   COUNT(*) OVER (PARTITION BY {partition}) AS equal
+            FROM {table} WHERE tournament_id = %s
+        ) r
+        WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
+    """
+    # One prepared statement per precedence (its columns are in the statement).
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
-            FROM (
-                SELECT id, RANK() OVER (ORDER BY {order}) AS place,
-                       COUNT(*) OVER (PARTITION BY {partition}) AS equal
-                FROM {table} WHERE tournament_id = %s
-            ) r
-            WHERE {table}.id = r.id AND ({table}.rank <> r.place OR {table}.tied <> (r.equal > 1))
-            """,
-            [tournament.pk],
-        )
+        execute_prepared(cursor, _statement_name("rank", sql), sql, [tournament.pk])
 
 
 def standings_rederive(*, tournament: Tournament) -> None:
@@ -280,6 +315,24 @@ def _advisory_lock(tournament_id: int) -> bool:
         return cursor.fetchone()[0]
 
 
+def _delete_done(dirty: list[tuple[int, int, object]]) -> None:
+    """Remove the outbox rows (pk, member, token) as read: a row whose token has changed
+    since (a hand committed meanwhile) stays for the next recalculation."""
+    if connection.vendor != "postgresql":
+        done = Q()
+        for pk, _, token in dirty:
+            done |= Q(pk=pk, token=token)
+        StandingsDirty.objects.filter(done).delete()
+        return
+    table = connection.ops.quote_name(StandingsDirty._meta.db_table)
+    sql = (
+        f"DELETE FROM {table} WHERE (id, token) IN (SELECT * FROM unnest(%s::bigint[], %s::uuid[]))"
+    )
+    ids, tokens = [pk for pk, _, _ in dirty], [token for _, _, token in dirty]
+    with connection.cursor() as cursor:
+        execute_prepared(cursor, "cardclub_outbox_done", sql, [ids, tokens])
+
+
 def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
     """Bring the dirty players' totals up to date and publish a new version.
 
@@ -302,10 +355,7 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
         _write_totals(tournament, compute_totals(tournament, member_ids), replace_all=False)
         # Only the changes read above are done: a hand committed since then renewed its
         # row's token, and that row stays for the next recalculation.
-        done = Q()
-        for pk, _, token in dirty:
-            done |= Q(pk=pk, token=token)
-        StandingsDirty.objects.filter(done).delete()
+        _delete_done(dirty)
         return _publish(
             tournament, kind=StandingsVersion.Kind.INCREMENTAL, players=len(member_ids),
             started=started,
@@ -339,7 +389,8 @@ def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | No
 def _note_change_sql() -> str:
     """One statement (PostgreSQL) for `standings_note_change`: the tournaments the rubber
     counts in, as `tournaments_counting` finds them, each with every player upserted
-    into the outbox with a new token; the tournaments' ids come back."""
+    into the outbox with a new token; the tournaments' ids come back. Parameters: the
+    ladder kind, the evening, the progressive kind, the rubber, the players' ids."""
     quote = connection.ops.quote_name
 
     def table(model) -> str:
@@ -352,14 +403,14 @@ def _note_change_sql() -> str:
         FROM (
             SELECT t.id FROM {table(Tournament)} t
             JOIN {table(through)} te ON te.tournament_id = t.id
-            WHERE t.kind = %(ladder)s AND te.evening_id = %(evening)s
+            WHERE t.kind = %s AND te.evening_id = %s
             UNION
             SELECT t.id FROM {table(Tournament)} t
             JOIN {table(Round)} r ON r.tournament_id = t.id
             JOIN {table(RoundTable)} rt ON rt.round_id = r.id
-            WHERE t.kind = %(progressive)s AND rt.rubber_id = %(rubber)s
+            WHERE t.kind = %s AND rt.rubber_id = %s
         ) counted
-        CROSS JOIN unnest(%(members)s::bigint[]) AS player(id)
+        CROSS JOIN unnest(%s::bigint[]) AS player(id)
         ON CONFLICT (tournament_id, member_id) DO UPDATE SET token = EXCLUDED.token
         RETURNING tournament_id
     """
@@ -378,17 +429,12 @@ def standings_note_change(*, rubber: Rubber, member_ids: list[int] | None = None
     if not member_ids:
         return
     if connection.vendor == "postgresql":
+        params = [
+            Tournament.Kind.LADDER.value, rubber.evening_id,
+            Tournament.Kind.PROGRESSIVE.value, rubber.pk, list(member_ids),
+        ]  # fmt: skip
         with connection.cursor() as cursor:
-            cursor.execute(
-                _note_change_sql(),
-                {
-                    "ladder": Tournament.Kind.LADDER.value,
-                    "progressive": Tournament.Kind.PROGRESSIVE.value,
-                    "evening": rubber.evening_id,
-                    "rubber": rubber.pk,
-                    "members": list(member_ids),
-                },
-            )
+            execute_prepared(cursor, "cardclub_note_change", _note_change_sql(), params)
             tournament_ids = sorted({row[0] for row in cursor.fetchall()})
     else:
         tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))

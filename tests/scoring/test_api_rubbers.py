@@ -3,6 +3,8 @@
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Hand, HandScore, Rubber, Settlement
 from tests.scoring.conftest import PAIRS, euchre
@@ -206,3 +208,47 @@ def test_euchred_makers_are_counted(rubber, secretary_api):
     record(secretary_api, rubber, euchre("EW", 2))  # law 2: EW euchred, NS score 2
     scores = {s.member.name: (s.points, s.euchred) for s in HandScore.objects.filter(rubber=rubber)}
     assert scores == {"Ann": (2, 0), "Cora": (2, 0), "Bob": (0, 1), "Dan": (0, 1)}
+
+
+@pytest.mark.parametrize(
+    ("on_roster", "as_named"),
+    [("Ann", "ANN"), ("Strauß", "STRAUSS"), ("Strauß", "strauss")],
+)
+def test_players_are_found_on_the_roster_whatever_their_case(
+    club, roster, secretary_api, on_roster, as_named
+):
+    """A name matches the roster's casefolded (ß as ss too, which the database's own
+    case-insensitive match misses); the rubber keeps the roster's spelling."""
+    from tests.factories import MemberFactory
+
+    if on_roster not in roster:
+        MemberFactory(club=club, name=on_roster)
+    others = [name for name in roster if name != on_roster][:3]
+    response = secretary_api.post(
+        "/api/v1/clubs/somerset/rubbers/",
+        {
+            "ruleset": "euchre-somerset-1888",
+            "players": {"NS": [as_named, others[0]], "EW": others[1:]},
+        },
+    )
+    assert response.status_code == 201, response.content
+    rubber = Rubber.objects.get(pk=response.json()["id"])
+    assert rubber.players["NS"][0] == on_roster
+    assert rubber.seats.get(position=0).member.name == on_roster
+
+
+def test_starting_a_rubber_reads_the_named_players_not_the_roster(club, roster, secretary_api):
+    """A club keeps thousands of members: starting a rubber reads its four."""
+    from tests.factories import MemberFactory
+
+    MemberFactory.create_batch(300, club=club)
+    with CaptureQueriesContext(connection) as queries:
+        response = secretary_api.post(
+            "/api/v1/clubs/somerset/rubbers/",
+            {"ruleset": "euchre-somerset-1888", "players": PAIRS},
+        )
+    assert response.status_code == 201, response.content
+    roster_reads = [q["sql"] for q in queries.captured_queries if 'FROM "club_member"' in q["sql"]]
+    assert roster_reads
+    for sql in roster_reads:  # each asks for players by name
+        assert '"club_member"."name"' in sql.partition("WHERE")[2], sql
