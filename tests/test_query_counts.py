@@ -124,11 +124,12 @@ def test_standings_for_a_secretary(season, django_assert_max_num_queries, name, 
 
 def _with_locks(queries: int, locks: int) -> int:
     """On PostgreSQL each transaction that locks rows first sets its lock timeout
-    (core.db.row_locks). Elsewhere (SQLite) a write to a rubber takes two statements
-    more: the standings' outbox note is one statement on PostgreSQL alone
-    (tournaments.services.standings_note_change), and only there are the seats' members
-    read with the rubber's lock (scoring.services.with_seat_member_ids)."""
-    return queries + (locks if connection.vendor == "postgresql" else 2)
+    (core.db.row_locks). Elsewhere (SQLite) a write to a rubber at an evening's table
+    takes three statements more, each one on PostgreSQL alone: the standings' outbox
+    note (tournaments.services.standings_note_change), the seats' members read with the
+    rubber's lock (scoring.services.with_seat_member_ids), and the evening moved on with
+    its log's entry (club.evenings._append)."""
+    return queries + (locks if connection.vendor == "postgresql" else 3)
 
 
 def _hands(season) -> str:
@@ -147,7 +148,7 @@ def test_record_a_hand_from_the_table(season, django_assert_max_num_queries):
     ends no game rewrites nothing already stored: no DELETE (no games, scores or money
     rebuilt), and the evening is locked only by the UPDATE that logs the hand."""
     phone = _phone(season, "hand-21")
-    with django_assert_max_num_queries(_with_locks(15, locks=1)) as queries:
+    with django_assert_max_num_queries(_with_locks(14, locks=1)) as queries:
         response = phone.post(_hands(season), {"makers": "EW", "tricks": 3}, format="json")
     assert response.status_code == 201, response.content
     statements = [q["sql"] for q in queries.captured_queries]
@@ -155,12 +156,22 @@ def test_record_a_hand_from_the_table(season, django_assert_max_num_queries):
     locks = [sql for sql in statements if " FOR " in sql and "UPDATE OF" in sql]
     if connection.vendor == "postgresql":  # SQLite has no row locks
         assert len(locks) == 1 and locks[0].endswith('FOR NO KEY UPDATE OF "scoring_rubber"')
-    assert [sql for sql in statements if sql.split(";")[-1].strip().startswith(
-        'UPDATE "club_evening" SET "version" = "version" + 1')]  # fmt: skip
+    moves_evening = 'UPDATE "club_evening" SET "version" = "version" + 1'
+    if connection.vendor == "postgresql":
+        # One prepared statement moves the evening on and logs the hand (club.evenings).
+        logged = [sql for sql in statements if "EXECUTE cardclub_append(" in sql]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT statement FROM pg_prepared_statements WHERE name = 'cardclub_append'"
+            )
+            (prepared,) = cursor.fetchone()
+        assert len(logged) == 1 and moves_evening in prepared and "INSERT INTO" in prepared
+    else:
+        assert [sql for sql in statements if sql.split(";")[-1].strip().startswith(moves_evening)]
 
 
 def test_record_a_hand_as_secretary(season, django_assert_max_num_queries):
-    with django_assert_max_num_queries(_with_locks(15, locks=1)):
+    with django_assert_max_num_queries(_with_locks(14, locks=1)):
         response = season["secretary"].post(
             _hands(season), {"makers": "EW", "tricks": 3}, format="json"
         )
@@ -172,7 +183,7 @@ def test_record_a_hand_at_the_evenings_table(season, django_assert_max_num_queri
     evening's summary)."""
     url = f"/api/v1/clubs/{SLUG}/evenings/{season['evening'].pk}/tables/100/hands/"
     phone = _phone(season, "hand-21")
-    with django_assert_max_num_queries(_with_locks(17, locks=1)):
+    with django_assert_max_num_queries(_with_locks(16, locks=1)):
         response = phone.post(url, {"hand": {"makers": "EW", "tricks": 3}}, format="json")
     assert response.status_code == 201, response.content
 
@@ -180,7 +191,7 @@ def test_record_a_hand_at_the_evenings_table(season, django_assert_max_num_queri
 def test_record_a_hand_on_the_phone_page(season, client, django_assert_max_num_queries):
     """The table's phone page posts its form with an Idempotency-Key and shows the table."""
     url = f"/t/{season['table'].token}/hand/"
-    with django_assert_max_num_queries(_with_locks(18, locks=1)):
+    with django_assert_max_num_queries(_with_locks(17, locks=1)):
         response = client.post(url, {"makers": "EW", "tricks": "3"}, HTTP_IDEMPOTENCY_KEY="p-21")
     assert response.status_code == 200
     assert season["rubber"].hands.count() == LONG + 1
@@ -188,7 +199,7 @@ def test_record_a_hand_on_the_phone_page(season, client, django_assert_max_num_q
 
 def test_correct_the_last_hand(season, django_assert_max_num_queries):
     url = f"{_hands(season)}{LONG}/"
-    with django_assert_max_num_queries(_with_locks(22, locks=1)):
+    with django_assert_max_num_queries(_with_locks(21, locks=1)):
         response = season["secretary"].put(
             url, {"hand": {"makers": "NS", "tricks": 4}}, format="json"
         )
@@ -200,14 +211,14 @@ def test_correct_the_last_hand_from_the_table(season, django_assert_max_num_quer
     evening = season["evening"].pk
     url = f"/api/v1/clubs/{SLUG}/evenings/{evening}/tables/100/rubbers/1/hands/{LONG}/"
     phone = _phone(season, "correct-20")
-    with django_assert_max_num_queries(_with_locks(23, locks=1)):
+    with django_assert_max_num_queries(_with_locks(22, locks=1)):
         response = phone.put(url, {"hand": {"makers": "NS", "tricks": 4}}, format="json")
     assert response.status_code == 200, response.content
 
 
 def test_correct_the_first_hand_as_referee(season, django_assert_max_num_queries):
     url = f"{_hands(season)}1/"
-    with django_assert_max_num_queries(_with_locks(23, locks=1)):
+    with django_assert_max_num_queries(_with_locks(22, locks=1)):
         response = season["secretary"].put(
             url,
             {"hand": {"makers": "NS", "tricks": 4}, "reason": "The sheet showed four."},
@@ -220,6 +231,6 @@ def test_remove_the_last_hand(season, django_assert_max_num_queries):
     """At an evening's table: the removal is logged in the evening's record, as a hand is.
     (One DELETE takes the hand's confirmation with it, club.HandConfirmation's cascade.)"""
     url = f"{_hands(season)}{LONG}/remove/"
-    with django_assert_max_num_queries(_with_locks(22, locks=1)):
+    with django_assert_max_num_queries(_with_locks(21, locks=1)):
         response = season["secretary"].post(url, {"reason": "Entered twice."}, format="json")
     assert response.status_code == 200, response.content
