@@ -324,9 +324,13 @@ def _delete_done(dirty: list[tuple[int, int, object]]) -> None:
             done |= Q(pk=pk, token=token)
         StandingsDirty.objects.filter(done).delete()
         return
+    # A row a hand is renewing at this moment is skipped, not waited for: its token will
+    # have changed, so it stays for the next recalculation anyway. Waiting for it was a
+    # deadlock: the hand, holding that row, could be waiting for a row deleted here.
     table = connection.ops.quote_name(StandingsDirty._meta.db_table)
     sql = (
-        f"DELETE FROM {table} WHERE (id, token) IN (SELECT * FROM unnest(%s::bigint[], %s::uuid[]))"
+        f"DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE (id, token) IN "
+        "(SELECT * FROM unnest(%s::bigint[], %s::uuid[])) FOR UPDATE SKIP LOCKED)"
     )
     ids, tokens = [pk for pk, _, _ in dirty], [token for _, _, token in dirty]
     with connection.cursor() as cursor:
@@ -389,8 +393,10 @@ def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | No
 def _note_change_sql() -> str:
     """One statement (PostgreSQL) for `standings_note_change`: the tournaments the rubber
     counts in, as `tournaments_counting` finds them, each with every player upserted
-    into the outbox with a new token; the tournaments' ids come back. Parameters: the
-    ladder kind, the evening, the progressive kind, the rubber, the players' ids."""
+    into the outbox with a new token, in (tournament, player) order, so that two writes
+    meeting the same rows lock them in the same order; the tournaments' ids come back.
+    Parameters: the ladder kind, the evening, the progressive kind, the rubber, the
+    players' ids."""
     quote = connection.ops.quote_name
 
     def table(model) -> str:
@@ -411,6 +417,7 @@ def _note_change_sql() -> str:
             WHERE t.kind = %s AND rt.rubber_id = %s
         ) counted
         CROSS JOIN unnest(%s::bigint[]) AS player(id)
+        ORDER BY counted.id, player.id
         ON CONFLICT (tournament_id, member_id) DO UPDATE SET token = EXCLUDED.token
         RETURNING tournament_id
     """
