@@ -58,7 +58,7 @@ def _table_rubber(request, slug: str, pk: int):
     own table's), answered for by its own table's link or the secretary."""
     from scoring.api import _may_record, _rubber  # scoring.api shows ConfirmationOutput
 
-    rubber = _rubber(request, slug, pk)
+    rubber = _rubber(request, slug, pk, to_write=True)
     _may_record(request, rubber)
     return rubber
 
@@ -107,7 +107,7 @@ class HandSettleView(APIView):
     def post(self, request, slug, pk, number):
         from scoring.api import _rubber
 
-        rubber = _rubber(request, slug, pk)
+        rubber = _rubber(request, slug, pk, to_write=True)
         if not manages_club(request, rubber.club):
             if not request.user.is_authenticated and request.auth is None:
                 raise exceptions.NotAuthenticated()

@@ -18,6 +18,7 @@ within LOCK_TIMEOUT_MS, or a deadlock PostgreSQL had to break, is a 409 too, and
 whole transaction is rolled back: nothing is half-written.
 """
 
+import hashlib
 import weakref
 from contextlib import contextmanager
 
@@ -92,6 +93,12 @@ def lock_one(queryset: QuerySet, *, what: str, nowait: bool = False) -> Model:
 _prepared: "weakref.WeakKeyDictionary[object, set[str]]" = weakref.WeakKeyDictionary()
 
 
+def statement_name(kind: str, sql: str) -> str:
+    """A name for `execute_prepared` that identifies `sql` exactly: its kind and a hash of
+    its text (for statements built from settings, such as a tournament's precedence)."""
+    return f"cardclub_{kind}_" + hashlib.sha1(sql.encode()).hexdigest()[:12]
+
+
 def execute_prepared(cursor, name: str, sql: str, params: list):
     """Run `sql` (with %s placeholders) on `cursor` as a statement prepared once per
     database session, on PostgreSQL: the raw statements on every hand's path and every
@@ -99,7 +106,8 @@ def execute_prepared(cursor, name: str, sql: str, params: list):
     not each time; their plans cost several times their execution. Elsewhere (SQLite)
     the statement is simply run.
 
-    `name` must identify `sql` exactly (the caller derives it from the statement). The
+    `name` must identify `sql` exactly (a fixed statement's own name, or `statement_name`
+    for one built from settings). The
     statement is prepared the first time this session runs it; a prepared statement
     lives as long as the session, rolled back or not, and a new connection prepares
     afresh.

@@ -370,7 +370,7 @@ class RubberHandDetailView(APIView):
 
     @extend_schema(request=CorrectionInput, responses=ScoresheetOutput)
     def put(self, request, slug, pk, number):
-        rubber = _rubber(request, slug, pk)
+        rubber = _rubber(request, slug, pk, to_write=True)
         _may_record(request, rubber)
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -396,7 +396,7 @@ class RubberHandRemoveView(APIView):
 
     @extend_schema(request=RemoveInput, responses=ScoresheetOutput)
     def post(self, request, slug, pk, number):
-        rubber = _rubber(request, slug, pk)
+        rubber = _rubber(request, slug, pk, to_write=True)
         _may_record(request, rubber)
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -431,7 +431,7 @@ class RubberCloseView(APIView):
 
     @extend_schema(request=None, responses=ScoresheetOutput)
     def post(self, request, slug, pk):
-        rubber = _rubber(request, slug, pk)
+        rubber = _rubber(request, slug, pk, to_write=True)
         _may_record(request, rubber)
         rubber = recording.sitting_close(rubber_id=rubber.pk)
         return Response(selectors.rubber_scoresheet(rubber=rubber))

@@ -12,6 +12,7 @@ never behind the hands it sums. A bulk load (`make_season`, `import_club`) calls
 for all rubbers. It recomputes, never adds: running it twice changes nothing.
 """
 
+import functools
 from collections.abc import Iterable
 
 from django.db import connection
@@ -105,7 +106,19 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
 
 
 def _rollup(where: str, where_seat: str, params: list, prepared: str | None = None) -> int:
-    sql = _SQL.format(
+    sql = _rollup_sql(where, where_seat)
+    with connection.cursor() as cursor:
+        if prepared:
+            execute_prepared(cursor, prepared, sql, params)
+        else:
+            cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+@functools.lru_cache(maxsize=16)
+def _rollup_sql(where: str, where_seat: str) -> str:
+    """The roll-up for these conditions (built once a process: it is on every hand's path)."""
+    return _SQL.format(
         seat=RubberPlayer._meta.db_table,
         rubber=Rubber._meta.db_table,
         hand_score=HandScore._meta.db_table,
@@ -114,12 +127,6 @@ def _rollup(where: str, where_seat: str, params: list, prepared: str | None = No
         where=where,
         where_seat=where_seat,
     )
-    with connection.cursor() as cursor:
-        if prepared:
-            execute_prepared(cursor, prepared, sql, params)
-        else:
-            cursor.execute(sql, params)
-        return cursor.rowcount
 
 
 def rollup_rubber(rubber) -> None:

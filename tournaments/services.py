@@ -15,7 +15,7 @@ The flow, for every hand recorded, corrected or removed:
    Idempotent: it recomputes, never adds.
 """
 
-import hashlib
+import functools
 import logging
 import time
 from collections import defaultdict
@@ -26,7 +26,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
-from core.db import execute_prepared
+from core.db import execute_prepared, statement_name
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
 from tournaments.models import (
@@ -154,7 +154,7 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
         columns = [[keep[m][key] for m in ids] for key in TOTAL_FIELDS]
         sql = _upsert_totals_sql()
         with connection.cursor() as cursor:
-            execute_prepared(cursor, _statement_name("totals", sql), sql,
+            execute_prepared(cursor, statement_name("totals", sql), sql,
                              [tournament.pk, ids, *columns])  # fmt: skip
         return
     TournamentTotal.objects.bulk_create(
@@ -168,11 +168,7 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
     )
 
 
-def _statement_name(kind: str, sql: str) -> str:
-    """A prepared statement's name (core.db.execute_prepared): its kind and its text's hash."""
-    return f"cardclub_{kind}_" + hashlib.sha1(sql.encode()).hexdigest()[:12]
-
-
+@functools.cache
 def _upsert_totals_sql() -> str:
     """PostgreSQL: the totals of a tournament's players upserted from one array per
     column (member ids, then TOTAL_FIELDS); a new row's rank and head-to-head are 0
@@ -267,7 +263,7 @@ def standings_rank(tournament: Tournament) -> None:
     """
     # One prepared statement per precedence (its columns are in the statement).
     with connection.cursor() as cursor:
-        execute_prepared(cursor, _statement_name("rank", sql), sql, [tournament.pk])
+        execute_prepared(cursor, statement_name("rank", sql), sql, [tournament.pk])
 
 
 def standings_rederive(*, tournament: Tournament) -> None:
@@ -390,6 +386,7 @@ def standings_full_recalculation(*, tournament_id: int) -> StandingsVersion | No
 # --- noting changes and scheduling -------------------------------------------------------------
 
 
+@functools.cache
 def _note_change_sql() -> str:
     """One statement (PostgreSQL) for `standings_note_change`: the tournaments the rubber
     counts in, as `tournaments_counting` finds them, each with every player upserted
