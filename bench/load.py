@@ -102,31 +102,44 @@ class Table(threading.Thread):
         self.hands: list[dict] = []  # one per 201: rubber, number, data, latency, freshness key
         self.errors: list[dict] = []
         self.starts: list[float] = []
+        self.next_number: int | None = None  # the hand's number in its rubber, as the phone sends
+        self.last_ms = 0.0  # the last answer's time inside the application (bench/wsgi.py)
 
     def post(self, path: str, body: dict, headers: dict) -> tuple[int, bytes]:
         """POST with an Idempotency-Key, as the phone does, retrying with the same key
-        after a failed connection or a 409 (the first attempt still running)."""
+        after a failed connection or a 409 that says to retry (the first attempt still
+        running, a lock not granted in time)."""
         headers = {**headers, "Idempotency-Key": str(uuid.uuid4())}
         for attempt in range(3):
             try:
-                status, _, payload = self.http.request("POST", path, body, headers)
+                status, response, payload = self.http.request("POST", path, body, headers)
             except Exception as exc:
                 self.errors.append({"what": path, "error": repr(exc), "attempt": attempt})
                 time.sleep(0.2)
                 continue
-            if status != 409 or attempt == 2:
+            self.last_ms = float(response.getheader("X-Bench-Ms") or 0)
+            if status != 409 or not response.getheader("Retry-After") or attempt == 2:
                 return status, payload
             time.sleep(0.2)
         raise ConnectionError(f"no answer from {path} after three attempts")
 
     def run(self) -> None:
         slug = self.plan["club"]
+        self._resync(wait=0)  # the rubber's next hand (a plan's tables carry on between loads)
+        # The tables do not all send their first hand at one instant: each starts at its
+        # own moment within the first `think` seconds, as the tables of a room do.
+        time.sleep(self.think * self.rng.random())
         while time.time() < self.stop_at:
             data = euchre_hand(self.rng)
             path = f"/api/v1/clubs/{slug}/rubbers/{self.rubber}/hands/"
+            # The phone's body: the hand, and the number it is meant to have, so that a
+            # hand whose answer was lost is refused (409), never recorded twice.
+            body = {"hand": data}
+            if self.next_number is not None:
+                body["expected_number"] = self.next_number
             t0 = time.perf_counter()
             try:
-                status, payload = self.post(path, data, self.headers)
+                status, payload = self.post(path, body, self.headers)
             except ConnectionError:
                 self._resync()
                 continue
@@ -136,9 +149,10 @@ class Table(threading.Thread):
                 self.errors.append({"what": "hand", "status": status, "body": text})
                 self._resync()
                 continue
-            body = json.loads(payload)
-            self._accepted(data, body, latency)
-            if body["rubber"]["status"] == "complete":
+            answer = json.loads(payload)
+            self._accepted(data, answer, latency)
+            self.next_number = answer["number"] + 1
+            if answer["rubber"]["status"] == "complete":
                 self._next_rubber()
             if self.think:
                 time.sleep(self.think * self.rng.uniform(0.5, 1.5))
@@ -156,6 +170,7 @@ class Table(threading.Thread):
         self.hands.append({
             "rubber": self.rubber, "number": body["number"], "data": data,
             "latency": latency, "recorded_at": recorded, "watch": watch,
+            "server_ms": self.last_ms,
         })  # fmt: skip
 
     def _next_rubber(self) -> None:
@@ -181,15 +196,20 @@ class Table(threading.Thread):
             self.errors.append({"what": "start", "status": status, "body": payload[:300].decode()})
             return
         self.rubber = json.loads(payload)["id"]
+        self.next_number = 1
 
-    def _resync(self) -> None:
-        """After a failure, learn from the server whether the rubber is over."""
-        time.sleep(0.2)
+    def _resync(self, wait: float = 0.2) -> None:
+        """Learn from the server the rubber's next hand, and whether it is over (after a
+        failure, and before the first hand)."""
+        time.sleep(wait)
         path = f"/api/v1/clubs/{self.plan['club']}/rubbers/{self.rubber}/"
         try:
             status, _, payload = self.http.request("GET", path, None, self.headers)
-            if status == 200 and json.loads(payload)["status"] == "complete":
-                self._next_rubber()
+            if status == 200:
+                rubber = json.loads(payload)
+                self.next_number = len(rubber["hands"]) + 1  # numbered 1, 2, ... (law 5)
+                if rubber["status"] == "complete":
+                    self._next_rubber()
         except Exception as exc:
             self.errors.append({"what": "resync", "error": repr(exc)})
 
@@ -328,6 +348,7 @@ def main(argv=None) -> None:
             for h in t.hands
         ],
         "latencies": [h["latency"] for t in tables for h in t.hands],
+        "server_ms": [h["server_ms"] for t in tables for h in t.hands],
         "starts": [s for t in tables for s in t.starts],
         "errors": [e for t in tables for e in t.errors],
         "freshness": freshness,

@@ -91,7 +91,8 @@ def _rows(r: dict, args) -> list[tuple[str, str, str, str]]:
             f"Recording: {s['clients']} tables for {s['record']} s, each waiting "
             f"{args.think} s between hands",
             f"{rec['per_second']:.1f} hands/s; p50 {ms(rec['p50'])}, p99 {ms(rec['p99'])}, "
-            f"max {ms(rec['max'])}; {rec['errors']} errors; {rec['accepted']} got 201, "
+            f"max {ms(rec['max'])} (in the application: p50 {ms(rec.get('server_p50'))}, "
+            f"p99 {ms(rec.get('server_p99'))}); {rec['errors']} errors; {rec['accepted']} got 201, "
             f"{rec['stored']} stored, {rec['lost']} lost, {rec['doubled']} doubled",
             "p99 < 100 ms, no error, none lost or doubled", verdict(clean and fast),
         ))  # fmt: skip

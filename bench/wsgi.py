@@ -95,4 +95,10 @@ def application(environ, start_response):
     _start_flusher()
     kind = kind_of(environ.get("REQUEST_METHOD", ""), environ.get("PATH_INFO", ""))
     started = time.thread_time()
-    return _Counted(django_application(environ, start_response), kind, started)
+    wall = time.perf_counter()
+
+    def timed_start_response(status, headers, exc_info=None):
+        took = (time.perf_counter() - wall) * 1000
+        return start_response(status, [*headers, ("X-Bench-Ms", f"{took:.2f}")], exc_info)
+
+    return _Counted(django_application(environ, timed_start_response), kind, started)
