@@ -19,6 +19,8 @@ import functools
 import logging
 import time
 from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -189,6 +191,77 @@ def _upsert_totals_sql() -> str:
 # --- ranking and publication ----------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Moved:
+    """Where in the standings a recalculation's changes can move anyone: the values of
+    the first ranked column (`column`) from `low` to `high` (None: no bound that way).
+
+    The standings are ordered by that column first, so a player whose value lies outside
+    the range compares with every changed player, before and after, as he did: his place
+    stands. Inside it, the rows are ranked again, after as many places as there are rows
+    ranked above the range."""
+
+    column: str
+    higher_is_better: bool
+    low: Any
+    high: Any
+
+    def rows(self, totals: QuerySet) -> QuerySet:
+        if self.low is not None:
+            totals = totals.filter(**{f"{self.column}__gte": self.low})
+        if self.high is not None:
+            totals = totals.filter(**{f"{self.column}__lte": self.high})
+        return totals
+
+    def sql(self) -> tuple[str, list, str, list]:
+        """The SQL conditions with their parameters: the rows inside the range, and the
+        rows ranked above it."""
+        column = _column(self.column)
+        inside, inside_params = [], []
+        if self.low is not None:
+            inside.append(f"{column} >= %s")
+            inside_params.append(self.low)
+        if self.high is not None:
+            inside.append(f"{column} <= %s")
+            inside_params.append(self.high)
+        bound = self.high if self.higher_is_better else self.low
+        if bound is None:  # the range reaches the top
+            return " AND ".join(inside) or "true", inside_params, "false", []
+        above = f"{column} {'>' if self.higher_is_better else '<'} %s"
+        return " AND ".join(inside) or "true", inside_params, above, [bound]
+
+
+def _moved(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
+    """The range the changed players' totals move within (`Moved`), read before they are
+    written; None to rank everyone (the first ranked metric is head-to-head, which moves
+    whole tied groups)."""
+    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    key = precedence[0]
+    if key == "head_to_head":
+        return None
+    higher = METRICS[key].higher_is_better
+    was = dict(
+        TournamentTotal.objects.filter(
+            tournament=tournament, member_id__in=list(totals)
+        ).values_list("member_id", key)
+    )
+    values, joins_or_leaves = [], False
+    for member_id, now in totals.items():
+        stays = bool(now["hands"] or now["rubbers_played"])  # as _write_totals keeps him
+        if member_id in was:
+            values.append(was[member_id])
+        if stays:
+            values.append(now[key])
+        # A player who comes into the standings or leaves them moves everyone below him.
+        joins_or_leaves |= (member_id in was) != stays
+    if not values:  # nobody was or is in the standings: no row to rank again
+        return Moved(key, higher, 1, 0)
+    low, high = min(values), max(values)
+    if joins_or_leaves:
+        low, high = (None, high) if higher else (low, None)
+    return Moved(key, higher, low, high)
+
+
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
     """Within each group of tied players: the finished rubbers each won less those he lost
     against the others of his group (one query for all the groups)."""
@@ -213,14 +286,18 @@ def _column(key: str) -> str:
     return connection.ops.quote_name(TournamentTotal._meta.get_field(key).column)
 
 
-def _rank_head_to_head(tournament: Tournament, precedence: list[str]) -> None:
-    """Head-to-head for the players tied on every metric before it; 0 for the rest."""
+def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Moved | None) -> None:
+    """Head-to-head for the players tied on every metric before it; 0 for the rest. With
+    `moved`, only the rows in its range: a tie elsewhere has none of the changed players
+    in it, before or after, so its head-to-head stands."""
     before = precedence[: precedence.index("head_to_head")]
     totals = TournamentTotal.objects.filter(tournament=tournament)
     # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
-    candidates = totals.annotate(
-        equal=Window(Count("id"), partition_by=[F(key) for key in before] or None)
-    ).filter(Q(equal__gt=1) | ~Q(head_to_head=0))
+    candidates = (
+        (moved.rows(totals) if moved else totals)
+        .annotate(equal=Window(Count("id"), partition_by=[F(key) for key in before] or None))
+        .filter(Q(equal__gt=1) | ~Q(head_to_head=0))
+    )
     groups: dict[tuple, list[int]] = defaultdict(list)
     current = {}
     for member_id, h2h, equal, *key in candidates.values_list(
@@ -237,33 +314,42 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str]) -> None:
         )
 
 
-def standings_rank(tournament: Tournament) -> None:
+def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     """Rank every player by the precedence list, in SQL: players equal on all of it share
     the place and are marked tied (two at third are both "=3", the next is fifth).
-    Only rows whose place changed are written. `tournaments.metrics.rank` is the same
-    rule in Python (the tests hold the two to each other)."""
+    Only rows whose place changed are written. With `moved` (an incremental
+    recalculation), only the rows in its range are ranked again (`Moved`).
+    `tournaments.metrics.rank` is the same rule in Python (the tests hold the two to
+    each other)."""
     precedence = tournament.precedence or DEFAULT_PRECEDENCE
     if "head_to_head" in precedence:
-        _rank_head_to_head(tournament, precedence)
+        _rank_head_to_head(tournament, precedence, moved)
     order = ", ".join(
         f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
     )
     partition = ", ".join(_column(key) for key in precedence)
     table = TournamentTotal._meta.db_table
+    inside, inside_params, above, above_params = "true", [], "false", []
+    if moved is not None:
+        inside, inside_params, above, above_params = moved.sql()
     # The rows whose place moved are picked out inside the subquery (from the place each
     # had), so the join to the table touches those alone: half the statement's time.
     sql = f"""
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
-            SELECT id, rank AS was, tied AS was_tied, RANK() OVER (ORDER BY {order}) AS place,
+            SELECT id, rank AS was, tied AS was_tied,
+                   RANK() OVER (ORDER BY {order}) + (
+                       SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND {above}
+                   ) AS place,
                    COUNT(*) OVER (PARTITION BY {partition}) AS equal
-            FROM {table} WHERE tournament_id = %s
+            FROM {table} WHERE tournament_id = %s AND {inside}
         ) r
         WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
     """
-    # One prepared statement per precedence (its columns are in the statement).
+    # One prepared statement per precedence and range's shape (its columns are in it).
     with connection.cursor() as cursor:
-        execute_prepared(cursor, statement_name("rank", sql), sql, [tournament.pk])
+        params = [tournament.pk, *above_params, tournament.pk, *inside_params]
+        execute_prepared(cursor, statement_name("rank", sql), sql, params)
 
 
 def standings_rederive(*, tournament: Tournament) -> None:
@@ -274,10 +360,16 @@ def standings_rederive(*, tournament: Tournament) -> None:
 
 
 def _publish(
-    tournament: Tournament, *, kind: str, players: int, started: float
+    tournament: Tournament,
+    *,
+    kind: str,
+    players: int,
+    started: float,
+    moved: Moved | None = None,
 ) -> StandingsVersion:
-    """Rank, then publish the next version (in the recalculation's transaction)."""
-    standings_rank(tournament)
+    """Rank (only `moved`'s range when given), then publish the next version (in the
+    recalculation's transaction)."""
+    standings_rank(tournament, moved)
     tournament.standings_version += 1
     version = StandingsVersion.objects.create(
         tournament=tournament,
@@ -352,13 +444,15 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
         if not dirty:
             return None
         member_ids = sorted({member_id for _, member_id, _ in dirty})
-        _write_totals(tournament, compute_totals(tournament, member_ids), replace_all=False)
+        totals = compute_totals(tournament, member_ids)
+        moved = _moved(tournament, totals)  # read before the totals are written
+        _write_totals(tournament, totals, replace_all=False)
         # Only the changes read above are done: a hand committed since then renewed its
         # row's token, and that row stays for the next recalculation.
         _delete_done(dirty)
         return _publish(
             tournament, kind=StandingsVersion.Kind.INCREMENTAL, players=len(member_ids),
-            started=started,
+            started=started, moved=moved,
         )  # fmt: skip
 
 

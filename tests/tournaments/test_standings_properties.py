@@ -167,3 +167,61 @@ def test_the_sql_ranking_places_players_as_the_rule_does(club, players, preceden
         )
     }
     assert stored == {row["member"]: (row["rank"], row["tied"]) for row in expected}
+
+
+def _places(tournament) -> dict[int, tuple[int, bool]]:
+    return {
+        row["member_id"]: (row["rank"], row["tied"])
+        for row in TournamentTotal.objects.filter(tournament=tournament).values(
+            "member_id", "rank", "tied"
+        )
+    }
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    players=st.lists(
+        st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value)), max_size=12
+    ),
+    # (which player, his new totals): an index past the list is a player coming into the
+    # standings; None is a player leaving them (every hand of his removed).
+    changes=st.lists(
+        st.tuples(
+            st.integers(0, 13),
+            st.none() | st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value)),
+        ),
+        max_size=4,
+    ),
+    precedence=st.permutations([*COLUMN_METRICS, "head_to_head"]).flatmap(
+        lambda keys: st.integers(1, len(keys)).map(lambda n: keys[:n])
+    ),
+)
+def test_ranking_the_moved_range_alone_places_everyone_as_ranking_them_all(
+    club, players, changes, precedence
+):
+    """An incremental recalculation ranks only the rows between the changed players' old
+    and new values of the first ranked metric (`services.Moved`): whatever the changes
+    (players coming into the standings or leaving them included) and whatever the
+    precedence (lower-is-better metrics first, head-to-head first), every place and tie
+    is the one ranking all the rows gives."""
+    tournament = Tournament.objects.create(
+        club=club, name="M", slug=f"m{next(slugs)}", kind="ladder", precedence=precedence
+    )
+    members = [Member.objects.create(club=club, name=f"P{next(slugs)}") for _ in range(14)]
+    for member, values in zip(members, players, strict=False):
+        TournamentTotal.objects.create(tournament=tournament, member=member, hands=1, **values)
+    services.standings_rank(tournament)
+    changed = {}
+    for index, values in changes:
+        nothing = dict.fromkeys(services.TOTAL_FIELDS, 0)
+        changed[members[index].pk] = {**nothing, **values, "hands": 1} if values else nothing
+    moved = services._moved(tournament, changed)
+    services._write_totals(tournament, changed, replace_all=False)
+    services.standings_rank(tournament, moved)
+    limited = _places(tournament)
+    services.standings_rank(tournament)
+    assert limited == _places(tournament)
