@@ -117,12 +117,17 @@ def _free_earlier_tables(club: Club) -> int:
     the open evening (every rubber in progress there but the season's own, its first),
     so that `--reuse` runs do not use the season's players up. Their hands stay counted;
     an abandoned rubber is as unfinished for the standings as one in progress."""
+    from django.db.models.functions import Now
+
     from scoring.rollup import rollup_rubbers
 
     evening = Evening.objects.get(club=club, status=Evening.Status.OPEN)
     in_progress = Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS)
     earlier = list(in_progress.order_by("pk").values_list("pk", flat=True)[1:])
-    Rubber.objects.filter(pk__in=earlier).update(status=Rubber.Status.ABANDONED)
+    # As scoring.services.rubber_abandon leaves one (law 21), without a lock per rubber.
+    Rubber.objects.filter(pk__in=earlier).update(
+        status=Rubber.Status.ABANDONED, completed_at=Now()
+    )
     rollup_rubbers(earlier)
     return len(earlier)
 
