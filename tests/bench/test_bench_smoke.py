@@ -45,6 +45,12 @@ def test_the_quick_benchmark_runs(settings):
     assert results["season"]["summary"].count("5,000 hands") == 1
     record = results["record"]
     assert record["accepted"] > 0
+    # The tables send the phone's body (the hand and its expected number) and learn each
+    # rubber's next hand: none refused. Each hand's time inside the application comes back
+    # (bench/wsgi.py) and is never more than the table waited for it.
+    assert record["errors"] == 0, record["error_samples"]
+    assert 0 < record["server_p50"] <= record["p50"]
+    assert record["server_p99"] <= record["p99"]
     assert (record["lost"], record["doubled"], record["changed"]) == (0, 0, 0)
     assert results["consistency"]["wrong"] == []
     assert results["page"]["rps"] > 0 and results["trivial"]["rps"] > 0
