@@ -125,9 +125,7 @@ def _free_earlier_tables(club: Club) -> int:
     in_progress = Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS)
     earlier = list(in_progress.order_by("pk").values_list("pk", flat=True)[1:])
     # As scoring.services.rubber_abandon leaves one (law 21), without a lock per rubber.
-    Rubber.objects.filter(pk__in=earlier).update(
-        status=Rubber.Status.ABANDONED, completed_at=Now()
-    )
+    Rubber.objects.filter(pk__in=earlier).update(status=Rubber.Status.ABANDONED, completed_at=Now())
     rollup_rubbers(earlier)
     return len(earlier)
 

@@ -48,6 +48,10 @@ def ms(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 1000:,.1f} ms"
 
 
+def seconds(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f} s"
+
+
 def per(used: dict[str, float], digits: int = 1) -> str:
     """CPU milliseconds by kind of process: "gunicorn 31.2 ms, celery 20.1 ms, ..."."""
     return ", ".join(f"{kind} {value:.{digits}f} ms" for kind, value in used.items() if value)
@@ -111,9 +115,9 @@ def _rows(r: dict, args) -> list[tuple[str, str, str, str]]:
     if fr := r.get("freshness"):
         rows.append((
             "Freshness: commit to public standings, under that load",
-            f"p50 {fr['p50'] or 0:.2f} s, p95 {fr['p95']:.2f} s, max {fr['max'] or 0:.2f} s "
+            f"p50 {seconds(fr['p50'])}, p95 {seconds(fr['p95'])}, max {seconds(fr['max'])} "
             f"({fr['measured']} hands; {fr['unseen']} never shown)",
-            "p95 < 1 s", verdict(fr["p95"] < 1),
+            "p95 < 1 s", verdict(fr["p95"] is not None and fr["p95"] < 1),
         ))  # fmt: skip
     if (c := r.get("consistency")) is not None:
         wrong = c["wrong"]
