@@ -2,15 +2,19 @@
 answered only with user errors, never a crash, and a refused one changes nothing."""
 
 import datetime
+import io
 from decimal import Decimal
 
+import pytest
+from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club import evenings, recording
 from club.formation import FormationError
-from club.models import Evening
+from club.models import Club, Evening
 from config.api import UserError
+from core.inputs import MAX_JSON_DEPTH
 from scoring import services as scoring
 from scoring.models import Hand, Rubber
 from scoring.rules import ScoringError
@@ -108,3 +112,25 @@ def test_random_evening_events_get_only_user_errors_and_change_nothing(club, scr
             assert error.message
             after = Evening.objects.get(pk=evening.pk)
             assert (after.version, after.state) == (before.version, before.state)
+
+
+@pytest.mark.parametrize("command", ["import_club", "replay_evening", "score_sheet"])
+def test_a_file_given_to_a_command_is_refused_with_a_reason_not_a_traceback(db, tmp_path, command):
+    """The commands that read a JSON file (a club's backup, an evening's log, a scoresheet)
+    refuse one nested deeper than the API accepts (Python's parser would end in a
+    RecursionError), one that is not UTF-8 and one that is not JSON, each saying so
+    (core.commandline); and the club's records are untouched."""
+    clubs = Club.objects.count()
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError, match=f"nests deeper than {MAX_JSON_DEPTH} levels"):
+        call_command(command, str(deep), stdout=io.StringIO(), stderr=io.StringIO())
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"club": "Café"}'.encode("latin-1"))
+    with pytest.raises(CommandError, match="is not UTF-8 text"):
+        call_command(command, str(latin), stdout=io.StringIO(), stderr=io.StringIO())
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"club": ')
+    with pytest.raises(CommandError, match="is not JSON"):
+        call_command(command, str(broken), stdout=io.StringIO(), stderr=io.StringIO())
+    assert Club.objects.count() == clubs

@@ -5,13 +5,10 @@ restores into a database holding other clubs. A slug in use is refused: give ano
 with --slug. Secretaries are linked by username where such a user exists.
 """
 
-import json
-import sys
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
 from club.backup import BackupError, backup_rows, club_import
+from core.commandline import read_json
 from core.progress import progress_bar
 
 
@@ -23,13 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--slug", help="import the club under this slug instead")
 
     def handle(self, *args, file, slug=None, **options):
-        try:
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-            data = json.loads(text)
-        except OSError as exc:
-            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{file} is not JSON: {exc}") from exc
+        data = read_json(file)
         report: list[str] = []
         # A bar on a terminal only (none when the output is piped or captured).
         bar = progress_bar(total=backup_rows(data), unit="rows", desc="Restoring", file=self.stderr)

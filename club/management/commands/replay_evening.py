@@ -7,8 +7,6 @@ dealer, waiting members, consecutive rubbers, candidates, rubbers and the ledger
 """
 
 import json
-import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -16,6 +14,7 @@ from club.evening_log import evening_replay
 from club.evenings import evening_summary
 from club.formation import FormationError
 from config.api import UserError
+from core.commandline import read_json
 from scoring.rules import ScoringError
 
 
@@ -26,13 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the exported log, or - for standard input")
 
     def handle(self, *args, file, **options):
-        try:
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-            log = json.loads(text)
-        except OSError as exc:
-            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{file} is not JSON: {exc}") from exc
+        log = read_json(file)
         try:
             evening = evening_replay(log=log)
         except (UserError, FormationError, ScoringError) as exc:

@@ -5,12 +5,10 @@ standard input.
 """
 
 import json
-import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from core.inputs import MAX_JSON_DEPTH, json_depth_exceeds
+from core.commandline import read_json
 from scoring.rules import ScoringError
 from scoring.sheet import score_sheet
 
@@ -22,16 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the scoresheet, or - for standard input")
 
     def handle(self, *args, file, **options):
-        try:
-            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
-        if json_depth_exceeds(text.encode()):  # the endpoint's bound (a RecursionError)
-            raise CommandError(f"{file} nests deeper than {MAX_JSON_DEPTH} levels")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CommandError(f"{file} is not JSON: {exc}") from exc
+        data = read_json(file)  # the endpoint's depth bound too (core.commandline)
         try:
             result = score_sheet(data)
         except ScoringError as exc:
