@@ -125,21 +125,27 @@ def from_the_hands(rubbers):
 
 
 metric_value = st.integers(-3, 3)  # few values: ties on every metric are common
-
-
-@settings(
-    max_examples=40,
+totals_row = st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value))
+precedences = st.permutations([*COLUMN_METRICS, "head_to_head"]).flatmap(
+    lambda keys: st.integers(1, len(keys)).map(lambda n: keys[:n])
+)
+slow_examples = settings(  # the parent of each test's settings
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(
-    players=st.lists(
-        st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value)), max_size=12
-    ),
-    precedence=st.permutations([*COLUMN_METRICS, "head_to_head"]).flatmap(
-        lambda keys: st.integers(1, len(keys)).map(lambda n: keys[:n])
-    ),
-)
+
+
+def _places(tournament) -> dict[int, tuple[int, bool]]:
+    return {
+        row["member_id"]: (row["rank"], row["tied"])
+        for row in TournamentTotal.objects.filter(tournament=tournament).values(
+            "member_id", "rank", "tied"
+        )
+    }
+
+
+@settings(slow_examples, max_examples=40)
+@given(players=st.lists(totals_row, max_size=12), precedence=precedences)
 def test_the_sql_ranking_places_players_as_the_rule_does(club, players, precedence):
     tournament = Tournament.objects.create(
         club=club, name="R", slug=f"r{next(slugs)}", kind="ladder", precedence=precedence
@@ -160,45 +166,16 @@ def test_the_sql_ranking_places_players_as_the_rule_does(club, players, preceden
         precedence,
         head_to_head=lambda ids: dict.fromkeys(ids, 0),  # no rubbers: nobody met
     )
-    stored = {
-        row["member_id"]: (row["rank"], row["tied"])
-        for row in TournamentTotal.objects.filter(tournament=tournament).values(
-            "member_id", "rank", "tied"
-        )
-    }
-    assert stored == {row["member"]: (row["rank"], row["tied"]) for row in expected}
+    assert _places(tournament) == {row["member"]: (row["rank"], row["tied"]) for row in expected}
 
 
-def _places(tournament) -> dict[int, tuple[int, bool]]:
-    return {
-        row["member_id"]: (row["rank"], row["tied"])
-        for row in TournamentTotal.objects.filter(tournament=tournament).values(
-            "member_id", "rank", "tied"
-        )
-    }
-
-
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(slow_examples, max_examples=60)
 @given(
-    players=st.lists(
-        st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value)), max_size=12
-    ),
+    players=st.lists(totals_row, max_size=12),
     # (which player, his new totals): an index past the list is a player coming into the
     # standings; None is a player leaving them (every hand of his removed).
-    changes=st.lists(
-        st.tuples(
-            st.integers(0, 13),
-            st.none() | st.fixed_dictionaries(dict.fromkeys(COLUMN_METRICS, metric_value)),
-        ),
-        max_size=4,
-    ),
-    precedence=st.permutations([*COLUMN_METRICS, "head_to_head"]).flatmap(
-        lambda keys: st.integers(1, len(keys)).map(lambda n: keys[:n])
-    ),
+    changes=st.lists(st.tuples(st.integers(0, 13), st.none() | totals_row), max_size=4),
+    precedence=precedences,
 )
 def test_ranking_the_moved_range_alone_places_everyone_as_ranking_them_all(
     club, players, changes, precedence
