@@ -207,7 +207,7 @@ class Table(threading.Thread):
             status, _, payload = self.http.request("GET", path, None, self.headers)
             if status == 200:
                 rubber = json.loads(payload)
-                self.next_number = len(rubber["hands"]) + 1  # numbered 1, 2, ... (law 5)
+                self.next_number = len(rubber["hands"]) + 1  # hands are numbered 1, 2, ...
                 if rubber["status"] == "complete":
                     self._next_rubber()
         except Exception as exc:
