@@ -10,19 +10,23 @@ class ClubConfig(AppConfig):
     def ready(self):
         from club import (
             confirmations,
-            evenings,
+            evening_receivers,
             schema,  # noqa: F401  (registers the OpenAPI extension)
         )
         from scoring import signals
 
         # The evening learns of the hands changed at its tables from scoring's events.
-        signals.hand_recorded.connect(evenings.on_hand_recorded, dispatch_uid="evening-hand")
-        signals.hand_corrected.connect(
-            evenings.on_hand_corrected, dispatch_uid="evening-correction"
+        signals.hand_recorded.connect(
+            evening_receivers.on_hand_recorded, dispatch_uid="evening-hand"
         )
-        signals.hand_removed.connect(evenings.on_hand_removed, dispatch_uid="evening-removal")
+        signals.hand_corrected.connect(
+            evening_receivers.on_hand_corrected, dispatch_uid="evening-correction"
+        )
+        signals.hand_removed.connect(
+            evening_receivers.on_hand_removed, dispatch_uid="evening-removal"
+        )
         signals.rubber_finished.connect(
-            evenings.on_rubber_finished, dispatch_uid="evening-rubber-end"
+            evening_receivers.on_rubber_finished, dispatch_uid="evening-rubber-end"
         )
         # The other side confirms a hand recorded at a table (a club's option).
         signals.hand_recorded.connect(

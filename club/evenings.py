@@ -7,9 +7,9 @@ transaction: the event and its decisions, the cut and its cards, new tables with
 their phone tokens, and a rubber (Call-Ace: a sitting) for every table whose play
 has begun. Hands recorded at an evening's table are events too: they are changed
 through club.recording (the one way, whatever the door), and the evening learns of
-them from scoring's signals (`on_hand_recorded` and the others below, connected in
-ClubConfig.ready()); when a hand ends a rubber (`on_rubber_finished`) the rubber's end
-is logged and the engine cuts players in and out.
+them from scoring's signals (club.evening_receivers, connected in ClubConfig.ready());
+when a hand ends a rubber the rubber's end is logged and the engine cuts players in and
+out.
 
 Locks, always in this order (core/db.py): rubbers (by primary key), then the evening.
 
@@ -38,9 +38,7 @@ import datetime
 import json
 import secrets
 from collections import Counter
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import BooleanField, IntegerField, QuerySet, Sum
@@ -623,7 +621,7 @@ def _log_change(
     """Log a change made at a table to `rubber` (locked; `evening` too when the change
     locked it first). A change that has just ended a rubber (`ended`) locks the evening
     now, after the rubber, for the engine to end the rubber at its table (law 15:
-    `_after_hand`, on scoring's `rubber_finished`). Returns the evening when this
+    club.evening_receivers, on scoring's `rubber_finished`). Returns the evening when this
     transaction now holds its row."""
     if ended and rubber.rules.partnership and evening is None:
         evening = _lock_evening(rubber.evening_id, expected_version)
@@ -634,125 +632,6 @@ def _log_change(
     _log(evening, data, [], user=user, table=table)
     evening.save(update_fields=["version"])
     return evening
-
-
-def _after_hand(evening: Evening, rubber: Rubber, *, user, table) -> None:
-    """A rubber that the hand finished ends at its table (law 15: then the cut-outs)."""
-    at_table = evening_state(evening).table(rubber.table.number)
-    # A rubber started outside the cutting (no table in the engine's state) just ends.
-    if rubber.is_complete and rubber.rules.partnership and at_table and at_table.in_rubber:
-        _apply(
-            evening,
-            {"type": "rubber_end", "table": rubber.table.number},
-            held={rubber.pk},
-            user=user,
-            table=table,
-            automatic=True,
-        )
-
-
-# --- what the evening learns from scoring (scoring/signals.py; connected in ClubConfig) ----
-
-
-@dataclass
-class Via:
-    """The door a change to a rubber came through, handed by scoring to the receivers
-    below untouched (club.recording makes it)."""
-
-    user: Any = None
-    table: Table | None = None  # the table whose phone link made the change
-    expected_version: int | None = None  # the evening's version the device saw
-    evening: Evening | None = None  # the evening's row, once this transaction holds it
-
-
-def _at_evening_table(rubber: Rubber, via) -> bool:
-    """Is this change one of an evening's table (and so an event of its log)?"""
-    if not (rubber.evening_id and rubber.table_id):
-        return False
-    if not isinstance(via, Via):
-        raise TypeError("A rubber at an evening's table is changed through club.recording.")
-    return True
-
-
-def _ordinal(rubber: Rubber) -> int:
-    """The rubber's place at its table, as the log names it (read with the lock: `placed`)."""
-    ordinal = getattr(rubber, "ordinal", None)
-    if ordinal is None:
-        ordinal = Rubber.objects.filter(table_id=rubber.table_id, pk__lte=rubber.pk).count()
-    return ordinal
-
-
-def on_hand_recorded(sender, *, rubber: Rubber, data: dict, via, **kwargs) -> None:
-    """A hand recorded at an evening's table is an event of the evening's log; one that
-    wins the rubber locks the evening for its end (`on_rubber_finished`)."""
-    if not _at_evening_table(rubber, via):
-        return
-    via.evening = _log_change(
-        rubber,
-        via.evening,
-        {"type": "hand", "table": rubber.table.number, "rubber": _ordinal(rubber), "hand": data},
-        ended=rubber.is_complete,
-        user=via.user,
-        table=via.table,
-        expected_version=via.expected_version,
-    )
-
-
-def on_hand_corrected(
-    sender, *, rubber: Rubber, number: int, data: dict, reason: str, was_complete: bool, via,
-    **kwargs,
-) -> None:  # fmt: skip
-    """A correction at an evening's table is logged. It may change a finished rubber's
-    figures but not whether it is finished: the table has already cut in and out on its
-    end (law 15)."""
-    if not _at_evening_table(rubber, via):
-        return
-    if was_complete and not rubber.is_complete:
-        raise UserError(
-            "This correction would leave a finished rubber unfinished, but the table has "
-            "already cut in and out on its end (law 15); correct the figures only.",
-            field="hand",
-            law="law 15",
-        )
-    via.evening = _log_change(
-        rubber,
-        via.evening,
-        {
-            "type": "correction",
-            "table": rubber.table.number,
-            "rubber": _ordinal(rubber),
-            "number": number,
-            "hand": data,
-            "reason": reason,
-        },
-        ended=not was_complete and rubber.is_complete,
-        user=via.user,
-        table=via.table,
-        expected_version=via.expected_version,
-    )
-
-
-def on_hand_removed(sender, *, rubber: Rubber, number: int, reason: str, via, **kwargs) -> None:
-    """A hand taken off a rubber at an evening's table is logged."""
-    if not _at_evening_table(rubber, via):
-        return
-    via.evening = _log_change(
-        rubber,
-        via.evening,
-        {"type": "hand_removed", "table": rubber.table.number, "rubber": _ordinal(rubber),
-         "number": number, "reason": reason},
-        ended=False,
-        user=via.user,
-        table=via.table,
-        expected_version=None,
-    )  # fmt: skip
-
-
-def on_rubber_finished(sender, *, rubber: Rubber, via, **kwargs) -> None:
-    """A rubber won at an evening's table ends there: the engine cuts players in and out
-    (law 15). The evening's row was locked when the hand was logged."""
-    if _at_evening_table(rubber, via) and via.evening is not None:
-        _after_hand(via.evening, rubber, user=via.user, table=via.table)
 
 
 @conflict_on_lock_failure(what="evening")

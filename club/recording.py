@@ -11,7 +11,7 @@ one transaction:
    (its version as the device saw it, open, a table's link changing only its table);
 2. has scoring score the change by the rule set and write the rows (scoring.services);
 3. and that is all: scoring announces the change (scoring/signals.py) and the evening
-   logs it and moves on (club.evenings' receivers, taking the evening's row last), the
+   logs it and moves on (club.evening_receivers, taking the evening's row last), the
    standings note it in their outbox (tournaments.receivers), in this transaction.
 """
 
@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from django.db import transaction
 
 from club import evenings
-from club.evenings import Via
+from club.evening_receivers import Via
 from club.models import Evening, Table
 from core.db import conflict_on_lock_failure, lock_one
 from core.errors import Conflict, UserError
