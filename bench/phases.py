@@ -132,9 +132,10 @@ def _free_earlier_tables(club: Club) -> int:
 
 def _bench_members(club: Club, count: int) -> list[Member]:
     """Members with a season behind them who are not seated in a rubber in progress."""
-    if _free_members(club, count) is None:
-        _free_earlier_tables(club)
     members = _free_members(club, count)
+    if members is None:
+        _free_earlier_tables(club)
+        members = _free_members(club, count)
     if members is None:
         raise SystemExit(f"the season has too few free players; {count} needed")
     return members

@@ -206,29 +206,25 @@ class Moved:
     low: Any
     high: Any
 
+    def _bounds(self) -> list[tuple[str, str, Any]]:
+        """(lookup, SQL operator, value) for each bound the range has."""
+        bounds = [("gte", ">=", self.low), ("lte", "<=", self.high)]
+        return [bound for bound in bounds if bound[2] is not None]
+
     def rows(self, totals: QuerySet) -> QuerySet:
-        if self.low is not None:
-            totals = totals.filter(**{f"{self.column}__gte": self.low})
-        if self.high is not None:
-            totals = totals.filter(**{f"{self.column}__lte": self.high})
-        return totals
+        return totals.filter(**{f"{self.column}__{lookup}": v for lookup, _, v in self._bounds()})
 
     def sql(self) -> tuple[str, list, str, list]:
         """The SQL conditions with their parameters: the rows inside the range, and the
         rows ranked above it."""
         column = _column(self.column)
-        inside, inside_params = [], []
-        if self.low is not None:
-            inside.append(f"{column} >= %s")
-            inside_params.append(self.low)
-        if self.high is not None:
-            inside.append(f"{column} <= %s")
-            inside_params.append(self.high)
-        bound = self.high if self.higher_is_better else self.low
-        if bound is None:  # the range reaches the top
-            return " AND ".join(inside) or "true", inside_params, "false", []
-        above = f"{column} {'>' if self.higher_is_better else '<'} %s"
-        return " AND ".join(inside) or "true", inside_params, above, [bound]
+        bounds = self._bounds()
+        inside = " AND ".join(f"{column} {op} %s" for _, op, _ in bounds) or "true"
+        inside_params = [value for _, _, value in bounds]
+        top = self.high if self.higher_is_better else self.low
+        if top is None:  # the range reaches the top
+            return inside, inside_params, "false", []
+        return inside, inside_params, f"{column} {'>' if self.higher_is_better else '<'} %s", [top]
 
 
 def _moved(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
