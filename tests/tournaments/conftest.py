@@ -6,6 +6,7 @@ import pytest
 # (tests/tournaments/movements) run without it (`pytest -p no:django`).
 
 NAMES = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
+EIGHT = [*NAMES, "Grace", "Hugh"]
 
 
 @pytest.fixture
@@ -42,6 +43,23 @@ def ladder(club, roster, evening, commit):
         services.tournament_create,
         club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk],
     )  # fmt: skip
+
+
+@pytest.fixture
+def make(club):
+    """A progressive with this movement and these players entered, no round seated yet."""
+    from tournaments import rounds, services
+
+    def build(movement, *, players=EIGHT, deals=None):
+        tournament = services.tournament_create(
+            club=club, name="Progressive", slug=f"p-{movement}", kind="progressive",
+            ruleset="euchre-somerset-1888", movement=movement, deals_per_round=deals,
+        )  # fmt: skip
+        for name in players:
+            rounds.tournament_enter(tournament=tournament, name=name)
+        return tournament
+
+    return build
 
 
 def start(club, evening, ns, ew):

@@ -7,7 +7,7 @@ from club import recording
 from config.api import UserError
 from scoring.rules import ScoringError
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
-from tests.tournaments.test_progressive import make, seat  # noqa: F401 (the fixture)
+from tests.tournaments.test_progressive import seat
 from tournaments import rounds
 from tournaments.selectors import standings_published
 
@@ -19,7 +19,7 @@ def deal(commit, table, hand):
 
 
 @pytest.mark.parametrize("movement", ["cut", "progressive", "rotation"])
-def test_a_level_round_goes_on_until_one_side_is_ahead(make, commit, movement):  # noqa: F811
+def test_a_level_round_goes_on_until_one_side_is_ahead(make, commit, movement):
     tournament = make(movement, deals=2)
     first = seat(tournament)
     level, other = first.tables.order_by("number")
@@ -70,7 +70,7 @@ def test_when_the_deals_are_over():
     assert deal_past_the_end(2, [{"NS": 2, "EW": 0}, *two]) == 3
 
 
-def test_a_correction_cannot_leave_a_deal_played_after_the_round_was_over(make, commit):  # noqa: F811
+def test_a_correction_cannot_leave_a_deal_played_after_the_round_was_over(make, commit):
     tournament = make("cut", deals=2)
     table = seat(tournament).tables.get(number=1)
     for hand in [*ONE_EACH, {"makers": "NS", "tricks": 3}]:  # level, then N-S ahead

@@ -8,8 +8,6 @@ from tests.tournaments.conftest import start
 from tournaments import rounds, services
 from tournaments.models import StandingsDirty
 
-EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
-
 
 def _marked_as_counted(rubber) -> tuple[set, set]:
     StandingsDirty.objects.all().delete()
@@ -31,13 +29,8 @@ def test_a_rubber_at_a_ladders_evening_is_noted_in_that_ladder_alone(club, ladde
     assert {t for t, _ in marked} == {ladder.pk}
 
 
-def test_a_progressive_rounds_rubber_is_noted_in_the_progressive(club):
-    progressive = services.tournament_create(
-        club=club, name="Progressive", slug="prog", kind="progressive",
-        ruleset="euchre-somerset-1888", movement="rotation",
-    )  # fmt: skip
-    for name in EIGHT:
-        rounds.tournament_enter(tournament=progressive, name=name)
+def test_a_progressive_rounds_rubber_is_noted_in_the_progressive(make):
+    progressive = make("rotation")
     seated = rounds.round_seat_next(tournament_id=progressive.pk)
     rubber = seated.tables.select_related("rubber").first().rubber
     marked, expected = _marked_as_counted(rubber)

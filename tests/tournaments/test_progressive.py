@@ -11,22 +11,6 @@ from tests.tournaments.conftest import sweep
 from tournaments import rounds, services
 from tournaments.selectors import standings_published
 
-EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
-
-
-@pytest.fixture
-def make(club, commit):
-    def build(movement, *, players=EIGHT, deals=None):
-        tournament = services.tournament_create(
-            club=club, name="Progressive", slug=f"p-{movement}", kind="progressive",
-            ruleset="euchre-somerset-1888", movement=movement, deals_per_round=deals,
-        )  # fmt: skip
-        for name in players:
-            rounds.tournament_enter(tournament=tournament, name=name)
-        return tournament
-
-    return build
-
 
 def play_round(commit, played, winners: dict[int, str]):
     """Each table's rubber swept by the side named (three double games, worth 8)."""

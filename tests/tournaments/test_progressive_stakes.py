@@ -7,8 +7,8 @@ import pytest
 
 from club import recording
 from config.api import UserError
-from tests.tournaments.conftest import sweep
-from tests.tournaments.test_progressive import EIGHT, seat
+from tests.tournaments.conftest import EIGHT, sweep
+from tests.tournaments.test_progressive import seat
 from tournaments import rounds, services
 from tournaments.selectors import standings_published, tournament_ledger
 
