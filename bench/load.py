@@ -124,38 +124,42 @@ class Table(threading.Thread):
         raise ConnectionError(f"no answer from {path} after three attempts")
 
     def run(self) -> None:
-        slug = self.plan["club"]
         self._resync(wait=0)  # the rubber's next hand (a plan's tables carry on between loads)
         # The tables do not all send their first hand at one instant: each starts at its
         # own moment within the first `think` seconds, as the tables of a room do.
         time.sleep(self.think * self.rng.random())
         while time.time() < self.stop_at:
-            data = euchre_hand(self.rng)
-            path = f"/api/v1/clubs/{slug}/rubbers/{self.rubber}/hands/"
-            # The phone's body: the hand, and the number it is meant to have, so that a
-            # hand whose answer was lost is refused (409), never recorded twice.
-            body = {"hand": data}
-            if self.next_number is not None:
-                body["expected_number"] = self.next_number
-            t0 = time.perf_counter()
-            try:
-                status, payload = self.post(path, body, self.headers)
-            except ConnectionError:
-                self._resync()
-                continue
-            latency = time.perf_counter() - t0
-            if status != 201:
-                text = payload[:300].decode(errors="replace")
-                self.errors.append({"what": "hand", "status": status, "body": text})
-                self._resync()
-                continue
-            answer = json.loads(payload)
-            self._accepted(data, answer, latency)
-            self.next_number = answer["number"] + 1
-            if answer["rubber"]["status"] == "complete":
-                self._next_rubber()
-            if self.think:
+            if self.one_hand() and self.think:
                 time.sleep(self.think * self.rng.uniform(0.5, 1.5))
+
+    def one_hand(self) -> bool:
+        """Post the table's next hand, as the phone does; True when it was recorded (a
+        refusal is noted in `errors` and the table learns the rubber's state again)."""
+        data = euchre_hand(self.rng)
+        path = f"/api/v1/clubs/{self.plan['club']}/rubbers/{self.rubber}/hands/"
+        # The phone's body: the hand, and the number it is meant to have, so that a
+        # hand whose answer was lost is refused (409), never recorded twice.
+        body = {"hand": data}
+        if self.next_number is not None:
+            body["expected_number"] = self.next_number
+        t0 = time.perf_counter()
+        try:
+            status, payload = self.post(path, body, self.headers)
+        except ConnectionError:
+            self._resync()
+            return False
+        latency = time.perf_counter() - t0
+        if status != 201:
+            text = payload[:300].decode(errors="replace")
+            self.errors.append({"what": "hand", "status": status, "body": text})
+            self._resync()
+            return False
+        answer = json.loads(payload)
+        self._accepted(data, answer, latency)
+        self.next_number = answer["number"] + 1
+        if answer["rubber"]["status"] == "complete":
+            self._next_rubber()
+        return True
 
     def _accepted(self, data: dict, body: dict, latency: float) -> None:
         watch = None
