@@ -48,7 +48,8 @@ from django.utils import timezone
 from club.formation import FormationError, engine
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
-from core.db import conflict_on_lock_failure, execute_prepared, for_update, lock_one, row_locks
+from core.compiled import Compiled
+from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from core.errors import Conflict, UserError
 from core.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from scoring import services as scoring
@@ -169,7 +170,7 @@ def _append(
     commit; the event takes that version as its seq. Otherwise the change is refused
     and rolled back whole, as it would have been had it come after what moved the
     evening on. On PostgreSQL the UPDATE and the event's INSERT are one statement (this
-    is on every hand's path), prepared once a session.
+    is on every hand's path).
     """
     quote = connection.ops.quote_name
     table_name = quote(Evening._meta.db_table)
@@ -199,11 +200,8 @@ def _append(
                 by_user.pk if by_user is not None else None,
                 table.pk if table is not None else None, timezone.now(),
             ]  # fmt: skip
-            name = "cardclub_append" + ("_at_version" if expected_version is not None else "")
-            row = execute_prepared(cursor, name, sql, params).fetchone()
-        else:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
     if row is None:
         evening = Evening.objects.get(pk=evening_id)
         _check_version(evening, expected_version)
@@ -550,6 +548,32 @@ def lock_first(rubbers: QuerySet[Rubber]) -> Rubber | None:
         return for_update(rubbers).first()
 
 
+# The two reads that lock the rubber on every hand's path, compiled once (core/compiled.py):
+# the rubber named by id, and the one in progress at an evening's table.
+_PLACED_BY_ID = Compiled(lambda pk: for_update(placed(Rubber.objects.filter(pk=pk)))[:1], int)
+_IN_PROGRESS_AT = Compiled(
+    lambda evening_id, number: for_update(
+        _at_table(evening_id, number)
+        .filter(status=Rubber.Status.IN_PROGRESS)
+        .order_by("-created_at", "-id")
+    )[:1],
+    int,
+    int,
+)
+
+
+def lock_placed(rubber_id: int) -> Rubber | None:
+    """The rubber with this id, `placed`, its row locked; None when there is none."""
+    with row_locks(what="rubber"):
+        return _PLACED_BY_ID.first(rubber_id)
+
+
+def _lock_in_progress(evening_id: int, table_number: int) -> Rubber | None:
+    """The rubber in progress at an evening's table, `placed`, its row locked."""
+    with row_locks(what="rubber"):
+        return _IN_PROGRESS_AT.first(evening_id, table_number)
+
+
 def check_change(
     evening: Evening,
     expected_version: int | None,
@@ -591,11 +615,11 @@ def rubber_to_change(
     if rubber_id is not None:
         rubber = lock_first(rubbers.filter(pk=rubber_id))
     else:
-        in_progress = rubbers.filter(status=Rubber.Status.IN_PROGRESS)
-        in_progress = in_progress.order_by("-created_at", "-id")
         # Looked for twice: a rubber that ends (or whose table breaks up) while this
         # request waits for its lock is not returned, and the table may have a new one.
-        rubber = lock_first(in_progress) or lock_first(in_progress)
+        rubber = _lock_in_progress(evening_id, table_number) or _lock_in_progress(
+            evening_id, table_number
+        )
     if rubber is not None:
         check_change(rubber.evening, expected_version, table, table_number, doing)
         return rubber, None

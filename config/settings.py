@@ -18,6 +18,8 @@ Variables:
     REDIS_URL             unset: tasks run eagerly, cache in memory;
                           set: Redis is the Celery broker and the cache
     DB_CONN_MAX_AGE       seconds to keep database connections (default 60)
+    DB_PREPARED_STATEMENTS  PostgreSQL: server-side binding and prepared statements
+                          (default true; false behind PgBouncer < 1.21 in transaction mode)
     THROTTLE_ANON, THROTTLE_USER, THROTTLE_LOGIN, THROTTLE_SCORESHEET
                           API rates ("600/min"); the last per caller of the scoresheet endpoint
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
@@ -108,8 +110,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "core.audit.AuditMiddleware",
+    # Outside the audit context: the idempotency record is not audited, so its two
+    # writes a request need no context set (core/audit.py).
     "core.idempotency.IdempotencyMiddleware",
+    "core.audit.AuditMiddleware",
     # Last, as django-axes requires: turns a login refused for a lockout into its page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -141,6 +145,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a concurrent writer rather than failing at once with "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+if IS_POSTGRES and env.bool("DB_PREPARED_STATEMENTS", default=True):
+    # Parameters bound by the server (the extended protocol, not the query text with its
+    # values quoted in), and a statement run twice on a connection prepared by psycopg,
+    # so that PostgreSQL parses and plans the ORM's queries once a connection rather than
+    # each time: on a recorded hand's path that was a quarter of PostgreSQL's CPU
+    # (BENCHMARKS.md). The audit context is set once a transaction for it (core/audit.py).
+    # Off behind a pooler that cannot keep prepared statements (PgBouncer before 1.21
+    # in transaction mode).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=2
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -11,8 +11,11 @@ The triggers exist on PostgreSQL, the production database; the laptop default
 """
 
 import contextlib
+import json
+import threading
+import uuid
 
-from django.db import connection
+from django.db import connection, transaction
 
 
 def audited(name: str, *, derived: tuple[str, ...] = ()):
@@ -36,14 +39,123 @@ def audited(name: str, *, derived: tuple[str, ...] = ()):
     )
 
 
-def audit_context(**metadata):
-    """Group the changes made inside under one audit context with this metadata (who,
-    why); a no-op where the database keeps no trigger history."""
-    if connection.vendor != "postgresql":
-        return contextlib.nullcontext()
-    import pghistory
+# --- the audit context: who and why, set once a transaction -----------------------------
+#
+# django-pghistory's triggers read two settings, `pghistory.context_id` and
+# `pghistory.context_metadata`, and file each history row under that context. Its own
+# `pghistory.context` sets them by prefixing every write statement with a `set_config`
+# statement: a second statement in the query text, which rules out server-side binding
+# and prepared statements (config/settings.py), and costs a parse and a JSON document a
+# write. Here they are set as pghistory sets them (`set_config(..., true)`: local to the
+# transaction), but only before the first write of a transaction, and again only when
+# the context's metadata has changed or a savepoint that set them may have been rolled
+# back. A write outside a transaction (autocommit) is made its own transaction, so that
+# the settings hold for it.
 
-    return pghistory.context(**metadata)
+_open = threading.local()  # .context: the thread's open _Context, if any
+_SET_CONTEXT = (
+    "SELECT set_config('pghistory.context_id', %s, true), "
+    "set_config('pghistory.context_metadata', %s, true)"
+)
+# Statements that cannot fire a trigger, or cannot run in a transaction: pghistory's
+# list, and the savepoints' own statements.
+_NOT_WRITES = (
+    "select", "vacuum", "analyze", "checkpoint", "discard", "load", "cluster", "reindex",
+    "create", "alter", "drop", "set transaction", "set session", "begin", "start",
+    "savepoint", "release", "rollback",
+)  # fmt: skip
+
+
+class _Context:
+    """The open context: its id (pghistory's Context row) and metadata, and `changes`, a
+    count that moves whenever the metadata does."""
+
+    def __init__(self, metadata: dict):
+        self.id = str(uuid.uuid4())
+        self.metadata = dict(metadata)
+        self.changes = 0
+
+    def add(self, metadata: dict) -> None:
+        if any(k not in self.metadata or self.metadata[k] != v for k, v in metadata.items()):
+            self.metadata.update(metadata)
+            self.changes += 1
+
+
+def _set_before_writes(execute, sql, params, many, context):
+    """A database execute wrapper: before a write, the open audit context is set in the
+    transaction, unless it is set there already (see above)."""
+    from psycopg.pq import TransactionStatus
+
+    db = context["connection"]
+    status = db.connection.info.transaction_status
+    if status == TransactionStatus.IDLE:  # this statement begins a new transaction
+        db.audit_context_set = None
+    head = sql.lstrip()[:20].lower() if isinstance(sql, str) else ""
+    if (
+        status == TransactionStatus.INERROR
+        or head.startswith(_NOT_WRITES)
+        or getattr(context["cursor"].cursor, "name", None)  # a named (server-side) cursor
+    ):
+        return execute(sql, params, many, context)
+    opened = _open.context
+    if db.get_autocommit():  # the write alone: its own transaction, the context set first
+        with transaction.atomic(using=db.alias):
+            _set(context["cursor"], opened)
+            db.audit_context_set = None
+            return execute(sql, params, many, context)
+    key, done = (opened.id, opened.changes), getattr(db, "audit_context_set", None)
+    savepoints = tuple(db.savepoint_ids)
+    # Still set if set for this metadata at this level or in an enclosing one: a savepoint
+    # rolled back or released since it was set is no longer on the stack, and a new one
+    # has a new id, so then the check fails and the context is set again.
+    if done is None or done[0] != key or savepoints[: len(done[1])] != done[1]:
+        _set(context["cursor"], opened)
+        db.audit_context_set = (key, savepoints)
+    return execute(sql, params, many, context)
+
+
+def _set(cursor, opened: _Context) -> None:
+    from pghistory.config import json_encoder
+
+    # The driver's own cursor: this statement is not passed to the wrappers again.
+    metadata = json.dumps(opened.metadata, cls=json_encoder())
+    cursor.cursor.execute(_SET_CONTEXT, (opened.id, metadata))
+
+
+class audit_context(contextlib.ContextDecorator):
+    """Group the changes made inside under one audit context with this metadata (who,
+    why). Inside an open context, entering another adds its metadata to the open one, as
+    `add_to_audit_context` does; a no-op where the database keeps no trigger history."""
+
+    def __init__(self, **metadata):
+        self.metadata = metadata
+        self._wrapper = None
+
+    def __enter__(self):
+        if connection.vendor != "postgresql":
+            return None
+        opened = getattr(_open, "context", None)
+        if opened is not None:
+            opened.add(self.metadata)
+            return opened
+        _open.context = _Context(self.metadata)
+        self._wrapper = connection.execute_wrapper(_set_before_writes)
+        self._wrapper.__enter__()
+        return _open.context
+
+    def __exit__(self, *exc):
+        if self._wrapper is not None:
+            self._wrapper.__exit__(*exc)
+            self._wrapper = None
+            del _open.context
+
+
+def add_to_audit_context(**metadata) -> None:
+    """Add to the open audit context's metadata (who made a request, once its
+    authentication is known); nothing when no context is open."""
+    opened = getattr(_open, "context", None)
+    if opened is not None:
+        opened.add(metadata)
 
 
 class AuditMiddleware:
@@ -94,11 +206,9 @@ class RecordWho:
 
     def has_permission(self, request, view):
         if connection.vendor == "postgresql" and request.method not in {"GET", "HEAD", "OPTIONS"}:
-            import pghistory
-
             user = request.user.username if request.user.is_authenticated else None
             table = getattr(request.auth, "number", None)
-            pghistory.context(user=user, table=table)  # adds to the request's context
+            add_to_audit_context(user=user, table=table)
         return True
 
     def has_object_permission(self, request, view, obj):

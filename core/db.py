@@ -18,8 +18,6 @@ within LOCK_TIMEOUT_MS, or a deadlock PostgreSQL had to break, is a 409 too, and
 whole transaction is rolled back: nothing is half-written.
 """
 
-import hashlib
-import weakref
 from contextlib import contextmanager
 
 from django.conf import settings
@@ -86,44 +84,3 @@ def lock_one(queryset: QuerySet, *, what: str, nowait: bool = False) -> Model:
     """
     with row_locks(what=what):
         return for_update(queryset, nowait=nowait).get()
-
-
-# --- prepared statements -----------------------------------------------------------------
-
-_prepared: "weakref.WeakKeyDictionary[object, set[str]]" = weakref.WeakKeyDictionary()
-
-
-def statement_name(kind: str, sql: str) -> str:
-    """A name for `execute_prepared` that identifies `sql` exactly: its kind and a hash of
-    its text (for statements built from settings, such as a tournament's precedence)."""
-    return f"cardclub_{kind}_" + hashlib.sha1(sql.encode()).hexdigest()[:12]
-
-
-def execute_prepared(cursor, name: str, sql: str, params: list):
-    """Run `sql` (with %s placeholders) on `cursor` as a statement prepared once per
-    database session, on PostgreSQL: the raw statements on every hand's path and every
-    recalculation's (the seats' roll-up, the outbox note, the ranking) are planned once,
-    not each time; their plans cost several times their execution. Elsewhere (SQLite)
-    the statement is simply run.
-
-    `name` must identify `sql` exactly (a fixed statement's own name, or `statement_name`
-    for one built from settings). The
-    statement is prepared the first time this session runs it; a prepared statement
-    lives as long as the session, rolled back or not, and a new connection prepares
-    afresh.
-    """
-    if connection.vendor != "postgresql":
-        cursor.execute(sql, params)
-        return cursor
-    connection.ensure_connection()
-    done = _prepared.setdefault(connection.connection, set())
-    if name not in done:
-        parts = sql.split("%s")
-        if len(parts) - 1 != len(params) or any("%" in part for part in parts):
-            raise ValueError(f"{name}: one %s a parameter, and no other % in the statement")
-        numbered = "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
-        cursor.execute(f"PREPARE {name} AS {numbered}")
-        done.add(name)
-    marks = ", ".join(["%s"] * len(params))
-    cursor.execute(f"EXECUTE {name}({marks})" if params else f"EXECUTE {name}", params)
-    return cursor

@@ -17,7 +17,6 @@ from collections.abc import Iterable
 
 from django.db import connection
 
-from core.db import execute_prepared
 from scoring.models import Game, HandScore, Rubber, RubberPlayer, Settlement
 
 CHUNK = 2000  # rubbers per statement (SQLite allows 32,766 parameters)
@@ -95,8 +94,8 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     if rubber_ids is None:
         return _rollup("1 = 1", "1 = 1", [])
     ids = sorted(set(rubber_ids))
-    if len(ids) == 1:  # every write of a rubber: a statement prepared once a session
-        return _rollup("rubber_id = %s", "s.rubber_id = %s", ids * 4, prepared="cardclub_rollup")
+    if len(ids) == 1:  # every write of a rubber: the same statement, prepared (settings.py)
+        return _rollup("rubber_id = %s", "s.rubber_id = %s", ids * 4)
     written = 0
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
@@ -105,13 +104,9 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     return written
 
 
-def _rollup(where: str, where_seat: str, params: list, prepared: str | None = None) -> int:
-    sql = _rollup_sql(where, where_seat)
+def _rollup(where: str, where_seat: str, params: list) -> int:
     with connection.cursor() as cursor:
-        if prepared:
-            execute_prepared(cursor, prepared, sql, params)
-        else:
-            cursor.execute(sql, params)
+        cursor.execute(_rollup_sql(where, where_seat), params)
         return cursor.rowcount
 
 

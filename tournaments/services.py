@@ -28,7 +28,6 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import Coalesce
 
-from core.db import execute_prepared, statement_name
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
 from tournaments.models import (
@@ -156,8 +155,7 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
         columns = [[keep[m][key] for m in ids] for key in TOTAL_FIELDS]
         sql = _upsert_totals_sql()
         with connection.cursor() as cursor:
-            execute_prepared(cursor, statement_name("totals", sql), sql,
-                             [tournament.pk, ids, *columns])  # fmt: skip
+            cursor.execute(sql, [tournament.pk, ids, *columns])
         return
     TournamentTotal.objects.bulk_create(
         [
@@ -342,10 +340,8 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
         ) r
         WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
     """
-    # One prepared statement per precedence and range's shape (its columns are in it).
     with connection.cursor() as cursor:
-        params = [tournament.pk, *above_params, tournament.pk, *inside_params]
-        execute_prepared(cursor, statement_name("rank", sql), sql, params)
+        cursor.execute(sql, [tournament.pk, *above_params, tournament.pk, *inside_params])
 
 
 def standings_rederive(*, tournament: Tournament) -> None:
@@ -418,7 +414,7 @@ def _delete_done(dirty: list[tuple[int, int, object]]) -> None:
     )
     ids, tokens = [pk for pk, _, _ in dirty], [token for _, _, token in dirty]
     with connection.cursor() as cursor:
-        execute_prepared(cursor, "cardclub_outbox_done", sql, [ids, tokens])
+        cursor.execute(sql, [ids, tokens])
 
 
 def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
@@ -528,7 +524,7 @@ def standings_note_change(*, rubber: Rubber, member_ids: list[int] | None = None
             Tournament.Kind.PROGRESSIVE.value, rubber.pk, list(member_ids),
         ]  # fmt: skip
         with connection.cursor() as cursor:
-            execute_prepared(cursor, "cardclub_note_change", _note_change_sql(), params)
+            cursor.execute(_note_change_sql(), params)
             tournament_ids = sorted({row[0] for row in cursor.fetchall()})
     else:
         tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))

@@ -1,38 +1,56 @@
-"""core.db.execute_prepared: hot raw statements planned once per database session."""
+"""On PostgreSQL the ORM's statements are bound by the server and prepared by psycopg
+once they have run twice on a connection (config/settings.py: DB_PREPARED_STATEMENTS),
+so PostgreSQL plans a hand's statements once a connection, not on every hand."""
+
+import os
+import subprocess
+import sys
 
 import pytest
 from django.db import connection
 
-from core.db import execute_prepared
+from club.models import Member
 
-# A session is closed mid-test: the test's rows cannot live in a transaction.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _prepared_here() -> set[str]:
+def _prepared_here() -> list[str]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT name FROM pg_prepared_statements")
-        return {row[0] for row in cursor.fetchall()}
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
 
 
-def test_a_statement_is_prepared_once_a_session_and_gives_the_plain_answer(postgres):
-    sql = "SELECT %s::int + %s::int, %s::text"
-    with connection.cursor() as cursor:
-        first = execute_prepared(cursor, "cardclub_test_sum", sql, [2, 3, "x"]).fetchall()
-    assert first == [(5, "x")]
-    assert "cardclub_test_sum" in _prepared_here()
-    with connection.cursor() as cursor:
-        again = execute_prepared(cursor, "cardclub_test_sum", sql, [40, 2, "y"]).fetchall()
-    assert again == [(42, "y")]
-    # A new session prepares afresh (a prepared statement is the session's own).
-    connection.close()
-    assert "cardclub_test_sum" not in _prepared_here()
-    with connection.cursor() as cursor:
-        assert execute_prepared(cursor, "cardclub_test_sum", sql, [1, 1, "z"]).fetchall() == [
-            (2, "z")
-        ]
+def test_a_query_run_again_is_prepared_and_answers_as_before(club, postgres):
+    ames = Member.objects.create(club=club, name="Ames")
+    brook = Member.objects.create(club=club, name="Brook")
+    mine = [s for s in _prepared_here() if "club_member" in s and '"name" = $1' in s]
+    assert mine == []
+    names = [Member.objects.filter(name=name).values_list("pk", flat=True).get()
+             for name in ("Ames", "Brook", "Ames")]  # fmt: skip
+    assert names == [ames.pk, brook.pk, ames.pk]
+    mine = [s for s in _prepared_here() if "club_member" in s and '"name" = $1' in s]
+    assert len(mine) == 1  # one statement, its value a parameter: $1, not 'Ames'
 
 
-def test_parameters_must_match_the_statement(postgres):
-    with connection.cursor() as cursor, pytest.raises(ValueError, match="cardclub_test_bad"):
-        execute_prepared(cursor, "cardclub_test_bad", "SELECT %s, 5 % 2", [1])
+def _options(**environ) -> list[str]:
+    """server_side_binding and prepare_threshold as the settings read them from this
+    environment (a process of its own: settings are read once)."""
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "o = settings.DATABASES['default'].get('OPTIONS', {}); "
+        "print(o.get('server_side_binding'), o.get('prepare_threshold'))"
+    )
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **environ}
+    run = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True,
+                         text=True, check=True)  # fmt: skip
+    return run.stdout.split()
+
+
+@pytest.mark.django_db(transaction=False)
+def test_they_can_be_turned_off_for_a_pooler():
+    """DB_PREPARED_STATEMENTS=false gives Django's default (values quoted in, nothing
+    prepared), for PgBouncer before 1.21 in transaction mode; SQLite has neither."""
+    postgres = "postgres://u@h/db"
+    assert _options(DATABASE_URL=postgres) == ["True", "2"]
+    assert _options(DATABASE_URL=postgres, DB_PREPARED_STATEMENTS="false") == ["None", "None"]
+    assert _options(DATABASE_URL="sqlite:///x.db") == ["None", "None"]
