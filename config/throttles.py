@@ -22,7 +22,22 @@ class AnonRateThrottle(_ClientAddress, throttling.AnonRateThrottle):
 
 
 class UserRateThrottle(_ClientAddress, throttling.UserRateThrottle):
-    """Logged-in callers per account, anonymous ones per address (THROTTLE_USER)."""
+    """Logged-in callers per account (THROTTLE_USER).
+
+    Anonymous callers (a table's phone, the public) are left to AnonRateThrottle, which
+    counts them per address at its lower rate: DRF's own class counts them here too, per
+    the same address, which could refuse nothing the lower rate lets through and cost
+    every anonymous request two more round trips to the cache.
+    """
+
+    def get_cache_key(self, request, view):
+        if not (request.user and request.user.is_authenticated):
+            return None  # not throttled by this class: AnonRateThrottle holds them
+        return super().get_cache_key(request, view)
+
+
+class ScopedRateThrottle(_ClientAddress, throttling.ScopedRateThrottle):
+    """A view's own rate (its `throttle_scope`), per account or per address."""
 
 
 class LoginRateThrottle(_ClientAddress, throttling.SimpleRateThrottle):

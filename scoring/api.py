@@ -4,6 +4,7 @@ The laws validate hands (scoring.rules); the serializers here describe the
 shapes for the OpenAPI schema and check only what is not a matter of law.
 """
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -13,7 +14,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from club import confirmations, recording
@@ -21,6 +21,8 @@ from club.api_confirm import ConfirmationOutput
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
+from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from core.compiled import Compiled
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HandField, HandRecordInput
@@ -203,21 +205,46 @@ class RubberSummaryOutput(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
+# What a write needs to decide who may make it (its id, club and table), read by every
+# write: compiled once (core/compiled.py); the rubbers a table's link may reach in a
+# private club are its own table's.
+_TO_WRITE = Compiled(
+    lambda club_id, pk: Rubber.objects.filter(club_id=club_id, pk=pk).only(
+        "id", "club_id", "table_id"
+    ),
+    int,
+    int,
+)
+_TO_WRITE_AT_TABLE = Compiled(
+    lambda club_id, table_id, pk: Rubber.objects.filter(
+        club_id=club_id, table_id=table_id, pk=pk
+    ).only("id", "club_id", "table_id"),
+    int,
+    int,
+    int,
+)
+
+
 def _rubber(request, slug: str, pk: int, *, to_write: bool = False) -> Rubber:
     """The club's rubber the request names (404 when it may not see it). `to_write`: only
     what deciding who may write to it needs (its id, club and table), as a write reads
     the rubber again under its lock (club.recording)."""
     club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
-    rubbers = Rubber.objects.filter(club=club)
-    if to_write:
-        rubbers = rubbers.only("id", "club_id", "table_id")
-    else:
-        rubbers = rubbers.select_related("evening", "table")
     # A table's link reads only its own table's rubbers when the club is private.
-    if table is not None and not club.is_public and not manages_club(request, club):
-        rubbers = rubbers.filter(table=table)
-    rubber = get_object_or_404(rubbers, pk=pk)
+    own_table_only = table is not None and not club.is_public and not manages_club(request, club)
+    if to_write:
+        if own_table_only:
+            rubber = _TO_WRITE_AT_TABLE.first(club.pk, table.pk, pk)
+        else:
+            rubber = _TO_WRITE.first(club.pk, pk)
+        if rubber is None:
+            raise Http404("No Rubber matches the given query.")
+    else:
+        rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
+        if own_table_only:
+            rubbers = rubbers.filter(table=table)
+        rubber = get_object_or_404(rubbers, pk=pk)
     rubber.club = club  # the club read once for the request
     return rubber
 

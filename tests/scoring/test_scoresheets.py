@@ -199,9 +199,14 @@ def test_the_scoresheet_endpoint_has_its_own_rate(api, db, monkeypatch):
     # DRF reads the rates (THROTTLE_SCORESHEET) once, into the class: lower this one.
     rates = {**SimpleRateThrottle.THROTTLE_RATES, "scoresheet": "3/min"}
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    # A caller cannot pass for another by writing X-Forwarded-For himself: the address
+    # is the connection's (TRUSTED_PROXY_COUNT 0, config/clientaddr.py).
     answers = [
-        api.post("/api/v1/scoresheets/score", EUCHRE_SHEET, format="json").status_code
-        for _ in range(4)
-    ]
+        api.post(
+            "/api/v1/scoresheets/score", EUCHRE_SHEET, format="json",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}",
+        ).status_code
+        for n in range(4)
+    ]  # fmt: skip
     assert answers == [200, 200, 200, 429]
     assert api.get("/api/v1/rulesets/").status_code == 200  # the general rate elsewhere
