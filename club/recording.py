@@ -72,7 +72,7 @@ def _hold(
     if evening_id is None:
         if rubber_id is None:
             raise TypeError("Name the rubber: rubber_id, or evening_id and table_number.")
-        rubber = evenings.lock_first(evenings.placed(Rubber.objects.filter(pk=rubber_id)))
+        rubber = evenings.lock_placed(rubber_id)
         if rubber is None:
             raise UserError("There is no such rubber.", field="rubber", code="not_found")
         if _at_evening_table(rubber):

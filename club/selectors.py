@@ -7,6 +7,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from club.models import Club, Evening, Member, Table
+from core.compiled import Compiled
 
 
 def clubs_visible_to(*, user) -> QuerySet[Club]:
@@ -107,11 +108,17 @@ def table_link_refusal(*, table: Table, now: datetime.datetime | None = None) ->
     return None
 
 
+# Every request from a table's phone reads its table here: compiled once (core/compiled.py).
+_TABLE_BY_TOKEN = Compiled(
+    lambda token: Table.objects.select_related("evening", "club").filter(token=token)[:1], str
+)
+
+
 def table_by_link(*, token: str) -> Table:
     """The table a live phone link opens (its evening and club read with it), or
     TableLinkDead saying why not. The API's `Table` authentication and the phone page
     both ask here, so a link lives and dies the same on both."""
-    table = Table.objects.select_related("evening", "club").filter(token=token).first()
+    table = _TABLE_BY_TOKEN.first(token)
     if table is None:
         if token and Table.objects.filter(replaced_token=token).exists():
             raise TableLinkDead("link_replaced")

@@ -22,7 +22,9 @@ from django.db.models import BigIntegerField, Model, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from core import compiled
 from core.audit import audit_context
+from core.compiled import Compiled
 from core.errors import UserError
 from scoring.models import (
     Game,
@@ -265,15 +267,15 @@ def _write_from(
         row.lines = [str(line) for line in result.lines]
         row.facts = result.facts
         row.game_won = result.game_won or ""
-        if row.pk is None:
-            row.save()
+    # The rows every hand writes, by statements built once (core/compiled.py).
+    compiled.insert([row for row in hands[first:] if row.pk is None])
     # A correction re-scores every later hand: one UPDATE for them all, not one each.
     Hand.objects.bulk_update(changed, ["data", "tricks", "points", "lines", "facts", "game_won"])
-    HandScore.objects.bulk_create(
+    compiled.insert([
         HandScore(hand=row, rubber=rubber, member_id=member_ids[name], **score)
         for (_, result), row in zip(scored[first:], hands[first:], strict=True)
         for name, score in player_scores(rules, rubber, result).items()
-    )
+    ])  # fmt: skip
     _write_rubber(
         rubber=rubber, rules=rules, state=state, hand_count=len(scored), member_ids=member_ids
     )
@@ -322,7 +324,7 @@ def _write_rubber(
         rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
     # What the rules' state makes of the rubber, and nothing else (its players and options
     # are written by their own services).
-    rubber.save(update_fields=WRITTEN_FROM_STATE)
+    compiled.update(rubber, WRITTEN_FROM_STATE)
     if may_hold_money:
         Settlement.objects.filter(rubber=rubber).delete()
     if complete:
@@ -334,6 +336,21 @@ def _write_rubber(
     rollup_rubber(rubber)  # the seats' totals, for standings (scoring/rollup.py)
     # The standings' outbox row is written by tournaments' receiver, in this transaction.
     rubber_changed.send(sender=Rubber, rubber=rubber, member_ids=list(member_ids.values()))
+
+
+# A rubber's hands in order, read by every write of the rubber: compiled once
+# (core/compiled.py).
+_HANDS_OF = Compiled(
+    lambda rubber_id: Hand.objects.filter(rubber_id=rubber_id).order_by("number"), int
+)
+
+
+def _hands_of(rubber: Rubber) -> list[Hand]:
+    """The rubber's hands in order, each knowing its rubber (as `rubber.hands` gives)."""
+    hands = _HANDS_OF.all(rubber.pk)
+    for hand in hands:
+        hand.rubber = rubber
+    return hands
 
 
 def _check_held(rubber: Rubber) -> None:
@@ -373,7 +390,7 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
             field="hand",
             law="law 21",
         )
-    hands = list(rubber.hands.order_by("number"))
+    hands = _hands_of(rubber)
     state, scored = _replay(rules, rubber, [h.data for h in hands])
     if rules.is_complete(state):
         raise ScoringError(
@@ -488,7 +505,7 @@ def rubber_correct_hand(
 def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) -> Hand:
     _check_table(rubber, table)
     rules = rubber.rules
-    hands = list(rubber.hands.order_by("number"))
+    hands = _hands_of(rubber)
     if not 1 <= number <= len(hands):
         raise UserError(f"This rubber has no hand {number}.", field="number", code="not_found")
     row = hands[number - 1]
@@ -548,7 +565,7 @@ def rubber_remove_last_hand(
     _check_held(rubber)
     _check_table(rubber, table)
     rules = rubber.rules
-    hands = list(rubber.hands.order_by("number"))
+    hands = _hands_of(rubber)
     if not hands or number != len(hands):
         raise UserError(
             "Only the last hand recorded can be removed; correct an earlier one instead.",

@@ -1,0 +1,193 @@
+"""Querysets compiled once: a hot read's SQL built by the ORM the first time, then run
+again with new values (what SQLAlchemy calls baked queries).
+
+    TABLE_BY_TOKEN = Compiled(
+        lambda token: Table.objects.select_related("evening", "club").filter(token=token),
+        str,
+    )
+    table = TABLE_BY_TOKEN.first(token)
+
+On a recorded hand's path, building a queryset and compiling it to SQL cost the ORM
+more than PostgreSQL takes to run the statement, prepared (BENCHMARKS.md): a table's
+link looked up with its evening and club, 0.9 ms of the 1.8 ms the read took. Here the
+queryset is built and compiled once a thread (its compiler holds the thread's database
+connection), twice, with two markers for each value: a parameter that differs between
+the two is where the value goes. Later calls put their values there and make the model
+instances as the ORM's own iterable does (`ModelIterable`: the row's converters, the
+`select_related` objects, the annotations). The answer is the queryset's own, which
+tests/test_compiled.py holds against the ORM for many values.
+
+The values must reach the SQL as they were given (an exact lookup on a column, a
+primary key): a value the ORM changes on the way (`iexact`, `contains`) is refused when
+the query is first compiled. Kept for the few reads on every hand's path; everywhere
+else the ORM is used as it is.
+"""
+
+import threading
+from collections.abc import Callable
+
+from django.db import DatabaseError, connections, router
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
+
+
+def _markers(kinds: tuple[type, ...], base: int) -> list:
+    """A value of each kind for the query to be compiled with (within any column's range,
+    a small integer's included: the ORM finds no row for a value out of range)."""
+    out = []
+    for i, kind in enumerate(kinds):
+        if kind is int:
+            out.append(base + i)
+        elif kind is str:
+            out.append(f"\x1fcompiled-{base + i}\x1f")
+        else:
+            raise TypeError(f"Compiled: a value is an int or a str, not {kind.__name__}")
+    return out
+
+
+class Compiled:
+    """A queryset built by `build(*values)`, compiled once (see the module's docstring);
+    `kinds` are the values' types, int or str."""
+
+    def __init__(self, build: Callable[..., QuerySet], *kinds: type):
+        self.build = build
+        self.kinds = kinds
+        self._plans = threading.local()  # .plan: this thread's compiled query
+
+    def all(self, *values) -> list[Model]:
+        """The queryset's objects for these values, as `list(build(*values))` gives."""
+        if len(values) != len(self.kinds):
+            raise TypeError(f"Compiled: {len(self.kinds)} values wanted, {len(values)} given")
+        plan = getattr(self._plans, "plan", None) or self._compile()
+        using, sql, slots, compiler, locks = plan
+        connection = connections[using]
+        if locks and connection.get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        params = [values[slot] if type(slot) is _Slot else slot for slot in slots]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return list(_objects(compiler, rows, using))
+
+    def first(self, *values) -> Model | None:
+        """The first object (in the queryset's order: build it with its limit), or None."""
+        found = self.all(*values)
+        return found[0] if found else None
+
+    def _compile(self) -> tuple:
+        """Compile the queryset twice, with two sets of markers: a parameter that differs
+        between the two is a value's place, one that does not is the query's own."""
+        first, second = _markers(self.kinds, 30001), _markers(self.kinds, 31001)
+        queryset = self.build(*first)
+        using = queryset.db
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        again, params_again = self.build(*second).query.get_compiler(using=using).as_sql()
+        slots: list = []
+        for mine, other in zip(params, params_again, strict=True):
+            if mine == other:
+                slots.append(mine)
+            elif mine in first and first.index(mine) == second.index(other):
+                slots.append(_Slot(first.index(mine)))
+            else:
+                break
+        placed = {int(s) for s in slots if type(s) is _Slot}
+        if again != sql or len(slots) != len(params) or placed != set(range(len(first))):
+            raise ValueError(f"Compiled: a value does not reach the SQL as given: {sql}")
+        plan = (using, sql, slots, compiler, bool(queryset.query.select_for_update))
+        self._plans.plan = plan
+        return plan
+
+
+class _Slot(int):
+    """The place of the call's value `int(self)` among the statement's parameters."""
+
+
+def _objects(compiler, rows: list, using: str):
+    """Model instances from rows, as Django's ModelIterable makes them."""
+    select, klass_info = compiler.select, compiler.klass_info
+    annotation_col_map = compiler.annotation_col_map
+    model_cls = klass_info["model"]
+    select_fields = klass_info["select_fields"]
+    start, end = select_fields[0], select_fields[-1] + 1
+    init_list = [f[0].target.attname for f in select[start:end]]
+    related_populators = get_related_populators(klass_info, select, using)
+    for row in compiler.results_iter([rows]):
+        obj = model_cls.from_db(using, init_list, row[start:end])
+        for populator in related_populators:
+            populator.populate(row, obj)
+        for attr_name, col_pos in (annotation_col_map or {}).items():
+            setattr(obj, attr_name, row[col_pos])
+        yield obj
+
+
+# --- writes --------------------------------------------------------------------------------
+#
+# The rows every hand writes (the hand, its players' scores, the rubber's summary), with
+# their statements built once a database vendor and shape rather than by the ORM's
+# compilers each time. Like `bulk_create` and `QuerySet.update`, they send no model
+# signals: nothing listens for these models' (tests/test_compiled.py holds that).
+
+_statements: dict[tuple, str] = {}
+
+
+def _columns(model: type[Model], names: list[str] | None = None) -> list:
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    if names is not None:
+        fields = [model._meta.get_field(name) for name in names]
+    return fields
+
+
+def insert(objs: list[Model]) -> None:
+    """Insert these new objects of one model in one statement and give them their primary
+    keys, as `bulk_create` does (each field's `pre_save` first: `auto_now_add`)."""
+    if not objs:
+        return
+    model = type(objs[0])
+    connection = connections[router.db_for_write(model)]
+    fields = _columns(model)
+    key = ("insert", connection.vendor, model, len(objs))
+    sql = _statements.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = _statements[key] = (
+            f"INSERT INTO {quote(model._meta.db_table)} "
+            f"({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES {', '.join([row] * len(objs))} RETURNING {quote(model._meta.pk.column)}"
+        )
+    params = [
+        f.get_db_prep_save(f.pre_save(obj, add=True), connection) for obj in objs for f in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = cursor.fetchall()
+    for obj, (pk,) in zip(objs, keys, strict=True):
+        obj.pk = pk
+        obj._state.adding = False
+        obj._state.db = connection.alias
+
+
+def update(obj: Model, names: list[str]) -> None:
+    """Write these fields of a stored object, as `save(update_fields=names)` does (each
+    field's `pre_save` first: `auto_now`); its row must exist."""
+    model = type(obj)
+    connection = connections[router.db_for_write(model)]
+    fields = _columns(model, names)
+    key = ("update", connection.vendor, model, tuple(names))
+    sql = _statements.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        sql = _statements[key] = (
+            f"UPDATE {quote(model._meta.db_table)} SET "
+            + ", ".join(f"{quote(f.column)} = %s" for f in fields)
+            + f" WHERE {quote(model._meta.pk.column)} = %s"
+        )
+    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, obj.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"{model.__name__} {obj.pk}: no row to update")

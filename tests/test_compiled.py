@@ -1,0 +1,154 @@
+"""core/compiled.py: the hot path's reads, compiled once, answer exactly as the ORM does,
+for every row of a season (fields, the objects read with them, the annotations); its
+writes store the rows the ORM would."""
+
+import pytest
+from django.db import DatabaseError, transaction
+from django.db.models.signals import post_save, pre_save
+from django.db.transaction import TransactionManagementError
+
+from club import evenings
+from club.models import Club, Member, Table
+from club.selectors import _TABLE_BY_TOKEN
+from core.compiled import Compiled, insert, update
+from scoring import api as scoring_api
+from scoring import services as scoring
+from scoring.models import Hand, HandScore, Rubber
+from tournaments.management.season import season_make
+
+
+@pytest.fixture
+def season(db):
+    season_make(club_slug="compiled", players=24, evenings=3, hands=300, seed=11)
+    return Club.objects.get(slug="compiled")
+
+
+def state(obj, *related: str, annotations: tuple[str, ...] = ()) -> dict:
+    """Everything an object was read with: its loaded fields, the related objects read
+    with it (their fields), its annotations."""
+    if obj is None:
+        return {}
+    loaded = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields
+              if f.attname in obj.__dict__}  # fmt: skip
+    for name in related:
+        other = getattr(obj, name)
+        loaded[name] = state(other) if other is not None else None
+    for name in annotations:
+        loaded[name] = getattr(obj, name, "(not read)")  # SQLite: no seat ids
+    loaded["deferred"] = sorted(obj.get_deferred_fields())
+    return loaded
+
+
+def test_a_tables_link_is_read_as_the_orm_reads_it(season):
+    tokens = [*Table.objects.values_list("token", flat=True), "no-such-token"]
+    for token in tokens:
+        orm = Table.objects.select_related("evening", "club").filter(token=token).first()
+        assert state(_TABLE_BY_TOKEN.first(token), "evening", "club") == state(
+            orm, "evening", "club"
+        )
+
+
+def test_the_rubber_locked_on_the_hands_path_is_read_as_the_orm_reads_it(season):
+    placed = ("ordinal", "later", scoring.SEAT_MEMBER_IDS)
+    ids = [*Rubber.objects.values_list("pk", flat=True), 0]
+    with transaction.atomic():
+        for pk in ids:
+            orm = evenings.lock_first(evenings.placed(Rubber.objects.filter(pk=pk)))
+            got = evenings.lock_placed(pk)
+            related = ("evening", "table", "club") if orm and orm.evening_id else ("club",)
+            assert state(got, *related, annotations=placed if orm else ()) == state(
+                orm, *related, annotations=placed if orm else ()
+            )
+    tables = Rubber.objects.exclude(table=None).values_list("evening_id", "table__number")
+    with transaction.atomic():
+        for evening_id, number in set(tables):
+            rubbers = evenings._at_table(evening_id, number).filter(status="in_progress")
+            orm = evenings.lock_first(rubbers.order_by("-created_at", "-id"))
+            got = evenings._lock_in_progress(evening_id, number)
+            assert state(got, annotations=placed if orm else ()) == state(
+                orm, annotations=placed if orm else ()
+            )
+
+
+def test_a_rubbers_hands_and_what_a_write_needs_are_read_as_the_orm_reads_them(season):
+    for rubber in Rubber.objects.all():
+        orm = list(rubber.hands.order_by("number"))
+        got = scoring._hands_of(rubber)
+        assert [state(h) for h in got] == [state(h) for h in orm]
+        assert all(h.rubber is rubber for h in got)
+        fields = ("id", "club_id", "table_id")
+        orm = Rubber.objects.filter(club_id=rubber.club_id, pk=rubber.pk).only(*fields).first()
+        assert state(scoring_api._TO_WRITE.first(rubber.club_id, rubber.pk)) == state(orm)
+        if rubber.table_id:
+            at = scoring_api._TO_WRITE_AT_TABLE.first(rubber.club_id, rubber.table_id, rubber.pk)
+            assert state(at) == state(orm)
+            assert scoring_api._TO_WRITE_AT_TABLE.first(rubber.club_id, 0, rubber.pk) is None
+
+
+def test_a_value_the_orm_would_change_is_refused_when_compiled(season):
+    by_name = Compiled(lambda name: Member.objects.filter(name__icontains=name), str)
+    with pytest.raises(ValueError, match="does not reach the SQL as given"):
+        by_name.all("ames")
+    with pytest.raises(TypeError, match="1 values wanted, 2 given"):
+        by_name.all("a", "b")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_read_outside_a_transaction_is_refused(season):
+    rubber = Rubber.objects.first()
+    with transaction.atomic():
+        assert evenings.lock_placed(rubber.pk).pk == rubber.pk  # compiled inside
+    with pytest.raises(TransactionManagementError):
+        evenings.lock_placed(rubber.pk)
+
+
+def test_hands_come_back_with_their_json_converted(season):
+    hand = Hand.objects.order_by("pk").first()
+    (got,) = [h for h in scoring._hands_of(hand.rubber) if h.pk == hand.pk]
+    assert isinstance(got.data, dict) and got.data == hand.data
+
+
+def _row(obj) -> dict:
+    values = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+    values.pop("id")
+    return values
+
+
+def test_the_hands_rows_are_written_as_the_orm_writes_them(season):
+    rubber = Rubber.objects.filter(status="in_progress").first()
+    last = rubber.hands.order_by("number").last()
+    like = {f: getattr(last, f) for f in ("data", "tricks", "points", "lines", "facts")}
+    made = [Hand(rubber=rubber, number=1000 + n, **like) for n in range(3)]
+    insert(made[:2])
+    made[2].save()
+    stored = {h.number: h for h in Hand.objects.filter(rubber=rubber, number__gte=1000)}
+    assert [h.pk for h in made] == [stored[1000 + n].pk for n in range(3)]
+    assert made[0].recorded_at is not None  # auto_now_add, as save() gives
+    fresh = [_row(h) for h in Hand.objects.filter(pk__in=[h.pk for h in made]).order_by("number")]
+    assert fresh[0] | {"number": 0, "recorded_at": 0} == fresh[2] | {"number": 0, "recorded_at": 0}
+    assert fresh[:2] == [_row(h) for h in made[:2]]
+    scores = [HandScore(hand=made[0], rubber=rubber, member_id=m, side="NS", points=1)
+              for m in rubber.seats.values_list("member_id", flat=True)]  # fmt: skip
+    insert(scores)
+    assert sorted(_row(s).items() for s in scores) == sorted(
+        _row(s).items() for s in HandScore.objects.filter(hand=made[0])
+    )
+
+
+def test_the_rubbers_summary_is_written_as_save_writes_it(season):
+    rubber = Rubber.objects.filter(status="in_progress").first()
+    before = _row(Rubber.objects.get(pk=rubber.pk))
+    rubber.summary = {"changed": True}
+    rubber.hand_count = 99
+    rubber.stake = 123  # not among the fields written
+    update(rubber, ["summary", "hand_count"])
+    after = _row(Rubber.objects.get(pk=rubber.pk))
+    assert after == before | {"summary": {"changed": True}, "hand_count": 99}
+    rubber.pk = 0
+    with pytest.raises(DatabaseError, match="no row to update"):
+        update(rubber, ["summary"])
+
+
+def test_nothing_listens_for_the_signals_these_writes_do_not_send():
+    for model in (Hand, HandScore, Rubber):
+        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
