@@ -171,9 +171,9 @@ def insert(objs: list[Model]) -> None:
         obj._state.db = connection.alias
 
 
-def update(obj: Model, names: list[str]) -> None:
+def update(obj: Model, names: list[str], *, missing_ok: bool = False) -> None:
     """Write these fields of a stored object, as `save(update_fields=names)` does (each
-    field's `pre_save` first: `auto_now`); its row must exist."""
+    field's `pre_save` first: `auto_now`); its row must exist, unless `missing_ok`."""
     model = type(obj)
     connection = connections[router.db_for_write(model)]
     fields = _columns(model, names)
@@ -189,5 +189,5 @@ def update(obj: Model, names: list[str]) -> None:
     params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, obj.pk])
-        if cursor.rowcount != 1:
+        if cursor.rowcount != 1 and not missing_ok:
             raise DatabaseError(f"{model.__name__} {obj.pk}: no row to update")

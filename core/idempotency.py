@@ -22,6 +22,8 @@ from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
 
+from core import compiled
+
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 PREFIXES = ("/api/", "/t/")
@@ -106,12 +108,13 @@ class IdempotencyMiddleware:
             return response
         if hasattr(response, "render") and not getattr(response, "is_rendered", True):
             response.render()
-        IdempotencyRecord.objects.filter(pk=record.pk).update(
-            state=IdempotencyRecord.State.DONE,
-            status=response.status_code,
-            content_type=response.get("Content-Type", ""),
-            body=response.content,
-        )
+        record.state = IdempotencyRecord.State.DONE
+        record.status = response.status_code
+        record.content_type = response.get("Content-Type", "")
+        record.body = response.content
+        # A record purged meanwhile is simply not written (the answer stands).
+        fields = ["state", "status", "content_type", "body"]
+        compiled.update(record, fields, missing_ok=True)
         return response
 
     def _claim(self, model, scope: dict, fingerprint: str):
