@@ -101,6 +101,7 @@ SEAT_SUMS = (
     "points", "marches", "lone_hands", "euchres", "honours", "hands", "games_won", "stake_won",
 )  # fmt: skip
 SEAT_TOTALS = (*SEAT_SUMS, "evening", "finished", "won", "rubber_points", "round_won")
+SEAT_COVERED = tuple(name for name in SEAT_TOTALS if name != "evening")  # the index's key has it
 
 
 @audited("RubberPlayer", derived=SEAT_TOTALS)
@@ -143,7 +144,19 @@ class RubberPlayer(models.Model):
 
     class Meta:
         ordering = ["rubber", "position"]
-        indexes = [models.Index("member", "evening", name="rubberplayer_member_evening")]
+        indexes = [
+            # The standings read a player's seats by member and evening (compute_totals,
+            # head_to_head); every column they read is carried in the index, so PostgreSQL
+            # answers from the index alone (an index-only scan), not from the seats'
+            # rows scattered over the table (BENCHMARKS.md, 24 November, evening). The
+            # cost: a hand's roll-up update of the seats is no longer a HOT update.
+            # SQLite ignores `include`.
+            models.Index(
+                fields=["member", "evening"],
+                include=["id", "rubber", "side", *SEAT_COVERED],
+                name="rubberplayer_member_seats",
+            )
+        ]
         constraints = [
             models.UniqueConstraint("rubber", "member", name="rubberplayer_once_per_rubber"),
             models.UniqueConstraint("rubber", "position", name="rubberplayer_unique_position"),
