@@ -30,8 +30,10 @@ def request_cpu(raw: dict) -> dict[str, dict[str, float]]:
 def recorded_hand_cpu(by_kind: dict, used: dict[str, float], hands: int) -> dict[str, float]:
     """The CPU milliseconds one recorded hand costs, all processes together: gunicorn's
     threads serving the hands and the rubbers they start (the reader's requests not
-    counted), the worker's recalculations, PostgreSQL's backends (all of them: the
-    reader's cached pages ask nothing of the database)."""
+    counted), the worker's recalculations, PostgreSQL's backends (all of them: they cannot
+    be told apart by request, so the reader's page, read again from the database once for
+    each new version of the standings, is in PostgreSQL's figure: about 0.25 ms a hand on
+    24 November, BENCHMARKS.md)."""
     if not hands:
         return {}
     own = sum(k["ms"] * k["n"] for name, k in by_kind.items() if name in ("record", "start"))
