@@ -4,9 +4,9 @@ The flow, for every hand recorded, corrected or removed:
 
 1. In the writing transaction, `standings_note_change` marks the rubber's players
    dirty (`StandingsDirty`, the outbox) in every tournament the rubber counts for.
-2. After commit, `standings_schedule` enqueues one recalculation per tournament,
-   unless one is already queued (a cache key), so a burst of hands causes one or
-   two recalculations, not one each. If the broker is down the outbox waits for
+2. After commit, `standings_schedule` enqueues one task recalculating each of those
+   tournaments that has none queued already (a cache key per tournament), so a burst of
+   hands causes one or two recalculations, not one each. If the broker is down the outbox waits for
    the periodic sweep (`standings_sweep`).
 3. The task (`tournaments.tasks.recalculate_standings`) takes the tournament's
    advisory lock (one recalculation at a time per tournament), recomputes the
@@ -538,16 +538,18 @@ def standings_note_change(*, rubber: Rubber, member_ids: list[int] | None = None
             unique_fields=["tournament", "member"],
             update_fields=["token"],
         )
-    for tournament_id in tournament_ids:
+    if tournament_ids:  # one task for them all, after commit
         transaction.on_commit(
-            lambda t=tournament_id: standings_schedule(
-                tournament_id=t, countdown=settings.STANDINGS_DEBOUNCE_SECONDS
+            lambda ids=tuple(tournament_ids): standings_schedule(
+                *ids, countdown=settings.STANDINGS_DEBOUNCE_SECONDS
             )
         )
 
 
-def standings_schedule(*, tournament_id: int, countdown: float = 0) -> bool:
-    """Enqueue a recalculation unless one is queued already; never fail the caller.
+def standings_schedule(*tournament_ids: int, countdown: float = 0) -> list[int]:
+    """Enqueue one recalculation of those of the tournaments not queued already (one task
+    for them all: a hand counts in a ladder of the season and one of the year, say);
+    never fail the caller. Returns the tournaments queued now.
 
     The queued flag lives in the cache for a short while; the task clears it when it
     starts, so a change arriving during a recalculation queues exactly one more. The
@@ -556,29 +558,31 @@ def standings_schedule(*, tournament_id: int, countdown: float = 0) -> bool:
     """
     from tournaments.tasks import recalculate_standings
 
+    queued: list[int] = []
     try:
-        # False: one is queued already. (None: the cache is down; send it anyway.)
-        if cache.add(QUEUED_KEY.format(tournament_id), 1, timeout=60) is False:
-            return False
-        recalculate_standings.apply_async(args=[tournament_id], countdown=countdown)
-        return True
+        for tournament_id in tournament_ids:
+            # False: one is queued already. (None: the cache is down; send it anyway.)
+            if cache.add(QUEUED_KEY.format(tournament_id), 1, timeout=60) is not False:
+                queued.append(tournament_id)
+        if queued:
+            recalculate_standings.apply_async(args=queued, countdown=countdown)
+        return queued
     except Exception:  # broker or cache down: the outbox keeps the change
         logger.warning(
-            "standings: could not enqueue for tournament %s", tournament_id, exc_info=True
+            "standings: could not enqueue for tournaments %s", tournament_ids, exc_info=True
         )
         try:
-            cache.delete(QUEUED_KEY.format(tournament_id))
+            cache.delete_many([QUEUED_KEY.format(t) for t in queued])
         except Exception:
             logger.debug("cache unavailable too", exc_info=True)
-        return False
+        return []
 
 
 def standings_sweep() -> list[int]:
     """Schedule every tournament with changes waiting in the outbox (run by Celery beat)."""
     ids = list(StandingsDirty.objects.values_list("tournament_id", flat=True).distinct())
-    return [
-        tournament_id for tournament_id in ids if standings_schedule(tournament_id=tournament_id)
-    ]
+    # A task each: one tournament whose recalculation keeps failing holds up no other.
+    return [tournament_id for tournament_id in ids if standings_schedule(tournament_id)]
 
 
 # --- tournaments ------------------------------------------------------------------------------

@@ -9,15 +9,33 @@ from tournaments.models import StandingsDirty
 
 
 @shared_task(bind=True)
-def recalculate_standings(self, tournament_id: int) -> int | None:
-    """Bring a tournament's standings up to date with the changes in its outbox."""
-    # Clear the queued flag first: a change committed from now on queues one more run.
-    cache.delete(services.QUEUED_KEY.format(tournament_id))
-    version = services.standings_recalculate(tournament_id=tournament_id)
-    if StandingsDirty.objects.filter(tournament_id=tournament_id).exists():
-        # Another recalculation held the lock, or changes arrived meanwhile.
-        services.standings_schedule(tournament_id=tournament_id, countdown=1)
-    return version.number if version else None
+def recalculate_standings(self, tournament_id: int, *more: int) -> list[int | None]:
+    """Bring the tournaments' standings up to date with the changes in their outbox (the
+    tournaments a hand counts in, in one task); their new version numbers, None where
+    there was nothing to do or another recalculation held the lock."""
+    ids = [tournament_id, *more]
+    # Clear the queued flags first: a change committed from now on queues one more run.
+    cache.delete_many([services.QUEUED_KEY.format(t) for t in ids])
+    numbers, failed = [], {}
+    for one in ids:
+        try:
+            version = services.standings_recalculate(tournament_id=one)
+        except Exception as exc:  # the others are still recalculated; then the task fails
+            failed[one] = exc
+            numbers.append(None)
+            continue
+        numbers.append(version.number if version else None)
+    # Another recalculation held a lock, or changes arrived meanwhile: once more. (A
+    # tournament that failed is left to the task's retry or the outbox sweep.)
+    waiting = set(
+        StandingsDirty.objects.filter(tournament_id__in=ids).values_list("tournament_id", flat=True)
+    )
+    again = [t for t in ids if t in waiting and t not in failed]
+    if again:
+        services.standings_schedule(*again, countdown=1)
+    if failed:
+        raise next(iter(failed.values()))
+    return numbers
 
 
 @shared_task(bind=True)
