@@ -6,8 +6,8 @@ The flow, for every hand recorded, corrected or removed:
    dirty (`StandingsDirty`, the outbox) in every tournament the rubber counts for.
 2. After commit, `standings_schedule` enqueues one task recalculating each of those
    tournaments that has none queued already (a cache key per tournament), so a burst of
-   hands causes one or two recalculations, not one each. If the broker is down the outbox waits for
-   the periodic sweep (`standings_sweep`).
+   hands causes one or two recalculations, not one each. If the broker is down the
+   outbox waits for the periodic sweep (`standings_sweep`).
 3. The task (`tournaments.tasks.recalculate_standings`) takes the tournament's
    advisory lock (one recalculation at a time per tournament), recomputes the
    dirty players' totals from their seats' roll-ups (`scoring.rollup`), ranks

@@ -13,7 +13,7 @@ from tournaments.models import Tournament
 
 @pytest.fixture
 def tasks_run():
-    """The recalculation tasks run meanwhile, as (task name, its arguments)."""
+    """The arguments of each recalculation task run meanwhile (its tournaments' ids)."""
     seen = []
 
     def note(sender=None, args=None, **_):
