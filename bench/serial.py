@@ -25,19 +25,29 @@ import sys
 import time
 from pathlib import Path
 
-# The repository, not bench/ (whose profile.py would hide the standard library's).
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+if __name__ == "__main__":
+    # The repository, not bench/ (whose profile.py would hide the standard library's).
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
 # As bench/run.py runs gunicorn: one proxy of ours in front (each table's address in
 # X-Forwarded-For, so the per-address throttles count the tables apart), no DEBUG.
-for name, value in {
+# Set when run as a script, never on import: a test process that imports this module
+# must not hand them to the processes it starts (a Celery worker with another cache
+# prefix would never see the test's keys).
+SCRIPT_ENVIRONMENT = {
     "DJANGO_SETTINGS_MODULE": "bench.settings",
     "TRUSTED_PROXY_COUNT": "1",
     "DJANGO_ENV": "development",
     "DEBUG": "false",
     "LOG_LEVEL": "WARNING",
     "CACHE_KEY_PREFIX": "bench",
-}.items():
-    os.environ.setdefault(name, value)
+}
+
+
+def script_environment(names=SCRIPT_ENVIRONMENT) -> None:
+    """The environment's defaults for a benchmark run as a script (`names`' values
+    where the caller's environment does not set them)."""
+    for name, value in names.items():
+        os.environ.setdefault(name, value)
 
 
 class InProcess:
@@ -81,7 +91,6 @@ def main(argv=None) -> None:
     django.setup()
     from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from bench.load import Table
 
@@ -111,7 +120,15 @@ def main(argv=None) -> None:
 
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     pg0, cpu0, wall0 = backend_cpu(pid), time.process_time(), time.perf_counter()
-    with CaptureQueriesContext(connection) as queries:
+    sent = []
+
+    def count(execute, sql, params, many, context):
+        # Counted, not captured: Django's debug cursor (CaptureQueriesContext) renders
+        # every statement with its parameters, which would be counted as the hand's CPU.
+        sent.append(1)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
         if profiler:
             profiler.enable()
         hands(args.hands)
@@ -125,10 +142,11 @@ def main(argv=None) -> None:
     print(
         f"{n} hands in process: Python {1000 * cpu / n:.2f} ms a hand, PostgreSQL backend "
         f"{1000 * pg / n:.2f} ms, together {1000 * (cpu + pg) / n:.2f} ms; wall "
-        f"{1000 * wall / n:.2f} ms; {len(queries) / n:.1f} statements a hand"
+        f"{1000 * wall / n:.2f} ms; {len(sent) / n:.1f} statements a hand"
         + (" (cProfile on: Python's figure is inflated)" if profiler else "")
     )
 
 
 if __name__ == "__main__":
+    script_environment()
     main()

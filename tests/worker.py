@@ -47,6 +47,9 @@ def celery_worker(
         os.environ,
         DATABASE_URL=test_database_url(),
         REDIS_URL=settings.REDIS_URL,
+        # The test's own cache keys, whatever the environment says: a worker with
+        # another prefix would never see the flags and progress the test reads.
+        CACHE_KEY_PREFIX=settings.CACHES["default"].get("KEY_PREFIX", ""),
         CELERY_QUEUE=queue,
         DJANGO_ENV="test",
         PYTHONUNBUFFERED="1",
