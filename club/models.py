@@ -101,7 +101,9 @@ class Member(models.Model):
         return self.name
 
 
-@audited("Evening")
+# The version only counts the log's events (each one is in the log, and a hand's in its
+# own history): a hand that moves it alone writes no history row of the evening.
+@audited("Evening", counters=("version",))
 class Evening(models.Model):
     """A club night played under one rule set at one stake per point (ruling M1)."""
 

@@ -18,20 +18,23 @@ import uuid
 from django.db import connection, transaction
 
 
-def audited(name: str, *, derived: tuple[str, ...] = ()):
+def audited(name: str, *, derived: tuple[str, ...] = (), counters: tuple[str, ...] = ()):
     """A model decorator: database triggers record every insert, update and delete of
     the model in a `<name>History` table (reachable as `obj.history`).
 
     `derived` names columns the service recomputes from other audited rows (running
     totals): they are left out of the history, and an update that changes only them
-    records nothing.
+    records nothing. `counters` names columns that every hand moves and that other rows
+    already record (a count of the log's events, a summary of the hands): an update
+    that changes only them records nothing, but the rows other changes write keep them.
     """
     import pghistory
 
     exclude = list(derived) or None
+    quiet = list(derived) + list(counters) or None
     return pghistory.track(
         pghistory.InsertEvent(),
-        pghistory.UpdateEvent(condition=pghistory.AnyChange(exclude=exclude)),
+        pghistory.UpdateEvent(condition=pghistory.AnyChange(exclude=quiet)),
         pghistory.DeleteEvent(),
         exclude=exclude,
         model_name=f"{name}History",

@@ -17,7 +17,10 @@ from scoring.rules import GAMES
 RULESET_CHOICES = [(key, game.title) for key, game in GAMES.items()]
 
 
-@audited("Rubber")
+# The summary and the count are worked out again from the hands (whose own history keeps
+# every change): a hand that moves them alone writes no history row of the rubber; one
+# that ends it does (status, winner, value, completed_at).
+@audited("Rubber", counters=("summary", "hand_count"))
 class Rubber(models.Model):
     """A rubber of Euchre or Bridge, or a sitting of Call-Ace, and its running result."""
 

@@ -1,6 +1,8 @@
 """Audit history by database triggers: every change to a hand is recorded with who, when
 and why, bulk changes too, and a secretary can read a hand's history (PostgreSQL)."""
 
+import itertools
+
 import pytest
 
 from scoring.models import Hand, HandHistory, Rubber
@@ -44,3 +46,35 @@ def test_a_bulk_change_cannot_bypass_the_history(rubber, secretary_api):
         .values_list("pgh_label", "tricks")
     )
     assert labels == [("insert", 3), ("update", 4), ("delete", 4)]
+
+
+def test_a_hand_writes_the_history_of_its_own_rows_not_of_the_counters_it_moves(club, postgres):
+    """A hand's evening and rubber mostly only count it (the evening's version, the
+    rubber's summary and hand count): those moves write no history row of their own
+    (core.audit's `counters`), the hand's own history keeps the change. A hand that
+    changes the rubber's result (its winner, its status) is recorded, the counters with
+    it."""
+    from club.models import EveningHistory
+    from scoring.models import RubberHistory
+    from tests.club.rooms import SWEEP, evening_with_a_table, record
+
+    evening = evening_with_a_table(club)
+    versions = EveningHistory.objects.filter(pgh_obj=evening).count()
+    for tricks in SWEEP[:-1]:
+        record(evening, tricks=tricks)
+    assert EveningHistory.objects.filter(pgh_obj=evening).count() == versions
+    record(evening, tricks=SWEEP[-1])  # wins the rubber: the table cuts in and out (law 15)
+    assert EveningHistory.objects.filter(pgh_obj=evening).count() == versions + 1
+    rubber = Rubber.objects.get(evening=evening)
+    assert rubber.status == Rubber.Status.COMPLETE and rubber.hand_count == len(SWEEP)
+    assert HandHistory.objects.filter(rubber_id=rubber.pk).count() == len(SWEEP)
+
+    result = ("status", "winner", "value", "completed_at")
+    rows = list(RubberHistory.objects.filter(pgh_obj=rubber).order_by("pgh_id").values())
+    assert rows[0]["pgh_label"] == "insert"
+    assert 1 <= len(rows) - 1 < len(SWEEP)  # not one a hand
+    for before, after in itertools.pairwise(rows):
+        assert any(before[key] != after[key] for key in result), after
+    last = rows[-1]
+    assert (last["status"], last["hand_count"]) == (Rubber.Status.COMPLETE, len(SWEEP))
+    assert last["summary"] == rubber.summary
