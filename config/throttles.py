@@ -1,12 +1,22 @@
-"""DRF's throttles, counting per client address as config/clientaddr.py finds it.
+"""DRF's throttles, counting per client address as config/clientaddr.py finds it, and
+with Redis in one round trip (`rate_log`), where DRF's own read its count and wrote it
+back (two round trips on every request, a recorded hand's among them).
 
 Kept apart from config.api: DRF reads DEFAULT_THROTTLE_CLASSES while its views module
 is being imported, which config.api itself imports.
 """
 
+import logging
+import uuid
+from dataclasses import dataclass
+
+from django.core.cache import caches
+from django_redis.cache import RedisCache
 from rest_framework import throttling
 
 from config.clientaddr import client_address
+
+logger = logging.getLogger(__name__)
 
 
 class _ClientAddress:
@@ -17,11 +27,89 @@ class _ClientAddress:
         return client_address(request) or "unknown"
 
 
-class AnonRateThrottle(_ClientAddress, throttling.AnonRateThrottle):
+# KEYS[1]: the window's sorted set (its members' scores: when each request came).
+# ARGV: now, the window's length (seconds), the limit, this request's member.
+# Returns {1, count} when the request is let through and noted, {0, count, oldest}
+# when refused (not noted, as DRF notes only what it lets through).
+_RATE_SCRIPT = """
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count >= limit then
+    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    return {0, count, oldest[2]}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
+return {1, count + 1}
+"""
+_scripts: dict[int, tuple] = {}  # id(redis client) -> (the client, its registered script)
+
+
+@dataclass(frozen=True)
+class RateAnswer:
+    """`allowed`; `count` the requests in the window (this one included when allowed);
+    `oldest` when the window's oldest request came (refused answers only)."""
+
+    allowed: bool
+    count: int
+    oldest: float | None = None
+
+
+def rate_log(key: str, *, now: float, window: float, limit: int) -> RateAnswer | None:
+    """Count a request against a sliding window of `window` seconds holding at most
+    `limit` requests, in one round trip; None where the cache is not Redis (the caller
+    keeps its own count) or Redis did not answer (allowed, not counted)."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return None
+    from redis.exceptions import RedisError
+
+    client = backend.client
+    try:
+        redis = client.get_client(write=True)
+        known = _scripts.get(id(redis))
+        if known is None or known[0] is not redis:
+            known = _scripts[id(redis)] = (redis, redis.register_script(_RATE_SCRIPT))
+        script = known[1]
+        member = f"{now!r}:{uuid.uuid4().hex[:8]}"
+        answer = script(keys=[client.make_key(key)], args=[repr(now), repr(window), limit, member])
+    except RedisError:
+        logger.warning("cache unavailable: rate %s not counted", key, exc_info=True)
+        return RateAnswer(True, 0)
+    if answer[0]:
+        return RateAnswer(True, int(answer[1]))
+    return RateAnswer(False, int(answer[1]), float(answer[2]))
+
+
+class _OneRoundTrip(throttling.SimpleRateThrottle):
+    """DRF's count, with Redis in one round trip (`rate_log`: DRF's sliding window kept in a
+    sorted set, where DRF reads its list of times and writes it back).
+    Listed last among a throttle's bases, so that a DRF class that sets its rate in its
+    own `allow_request` (ScopedRateThrottle) does so first."""
+
+    def allow_request(self, request, view):
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        answer = rate_log(
+            f"rate:{self.key}", now=self.now, window=self.duration, limit=self.num_requests
+        )
+        if answer is None:  # not Redis: DRF's own count, in the cache
+            return super().allow_request(request, view)
+        # DRF's `wait` reads the window as its list of times: how many, and the oldest.
+        self.history = [] if answer.allowed else [answer.oldest] * answer.count
+        return answer.allowed
+
+
+class AnonRateThrottle(_ClientAddress, throttling.AnonRateThrottle, _OneRoundTrip):
     """Anonymous callers, per address (settings: THROTTLE_ANON)."""
 
 
-class UserRateThrottle(_ClientAddress, throttling.UserRateThrottle):
+class UserRateThrottle(_ClientAddress, throttling.UserRateThrottle, _OneRoundTrip):
     """Logged-in callers per account (THROTTLE_USER).
 
     Anonymous callers (a table's phone, the public) are left to AnonRateThrottle, which
@@ -36,11 +124,11 @@ class UserRateThrottle(_ClientAddress, throttling.UserRateThrottle):
         return super().get_cache_key(request, view)
 
 
-class ScopedRateThrottle(_ClientAddress, throttling.ScopedRateThrottle):
+class ScopedRateThrottle(_ClientAddress, throttling.ScopedRateThrottle, _OneRoundTrip):
     """A view's own rate (its `throttle_scope`), per account or per address."""
 
 
-class LoginRateThrottle(_ClientAddress, throttling.SimpleRateThrottle):
+class LoginRateThrottle(_ClientAddress, _OneRoundTrip):
     """Login attempts per address, on every login door (settings: THROTTLE_LOGIN).
 
     One count for the API's token endpoint, the login form and the admin's login, so

@@ -47,6 +47,24 @@ def needs_program(program: str) -> str:
 
 
 @pytest.fixture
+def redis(settings):
+    """Require Redis as the cache (config.throttles' and core.redisops' one round trips)."""
+    needs(bool(settings.REDIS_URL), "needs Redis: set REDIS_URL=redis://...")
+
+
+# Caches for the tests that change them: Django's local memory (the laptop default), and
+# a Redis that does not answer (nothing listens on port 1), as the service configures it.
+LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+REDIS_DOWN = {
+    "default": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.2, "IGNORE_EXCEPTIONS": True},
+    }
+}
+
+
+@pytest.fixture
 def postgres(settings):
     """Require PostgreSQL (locks, constraints PostgreSQL alone enforces)."""
     needs(settings.IS_POSTGRES, "needs PostgreSQL: set DATABASE_URL=postgres://...")

@@ -1,12 +1,18 @@
 """The API's rates (config/throttles.py): anonymous callers, a table's phone among them,
 per address at THROTTLE_ANON; logged-in callers per account at THROTTLE_USER."""
 
+import threading
+
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.test import override_settings
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
-from config.throttles import AnonRateThrottle, UserRateThrottle
+from config.throttles import AnonRateThrottle, UserRateThrottle, rate_log
+from core import redisops
+from tests.conftest import LOCAL_CACHE as LOCAL
+from tests.conftest import REDIS_DOWN as DOWN
 
 
 @pytest.fixture
@@ -21,15 +27,83 @@ def statuses(client, n: int, **extra) -> list[int]:
     return [client.get("/api/v1/clubs/", **extra).status_code for _ in range(n)]
 
 
+def counted(key: str) -> int:
+    """The requests a throttle's window holds under `key` (DRF's cache key): with Redis
+    the sorted set `rate_log` keeps, else DRF's own list in the cache."""
+    backend = redisops.redis_cache()
+    if backend is None:
+        return len(cache.get(key) or [])
+    client = backend.client
+    return client.get_client().zcard(client.make_key(f"rate:{key}"))
+
+
 def test_an_anonymous_caller_is_counted_once_per_address_at_the_anonymous_rate(club, rates):
     assert statuses(APIClient(), 4) == [200, 200, 200, 429]
     # Counted by the anonymous throttle alone: no second count for the same address.
-    assert cache.get("throttle_anon_127.0.0.1") is not None
-    assert cache.get("throttle_user_127.0.0.1") is None
+    assert counted("throttle_anon_127.0.0.1") == 3  # the refused fourth is not counted
+    assert counted("throttle_user_127.0.0.1") == 0
     # Another address has its own count.
     assert statuses(APIClient(REMOTE_ADDR="10.0.0.9"), 1) == [200]
 
 
 def test_a_logged_in_caller_is_counted_per_account_at_the_user_rate(club, secretary_api, rates):
     assert statuses(secretary_api, 6) == [200] * 5 + [429]
-    assert cache.get("throttle_anon_127.0.0.1") is None
+    assert counted("throttle_anon_127.0.0.1") == 0
+    assert counted("throttle_user_127.0.0.1") == 0  # per account, not per address
+
+
+def test_with_redis_down_a_rate_lets_the_request_through():
+    with override_settings(CACHES=DOWN):
+        answer = rate_log("r", now=1000.0, window=60, limit=1)
+        assert answer.allowed and answer.count == 0
+
+
+def test_the_window_holds_limit_requests_and_forgets_them_as_they_age(redis):
+    def at(now):
+        return rate_log("rate:test", now=now, window=60, limit=3)
+
+    assert [at(t).allowed for t in (1000.0, 1010.0, 1020.0)] == [True, True, True]
+    refused = at(1030.0)
+    # Refused, not counted, and the oldest named: DRF's `wait` is worked out from it.
+    assert (refused.allowed, refused.count, refused.oldest) == (False, 3, 1000.0)
+    assert at(1059.9).allowed is False
+    # At 1060 the request of 1000 has left the window (DRF drops one `<= now - duration`).
+    assert at(1060.0).allowed is True
+    assert at(1060.5).allowed is False
+
+
+def test_requests_at_the_same_moment_are_never_let_through_past_the_limit(redis):
+    # DRF's read-then-write let two requests at once both see room for one.
+    allowed = []
+
+    def ask():
+        answer = rate_log("rate:race", now=2000.0, window=60, limit=5)
+        allowed.append(answer.allowed)
+
+    threads = [threading.Thread(target=ask) for _ in range(40)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert allowed.count(True) == 5
+
+
+@pytest.fixture
+def two_a_minute(monkeypatch):
+    small = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "2/min"}
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", small)
+
+
+def test_a_refused_caller_is_told_how_long_to_wait(club, redis, two_a_minute):
+    client = APIClient(REMOTE_ADDR="10.0.0.7")
+    answers = [client.get("/api/v1/clubs/") for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]
+    # DRF's rule: the window's length less the oldest request's age (just now: ~60 s).
+    assert 55 <= int(answers[2]["Retry-After"]) <= 60
+
+
+def test_without_redis_the_api_throttles_as_drf_does(club, two_a_minute):
+    with override_settings(CACHES=LOCAL):
+        client = APIClient(REMOTE_ADDR="10.0.0.8")
+        assert [client.get("/api/v1/clubs/").status_code for _ in range(3)] == [200, 200, 429]
+        assert len(caches["default"].get("throttle_anon_10.0.0.8")) == 2  # DRF's list
