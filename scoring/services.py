@@ -18,8 +18,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Model, Q, QuerySet
+from django.db.models import BigIntegerField, Model, QuerySet
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from core import compiled
@@ -69,10 +70,13 @@ def _roster_members(club: Model, names: list[str]) -> dict[str, Model]:
     roster matches whatever its case). The named members are read, not the roster: a
     club keeps thousands. A name the database's case-insensitive match misses but
     casefolding would find (German ß against "ss") is looked for in the whole roster."""
-    named = Q()
-    for name in names:
-        named |= Q(name__iexact=name)
-    members = {m.name.casefold(): m for m in club.members.filter(named)}
+    # LOWER(name), as the roster's unique index has it (club.Member), so that index finds
+    # them: `iexact` (UPPER) read the whole roster, 4 ms a rubber started in a season's.
+    lowered = sorted({name.lower() for name in names})
+    members = {
+        m.name.casefold(): m
+        for m in club.members.alias(lowered=Lower("name")).filter(lowered__in=lowered)
+    }
     if not {name.casefold() for name in names} <= members.keys():
         members = {m.name.casefold(): m for m in club.members.all()}
     return members

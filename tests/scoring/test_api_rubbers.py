@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from club.models import Member
 from scoring.models import Hand, HandScore, Rubber, Settlement
 from tests.scoring.conftest import PAIRS, euchre
 
@@ -252,3 +253,11 @@ def test_starting_a_rubber_reads_the_named_players_not_the_roster(club, roster, 
     assert roster_reads
     for sql in roster_reads:  # each asks for players by name
         assert '"club_member"."name"' in sql.partition("WHERE")[2], sql
+    # ... as the roster's unique index has them, LOWER(name), so that index finds them
+    # (UPPER, Django's `iexact`, read the whole roster).
+    named = next(sql for sql in roster_reads if "LOWER(" in sql.partition("WHERE")[2])
+    assert "UPPER(" not in named
+    constraint = next(
+        c for c in Member._meta.constraints if c.name == "member_unique_name_per_club"
+    )
+    assert [str(e) for e in constraint.expressions] == ["F(club)", "Lower(F(name))"]
