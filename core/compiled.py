@@ -19,7 +19,11 @@ tests/test_compiled.py holds against the ORM for many values.
 
 The values must reach the SQL as they were given (an exact lookup on a column, a
 primary key): a value the ORM changes on the way (`iexact`, `contains`) is refused when
-the query is first compiled. Kept for the few reads on every hand's path; everywhere
+the query is first compiled. A list of ids is one value, given to the `any` lookup
+(`member_id__any=ids`: `= ANY(%s)`, one array, one statement text however many ids);
+on a database without arrays (SQLite, the laptop default) a queryset with a list is
+run by the ORM each time. `rows` answers a `values_list` queryset, as its tuples.
+Kept for the few reads on every hand's path and every recalculation's; everywhere
 else the ORM is used as it is.
 """
 
@@ -27,9 +31,32 @@ import threading
 from collections.abc import Callable
 
 from django.db import DatabaseError, connections, router
-from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models import ForeignKey, IntegerField, Lookup, Model, QuerySet
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
+
+
+@IntegerField.register_lookup
+@ForeignKey.register_lookup
+class AnyOf(Lookup):
+    """`field__any=[...]`: the column equals one of a list's values. On PostgreSQL one
+    array parameter (`= ANY(%s::bigint[])`), so the statement's text is the same for any
+    number of values (prepared once, compiled once: `Compiled`); elsewhere `IN`."""
+
+    lookup_name = "any"
+    prepare_rhs = False
+
+    def as_sql(self, compiler, connection):
+        lhs, lhs_params = self.process_lhs(compiler, connection)
+        values = list(self.rhs)
+        if connection.vendor == "postgresql":
+            return f"{lhs} = ANY(%s::{self.lhs.output_field.rel_db_type(connection)}[])", [
+                *lhs_params,
+                values,
+            ]
+        if not values:
+            return "1 = 0", []
+        return f"{lhs} IN ({', '.join(['%s'] * len(values))})", [*lhs_params, *values]
 
 
 def _markers(kinds: tuple[type, ...], base: int) -> list:
@@ -41,8 +68,10 @@ def _markers(kinds: tuple[type, ...], base: int) -> list:
             out.append(base + i)
         elif kind is str:
             out.append(f"\x1fcompiled-{base + i}\x1f")
+        elif kind is list:  # of ids, for the `any` lookup
+            out.append([base + i])
         else:
-            raise TypeError(f"Compiled: a value is an int or a str, not {kind.__name__}")
+            raise TypeError(f"Compiled: a value is an int, a str or a list, not {kind.__name__}")
     return out
 
 
@@ -57,9 +86,30 @@ class Compiled:
 
     def all(self, *values) -> list[Model]:
         """The queryset's objects for these values, as `list(build(*values))` gives."""
+        found = self._run(values, ModelIterable)
+        if found is None:
+            return list(self.build(*values))
+        compiler, rows, using = found
+        return list(_objects(compiler, rows, using))
+
+    def rows(self, *values) -> list[tuple]:
+        """A `values_list` queryset's tuples for these values, as `list(build(*values))`."""
+        found = self._run(values, ValuesListIterable)
+        if found is None:
+            return list(self.build(*values))
+        compiler, rows, _ = found
+        return list(compiler.results_iter([rows], tuple_expected=True))
+
+    def _run(self, values: tuple, iterable: type) -> tuple | None:
+        """Run the compiled statement: (its compiler, the raw rows, the database); None
+        where the ORM must run it instead (a list value without arrays)."""
         if len(values) != len(self.kinds):
             raise TypeError(f"Compiled: {len(self.kinds)} values wanted, {len(values)} given")
-        plan = getattr(self._plans, "plan", None) or self._compile()
+        plan = getattr(self._plans, "plan", None)
+        if plan is None:
+            plan = self._compile(iterable)
+        if plan is False:  # the ORM runs it
+            return None
         using, sql, slots, compiler, locks = plan
         connection = connections[using]
         if locks and connection.get_autocommit():
@@ -69,20 +119,24 @@ class Compiled:
         params = [values[slot] if type(slot) is _Slot else slot for slot in slots]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        return list(_objects(compiler, rows, using))
+            return compiler, cursor.fetchall(), using
 
     def first(self, *values) -> Model | None:
         """The first object (in the queryset's order: build it with its limit), or None."""
         found = self.all(*values)
         return found[0] if found else None
 
-    def _compile(self) -> tuple:
+    def _compile(self, iterable: type) -> tuple | bool:
         """Compile the queryset twice, with two sets of markers: a parameter that differs
         between the two is a value's place, one that does not is the query's own."""
         first, second = _markers(self.kinds, 30001), _markers(self.kinds, 31001)
         queryset = self.build(*first)
+        if queryset._iterable_class is not iterable:
+            raise TypeError(f"Compiled: {iterable.__name__} wanted: {queryset.query}")
         using = queryset.db
+        if list in self.kinds and connections[using].vendor != "postgresql":
+            self._plans.plan = False
+            return False
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         again, params_again = self.build(*second).query.get_compiler(using=using).as_sql()

@@ -153,3 +153,40 @@ def test_the_rubbers_summary_is_written_as_save_writes_it(season):
 def test_nothing_listens_for_the_signals_these_writes_do_not_send():
     for model in (Hand, HandScore, Rubber):
         assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
+
+
+def test_a_list_of_ids_is_one_value_and_the_rows_are_the_orms(season):
+    from django.db import connection
+
+    from scoring.models import RubberPlayer
+
+    ids = list(Member.objects.order_by("pk").values_list("pk", flat=True))
+    seats = Compiled(
+        lambda rubber, members: RubberPlayer.objects.filter(
+            rubber_id=rubber, member_id__any=members
+        ).values_list("member_id", "side"),
+        int,
+        list,
+    )
+    sent = []
+
+    def note(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        for rubber in Rubber.objects.all()[:10]:
+            for members in ([], ids[:1], ids[:5], ids, [*ids, 0]):
+                orm = RubberPlayer.objects.filter(rubber=rubber, member_id__in=members)
+                assert sorted(seats.rows(rubber.pk, members)) == sorted(
+                    orm.values_list("member_id", "side")
+                )
+    if connection.vendor == "postgresql":  # one statement's text for any number of ids
+        assert len({sql for sql in sent if "= ANY(" in sql}) == 1
+
+
+def test_rows_answer_values_lists_and_all_answers_objects(season):
+    with pytest.raises(TypeError, match="ValuesListIterable wanted"):
+        Compiled(lambda pk: Member.objects.filter(pk=pk), int).rows(1)
+    with pytest.raises(TypeError, match="ModelIterable wanted"):
+        Compiled(lambda pk: Member.objects.filter(pk=pk).values_list("pk"), int).all(1)

@@ -25,9 +25,11 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
+from core import redisops
+from core.compiled import Compiled
 from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
 from tournaments.models import (
@@ -95,6 +97,53 @@ def tournaments_counting(rubber: Rubber) -> QuerySet[Tournament]:
     return Tournament.objects.filter(condition).distinct()
 
 
+# --- a recalculation's reads, compiled once ----------------------------------------------------
+#
+# An incremental recalculation reads the same few statements each time, for other
+# players: building and compiling them cost the worker more than running them
+# (BENCHMARKS.md, 25 November). Each is compiled once a thread and shape (core/compiled.py),
+# the changed players given as one array (`member_id__any`).
+
+_COMPILED: dict[tuple, Compiled] = {}
+
+
+def _compiled(key: tuple, build, *kinds: type) -> Compiled:
+    found = _COMPILED.get(key)
+    if found is None:
+        found = _COMPILED[key] = Compiled(build, *kinds)
+    return found
+
+
+def _counted_rows(name: str, tournament: Tournament, build, member_ids) -> list[tuple]:
+    """`build(seats, member_ids)`'s rows, `seats` the tournament's `counted_seats`:
+    compiled once for each kind of tournament (a progressive's selected round or not)."""
+    kind = tournament.kind
+    if kind != Tournament.Kind.LADDER and tournament.standings_round:  # up to a round
+
+        def made(pk: int, standings_round: int, ids: list) -> QuerySet:
+            shaped = Tournament(pk=pk, kind=kind, standings_round=standings_round)
+            return build(counted_seats(shaped), ids)
+
+        compiled = _compiled((name, kind, "round"), made, int, int, list)
+        return compiled.rows(tournament.pk, tournament.standings_round, list(member_ids))
+    compiled = _compiled(
+        (name, kind),
+        lambda pk, ids: build(counted_seats(Tournament(pk=pk, kind=kind)), ids),
+        int,
+        list,
+    )
+    return compiled.rows(tournament.pk, list(member_ids))
+
+
+_TOURNAMENT = Compiled(lambda pk: Tournament.objects.select_related("club").filter(pk=pk)[:1], int)
+_DIRTY = Compiled(
+    lambda pk: StandingsDirty.objects.filter(tournament_id=pk).values_list(
+        "pk", "member_id", "token"
+    ),
+    int,
+)
+
+
 # --- totals in SQL --------------------------------------------------------------------------
 
 
@@ -107,12 +156,22 @@ def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
     rubber was to him (finished, won, its value + or -). Nothing is re-scored, and a
     player's cost is his seats, not his hands.
     """
-    seats = counted_seats(tournament)
-    if member_ids is not None:
-        seats = seats.filter(member_id__in=member_ids)
+    aggregates = _aggregates()
+    names = list(aggregates)
+    if member_ids is None:
+        rows = counted_seats(tournament).values_list("member_id").annotate(**aggregates)
+    else:  # an incremental recalculation's: compiled once
+        rows = _counted_rows(
+            "totals",
+            tournament,
+            lambda seats, ids: (
+                seats.filter(member_id__any=ids).values_list("member_id").annotate(**_aggregates())
+            ),
+            member_ids,
+        )
     totals: dict[int, dict] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
-    for row in seats.values("member_id").annotate(**_aggregates()):
-        totals[row.pop("member_id")].update(row)
+    for member_id, *values in rows:
+        totals[member_id].update(zip(names, values, strict=True))
     if member_ids is not None:
         for member_id in member_ids:
             totals[member_id]  # a player whose hands were all removed is back to nothing
@@ -152,10 +211,10 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
         # One statement, its columns as arrays: building a model and its seventeen
         # prepared values for each of a few hundred players cost more than the upsert.
         ids = list(keep)
-        columns = [[keep[m][key] for m in ids] for key in TOTAL_FIELDS]
+        columns = [_array_text(keep[m][key] for m in ids) for key in TOTAL_FIELDS]
         sql = _upsert_totals_sql()
         with connection.cursor() as cursor:
-            cursor.execute(sql, [tournament.pk, ids, *columns])
+            cursor.execute(sql, [tournament.pk, _array_text(ids), *columns])
         return
     TournamentTotal.objects.bulk_create(
         [
@@ -166,6 +225,13 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
         unique_fields=["tournament", "member"],
         update_fields=TOTAL_FIELDS,
     )
+
+
+def _array_text(values) -> str:
+    """Numbers (ints, Decimals, None) as PostgreSQL's text form of an array, `{1,2.50,NULL}`,
+    cast by the statement: the driver's own adaptation of eighteen lists, value by value,
+    was a fifth of the worker's time a recalculation."""
+    return "{" + ",".join("NULL" if v is None else str(v) for v in values) + "}"
 
 
 @functools.cache
@@ -204,21 +270,18 @@ class Moved:
     low: Any
     high: Any
 
-    def _bounds(self) -> list[tuple[str, str, Any]]:
-        """(lookup, SQL operator, value) for each bound the range has."""
-        bounds = [("gte", ">=", self.low), ("lte", "<=", self.high)]
-        return [bound for bound in bounds if bound[2] is not None]
-
-    def rows(self, totals: QuerySet) -> QuerySet:
-        return totals.filter(**{f"{self.column}__{lookup}": v for lookup, _, v in self._bounds()})
+    def _bounds(self) -> list[tuple[str, Any]]:
+        """(SQL operator, value) for each bound the range has."""
+        bounds = ((">=", self.low), ("<=", self.high))
+        return [(op, value) for op, value in bounds if value is not None]
 
     def sql(self) -> tuple[str, list, str, list]:
         """The SQL conditions with their parameters: the rows inside the range, and the
         rows ranked above it."""
         column = _column(self.column)
         bounds = self._bounds()
-        inside = " AND ".join(f"{column} {op} %s" for _, op, _ in bounds) or "true"
-        inside_params = [value for _, _, value in bounds]
+        inside = " AND ".join(f"{column} {op} %s" for op, _ in bounds) or "true"
+        inside_params = [value for _, value in bounds]
         top = self.high if self.higher_is_better else self.low
         if top is None:  # the range reaches the top
             return inside, inside_params, "false", []
@@ -235,9 +298,14 @@ def _moved(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
         return None
     higher = METRICS[key].higher_is_better
     was = dict(
-        TournamentTotal.objects.filter(
-            tournament=tournament, member_id__in=list(totals)
-        ).values_list("member_id", key)
+        _compiled(
+            ("was", key),
+            lambda pk, ids: TournamentTotal.objects.filter(
+                tournament_id=pk, member_id__any=ids
+            ).values_list("member_id", key),
+            int,
+            list,
+        ).rows(tournament.pk, list(totals))
     )
     values, joins_or_leaves = [], False
     for member_id, now in totals.items():
@@ -260,11 +328,18 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     """Within each group of tied players: the finished rubbers each won less those he lost
     against the others of his group (one query for all the groups)."""
     group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
-    seats = counted_seats(tournament).filter(finished=True, member_id__in=list(group_of))
+    seats = _counted_rows(
+        "head_to_head",
+        tournament,
+        lambda seats, ids: (
+            seats.filter(finished=True, member_id__any=ids)
+            .exclude(side="")
+            .values_list("member_id", "rubber_id", "side", "won")
+        ),
+        group_of,
+    )
     by_rubber: dict[tuple[int, int], list[tuple[int, str, bool]]] = defaultdict(list)
-    for member_id, rubber_id, side, won in seats.exclude(side="").values_list(
-        "member_id", "rubber_id", "side", "won"
-    ):
+    for member_id, rubber_id, side, won in seats:
         by_rubber[rubber_id, group_of[member_id]].append((member_id, side, won))
     score = dict.fromkeys(group_of, 0)
     for players in by_rubber.values():
@@ -286,17 +361,30 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     in it, before or after, so its head-to-head stands."""
     before = precedence[: precedence.index("head_to_head")]
     totals = TournamentTotal.objects.filter(tournament=tournament)
+    inside, inside_params = ("true", []) if moved is None else moved.sql()[:2]
+    keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
+    partition = ", ".join(f"k{i}" for i in range(len(before)))
     # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
-    candidates = (
-        (moved.rows(totals) if moved else totals)
-        .annotate(equal=Window(Count("id"), partition_by=[F(key) for key in before] or None))
-        .filter(Q(equal__gt=1) | ~Q(head_to_head=0))
-    )
+    # (In SQL, as `standings_rank` is: the ORM's window query cost the worker more to
+    # build than PostgreSQL took to run it.)
+    sql = f"""
+        SELECT member_id, h2h, equal{"".join(f", k{i}" for i in range(len(before)))}
+        FROM (
+            SELECT member_id, h2h, {partition + "," if before else ""}
+                   COUNT(*) OVER ({"PARTITION BY " + partition if before else ""}) AS equal
+            FROM (
+                SELECT member_id, {_column("head_to_head")} AS h2h{", " + keys if before else ""}
+                FROM {TournamentTotal._meta.db_table} WHERE tournament_id = %s AND {inside}
+            ) ranked
+        ) counted
+        WHERE equal > 1 OR h2h <> 0
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk, *inside_params])
+        candidates = cursor.fetchall()
     groups: dict[tuple, list[int]] = defaultdict(list)
     current = {}
-    for member_id, h2h, equal, *key in candidates.values_list(
-        "member_id", "head_to_head", "equal", *before
-    ):
+    for member_id, h2h, equal, *key in candidates:
         current[member_id] = h2h
         if equal > 1:
             groups[tuple(key)].append(member_id)
@@ -321,13 +409,14 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     order = ", ".join(
         f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
     )
-    partition = ", ".join(_column(key) for key in precedence)
     table = TournamentTotal._meta.db_table
     inside, inside_params, above, above_params = "true", [], "false", []
     if moved is not None:
         inside, inside_params, above, above_params = moved.sql()
     # The rows whose place moved are picked out inside the subquery (from the place each
     # had), so the join to the table touches those alone: half the statement's time.
+    # `equal` counts a row's peers in the ranking's own order (the rows equal to it on
+    # every ranked metric), so both windows read the rows in one sort.
     sql = f"""
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
@@ -335,7 +424,9 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
                    RANK() OVER (ORDER BY {order}) + (
                        SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND {above}
                    ) AS place,
-                   COUNT(*) OVER (PARTITION BY {partition}) AS equal
+                   COUNT(*) OVER (
+                       ORDER BY {order} RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+                   ) AS equal
             FROM {table} WHERE tournament_id = %s AND {inside}
         ) r
         WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
@@ -427,12 +518,10 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
     with transaction.atomic():
         if not _advisory_lock(tournament_id):
             return None
-        tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
-        dirty = list(
-            StandingsDirty.objects.filter(tournament=tournament).values_list(
-                "pk", "member_id", "token"
-            )
-        )
+        tournament = _TOURNAMENT.first(tournament_id)
+        if tournament is None:
+            raise Tournament.DoesNotExist(f"No tournament {tournament_id}.")
+        dirty = _DIRTY.rows(tournament_id)
         if not dirty:
             return None
         member_ids = sorted({member_id for _, member_id, _ in dirty})
@@ -560,10 +649,10 @@ def standings_schedule(*tournament_ids: int, countdown: float = 0) -> list[int]:
 
     queued: list[int] = []
     try:
-        for tournament_id in tournament_ids:
-            # False: one is queued already. (None: the cache is down; send it anyway.)
-            if cache.add(QUEUED_KEY.format(tournament_id), 1, timeout=60) is not False:
-                queued.append(tournament_id)
+        # The flags in one round trip to Redis (core.redisops). False: one is queued
+        # already. (None: the cache is down; send it anyway.)
+        added = redisops.add_many([QUEUED_KEY.format(t) for t in tournament_ids], 1, timeout=60)
+        queued = [t for t, done in zip(tournament_ids, added, strict=True) if done is not False]
         if queued:
             recalculate_standings.apply_async(args=queued, countdown=countdown)
         return queued

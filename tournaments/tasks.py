@@ -28,7 +28,9 @@ def recalculate_standings(self, tournament_id: int, *more: int) -> list[int | No
     # Another recalculation held a lock, or changes arrived meanwhile: once more. (A
     # tournament that failed is left to the task's retry or the outbox sweep.)
     waiting = set(
-        StandingsDirty.objects.filter(tournament_id__in=ids).values_list("tournament_id", flat=True)
+        StandingsDirty.objects.filter(tournament_id__in=ids)
+        .values_list("tournament_id", flat=True)
+        .distinct()
     )
     again = [t for t in ids if t in waiting and t not in failed]
     if again:
