@@ -252,18 +252,17 @@ def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
 
 
 def _write_from(
-    *, rubber: Rubber, rules: RuleSet, state, scored: list, first: int, hands: list[Hand]
+    *, rubber: Rubber, rules: RuleSet, state, scored: list, first: int, rows: list[Hand]
 ) -> None:
-    """Write what the rule set made of hands[first:], the games, the rubber and its money.
-
-    `hands` are the Hand rows in order (unsaved for new ones); rows before `first` are
-    unchanged by construction (their results depend only on the hands before them).
-    """
+    """Write what the rule set made of the hands from number `first` + 1 on (`rows`, in
+    order, unsaved for new ones), the games, the rubber and its money. The hands before
+    them are unchanged by construction (their results depend only on the hands before
+    them), and are not passed."""
     member_ids = _member_ids(rules, rubber)
-    changed = [row for row in hands[first:] if row.pk is not None]
+    changed = [row for row in rows if row.pk is not None]
     if changed:  # a correction: the hands re-scored lose their old scores
         HandScore.objects.filter(rubber=rubber, hand__number__gt=first).delete()
-    for (hand, result), row in zip(scored[first:], hands[first:], strict=True):
+    for (hand, result), row in zip(scored[first:], rows, strict=True):
         canonical = hand.as_dict()
         row.data = canonical
         row.tricks = tricks_column(rules, canonical)
@@ -272,12 +271,12 @@ def _write_from(
         row.facts = result.facts
         row.game_won = result.game_won or ""
     # The rows every hand writes, by statements built once (core/compiled.py).
-    compiled.insert([row for row in hands[first:] if row.pk is None])
+    compiled.insert([row for row in rows if row.pk is None])
     # A correction re-scores every later hand: one UPDATE for them all, not one each.
     Hand.objects.bulk_update(changed, ["data", "tricks", "points", "lines", "facts", "game_won"])
     compiled.insert([
         HandScore(hand=row, rubber=rubber, member_id=member_ids[name], **score)
-        for (_, result), row in zip(scored[first:], hands[first:], strict=True)
+        for (_, result), row in zip(scored[first:], rows, strict=True)
         for name, score in player_scores(rules, rubber, result).items()
     ])  # fmt: skip
     _write_rubber(
@@ -349,6 +348,16 @@ _HANDS_OF = Compiled(
 )
 
 
+# What recording a hand reads of the hands before it: their data alone, all the replay
+# needs (one JSON column, where the rows decode four and build a model each).
+_HAND_DATA_OF = Compiled(
+    lambda rubber_id: (
+        Hand.objects.filter(rubber_id=rubber_id).order_by("number").values_list("data")
+    ),
+    int,
+)
+
+
 def _hands_of(rubber: Rubber) -> list[Hand]:
     """The rubber's hands in order, each knowing its rubber (as `rubber.hands` gives)."""
     hands = _HANDS_OF.all(rubber.pk)
@@ -394,8 +403,8 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
             field="hand",
             law="law 21",
         )
-    hands = _hands_of(rubber)
-    state, scored = _replay(rules, rubber, [h.data for h in hands])
+    earlier = [data for (data,) in _HAND_DATA_OF.rows(rubber.pk)]
+    state, scored = _replay(rules, rubber, earlier)
     if rules.is_complete(state):
         raise ScoringError(
             "the rubber is over; no further hand may be recorded in it",
@@ -416,13 +425,12 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
     scored.append((hand, result))
     row = Hand(
         rubber=rubber,
-        number=len(hands) + 1,
+        number=len(earlier) + 1,
         recorded_by=user if user is not None and user.is_authenticated else None,
         recorded_at_table=table is not None,
     )
-    hands.append(row)
     _write_from(
-        rubber=rubber, rules=rules, state=state, scored=scored, first=len(hands) - 1, hands=hands
+        rubber=rubber, rules=rules, state=state, scored=scored, first=len(earlier), rows=[row]
     )
     hand_recorded.send(sender=Rubber, rubber=rubber, hand=row, data=data, via=via)
     if rubber.is_complete:
@@ -533,8 +541,9 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
             )
     previous = (row.data, row.points)
     _write_from(
-        rubber=rubber, rules=rules, state=state, scored=scored, first=number - 1, hands=hands
-    )
+        rubber=rubber, rules=rules, state=state, scored=scored, first=number - 1,
+        rows=hands[number - 1 :],
+    )  # fmt: skip
     row.correction_count += 1
     row.save(update_fields=["correction_count"])
     HandCorrection.objects.create(

@@ -76,6 +76,8 @@ def test_a_rubbers_hands_and_what_a_write_needs_are_read_as_the_orm_reads_them(s
         got = scoring._hands_of(rubber)
         assert [state(h) for h in got] == [state(h) for h in orm]
         assert all(h.rubber is rubber for h in got)
+        # What recording a hand replays: each earlier hand's data, in order, decoded.
+        assert scoring._HAND_DATA_OF.rows(rubber.pk) == [(h.data,) for h in orm]
         fields = ("id", "club_id", "table_id")
         orm = Rubber.objects.filter(club_id=rubber.club_id, pk=rubber.pk).only(*fields).first()
         assert state(scoring_api._TO_WRITE.first(rubber.club_id, rubber.pk)) == state(orm)
