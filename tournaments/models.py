@@ -15,7 +15,10 @@ from core.audit import audited
 from scoring.models import RULESET_CHOICES
 
 
-@audited("Tournament")
+# The standings' version counts the recalculations, each of which is a StandingsVersion
+# row of its own: a recalculation that moves it alone writes no history row of the
+# tournament (one a recalculation, where a season has hundreds of thousands).
+@audited("Tournament", counters=("standings_version",))
 class Tournament(models.Model):
     """A competition on top of the evenings: a ladder over a season, or a progressive."""
 

@@ -168,3 +168,28 @@ def test_every_column_metric_is_a_stored_total_computed_from_its_registration():
     columns = {field.name for field in TournamentTotal._meta.get_fields()}
     assert {*COLUMN_METRICS, "head_to_head"} <= columns
     assert set(services._aggregates()) == set(services.TOTAL_FIELDS)
+
+
+def test_a_recalculation_writes_no_history_row_of_its_tournament(
+    club, evening, ladder, commit, postgres
+):
+    """Each recalculation moves the tournament's standings version and is a
+    StandingsVersion row of its own: the move alone writes no history row of the
+    tournament (core.audit's `counters`); a director's change does, the version with it."""
+    from tournaments.models import TournamentHistory
+
+    def history():
+        return list(TournamentHistory.objects.filter(pgh_obj=ladder).order_by("pgh_id"))
+
+    before = len(history())
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, *RUBBER[:3])
+    ladder.refresh_from_db()
+    versions = StandingsVersion.objects.filter(tournament=ladder).count()
+    assert versions >= 2 and ladder.standings_version >= versions  # it was recalculated
+    assert len(history()) == before
+    commit(services.tournament_update, tournament=ladder, name="Spring ladder")
+    rows = history()
+    assert len(rows) == before + 1
+    assert rows[-1].name == "Spring ladder"
+    assert rows[-1].standings_version == ladder.standings_version
