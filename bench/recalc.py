@@ -91,8 +91,7 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    from bench.serial import SCRIPT_ENVIRONMENT, script_environment
+    from bench.serial import script_environment
 
-    # As bench/serial.py, less its proxy: no request is made here.
-    script_environment({k: v for k, v in SCRIPT_ENVIRONMENT.items() if k != "TRUSTED_PROXY_COUNT"})
+    script_environment()  # as bench/serial.py's
     main()

@@ -43,10 +43,10 @@ SCRIPT_ENVIRONMENT = {
 }
 
 
-def script_environment(names=SCRIPT_ENVIRONMENT) -> None:
-    """The environment's defaults for a benchmark run as a script (`names`' values
-    where the caller's environment does not set them)."""
-    for name, value in names.items():
+def script_environment() -> None:
+    """The environment's defaults for a benchmark run as a script (SCRIPT_ENVIRONMENT's
+    values where the caller's environment does not set them)."""
+    for name, value in SCRIPT_ENVIRONMENT.items():
         os.environ.setdefault(name, value)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 
 from django.core.cache import caches
+from django_redis.cache import RedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -22,10 +23,6 @@ logger = logging.getLogger(__name__)
 def redis_cache():
     """The default cache when it is django-redis's, else None."""
     backend = caches["default"]
-    try:
-        from django_redis.cache import RedisCache
-    except ImportError:  # pragma: no cover - django-redis is a requirement
-        return None
     return backend if isinstance(backend, RedisCache) else None
 
 

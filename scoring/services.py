@@ -251,13 +251,12 @@ def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
     return dict(zip(names, ids, strict=True))
 
 
-def _write_from(
-    *, rubber: Rubber, rules: RuleSet, state, scored: list, first: int, rows: list[Hand]
-) -> None:
-    """Write what the rule set made of the hands from number `first` + 1 on (`rows`, in
-    order, unsaved for new ones), the games, the rubber and its money. The hands before
-    them are unchanged by construction (their results depend only on the hands before
-    them), and are not passed."""
+def _write_from(*, rubber: Rubber, rules: RuleSet, state, scored: list, rows: list[Hand]) -> None:
+    """Write what the rule set made of `rows`, the hands from the first changed one on
+    (in order, unsaved for new ones), the games, the rubber and its money. The hands
+    before them are unchanged by construction (their results depend only on the hands
+    before them), and are not passed."""
+    first = rows[0].number - 1  # the hands before them
     member_ids = _member_ids(rules, rubber)
     changed = [row for row in rows if row.pk is not None]
     if changed:  # a correction: the hands re-scored lose their old scores
@@ -429,9 +428,7 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
         recorded_by=user if user is not None and user.is_authenticated else None,
         recorded_at_table=table is not None,
     )
-    _write_from(
-        rubber=rubber, rules=rules, state=state, scored=scored, first=len(earlier), rows=[row]
-    )
+    _write_from(rubber=rubber, rules=rules, state=state, scored=scored, rows=[row])
     hand_recorded.send(sender=Rubber, rubber=rubber, hand=row, data=data, via=via)
     if rubber.is_complete:
         rubber_finished.send(sender=Rubber, rubber=rubber, via=via)
@@ -540,10 +537,7 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
                 law="ruling P1",
             )
     previous = (row.data, row.points)
-    _write_from(
-        rubber=rubber, rules=rules, state=state, scored=scored, first=number - 1,
-        rows=hands[number - 1 :],
-    )  # fmt: skip
+    _write_from(rubber=rubber, rules=rules, state=state, scored=scored, rows=hands[number - 1 :])
     row.correction_count += 1
     row.save(update_fields=["correction_count"])
     HandCorrection.objects.create(

@@ -156,10 +156,8 @@ def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
     rubber was to him (finished, won, its value + or -). Nothing is re-scored, and a
     player's cost is his seats, not his hands.
     """
-    aggregates = _aggregates()
-    names = list(aggregates)
     if member_ids is None:
-        rows = counted_seats(tournament).values_list("member_id").annotate(**aggregates)
+        rows = counted_seats(tournament).values_list("member_id").annotate(**_aggregates())
     else:  # an incremental recalculation's: compiled once
         rows = _counted_rows(
             "totals",
@@ -170,6 +168,7 @@ def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
             member_ids,
         )
     totals: dict[int, dict] = defaultdict(lambda: dict.fromkeys(TOTAL_FIELDS, 0))
+    names = _aggregate_names()
     for member_id, *values in rows:
         totals[member_id].update(zip(names, values, strict=True))
     if member_ids is not None:
@@ -184,6 +183,12 @@ def _aggregate(computed: SeatSum | SeatCount):
         return Count("id", filter=Q(**{computed.flag: True}))
     total = Sum(computed.column)
     return Coalesce(total, 0) if computed.or_zero else total
+
+
+@functools.cache
+def _aggregate_names() -> tuple[str, ...]:
+    """The totals' names in `_aggregates`' order (its rows' columns after the member's)."""
+    return tuple(_aggregates())
 
 
 def _aggregates() -> dict:
