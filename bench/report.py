@@ -27,6 +27,9 @@ def request_cpu(raw: dict) -> dict[str, dict[str, float]]:
     }
 
 
+BY_PROCESS = "postgres by process"
+
+
 def recorded_hand_cpu(by_kind: dict, used: dict[str, float], hands: int) -> dict[str, float]:
     """The CPU milliseconds one recorded hand costs, all processes together: gunicorn's
     threads serving the hands and the rubbers they start (the reader's requests not
@@ -37,12 +40,18 @@ def recorded_hand_cpu(by_kind: dict, used: dict[str, float], hands: int) -> dict
     if not hands:
         return {}
     own = sum(k["ms"] * k["n"] for name, k in by_kind.items() if name in ("record", "start"))
+    postgres = {k: v for k, v in used.items() if k.startswith("postgres")}
     figures = {
         "gunicorn": own / hands,
         "celery": 1000 * used.get("celery", 0) / hands,
-        "postgres": 1000 * used.get("postgres", 0) / hands,
+        "postgres": 1000 * sum(postgres.values()) / hands,
     }
     figures["total"] = sum(figures.values())
+    # PostgreSQL's share by the process its backends served (bench/run.py's `cpu`): for
+    # gunicorn, the recording's and the reader's statements together.
+    figures[BY_PROCESS] = {
+        k.removeprefix("postgres:"): 1000 * v / hands for k, v in sorted(postgres.items())
+    }
     return figures
 
 
@@ -107,7 +116,8 @@ def _rows(r: dict, args) -> list[tuple[str, str, str, str]]:
         rows.append((
             "CPU per recorded hand, all processes (that load)",
             f"{own.get('total', 0):.1f} ms: "
-            f"{per({k: v for k, v in own.items() if k != 'total'})}; each process's whole "
+            f"{per({k: v for k, v in own.items() if k not in ('total', BY_PROCESS)})} "
+            f"(PostgreSQL serving {per(own.get(BY_PROCESS) or {})}); each process's whole "
             f"CPU over the hands: {per(rec['cpu_ms_per_hand'])}; gunicorn CPU per request by "
             "kind: " + ", ".join(
                 f"{kind} {k['ms']:.2f} ms x {k['n']:,}" for kind, k in kinds.items()

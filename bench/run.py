@@ -150,8 +150,11 @@ class Bench:
     def server(self, name: str, argv: list[str], ready):
         """A long-running process (gunicorn, the Celery worker), stopped by its own id."""
         handle = (self.out / f"{name}.log").open("w")
+        # Its PostgreSQL backends named after it (libpq's PGAPPNAME), so that their CPU is
+        # told apart from the other processes' (`cpu`).
+        env = {**self.env, "PGAPPNAME": f"{APP_PREFIX}{name}"}
         proc = subprocess.Popen(
-            argv, cwd=ROOT, env=self.env, stdout=handle, stderr=subprocess.STDOUT,
+            argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the workers stop with it
         )  # fmt: skip
         try:
@@ -515,22 +518,24 @@ class Bench:
 
     def cpu(self) -> dict[str, dict[int, float]]:
         """CPU seconds so far of each process of gunicorn, of the Celery worker, and of
-        the PostgreSQL backends serving the benchmark's database."""
+        the PostgreSQL backends serving the benchmark's database, these by the process
+        they serve ("postgres:gunicorn", "postgres:celery"; "postgres:other" for the
+        rest: the phases' own, autovacuum's)."""
         import psycopg
 
         with psycopg.connect(self.db_url) as conn:
-            backends = [
-                row[0]
-                for row in conn.execute(
-                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
-                    "pg_backend_pid()",
-                    [self.args.db],
-                )
-            ]
-        return {
-            **{name: group_cpu(pgid) for name, pgid in self.groups.items()},
-            "postgres": {pid: seconds for pid in backends if (seconds := cpu_of(pid)) is not None},
-        }
+            backends = conn.execute(
+                "SELECT pid, application_name FROM pg_stat_activity WHERE datname = %s "
+                "AND pid <> pg_backend_pid()",
+                [self.args.db],
+            ).fetchall()
+        found = {name: group_cpu(pgid) for name, pgid in self.groups.items()}
+        for pid, application in backends:
+            served = application.removeprefix(APP_PREFIX)
+            kind = f"postgres:{served.split('-')[0] if served in self.groups else 'other'}"
+            if (seconds := cpu_of(pid)) is not None:
+                found.setdefault(kind, {})[pid] = seconds
+        return found
 
     @contextmanager
     def cpu_watch(self):
@@ -667,6 +672,9 @@ def group_cpu(pgid: int) -> dict[int, float]:
                         "SC_CLK_TCK"
                     )
     return out
+
+
+APP_PREFIX = "bench-"  # the PostgreSQL application name of a served process: bench-gunicorn
 
 
 def cpu_used(before: dict, after: dict) -> dict[str, float]:
