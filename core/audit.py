@@ -106,15 +106,31 @@ def _set_before_writes(execute, sql, params, many, context):
             _set(context["cursor"], opened)
             db.audit_context_set = None
             return execute(sql, params, many, context)
-    key, done = (opened.id, opened.changes), getattr(db, "audit_context_set", None)
-    savepoints = tuple(db.savepoint_ids)
-    # Still set if set for this metadata at this level or in an enclosing one: a savepoint
-    # rolled back or released since it was set is no longer on the stack, and a new one
-    # has a new id, so then the check fails and the context is set again.
-    if done is None or done[0] != key or savepoints[: len(done[1])] != done[1]:
+    if not _is_set(db, opened):
         _set(context["cursor"], opened)
-        db.audit_context_set = (key, savepoints)
+        _mark_set(db, opened)
     return execute(sql, params, many, context)
+
+
+def _is_set(db, opened: _Context) -> bool:
+    """Is the open context set in the connection's transaction, for its metadata as it
+    is now, at this savepoint level or an enclosing one? A savepoint rolled back or
+    released since it was set is no longer on the stack, and a new one has a new id, so
+    then it is not (and is set again)."""
+    from psycopg.pq import TransactionStatus
+
+    if db.connection.info.transaction_status == TransactionStatus.IDLE:
+        return False  # no transaction begun yet: whatever was set went with the last one
+    done = getattr(db, "audit_context_set", None)
+    return (
+        done is not None
+        and done[0] == (opened.id, opened.changes)
+        and tuple(db.savepoint_ids)[: len(done[1])] == done[1]
+    )
+
+
+def _mark_set(db, opened: _Context) -> None:
+    db.audit_context_set = ((opened.id, opened.changes), tuple(db.savepoint_ids))
 
 
 def _set(cursor, opened: _Context) -> None:
@@ -123,6 +139,29 @@ def _set(cursor, opened: _Context) -> None:
     # The driver's own cursor: this statement is not passed to the wrappers again.
     metadata = json.dumps(opened.metadata, cls=json_encoder())
     cursor.cursor.execute(_SET_CONTEXT, (opened.id, metadata))
+
+
+def set_local(**settings: str) -> None:
+    """PostgreSQL settings for the rest of the transaction (`set_config(name, value,
+    true)`, as SET LOCAL), in one statement with the open audit context when that is not
+    set in the transaction yet: a write's transaction that sets something first (a lock
+    timeout, core/db.py) then sends no statement of its own for the context. Must be
+    called inside transaction.atomic(); the names are PostgreSQL's, dots included, so
+    they are given as a dict: `set_local(**{"lock_timeout": "3000ms"})`."""
+    from pghistory.config import json_encoder
+
+    db = connection
+    pairs = list(settings.items())
+    opened = getattr(_open, "context", None)
+    with_context = opened is not None and not _is_set(db, opened)
+    if with_context:
+        metadata = json.dumps(opened.metadata, cls=json_encoder())
+        pairs += [("pghistory.context_id", opened.id), ("pghistory.context_metadata", metadata)]
+    sql = "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in pairs)
+    with db.cursor() as cursor:  # a SELECT: the wrapper above lets it through as it is
+        cursor.execute(sql, [value for pair in pairs for value in pair])
+    if with_context:
+        _mark_set(db, opened)
 
 
 class audit_context(contextlib.ContextDecorator):

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.db import OperationalError, connection
 from django.db.models import Model, QuerySet
 
+from core import audit
 from core.errors import Conflict
 
 LOCK_TIMEOUT_MS = getattr(settings, "LOCK_TIMEOUT_MS", 3000)
@@ -40,9 +41,9 @@ def row_locks(*, what: str):
     the end of the transaction: for every later lock of the transaction too.
     """
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            # SET LOCAL lasts to the end of this transaction only.
-            cursor.execute(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_MS)}ms'")
+        # As SET LOCAL: to the end of this transaction only. In the same statement, the
+        # request's audit context when it is not set in the transaction yet (core.audit).
+        audit.set_local(lock_timeout=f"{int(LOCK_TIMEOUT_MS)}ms")
     with conflict_on_lock_failure(what=what):
         yield
 

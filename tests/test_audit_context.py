@@ -111,3 +111,36 @@ def test_a_savepoint_released_with_other_metadata_is_not_mistaken_for_the_outer(
 def test_no_context_outside_one(club, postgres):
     Member.objects.create(club=club, name="Ames")
     assert filed("Ames") == [("insert", None)]
+
+
+def test_a_lock_timeout_and_the_context_are_set_in_one_statement(club, postgres, sets):
+    """core.db.row_locks sets the lock timeout with the context when the transaction has
+    none yet (core.audit.set_local): the writes after it send no statement of their own
+    for the context, and a second transaction gets both again."""
+    from django.db import connection
+
+    from core.db import LOCK_TIMEOUT_MS, row_locks
+
+    for name in ("Ames", "Brook"):
+        with audit_context(user="sec"), transaction.atomic(), row_locks(what="member"):
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT current_setting('lock_timeout'), "
+                    "current_setting('pghistory.context_id', true)"
+                )
+                timeout, context_id = cursor.fetchone()
+            Member.objects.create(club=club, name=name)
+        assert timeout == f"{LOCK_TIMEOUT_MS}ms" or timeout == f"{LOCK_TIMEOUT_MS // 1000}s"
+        assert context_id == str(MemberHistory.objects.get(name=name).pgh_context_id)
+        assert filed(name) == [("insert", {"user": "sec"})]
+    assert sets == []  # never set apart from the lock timeout
+
+
+def test_a_context_changed_after_the_lock_is_set_again_before_the_write(club, postgres, sets):
+    from core.db import row_locks
+
+    with audit_context(user=None), transaction.atomic(), row_locks(what="member"):
+        add_to_audit_context(user="sec")  # the caller known after the lock
+        Member.objects.create(club=club, name="Ames")
+    assert filed("Ames") == [("insert", {"user": "sec"})]
+    assert len(sets) == 1
