@@ -15,6 +15,7 @@ from scoring import api as scoring_api
 from scoring import services as scoring
 from scoring.models import Hand, HandScore, Rubber
 from tournaments.management.season import season_make
+from tournaments.models import StandingsVersion
 
 
 @pytest.fixture
@@ -153,7 +154,7 @@ def test_the_rubbers_summary_is_written_as_save_writes_it(season):
 
 
 def test_nothing_listens_for_the_signals_these_writes_do_not_send():
-    for model in (Hand, HandScore, Rubber):
+    for model in (Hand, HandScore, Rubber, StandingsVersion):
         assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
 
 
