@@ -245,3 +245,113 @@ def update(obj: Model, names: list[str], *, missing_ok: bool = False) -> None:
         cursor.execute(sql, [*params, obj.pk])
         if cursor.rowcount != 1 and not missing_ok:
             raise DatabaseError(f"{model.__name__} {obj.pk}: no row to update")
+
+
+def _values(connection, fields: list, obj: Model, keys: dict[int, str], params: list) -> str:
+    """The VALUES row of a new object: its fields as parameters (added to `params`), but
+    a key to an object inserted earlier in the statement, which is read from its CTE."""
+    values = []
+    for f in fields:
+        parent = f.get_cached_value(obj, None) if f.is_relation else None
+        if parent is not None and parent.pk is None and id(parent) in keys:
+            values.append(keys[id(parent)])
+        else:
+            values.append("%s")
+            params.append(f.get_db_prep_save(f.pre_save(obj, add=True), connection))
+    return "(" + ", ".join(values) + ")"
+
+
+class Writes:
+    """Inserts and updates of the kinds `insert` and `update` make, sent together when
+    `send` is called: on PostgreSQL in one statement (each write a data-modifying CTE,
+    in the order given), elsewhere one after another. A recorded hand's row, its
+    players' scores and its rubber's summary are one round trip, not three.
+
+        writes = Writes()
+        writes.insert([hand])
+        writes.insert([HandScore(hand=hand, ...), ...])  # the hand's key from its CTE
+        writes.update(rubber, ["summary", "hand_count"])
+        writes.send()  # then each new object has its primary key
+
+    An object inserted may refer (a foreign key) to one inserted before it in the same
+    `Writes`: its key is read from that insert's CTE (the nth row's: keys come from the
+    sequence in the order the rows are inserted). The statements of one CTE cannot see
+    each other's rows, so nothing queued may need to read another's: a write that reads
+    what these wrote (a roll-up of the scores) comes after `send`. Foreign keys are
+    checked at the end of the statement (or, deferred, at commit), when all are in.
+    """
+
+    def __init__(self):
+        self._queued: list[tuple] = []
+
+    def insert(self, objs: list[Model]) -> None:
+        if objs:
+            self._queued.append(("insert", list(objs)))
+
+    def update(self, obj: Model, names: list[str], *, missing_ok: bool = False) -> None:
+        self._queued.append(("update", obj, list(names), missing_ok))
+
+    def send(self) -> None:
+        queued, self._queued = self._queued, []
+        if not queued:
+            return
+        models = {type(item[1][0] if item[0] == "insert" else item[1]) for item in queued}
+        aliases = {router.db_for_write(model) for model in models}
+        connection = connections[aliases.pop()]
+        if aliases or connection.vendor != "postgresql" or len(queued) == 1:
+            for item in queued:  # one by one, each new object's keys given before the next
+                if item[0] == "insert":
+                    for obj in item[1]:
+                        obj._prepare_related_fields_for_save(operation_name="insert")
+                    insert(item[1])
+                else:
+                    update(item[1], item[2], missing_ok=item[3])
+            return
+        self._send_together(connection, queued)
+
+    @staticmethod
+    def _send_together(connection, queued: list[tuple]) -> None:
+        quote = connection.ops.quote_name
+        keys: dict[int, str] = {}  # id(an object inserted) -> the SQL of its key
+        ctes, params, results = [], [], []
+        for i, item in enumerate(queued):
+            name = f"w{i}"
+            model = type(item[1][0] if item[0] == "insert" else item[1])
+            table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+            if item[0] == "insert":
+                fields = _columns(model)
+                rows = []
+                for n, obj in enumerate(item[1]):
+                    rows.append(_values(connection, fields, obj, keys, params))
+                    keys[id(obj)] = f"(SELECT {pk} FROM {name} ORDER BY {pk} OFFSET {n} LIMIT 1)"
+                columns = ", ".join(quote(f.column) for f in fields)
+                ctes.append(
+                    f"{name} AS (INSERT INTO {table} ({columns}) "
+                    f"VALUES {', '.join(rows)} RETURNING {pk})"
+                )
+                results.append(f"ARRAY(SELECT {pk} FROM {name} ORDER BY {pk})")
+            else:
+                _, obj, names, _ = item
+                fields = _columns(model, names)
+                sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+                ctes.append(f"{name} AS (UPDATE {table} SET {sets} WHERE {pk} = %s RETURNING 1)")
+                params += [
+                    f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields
+                ]
+                params.append(obj.pk)
+                results.append(f"(SELECT COUNT(*) FROM {name})")
+        sql = f"WITH {', '.join(ctes)} SELECT {', '.join(results)}"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            answers = cursor.fetchone()
+        for item, answer in zip(queued, answers, strict=True):
+            if item[0] == "insert":
+                for obj, key in zip(item[1], answer, strict=True):
+                    obj.pk = key
+                    obj._state.adding = False
+                    obj._state.db = connection.alias
+                for obj in item[1]:  # the keys of the objects each refers to
+                    obj._prepare_related_fields_for_save(operation_name="insert")
+            elif answer != 1 and not item[3]:
+                model = type(item[1])
+                raise DatabaseError(f"{model.__name__} {item[1].pk}: no row to update")

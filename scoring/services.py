@@ -269,25 +269,34 @@ def _write_from(*, rubber: Rubber, rules: RuleSet, state, scored: list, rows: li
         row.lines = [str(line) for line in result.lines]
         row.facts = result.facts
         row.game_won = result.game_won or ""
-    # The rows every hand writes, by statements built once (core/compiled.py).
-    compiled.insert([row for row in rows if row.pk is None])
     # A correction re-scores every later hand: one UPDATE for them all, not one each.
     Hand.objects.bulk_update(changed, ["data", "tricks", "points", "lines", "facts", "game_won"])
-    compiled.insert([
+    # The rows every hand writes, sent with the rubber's summary in one statement
+    # (core/compiled.py: a new hand's scores take its key from its insert).
+    writes = compiled.Writes()
+    writes.insert([row for row in rows if row.pk is None])
+    writes.insert([
         HandScore(hand=row, rubber=rubber, member_id=member_ids[name], **score)
         for (_, result), row in zip(scored[first:], rows, strict=True)
         for name, score in player_scores(rules, rubber, result).items()
     ])  # fmt: skip
     _write_rubber(
-        rubber=rubber, rules=rules, state=state, hand_count=len(scored), member_ids=member_ids
-    )
+        rubber=rubber, rules=rules, state=state, hand_count=len(scored), member_ids=member_ids,
+        writes=writes,
+    )  # fmt: skip
 
 
 WRITTEN_FROM_STATE = ["summary", "hand_count", "winner", "value", "status", "completed_at"]
 
 
 def _write_rubber(
-    *, rubber: Rubber, rules: RuleSet, state, hand_count: int, member_ids: dict[str, int]
+    *,
+    rubber: Rubber,
+    rules: RuleSet,
+    state,
+    hand_count: int,
+    member_ids: dict[str, int],
+    writes: compiled.Writes | None = None,
 ) -> None:
     """Write the rubber's games, summary, status and money from the rule set's state, and
     note the change for the standings.
@@ -298,6 +307,8 @@ def _write_rubber(
     cannot have changed are not rewritten: the games while the finished games are those
     stored with the summary (a hand that ends no game and does not end the rubber), the
     money while the rubber was in progress (an unfinished rubber holds none).
+
+    `writes`, the hand rows the caller has queued, go in the rubber's own statement.
     """
     summary = rules.summary(state)
     games = summary.get("games", [])
@@ -326,7 +337,9 @@ def _write_rubber(
         rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
     # What the rules' state makes of the rubber, and nothing else (its players and options
     # are written by their own services).
-    compiled.update(rubber, WRITTEN_FROM_STATE)
+    writes = writes or compiled.Writes()
+    writes.update(rubber, WRITTEN_FROM_STATE)
+    writes.send()  # before the roll-up, which reads the scores
     if may_hold_money:
         Settlement.objects.filter(rubber=rubber).delete()
     if complete:

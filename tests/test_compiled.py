@@ -3,14 +3,15 @@ for every row of a season (fields, the objects read with them, the annotations);
 writes store the rows the ORM would."""
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models.signals import post_save, pre_save
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 
 from club import evenings
 from club.models import Club, Member, Table
 from club.selectors import _TABLE_BY_TOKEN
-from core.compiled import Compiled, insert, update
+from core.compiled import Compiled, Writes, insert, update
 from scoring import api as scoring_api
 from scoring import services as scoring
 from scoring.models import Hand, HandScore, Rubber
@@ -151,6 +152,61 @@ def test_the_rubbers_summary_is_written_as_save_writes_it(season):
     with pytest.raises(DatabaseError, match="no row to update"):
         update(rubber, ["summary"])
     update(rubber, ["summary"], missing_ok=True)  # the idempotency record's way
+
+
+def _queued(rubber: Rubber, like: Hand, numbers: range) -> tuple[list, list, Writes]:
+    """New hands like `like`, each with its players' scores, and the rubber's summary
+    changed: queued in a Writes, in that order (as scoring's `_write_from` queues them)."""
+    hands = [
+        Hand(rubber=rubber, number=n, **{f: getattr(like, f) for f in ("data", "points")})
+        for n in numbers
+    ]
+    members = list(rubber.seats.values_list("member_id", flat=True))
+    scores = [
+        HandScore(hand=hand, rubber=rubber, member_id=m, side="NS", points=n)
+        for n, hand in enumerate(hands)
+        for m in members
+    ]
+    writes = Writes()
+    writes.insert(hands)
+    writes.insert(scores)
+    rubber.summary = {"queued": True}
+    writes.update(rubber, ["summary"])
+    return hands, scores, writes
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_writes_sent_together_store_what_the_orm_would(season, count):
+    """Hands, their scores (each referring to a hand inserted in the same statement) and
+    the rubber's summary: one statement on PostgreSQL, and the rows and keys as the ORM
+    stores and reads them back."""
+    rubber = Rubber.objects.filter(status="in_progress").first()
+    like = rubber.hands.order_by("number").last()
+    hands, scores, writes = _queued(rubber, like, range(1000, 1000 + count))
+    with CaptureQueriesContext(connection) as queries:
+        writes.send()
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2 + 1)
+    stored = {h.number: h for h in Hand.objects.filter(rubber=rubber, number__gte=1000)}
+    assert [h.pk for h in hands] == [stored[h.number].pk for h in hands]
+    assert [_row(h) for h in hands] == [_row(stored[h.number]) for h in hands]
+    assert all(s.hand_id == s.hand.pk for s in scores)
+    by_key = {s.pk: _row(s) for s in HandScore.objects.filter(hand__in=hands)}
+    assert by_key == {s.pk: _row(s) for s in scores}
+    assert {s.hand_id: s.points for s in scores} == {h.pk: n for n, h in enumerate(hands)}
+    assert Rubber.objects.get(pk=rubber.pk).summary == {"queued": True}
+
+
+def test_writes_with_a_row_missing_write_nothing(season):
+    """An update that finds no row raises, as `update` does; the statement's inserts
+    are rolled back with the transaction (on PostgreSQL, never half-written)."""
+    rubber = Rubber.objects.filter(status="in_progress").first()
+    like = rubber.hands.order_by("number").last()
+    _, _, writes = _queued(rubber, like, range(1000, 1001))
+    gone = Rubber(pk=0, summary={})
+    writes.update(gone, ["summary"])
+    with pytest.raises(DatabaseError, match="Rubber 0: no row to update"), transaction.atomic():
+        writes.send()
+    assert not Hand.objects.filter(rubber=rubber, number=1000).exists()
 
 
 def test_nothing_listens_for_the_signals_these_writes_do_not_send():
