@@ -15,7 +15,7 @@ one transaction:
    standings note it in their outbox (tournaments.receivers), in this transaction.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.db import transaction
@@ -44,19 +44,23 @@ def _holding(
     expected_version: int | None,
     table: Table | None,
     doing: str,
+    authorize: Callable[[Rubber | None], None] | None = None,
 ) -> Iterator[tuple[Rubber, Evening | None]]:
     """One transaction holding the rubber to change, its row locked after the evening's
     checks, and the evening when it had to be locked first (see the module's docstring).
-    A lock not granted in time is a retryable 409 (core/db.py)."""
+    A lock not granted in time is a retryable 409 (core/db.py). `authorize`, the door's
+    check that its caller may write to the rubber, is made on the rubber locked, first:
+    what it raises rolls the transaction back with nothing written."""
     with (
         conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
         transaction.atomic(),
     ):
-        yield _hold(
+        held = _hold(
             rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
             rubber_number=rubber_number, expected_version=expected_version, table=table,
-            doing=doing,
+            doing=doing, authorize=authorize,
         )  # fmt: skip
+        yield held
 
 
 def _hold(
@@ -68,11 +72,14 @@ def _hold(
     expected_version: int | None,
     table: Table | None,
     doing: str,
+    authorize: Callable[[Rubber | None], None] | None = None,
 ) -> tuple[Rubber, Evening | None]:
     if evening_id is None:
         if rubber_id is None:
             raise TypeError("Name the rubber: rubber_id, or evening_id and table_number.")
         rubber = evenings.lock_placed(rubber_id)
+        if authorize is not None:
+            authorize(rubber)  # None: no such rubber, which the door answers as it will
         if rubber is None:
             raise UserError("There is no such rubber.", field="rubber", code="not_found")
         if _at_evening_table(rubber):
@@ -81,6 +88,8 @@ def _hold(
         return rubber, None
     if table_number is None:
         raise TypeError("Name the evening's table: table_number.")
+    if authorize is not None:
+        raise TypeError("authorize: for a rubber named by id.")
     return evenings.rubber_to_change(
         evening_id=evening_id,
         table_number=table_number,
@@ -113,6 +122,7 @@ def hand_record(
     table: Table | None = None,
     expected_version: int | None = None,
     expected_number: int | None = None,
+    authorize: Callable[[Rubber | None], None] | None = None,
 ) -> Hand:
     """Record the next hand of a rubber: the one named by id, or the one in progress at
     an evening's table (`evening_id`, `table_number`). A rubber named by id at an
@@ -123,10 +133,13 @@ def hand_record(
     `expected_number` the number the device means this hand to have in its rubber: when
     that hand is already recorded (a second phone, a second tap, a retry without its
     Idempotency-Key) the hand is refused with a 409 naming the one recorded.
+    `authorize(rubber)`, with a rubber named by id: the door's check that its caller may
+    write to it, made on the rubber locked (scoring.api.write_access).
     """
     with _holding(
         rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
         rubber_number=None, expected_version=expected_version, table=table, doing="records",
+        authorize=authorize,
     ) as (rubber, evening):  # fmt: skip
         named = rubber_id is not None and _at_evening_table(rubber)
         if named and not rubber.is_complete and rubber.later:

@@ -4,6 +4,8 @@ The laws validate hands (scoring.rules); the serializers here describe the
 shapes for the OpenAPI schema and check only what is not a matter of law.
 """
 
+from collections.abc import Callable
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -18,7 +20,7 @@ from rest_framework.views import APIView
 
 from club import confirmations, recording
 from club.api_confirm import ConfirmationOutput
-from club.models import Evening, Table
+from club.models import Club, Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
@@ -206,20 +208,11 @@ class RubberSummaryOutput(serializers.ModelSerializer):
 
 
 # What a write needs to decide who may make it (its id, club and table), read by every
-# write: compiled once (core/compiled.py); the rubbers a table's link may reach in a
-# private club are its own table's.
+# write but a hand's (which checks the rubber it locks): compiled once (core/compiled.py).
 _TO_WRITE = Compiled(
     lambda club_id, pk: Rubber.objects.filter(club_id=club_id, pk=pk).only(
         "id", "club_id", "table_id"
     ),
-    int,
-    int,
-)
-_TO_WRITE_AT_TABLE = Compiled(
-    lambda club_id, table_id, pk: Rubber.objects.filter(
-        club_id=club_id, table_id=table_id, pk=pk
-    ).only("id", "club_id", "table_id"),
-    int,
     int,
     int,
 )
@@ -228,39 +221,53 @@ _TO_WRITE_AT_TABLE = Compiled(
 def _rubber(request, slug: str, pk: int, *, to_write: bool = False) -> Rubber:
     """The club's rubber the request names (404 when it may not see it). `to_write`: only
     what deciding who may write to it needs (its id, club and table), as a write reads
-    the rubber again under its lock (club.recording)."""
+    the rubber again under its lock (club.recording); and the caller must be one who
+    may write to it (`write_access`)."""
+    if to_write:
+        club, check = write_access(request, slug)
+        rubber = _TO_WRITE.first(club.pk, pk)
+        check(rubber)
+        rubber.club = club  # the club read once for the request
+        return rubber
     club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
+    rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
     # A table's link reads only its own table's rubbers when the club is private.
-    own_table_only = table is not None and not club.is_public and not manages_club(request, club)
-    if to_write:
-        if own_table_only:
-            rubber = _TO_WRITE_AT_TABLE.first(club.pk, table.pk, pk)
-        else:
-            rubber = _TO_WRITE.first(club.pk, pk)
-        if rubber is None:
-            raise Http404("No Rubber matches the given query.")
-    else:
-        rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
-        if own_table_only:
-            rubbers = rubbers.filter(table=table)
-        rubber = get_object_or_404(rubbers, pk=pk)
+    if table is not None and not club.is_public and not manages_club(request, club):
+        rubbers = rubbers.filter(table=table)
+    rubber = get_object_or_404(rubbers, pk=pk)
     rubber.club = club  # the club read once for the request
     return rubber
 
 
-def _may_record(request, rubber: Rubber) -> None:
-    """The club's secretary, or the phone at the rubber's own table."""
-    if manages_club(request, rubber.club):
-        return
+def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], None]]:
+    """Who may write to one of the club's rubbers: the club's secretary, or the phone at
+    the rubber's own table. Decided here as far as it can be without the rubber (401 or
+    403 for anyone else), and by the check returned for the rubber itself: 404 when the
+    caller may not see it (another club's; in a private club, another table's), 403 for
+    another table's. Recording a hand makes that check on the rubber it locks
+    (`club.recording.hand_record(authorize=...)`): the hand reads the rubber once."""
+    club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
-    if table is not None:
-        if table.pk != rubber.table_id:
+    secretary = manages_club(request, club)
+    if not secretary and table is None:
+        if not request.user.is_authenticated and request.auth is None:
+            raise exceptions.NotAuthenticated()
+        raise exceptions.PermissionDenied(
+            "Only the club's secretary or the table may record hands."
+        )
+
+    def check(rubber: Rubber | None) -> None:
+        if rubber is None or rubber.club_id != club.pk:
+            raise Http404("No Rubber matches the given query.")
+        own_table = table is not None and rubber.table_id == table.pk
+        # A table's link sees only its own table's rubbers when the club is private.
+        if not (secretary or club.is_public or own_table):
+            raise Http404("No Rubber matches the given query.")
+        if not secretary and not own_table:
             raise exceptions.PermissionDenied("This table's link opens only its own hands.")
-        return
-    if not request.user.is_authenticated and request.auth is None:
-        raise exceptions.NotAuthenticated()
-    raise exceptions.PermissionDenied("Only the club's secretary or the table may record hands.")
+
+    return club, check
 
 
 def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
@@ -345,8 +352,7 @@ class RubberHandsView(APIView):
         responses={201: RecordedHandOutput},
     )  # fmt: skip
     def post(self, request, slug, pk):
-        rubber = _rubber(request, slug, pk, to_write=True)
-        _may_record(request, rubber)
+        club, check = write_access(request, slug)
         if isinstance(request.data, dict) and "hand" in request.data:
             body = HandRecordInput(data=request.data)
         else:  # the deprecated shape: no hand has a key "hand"
@@ -354,12 +360,14 @@ class RubberHandsView(APIView):
             query.is_valid(raise_exception=True)
             body = HandRecordInput(data={"hand": request.data, **query.validated_data})
         body.is_valid(raise_exception=True)
-        table = None if manages_club(request, rubber.club) else table_of_request(request)
+        table = None if manages_club(request, club) else table_of_request(request)
         # At an evening's table the evening logs the hand and, when it ends the rubber,
         # cuts players in and out (law 15); it refuses a rubber that is no longer the
-        # table's current one (club.recording).
+        # table's current one (club.recording). Whether this caller may write to the
+        # rubber is checked on the rubber it locks.
         hand = recording.hand_record(
-            rubber_id=rubber.pk,
+            rubber_id=pk,
+            authorize=check,
             data=body.validated_data["hand"],
             user=request.user,
             table=table,
@@ -398,7 +406,6 @@ class RubberHandDetailView(APIView):
     @extend_schema(request=CorrectionInput, responses=ScoresheetOutput)
     def put(self, request, slug, pk, number):
         rubber = _rubber(request, slug, pk, to_write=True)
-        _may_record(request, rubber)
         data = CorrectionInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
@@ -424,7 +431,6 @@ class RubberHandRemoveView(APIView):
     @extend_schema(request=RemoveInput, responses=ScoresheetOutput)
     def post(self, request, slug, pk, number):
         rubber = _rubber(request, slug, pk, to_write=True)
-        _may_record(request, rubber)
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
@@ -459,6 +465,5 @@ class RubberCloseView(APIView):
     @extend_schema(request=None, responses=ScoresheetOutput)
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk, to_write=True)
-        _may_record(request, rubber)
         rubber = recording.sitting_close(rubber_id=rubber.pk)
         return Response(selectors.rubber_scoresheet(rubber=rubber))

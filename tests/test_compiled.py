@@ -83,10 +83,6 @@ def test_a_rubbers_hands_and_what_a_write_needs_are_read_as_the_orm_reads_them(s
         fields = ("id", "club_id", "table_id")
         orm = Rubber.objects.filter(club_id=rubber.club_id, pk=rubber.pk).only(*fields).first()
         assert state(scoring_api._TO_WRITE.first(rubber.club_id, rubber.pk)) == state(orm)
-        if rubber.table_id:
-            at = scoring_api._TO_WRITE_AT_TABLE.first(rubber.club_id, rubber.table_id, rubber.pk)
-            assert state(at) == state(orm)
-            assert scoring_api._TO_WRITE_AT_TABLE.first(rubber.club_id, 0, rubber.pk) is None
 
 
 def test_a_value_the_orm_would_change_is_refused_when_compiled(season):

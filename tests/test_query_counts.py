@@ -150,7 +150,7 @@ def test_record_a_hand_from_the_table(season, django_assert_max_num_queries):
     ends no game rewrites nothing already stored: no DELETE (no games, scores or money
     rebuilt), and the evening is locked only by the UPDATE that logs the hand."""
     phone = _phone(season, "hand-21")
-    with django_assert_max_num_queries(_with_locks(12, locks=1, together=2)) as queries:
+    with django_assert_max_num_queries(_with_locks(11, locks=1, together=2)) as queries:
         response = phone.post(_hands(season), {"makers": "EW", "tricks": 3}, format="json")
     assert response.status_code == 201, response.content
     statements = [q["sql"] for q in queries.captured_queries]
@@ -168,7 +168,7 @@ def test_record_a_hand_from_the_table(season, django_assert_max_num_queries):
 
 
 def test_record_a_hand_as_secretary(season, django_assert_max_num_queries):
-    with django_assert_max_num_queries(_with_locks(12, locks=1, together=2)):
+    with django_assert_max_num_queries(_with_locks(11, locks=1, together=2)):
         response = season["secretary"].post(
             _hands(season), {"makers": "EW", "tricks": 3}, format="json"
         )
