@@ -262,39 +262,72 @@ def _upsert_totals_sql() -> str:
 
 @dataclass(frozen=True)
 class Moved:
-    """Where in the standings a recalculation's changes can move anyone: the values of
-    the first ranked column (`column`) from `low` to `high` (None: no bound that way).
+    """Where in the standings a recalculation's changes can move anyone: ranges of the
+    first ranked column's values (`column`), each (low, high), both included (None: no
+    bound that way), disjoint.
 
-    The standings are ordered by that column first, so a player whose value lies outside
-    the range compares with every changed player, before and after, as he did: his place
-    stands. Inside it, the rows are ranked again, after as many places as there are rows
-    ranked above the range."""
+    The standings are ordered by that column first. A changed player moves only the
+    rows between his old and new values of it (a player coming into the standings or
+    leaving them, every row below him); a row outside every range compares with every
+    changed player, before and after, as it did: its place and tie stand. Inside a
+    range, the rows are ranked again, after as many places as there are rows ranked
+    above the range. A hand that ends no rubber leaves most players' first value as it
+    was (the net rubber points, by default): each then moves only the players equal to
+    him on it, not everyone between the hand's players."""
 
     column: str
     higher_is_better: bool
-    low: Any
-    high: Any
+    ranges: tuple[tuple[Any, Any], ...]
 
-    def _bounds(self) -> list[tuple[str, Any]]:
-        """(SQL operator, value) for each bound the range has."""
-        bounds = ((">=", self.low), ("<=", self.high))
-        return [(op, value) for op, value in bounds if value is not None]
-
-    def sql(self) -> tuple[str, list, str, list]:
-        """The SQL conditions with their parameters: the rows inside the range, and the
-        rows ranked above it."""
+    def sql(self) -> tuple[str, list, str, list, str, list]:
+        """SQL with parameters: the rows inside a range; which range a row is in (1, 2,
+        ...); and, for a row in range k, how many rows are ranked above range k."""
         column = _column(self.column)
-        bounds = self._bounds()
-        inside = " AND ".join(f"{column} {op} %s" for op, _ in bounds) or "true"
-        inside_params = [value for _, value in bounds]
-        top = self.high if self.higher_is_better else self.low
-        if top is None:  # the range reaches the top
-            return inside, inside_params, "false", []
-        return inside, inside_params, f"{column} {'>' if self.higher_is_better else '<'} %s", [top]
+        inside, inside_params = [], []
+        for low, high in self.ranges:
+            bounds = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
+            inside.append(" AND ".join(f"{column} {op} %s" for op, _ in bounds) or "true")
+            inside_params.append([v for _, v in bounds])
+        if not inside:
+            return "false", [], "0", [], "0", []
+        part = "CASE " + " ".join(f"WHEN {c} THEN {k}" for k, c in enumerate(inside, 1)) + " END"
+        above, above_params = [], []
+        for k, (low, high) in enumerate(self.ranges, 1):
+            top = high if self.higher_is_better else low
+            if top is None:  # the range reaches the top
+                continue
+            above.append(
+                f"WHEN {k} THEN (SELECT COUNT(*) FROM {TournamentTotal._meta.db_table} "
+                f"WHERE tournament_id = %s AND {column} {'>' if self.higher_is_better else '<'} %s)"
+            )
+            above_params.append(top)
+        return (
+            "(" + " OR ".join(f"({c})" for c in inside) + ")",
+            [v for params in inside_params for v in params],
+            part,
+            [v for params in inside_params for v in params],
+            "CASE part " + " ".join(above) + " ELSE 0 END" if above else "0",
+            above_params,
+        )
+
+
+def _merged(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
+    """Ranges (low, high; None: unbounded) merged where they share a value, in order."""
+    merged: list[list] = []
+    unbounded_first = sorted((r for r in ranges if r[0] is None), key=lambda r: r[1] is None)
+    bounded = sorted((r for r in ranges if r[0] is not None), key=lambda r: r[0])
+    for low, high in unbounded_first + bounded:
+        last = merged[-1] if merged else None
+        if last is not None and (last[1] is None or low is None or low <= last[1]):
+            if last[1] is not None and (high is None or high > last[1]):
+                last[1] = high
+            continue
+        merged.append([low, high])
+    return tuple((low, high) for low, high in merged)
 
 
 def _moved(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
-    """The range the changed players' totals move within (`Moved`), read before they are
+    """The ranges the changed players' totals move within (`Moved`), read before they are
     written; None to rank everyone (the first ranked metric is head-to-head, which moves
     whole tied groups)."""
     precedence = tournament.precedence or DEFAULT_PRECEDENCE
@@ -312,21 +345,17 @@ def _moved(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
             list,
         ).rows(tournament.pk, list(totals))
     )
-    values, joins_or_leaves = [], False
+    ranges = []
     for member_id, now in totals.items():
         stays = bool(now["hands"] or now["rubbers_played"])  # as _write_totals keeps him
-        if member_id in was:
-            values.append(was[member_id])
-        if stays:
-            values.append(now[key])
-        # A player who comes into the standings or leaves them moves everyone below him.
-        joins_or_leaves |= (member_id in was) != stays
-    if not values:  # nobody was or is in the standings: no row to rank again
-        return Moved(key, higher, 1, 0)
-    low, high = min(values), max(values)
-    if joins_or_leaves:
-        low, high = (None, high) if higher else (low, None)
-    return Moved(key, higher, low, high)
+        if member_id in was and stays:
+            old, new = was[member_id], now[key]
+            ranges.append((min(old, new), max(old, new)))
+        elif member_id in was or stays:
+            # A player who comes into the standings or leaves them moves everyone below him.
+            value = was[member_id] if member_id in was else now[key]
+            ranges.append((None, value) if higher else (value, None))
+    return Moved(key, higher, _merged(ranges))
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
@@ -415,9 +444,10 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
         f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
     )
     table = TournamentTotal._meta.db_table
-    inside, inside_params, above, above_params = "true", [], "false", []
+    inside, inside_params, part, part_params, above, above_params = "true", [], "1", [], "0", []
     if moved is not None:
-        inside, inside_params, above, above_params = moved.sql()
+        inside, inside_params, part, part_params, above, above_params = moved.sql()
+    # Each range of `moved` is ranked apart (`part`), after the rows above it (`above`).
     # The rows whose place moved are picked out inside the subquery (from the place each
     # had), so the join to the table touches those alone: half the statement's time.
     # `equal` counts a row's peers in the ranking's own order (the rows equal to it on
@@ -426,18 +456,18 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
             SELECT id, rank AS was, tied AS was_tied,
-                   RANK() OVER (ORDER BY {order}) + (
-                       SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND {above}
-                   ) AS place,
-                   COUNT(*) OVER (
-                       ORDER BY {order} RANGE BETWEEN CURRENT ROW AND CURRENT ROW
-                   ) AS equal
-            FROM {table} WHERE tournament_id = %s AND {inside}
+                   RANK() OVER w + {above} AS place,
+                   COUNT(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW) AS equal
+            FROM (
+                SELECT *, {part} AS part FROM {table} WHERE tournament_id = %s AND ({inside})
+            ) ranged
+            WINDOW w AS (PARTITION BY part ORDER BY {order})
         ) r
         WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
     """
+    above_all = [v for top in above_params for v in (tournament.pk, top)]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, *above_params, tournament.pk, *inside_params])
+        cursor.execute(sql, [*above_all, *part_params, tournament.pk, *inside_params])
 
 
 def standings_rederive(*, tournament: Tournament) -> None:

@@ -202,3 +202,50 @@ def test_ranking_the_moved_range_alone_places_everyone_as_ranking_them_all(
     limited = _places(tournament)
     services.standings_rank(tournament)
     assert limited == _places(tournament)
+
+
+def test_ranges_that_share_a_value_are_merged():
+    assert services._merged([(1, 3), (2, 5)]) == ((1, 5),)
+    assert services._merged([(3, 3), (1, 2)]) == ((1, 2), (3, 3))
+    assert services._merged([(1, 2), (2, 4), (4, 4)]) == ((1, 4),)
+    assert services._merged([(None, 2), (1, 3), (7, 8)]) == ((None, 3), (7, 8))
+    assert services._merged([(5, None), (1, 2), (6, 9)]) == ((1, 2), (5, None))
+    assert services._merged([(2, 6), (3, 4)]) == ((2, 6),)
+    assert services._merged([(None, 5), (None, 8), (9, 9)]) == ((None, 8), (9, 9))
+    assert services._merged([(None, 5), (None, None)]) == ((None, None),)
+    assert services._merged([(4, None), (6, None), (1, 1)]) == ((1, 1), (4, None))
+    assert services._merged([(4, None), (4, 5), (4, 4)]) == ((4, None),)
+    assert services._merged([]) == ()
+
+
+def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
+    """Two players change but keep their net rubber points (a hand that ends no rubber):
+    only the rows equal to one of them on it are ranked again. A player between them,
+    whose place cannot have changed, is not touched (his place, spoiled on purpose
+    below, stays spoiled); everyone else's place is the one ranking all the rows gives."""
+    tournament = Tournament.objects.create(
+        club=club, name="R", slug=f"r{next(slugs)}", kind="ladder", precedence=[]
+    )
+    members = [Member.objects.create(club=club, name=f"Q{next(slugs)}") for _ in range(5)]
+    first = {0: 30, 1: 30, 2: 20, 3: 10, 4: 10}  # net rubber points
+    for i, member in enumerate(members):
+        TournamentTotal.objects.create(
+            tournament=tournament, member=member, hands=1, net_rubber_points=first[i], points=i
+        )
+    services.standings_rank(tournament)
+    assert _places(tournament)[members[2].pk] == (3, False)
+    TournamentTotal.objects.filter(member=members[2]).update(rank=99)  # not to be touched
+    nothing = dict.fromkeys(services.TOTAL_FIELDS, 0)
+    changed = {  # points up, net rubber points as they were: each passes his equal
+        members[1].pk: {**nothing, "hands": 2, "net_rubber_points": 30, "points": 50},
+        members[4].pk: {**nothing, "hands": 2, "net_rubber_points": 10, "points": 50},
+    }
+    moved = services._moved(tournament, changed)
+    assert moved.ranges == ((10, 10), (30, 30))
+    services._write_totals(tournament, changed, replace_all=False)
+    services.standings_rank(tournament, moved)
+    places = _places(tournament)
+    assert places[members[2].pk] == (99, False)
+    assert [places[m.pk][0] for m in (members[1], members[0], members[4], members[3])] == [
+        1, 2, 4, 5,
+    ]  # fmt: skip
