@@ -205,7 +205,8 @@ def phase_incremental(args) -> dict:
     import random
 
     from club.recording import hand_record
-    from tournaments.services import standings_recalculate, tournaments_counting
+    from tournaments.counting import tournaments_counting
+    from tournaments.services import standings_recalculate
 
     club = Club.objects.get(slug=args.club)
     tournament = _season(args.club)
@@ -350,7 +351,7 @@ def _wrong_totals(tournament: Tournament) -> list[dict]:
     from django.db.models import Count, Sum
 
     from scoring.models import HandScore
-    from tournaments.services import counted_rubbers
+    from tournaments.counting import counted_rubbers
 
     fresh = {
         row["member_id"]: (row["points"], row["hands"])

@@ -142,7 +142,7 @@ class TournamentTotal(models.Model):
     # Computed only for players tied on every metric before it in the precedence list.
     head_to_head = models.IntegerField(default=0)
     # The place by the tournament's precedence list, shared by players equal on all of
-    # it (tied: shown "=3"); set by SQL in every recalculation (services.standings_rank).
+    # it (tied: shown "=3"); set by SQL in every recalculation (tournaments.ranking.standings_rank).
     # Deliberately not indexed: rows are rewritten after every hand, and updates that
     # touch no indexed column stay on their page (PostgreSQL's HOT updates; the table
     # leaves room for them, migration 0004). A page sorts a tournament's rows by it.

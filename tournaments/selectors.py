@@ -10,10 +10,11 @@ from django.http import Http404
 
 from club.models import Club
 from club.selectors import club_is_directed_by
+from tournaments.counting import counted_seats
 from tournaments.metrics import FIGURES, METRICS
 from tournaments.models import StandingsVersion, Tournament, TournamentTotal
 from tournaments.pagecache import VERSION_KEY
-from tournaments.services import TOTAL_FIELDS, counted_seats
+from tournaments.services import TOTAL_FIELDS
 
 
 def tournaments_visible(*, club: Club, user) -> QuerySet[Tournament]:

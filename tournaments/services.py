@@ -19,18 +19,17 @@ import functools
 import logging
 import time
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
 from core import compiled, redisops
 from core.compiled import Compiled
-from scoring.models import SEAT_SUMS, Rubber, RubberPlayer
+from scoring.models import SEAT_SUMS, Rubber
+from tournaments.counting import counted_rows, counted_seats, tournaments_counting
 from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
 from tournaments.models import (
     Round,
@@ -41,6 +40,7 @@ from tournaments.models import (
     TournamentTotal,
 )
 from tournaments.pagecache import announce
+from tournaments.ranking import Moved, moved_within, standings_rank
 
 logger = logging.getLogger(__name__)
 
@@ -49,90 +49,6 @@ PRUNE_EVERY = 10  # ... by every tenth (so at most KEEP_VERSIONS + PRUNE_EVERY a
 QUEUED_KEY = "standings:queued:{}"
 PROGRESS_KEY = "standings:progress:{}"
 TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
-
-
-# --- which rubbers count ------------------------------------------------------------------
-
-
-def _round_rubbers(tournament: Tournament):
-    """A progressive's rubbers: those of its rounds, up to the round the director has
-    selected (all when none is). Values of the rubbers' ids."""
-    tables = RoundTable.objects.filter(round__tournament=tournament)
-    if tournament.standings_round:
-        tables = tables.filter(round__number__lte=tournament.standings_round)
-    return tables.values("rubber_id")
-
-
-def _season_evenings(tournament: Tournament):
-    """A ladder's evenings: values of their ids (no join through club_evening)."""
-    return Tournament.evenings.through.objects.filter(tournament=tournament).values("evening_id")
-
-
-def counted_rubbers(tournament: Tournament) -> QuerySet[Rubber]:
-    """The rubbers (and Call-Ace sittings) whose hands count in the tournament.
-
-    Ladder: every rubber played in the season's evenings. Progressive: the rubbers of
-    its rounds, up to the round the director has selected (all when none is).
-    """
-    if tournament.kind == Tournament.Kind.LADDER:
-        return Rubber.objects.filter(evening_id__in=_season_evenings(tournament))
-    return Rubber.objects.filter(pk__in=_round_rubbers(tournament))
-
-
-def counted_seats(tournament: Tournament) -> QuerySet[RubberPlayer]:
-    """The players' seats in the counted rubbers, found on the seats alone: each seat
-    carries its rubber's evening (scoring.rollup), so a ladder needs no join."""
-    # No ordering: the seats' default one (by rubber) would join the rubbers back in.
-    seats = RubberPlayer.objects.order_by()
-    if tournament.kind == Tournament.Kind.LADDER:
-        return seats.filter(evening_id__in=_season_evenings(tournament))
-    return seats.filter(rubber_id__in=_round_rubbers(tournament))
-
-
-def tournaments_counting(rubber: Rubber) -> QuerySet[Tournament]:
-    """The tournaments a rubber counts in (its evening's ladders, its progressive)."""
-    condition = Q(kind=Tournament.Kind.PROGRESSIVE, rounds__tables__rubber=rubber)
-    if rubber.evening_id:
-        condition |= Q(kind=Tournament.Kind.LADDER, evenings=rubber.evening_id)
-    return Tournament.objects.filter(condition).distinct()
-
-
-# --- a recalculation's reads, compiled once ----------------------------------------------------
-#
-# An incremental recalculation reads the same few statements each time, for other
-# players: building and compiling them cost the worker more than running them
-# (BENCHMARKS.md, 25 November). Each is compiled once a thread and shape (core/compiled.py),
-# the changed players given as one array (`member_id__any`).
-
-_COMPILED: dict[tuple, Compiled] = {}
-
-
-def _compiled(key: tuple, build, *kinds: type) -> Compiled:
-    found = _COMPILED.get(key)
-    if found is None:
-        found = _COMPILED[key] = Compiled(build, *kinds)
-    return found
-
-
-def _counted_rows(name: str, tournament: Tournament, build, member_ids) -> list[tuple]:
-    """`build(seats, member_ids)`'s rows, `seats` the tournament's `counted_seats`:
-    compiled once for each kind of tournament (a progressive's selected round or not)."""
-    kind = tournament.kind
-    if kind != Tournament.Kind.LADDER and tournament.standings_round:  # up to a round
-
-        def made(pk: int, standings_round: int, ids: list) -> QuerySet:
-            shaped = Tournament(pk=pk, kind=kind, standings_round=standings_round)
-            return build(counted_seats(shaped), ids)
-
-        compiled = _compiled((name, kind, "round"), made, int, int, list)
-        return compiled.rows(tournament.pk, tournament.standings_round, list(member_ids))
-    compiled = _compiled(
-        (name, kind),
-        lambda pk, ids: build(counted_seats(Tournament(pk=pk, kind=kind)), ids),
-        int,
-        list,
-    )
-    return compiled.rows(tournament.pk, list(member_ids))
 
 
 _TOURNAMENT = Compiled(lambda pk: Tournament.objects.select_related("club").filter(pk=pk)[:1], int)
@@ -159,7 +75,7 @@ def compute_totals(tournament: Tournament, member_ids=None) -> dict[int, dict]:
     if member_ids is None:
         rows = counted_seats(tournament).values_list("member_id").annotate(**_aggregates())
     else:  # an incremental recalculation's: compiled once
-        rows = _counted_rows(
+        rows = counted_rows(
             "totals",
             tournament,
             lambda seats, ids: (
@@ -257,217 +173,7 @@ def _upsert_totals_sql() -> str:
     """
 
 
-# --- ranking and publication ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Moved:
-    """Where in the standings a recalculation's changes can move anyone: ranges of the
-    first ranked column's values (`column`), each (low, high), both included (None: no
-    bound that way), disjoint.
-
-    The standings are ordered by that column first. A changed player moves only the
-    rows between his old and new values of it (a player coming into the standings or
-    leaving them, every row below him); a row outside every range compares with every
-    changed player, before and after, as it did: its place and tie stand. Inside a
-    range, the rows are ranked again, after as many places as there are rows ranked
-    above the range. A hand that ends no rubber leaves most players' first value as it
-    was (the net rubber points, by default): each then moves only the players equal to
-    him on it, not everyone between the hand's players."""
-
-    column: str
-    higher_is_better: bool
-    ranges: tuple[tuple[Any, Any], ...]
-
-    def sql(self) -> tuple[str, list, str, list, str, list]:
-        """SQL with parameters: the rows inside a range; which range a row is in (1, 2,
-        ...); and, for a row in range k, how many rows are ranked above range k."""
-        column = _column(self.column)
-        inside, inside_params = [], []
-        for low, high in self.ranges:
-            bounds = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
-            inside.append(" AND ".join(f"{column} {op} %s" for op, _ in bounds) or "true")
-            inside_params.append([v for _, v in bounds])
-        if not inside:
-            return "false", [], "0", [], "0", []
-        part = "CASE " + " ".join(f"WHEN {c} THEN {k}" for k, c in enumerate(inside, 1)) + " END"
-        above, above_params = [], []
-        for k, (low, high) in enumerate(self.ranges, 1):
-            top = high if self.higher_is_better else low
-            if top is None:  # the range reaches the top
-                continue
-            above.append(
-                f"WHEN {k} THEN (SELECT COUNT(*) FROM {TournamentTotal._meta.db_table} "
-                f"WHERE tournament_id = %s AND {column} {'>' if self.higher_is_better else '<'} %s)"
-            )
-            above_params.append(top)
-        return (
-            "(" + " OR ".join(f"({c})" for c in inside) + ")",
-            [v for params in inside_params for v in params],
-            part,
-            [v for params in inside_params for v in params],
-            "CASE part " + " ".join(above) + " ELSE 0 END" if above else "0",
-            above_params,
-        )
-
-
-def _merged(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
-    """Ranges (low, high; None: unbounded) merged where they share a value, in order."""
-    merged: list[list] = []
-    unbounded_first = sorted((r for r in ranges if r[0] is None), key=lambda r: r[1] is None)
-    bounded = sorted((r for r in ranges if r[0] is not None), key=lambda r: r[0])
-    for low, high in unbounded_first + bounded:
-        last = merged[-1] if merged else None
-        if last is not None and (last[1] is None or low is None or low <= last[1]):
-            if last[1] is not None and (high is None or high > last[1]):
-                last[1] = high
-            continue
-        merged.append([low, high])
-    return tuple((low, high) for low, high in merged)
-
-
-def _moved(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
-    """The ranges the changed players' totals move within (`Moved`), read before they are
-    written; None to rank everyone (the first ranked metric is head-to-head, which moves
-    whole tied groups)."""
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
-    key = precedence[0]
-    if key == "head_to_head":
-        return None
-    higher = METRICS[key].higher_is_better
-    was = dict(
-        _compiled(
-            ("was", key),
-            lambda pk, ids: TournamentTotal.objects.filter(
-                tournament_id=pk, member_id__any=ids
-            ).values_list("member_id", key),
-            int,
-            list,
-        ).rows(tournament.pk, list(totals))
-    )
-    ranges = []
-    for member_id, now in totals.items():
-        stays = bool(now["hands"] or now["rubbers_played"])  # as _write_totals keeps him
-        if member_id in was and stays:
-            old, new = was[member_id], now[key]
-            ranges.append((min(old, new), max(old, new)))
-        elif member_id in was or stays:
-            # A player who comes into the standings or leaves them moves everyone below him.
-            value = was[member_id] if member_id in was else now[key]
-            ranges.append((None, value) if higher else (value, None))
-    return Moved(key, higher, _merged(ranges))
-
-
-def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
-    """Within each group of tied players: the finished rubbers each won less those he lost
-    against the others of his group (one query for all the groups)."""
-    group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
-    seats = _counted_rows(
-        "head_to_head",
-        tournament,
-        lambda seats, ids: (
-            seats.filter(finished=True, member_id__any=ids)
-            .exclude(side="")
-            .values_list("member_id", "rubber_id", "side", "won")
-        ),
-        group_of,
-    )
-    by_rubber: dict[tuple[int, int], list[tuple[int, str, bool]]] = defaultdict(list)
-    for member_id, rubber_id, side, won in seats:
-        by_rubber[rubber_id, group_of[member_id]].append((member_id, side, won))
-    score = dict.fromkeys(group_of, 0)
-    for players in by_rubber.values():
-        for member_id, side, won in players:
-            opponents = sum(1 for _, other, _ in players if other != side)
-            if opponents:
-                score[member_id] += opponents if won else -opponents
-    return score
-
-
-def _column(key: str) -> str:
-    """A metric's column (metric keys are validated against the registry, never input)."""
-    return connection.ops.quote_name(TournamentTotal._meta.get_field(key).column)
-
-
-def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Moved | None) -> None:
-    """Head-to-head for the players tied on every metric before it; 0 for the rest. With
-    `moved`, only the rows in its range: a tie elsewhere has none of the changed players
-    in it, before or after, so its head-to-head stands."""
-    before = precedence[: precedence.index("head_to_head")]
-    totals = TournamentTotal.objects.filter(tournament=tournament)
-    inside, inside_params = ("true", []) if moved is None else moved.sql()[:2]
-    keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
-    partition = ", ".join(f"k{i}" for i in range(len(before)))
-    # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
-    # (In SQL, as `standings_rank` is: the ORM's window query cost the worker more to
-    # build than PostgreSQL took to run it.)
-    sql = f"""
-        SELECT member_id, h2h, equal{"".join(f", k{i}" for i in range(len(before)))}
-        FROM (
-            SELECT member_id, h2h, {partition + "," if before else ""}
-                   COUNT(*) OVER ({"PARTITION BY " + partition if before else ""}) AS equal
-            FROM (
-                SELECT member_id, {_column("head_to_head")} AS h2h{", " + keys if before else ""}
-                FROM {TournamentTotal._meta.db_table} WHERE tournament_id = %s AND {inside}
-            ) ranked
-        ) counted
-        WHERE equal > 1 OR h2h <> 0
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament.pk, *inside_params])
-        candidates = cursor.fetchall()
-    groups: dict[tuple, list[int]] = defaultdict(list)
-    current = {}
-    for member_id, h2h, equal, *key in candidates:
-        current[member_id] = h2h
-        if equal > 1:
-            groups[tuple(key)].append(member_id)
-    scores = head_to_head(tournament, list(groups.values())) if groups else {}
-    changed = {m: scores.get(m, 0) for m, h2h in current.items() if scores.get(m, 0) != h2h}
-    for value in set(changed.values()):
-        totals.filter(member_id__in=[m for m, v in changed.items() if v == value]).update(
-            head_to_head=value
-        )
-
-
-def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
-    """Rank every player by the precedence list, in SQL: players equal on all of it share
-    the place and are marked tied (two at third are both "=3", the next is fifth).
-    Only rows whose place changed are written. With `moved` (an incremental
-    recalculation), only the rows in its range are ranked again (`Moved`).
-    `tournaments.metrics.rank` is the same rule in Python (the tests hold the two to
-    each other)."""
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
-    if "head_to_head" in precedence:
-        _rank_head_to_head(tournament, precedence, moved)
-    order = ", ".join(
-        f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
-    )
-    table = TournamentTotal._meta.db_table
-    inside, inside_params, part, part_params, above, above_params = "true", [], "1", [], "0", []
-    if moved is not None:
-        inside, inside_params, part, part_params, above, above_params = moved.sql()
-    # Each range of `moved` is ranked apart (`part`), after the rows above it (`above`).
-    # The rows whose place moved are picked out inside the subquery (from the place each
-    # had), so the join to the table touches those alone: half the statement's time.
-    # `equal` counts a row's peers in the ranking's own order (the rows equal to it on
-    # every ranked metric), so both windows read the rows in one sort.
-    sql = f"""
-        UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
-        FROM (
-            SELECT id, rank AS was, tied AS was_tied,
-                   RANK() OVER w + {above} AS place,
-                   COUNT(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW) AS equal
-            FROM (
-                SELECT *, {part} AS part FROM {table} WHERE tournament_id = %s AND ({inside})
-            ) ranged
-            WINDOW w AS (PARTITION BY part ORDER BY {order})
-        ) r
-        WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
-    """
-    above_all = [v for top in above_params for v in (tournament.pk, top)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*above_all, *part_params, tournament.pk, *inside_params])
+# --- publication ----------------------------------------------------------------------------
 
 
 def standings_rederive(*, tournament: Tournament) -> None:
@@ -598,7 +304,7 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
             return None
         member_ids = sorted({member_id for _, member_id, _ in dirty})
         totals = compute_totals(tournament, member_ids)
-        moved = _moved(tournament, totals)  # read before the totals are written
+        moved = moved_within(tournament, totals)  # read before the totals are written
         _write_totals(tournament, totals, replace_all=False)
         # Only the changes read above are done: a hand committed since then renewed its
         # row's token, and that row stays for the next recalculation.

@@ -12,6 +12,7 @@ from club.models import Club, Evening, Member
 from scoring import services as scoring
 from scoring.models import SEAT_TOTALS, Game, Hand, HandCorrection, HandScore, Rubber, Settlement
 from scoring.rules import RULESETS
+from tournaments import counting
 from tournaments import services as standings
 from tournaments.management.season import season_make
 from tournaments.models import RoundTable, StandingsVersion, Tournament
@@ -107,7 +108,7 @@ def _expected_metrics(tournament: Tournament) -> dict[int, dict]:
     """A tournament's figures worked out in Python from the stored hands and rubbers alone."""
     members = dict(Member.objects.filter(club=tournament.club).values_list("name", "pk"))
     totals: dict[int, dict] = defaultdict(lambda: defaultdict(int))
-    for rubber in standings.counted_rubbers(tournament).prefetch_related("hands", "games"):
+    for rubber in counting.counted_rubbers(tournament).prefetch_related("hands", "games"):
         partnership = rubber.rules.partnership
         seats = (
             [(n, s) for s in ("NS", "EW") for n in rubber.players[s]]
@@ -133,7 +134,7 @@ def _expected_metrics(tournament: Tournament) -> dict[int, dict]:
             for name, side in seats:
                 totals[members[name]]["games_won"] += side == game.winner
     for member_id, amount in Settlement.objects.filter(
-        rubber__in=standings.counted_rubbers(tournament)
+        rubber__in=counting.counted_rubbers(tournament)
     ).values_list("member_id", "amount"):
         totals[member_id]["stake_won"] += amount
     return totals

@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.models import RubberPlayer
 from tests.tournaments.conftest import record, start, sweep
-from tournaments import services
+from tournaments import ranking, services
 
 INDEX = "rubberplayer_member_seats"
 COLUMN = re.compile(r'"scoring_rubberplayer"\."(\w+)"')
@@ -60,7 +60,7 @@ def test_a_recalculations_totals_read_only_columns_the_index_carries(played):
 
 def test_head_to_head_reads_only_columns_the_index_carries(played):
     ladder, members = played
-    read = _columns_read(lambda: services.head_to_head(ladder, [members]))
+    read = _columns_read(lambda: ranking.head_to_head(ladder, [members]))
     assert {"member_id", "rubber_id", "side", "won", "finished"} <= read
     assert read <= _covered(), f"not in {INDEX}: {read - _covered()}"
 

@@ -20,7 +20,7 @@ from scoring.models import HandScore, Rubber
 from scoring.rules import ScoringError
 from tests.factories import EveningFactory
 from tests.tournaments.conftest import start
-from tournaments import services
+from tournaments import ranking, services
 from tournaments.metrics import COLUMN_METRICS, rank
 from tournaments.models import Tournament, TournamentTotal
 from tournaments.selectors import standings_published
@@ -153,7 +153,7 @@ def test_the_sql_ranking_places_players_as_the_rule_does(club, players, preceden
     members = [Member.objects.create(club=club, name=f"P{next(slugs)}") for _ in players]
     for member, values in zip(members, players, strict=True):
         TournamentTotal.objects.create(tournament=tournament, member=member, hands=1, **values)
-    services.standings_rank(tournament)
+    ranking.standings_rank(tournament)
     expected = rank(
         [
             {
@@ -181,7 +181,7 @@ def test_ranking_the_moved_range_alone_places_everyone_as_ranking_them_all(
     club, players, changes, precedence
 ):
     """An incremental recalculation ranks only the rows between the changed players' old
-    and new values of the first ranked metric (`services.Moved`): whatever the changes
+    and new values of the first ranked metric (`ranking.Moved`): whatever the changes
     (players coming into the standings or leaving them included) and whatever the
     precedence (lower-is-better metrics first, head-to-head first), every place and tie
     is the one ranking all the rows gives."""
@@ -191,31 +191,31 @@ def test_ranking_the_moved_range_alone_places_everyone_as_ranking_them_all(
     members = [Member.objects.create(club=club, name=f"P{next(slugs)}") for _ in range(14)]
     for member, values in zip(members, players, strict=False):
         TournamentTotal.objects.create(tournament=tournament, member=member, hands=1, **values)
-    services.standings_rank(tournament)
+    ranking.standings_rank(tournament)
     changed = {}
     for index, values in changes:
         nothing = dict.fromkeys(services.TOTAL_FIELDS, 0)
         changed[members[index].pk] = {**nothing, **values, "hands": 1} if values else nothing
-    moved = services._moved(tournament, changed)
+    moved = ranking.moved_within(tournament, changed)
     services._write_totals(tournament, changed, replace_all=False)
-    services.standings_rank(tournament, moved)
+    ranking.standings_rank(tournament, moved)
     limited = _places(tournament)
-    services.standings_rank(tournament)
+    ranking.standings_rank(tournament)
     assert limited == _places(tournament)
 
 
 def test_ranges_that_share_a_value_are_merged():
-    assert services._merged([(1, 3), (2, 5)]) == ((1, 5),)
-    assert services._merged([(3, 3), (1, 2)]) == ((1, 2), (3, 3))
-    assert services._merged([(1, 2), (2, 4), (4, 4)]) == ((1, 4),)
-    assert services._merged([(None, 2), (1, 3), (7, 8)]) == ((None, 3), (7, 8))
-    assert services._merged([(5, None), (1, 2), (6, 9)]) == ((1, 2), (5, None))
-    assert services._merged([(2, 6), (3, 4)]) == ((2, 6),)
-    assert services._merged([(None, 5), (None, 8), (9, 9)]) == ((None, 8), (9, 9))
-    assert services._merged([(None, 5), (None, None)]) == ((None, None),)
-    assert services._merged([(4, None), (6, None), (1, 1)]) == ((1, 1), (4, None))
-    assert services._merged([(4, None), (4, 5), (4, 4)]) == ((4, None),)
-    assert services._merged([]) == ()
+    assert ranking.merged_ranges([(1, 3), (2, 5)]) == ((1, 5),)
+    assert ranking.merged_ranges([(3, 3), (1, 2)]) == ((1, 2), (3, 3))
+    assert ranking.merged_ranges([(1, 2), (2, 4), (4, 4)]) == ((1, 4),)
+    assert ranking.merged_ranges([(None, 2), (1, 3), (7, 8)]) == ((None, 3), (7, 8))
+    assert ranking.merged_ranges([(5, None), (1, 2), (6, 9)]) == ((1, 2), (5, None))
+    assert ranking.merged_ranges([(2, 6), (3, 4)]) == ((2, 6),)
+    assert ranking.merged_ranges([(None, 5), (None, 8), (9, 9)]) == ((None, 8), (9, 9))
+    assert ranking.merged_ranges([(None, 5), (None, None)]) == ((None, None),)
+    assert ranking.merged_ranges([(4, None), (6, None), (1, 1)]) == ((1, 1), (4, None))
+    assert ranking.merged_ranges([(4, None), (4, 5), (4, 4)]) == ((4, None),)
+    assert ranking.merged_ranges([]) == ()
 
 
 def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
@@ -232,7 +232,7 @@ def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
         TournamentTotal.objects.create(
             tournament=tournament, member=member, hands=1, net_rubber_points=first[i], points=i
         )
-    services.standings_rank(tournament)
+    ranking.standings_rank(tournament)
     assert _places(tournament)[members[2].pk] == (3, False)
     TournamentTotal.objects.filter(member=members[2]).update(rank=99)  # not to be touched
     nothing = dict.fromkeys(services.TOTAL_FIELDS, 0)
@@ -240,10 +240,10 @@ def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
         members[1].pk: {**nothing, "hands": 2, "net_rubber_points": 30, "points": 50},
         members[4].pk: {**nothing, "hands": 2, "net_rubber_points": 10, "points": 50},
     }
-    moved = services._moved(tournament, changed)
+    moved = ranking.moved_within(tournament, changed)
     assert moved.ranges == ((10, 10), (30, 30))
     services._write_totals(tournament, changed, replace_all=False)
-    services.standings_rank(tournament, moved)
+    ranking.standings_rank(tournament, moved)
     places = _places(tournament)
     assert places[members[2].pk] == (99, False)
     assert [places[m.pk][0] for m in (members[1], members[0], members[4], members[3])] == [

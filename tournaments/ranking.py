@@ -1,0 +1,224 @@
+"""Ranking the standings in SQL: every player by the tournament's precedence list,
+head-to-head for the tied, and after a recalculation only the rows its changes can
+move (`Moved`). `tournaments.metrics.rank` is the same rule in Python; the tests hold
+the two to each other (tests/tournaments/test_standings_properties.py)."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from tournaments.counting import compiled_read, counted_rows
+from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
+from tournaments.models import Tournament, TournamentTotal
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Where in the standings a recalculation's changes can move anyone: ranges of the
+    first ranked column's values (`column`), each (low, high), both included (None: no
+    bound that way), disjoint.
+
+    The standings are ordered by that column first. A changed player moves only the
+    rows between his old and new values of it (a player coming into the standings or
+    leaving them, every row below him); a row outside every range compares with every
+    changed player, before and after, as it did: its place and tie stand. Inside a
+    range, the rows are ranked again, after as many places as there are rows ranked
+    above the range. A hand that ends no rubber leaves most players' first value as it
+    was (the net rubber points, by default): each then moves only the players equal to
+    him on it, not everyone between the hand's players."""
+
+    column: str
+    higher_is_better: bool
+    ranges: tuple[tuple[Any, Any], ...]
+
+    def sql(self) -> tuple[str, list, str, list, str, list]:
+        """SQL with parameters: the rows inside a range; which range a row is in (1, 2,
+        ...); and, for a row in range k, how many rows are ranked above range k."""
+        column = _column(self.column)
+        inside, inside_params = [], []
+        for low, high in self.ranges:
+            bounds = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
+            inside.append(" AND ".join(f"{column} {op} %s" for op, _ in bounds) or "true")
+            inside_params.append([v for _, v in bounds])
+        if not inside:
+            return "false", [], "0", [], "0", []
+        part = "CASE " + " ".join(f"WHEN {c} THEN {k}" for k, c in enumerate(inside, 1)) + " END"
+        above, above_params = [], []
+        for k, (low, high) in enumerate(self.ranges, 1):
+            top = high if self.higher_is_better else low
+            if top is None:  # the range reaches the top
+                continue
+            above.append(
+                f"WHEN {k} THEN (SELECT COUNT(*) FROM {TournamentTotal._meta.db_table} "
+                f"WHERE tournament_id = %s AND {column} {'>' if self.higher_is_better else '<'} %s)"
+            )
+            above_params.append(top)
+        return (
+            "(" + " OR ".join(f"({c})" for c in inside) + ")",
+            [v for params in inside_params for v in params],
+            part,
+            [v for params in inside_params for v in params],
+            "CASE part " + " ".join(above) + " ELSE 0 END" if above else "0",
+            above_params,
+        )
+
+
+def merged_ranges(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
+    """Ranges (low, high; None: unbounded) merged where they share a value, in order."""
+    merged: list[list] = []
+    unbounded_first = sorted((r for r in ranges if r[0] is None), key=lambda r: r[1] is None)
+    bounded = sorted((r for r in ranges if r[0] is not None), key=lambda r: r[0])
+    for low, high in unbounded_first + bounded:
+        last = merged[-1] if merged else None
+        if last is not None and (last[1] is None or low is None or low <= last[1]):
+            if last[1] is not None and (high is None or high > last[1]):
+                last[1] = high
+            continue
+        merged.append([low, high])
+    return tuple((low, high) for low, high in merged)
+
+
+def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
+    """The ranges the changed players' totals move within (`Moved`), read before they are
+    written; None to rank everyone (the first ranked metric is head-to-head, which moves
+    whole tied groups)."""
+    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    key = precedence[0]
+    if key == "head_to_head":
+        return None
+    higher = METRICS[key].higher_is_better
+    was = dict(
+        compiled_read(
+            ("was", key),
+            lambda pk, ids: TournamentTotal.objects.filter(
+                tournament_id=pk, member_id__any=ids
+            ).values_list("member_id", key),
+            int,
+            list,
+        ).rows(tournament.pk, list(totals))
+    )
+    ranges = []
+    for member_id, now in totals.items():
+        stays = bool(now["hands"] or now["rubbers_played"])  # as _write_totals keeps him
+        if member_id in was and stays:
+            old, new = was[member_id], now[key]
+            ranges.append((min(old, new), max(old, new)))
+        elif member_id in was or stays:
+            # A player who comes into the standings or leaves them moves everyone below him.
+            value = was[member_id] if member_id in was else now[key]
+            ranges.append((None, value) if higher else (value, None))
+    return Moved(key, higher, merged_ranges(ranges))
+
+
+def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
+    """Within each group of tied players: the finished rubbers each won less those he lost
+    against the others of his group (one query for all the groups)."""
+    group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
+    seats = counted_rows(
+        "head_to_head",
+        tournament,
+        lambda seats, ids: (
+            seats.filter(finished=True, member_id__any=ids)
+            .exclude(side="")
+            .values_list("member_id", "rubber_id", "side", "won")
+        ),
+        group_of,
+    )
+    by_rubber: dict[tuple[int, int], list[tuple[int, str, bool]]] = defaultdict(list)
+    for member_id, rubber_id, side, won in seats:
+        by_rubber[rubber_id, group_of[member_id]].append((member_id, side, won))
+    score = dict.fromkeys(group_of, 0)
+    for players in by_rubber.values():
+        for member_id, side, won in players:
+            opponents = sum(1 for _, other, _ in players if other != side)
+            if opponents:
+                score[member_id] += opponents if won else -opponents
+    return score
+
+
+def _column(key: str) -> str:
+    """A metric's column (metric keys are validated against the registry, never input)."""
+    return connection.ops.quote_name(TournamentTotal._meta.get_field(key).column)
+
+
+def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Moved | None) -> None:
+    """Head-to-head for the players tied on every metric before it; 0 for the rest. With
+    `moved`, only the rows in its range: a tie elsewhere has none of the changed players
+    in it, before or after, so its head-to-head stands."""
+    before = precedence[: precedence.index("head_to_head")]
+    totals = TournamentTotal.objects.filter(tournament=tournament)
+    inside, inside_params = ("true", []) if moved is None else moved.sql()[:2]
+    keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
+    partition = ", ".join(f"k{i}" for i in range(len(before)))
+    # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
+    # (In SQL, as `standings_rank` is: the ORM's window query cost the worker more to
+    # build than PostgreSQL took to run it.)
+    sql = f"""
+        SELECT member_id, h2h, equal{"".join(f", k{i}" for i in range(len(before)))}
+        FROM (
+            SELECT member_id, h2h, {partition + "," if before else ""}
+                   COUNT(*) OVER ({"PARTITION BY " + partition if before else ""}) AS equal
+            FROM (
+                SELECT member_id, {_column("head_to_head")} AS h2h{", " + keys if before else ""}
+                FROM {TournamentTotal._meta.db_table} WHERE tournament_id = %s AND {inside}
+            ) ranked
+        ) counted
+        WHERE equal > 1 OR h2h <> 0
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament.pk, *inside_params])
+        candidates = cursor.fetchall()
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    current = {}
+    for member_id, h2h, equal, *key in candidates:
+        current[member_id] = h2h
+        if equal > 1:
+            groups[tuple(key)].append(member_id)
+    scores = head_to_head(tournament, list(groups.values())) if groups else {}
+    changed = {m: scores.get(m, 0) for m, h2h in current.items() if scores.get(m, 0) != h2h}
+    for value in set(changed.values()):
+        totals.filter(member_id__in=[m for m, v in changed.items() if v == value]).update(
+            head_to_head=value
+        )
+
+
+def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
+    """Rank every player by the precedence list, in SQL: players equal on all of it share
+    the place and are marked tied (two at third are both "=3", the next is fifth).
+    Only rows whose place changed are written. With `moved` (an incremental
+    recalculation), only the rows in its range are ranked again (`Moved`).
+    `tournaments.metrics.rank` is the same rule in Python (the tests hold the two to
+    each other)."""
+    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    if "head_to_head" in precedence:
+        _rank_head_to_head(tournament, precedence, moved)
+    order = ", ".join(
+        f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
+    )
+    table = TournamentTotal._meta.db_table
+    inside, inside_params, part, part_params, above, above_params = "true", [], "1", [], "0", []
+    if moved is not None:
+        inside, inside_params, part, part_params, above, above_params = moved.sql()
+    # Each range of `moved` is ranked apart (`part`), after the rows above it (`above`).
+    # The rows whose place moved are picked out inside the subquery (from the place each
+    # had), so the join to the table touches those alone: half the statement's time.
+    # `equal` counts a row's peers in the ranking's own order (the rows equal to it on
+    # every ranked metric), so both windows read the rows in one sort.
+    sql = f"""
+        UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
+        FROM (
+            SELECT id, rank AS was, tied AS was_tied,
+                   RANK() OVER w + {above} AS place,
+                   COUNT(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW) AS equal
+            FROM (
+                SELECT *, {part} AS part FROM {table} WHERE tournament_id = %s AND ({inside})
+            ) ranged
+            WINDOW w AS (PARTITION BY part ORDER BY {order})
+        ) r
+        WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
+    """
+    above_all = [v for top in above_params for v in (tournament.pk, top)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*above_all, *part_params, tournament.pk, *inside_params])
