@@ -33,9 +33,10 @@ class Moved:
     higher_is_better: bool
     ranges: tuple[tuple[Any, Any], ...]
 
-    def sql(self) -> tuple[str, list, str, list, str, list]:
+    def sql(self, tournament_id: int) -> tuple[str, list, str, list, str, list]:
         """SQL with parameters: the rows inside a range; which range a row is in (1, 2,
-        ...); and, for a row in range k, how many rows are ranked above range k."""
+        ...); and, for a row in range k, how many of the tournament's rows are ranked
+        above range k."""
         column = _column(self.column)
         inside, inside_params = [], []
         for low, high in self.ranges:
@@ -45,28 +46,34 @@ class Moved:
         if not inside:
             return "false", [], "0", [], "0", []
         part = "CASE " + " ".join(f"WHEN {c} THEN {k}" for k, c in enumerate(inside, 1)) + " END"
-        above, above_params = [], []
-        for k, (low, high) in enumerate(self.ranges, 1):
+        # Every range's count of the rows above it, in one pass over the tournament's
+        # rows (an array read once, then indexed by the row's range).
+        better = ">" if self.higher_is_better else "<"
+        counts, above_params = [], []
+        for low, high in self.ranges:
             top = high if self.higher_is_better else low
             if top is None:  # the range reaches the top
-                continue
-            above.append(
-                f"WHEN {k} THEN (SELECT COUNT(*) FROM {TournamentTotal._meta.db_table} "
-                f"WHERE tournament_id = %s AND {column} {'>' if self.higher_is_better else '<'} %s)"
-            )
-            above_params.append(top)
-        return (
-            "(" + " OR ".join(f"({c})" for c in inside) + ")",
-            [v for params in inside_params for v in params],
-            part,
-            [v for params in inside_params for v in params],
-            "CASE part " + " ".join(above) + " ELSE 0 END" if above else "0",
-            above_params,
+                counts.append("0")
+            else:
+                counts.append(f"COUNT(*) FILTER (WHERE {column} {better} %s)")
+                above_params.append(top)
+        above = (
+            f"(SELECT ARRAY[{', '.join(counts)}] FROM {TournamentTotal._meta.db_table} "
+            "WHERE tournament_id = %s)[part]"
         )
+        params = [v for values in inside_params for v in values]
+        inside_sql = "(" + " OR ".join(f"({c})" for c in inside) + ")"
+        return inside_sql, params, part, params, above, [*above_params, tournament_id]
+
+
+MAX_RANGES = 8  # ranked apart at most; more are merged, nearest first
 
 
 def merged_ranges(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
-    """Ranges (low, high; None: unbounded) merged where they share a value, in order."""
+    """Ranges (low, high; None: unbounded) merged where they share a value, in order,
+    and then the nearest merged until there are at most MAX_RANGES: ranking a range
+    again is right for any rows it holds, and each range costs the statement a
+    condition on every row."""
     merged: list[list] = []
     unbounded_first = sorted((r for r in ranges if r[0] is None), key=lambda r: r[1] is None)
     bounded = sorted((r for r in ranges if r[0] is not None), key=lambda r: r[0])
@@ -77,6 +84,10 @@ def merged_ranges(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
                 last[1] = high
             continue
         merged.append([low, high])
+    while len(merged) > MAX_RANGES:  # the two nearest merged (the rows between them too)
+        gaps = [merged[i + 1][0] - merged[i][1] for i in range(len(merged) - 1)]
+        i = gaps.index(min(gaps))
+        merged[i : i + 2] = [[merged[i][0], merged[i + 1][1]]]
     return tuple((low, high) for low, high in merged)
 
 
@@ -149,7 +160,7 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     in it, before or after, so its head-to-head stands."""
     before = precedence[: precedence.index("head_to_head")]
     totals = TournamentTotal.objects.filter(tournament=tournament)
-    inside, inside_params = ("true", []) if moved is None else moved.sql()[:2]
+    inside, inside_params = ("true", []) if moved is None else moved.sql(tournament.pk)[:2]
     keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
     partition = ", ".join(f"k{i}" for i in range(len(before)))
     # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
@@ -200,7 +211,7 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     table = TournamentTotal._meta.db_table
     inside, inside_params, part, part_params, above, above_params = "true", [], "1", [], "0", []
     if moved is not None:
-        inside, inside_params, part, part_params, above, above_params = moved.sql()
+        inside, inside_params, part, part_params, above, above_params = moved.sql(tournament.pk)
     # Each range of `moved` is ranked apart (`part`), after the rows above it (`above`).
     # The rows whose place moved are picked out inside the subquery (from the place each
     # had), so the join to the table touches those alone: half the statement's time.
@@ -219,6 +230,5 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
         ) r
         WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
     """
-    above_all = [v for top in above_params for v in (tournament.pk, top)]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*above_all, *part_params, tournament.pk, *inside_params])
+        cursor.execute(sql, [*above_params, *part_params, tournament.pk, *inside_params])

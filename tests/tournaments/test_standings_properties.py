@@ -216,6 +216,11 @@ def test_ranges_that_share_a_value_are_merged():
     assert ranking.merged_ranges([(4, None), (6, None), (1, 1)]) == ((1, 1), (4, None))
     assert ranking.merged_ranges([(4, None), (4, 5), (4, 4)]) == ((4, None),)
     assert ranking.merged_ranges([]) == ()
+    # More than MAX_RANGES: the nearest merged first, every value still inside one.
+    many = [(10 * i, 10 * i) for i in range(ranking.MAX_RANGES + 2)] + [(95, 96)]
+    merged = ranking.merged_ranges(many)
+    assert len(merged) == ranking.MAX_RANGES and (90, 96) in merged
+    assert all(any(low <= v <= high for low, high in merged) for r in many for v in r)
 
 
 def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
