@@ -5,7 +5,7 @@ the two to each other (tests/tournaments/test_standings_properties.py)."""
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection
 
@@ -33,37 +33,58 @@ class Moved:
     higher_is_better: bool
     ranges: tuple[tuple[Any, Any], ...]
 
-    def sql(self, tournament_id: int) -> tuple[str, list, str, list, str, list]:
-        """SQL with parameters: the rows inside a range; which range a row is in (1, 2,
-        ...); and, for a row in range k, how many of the tournament's rows are ranked
-        above range k."""
+    def sql(self, tournament_id: int) -> "RangesSQL":
+        """The SQL that ranks these ranges apart (`RangesSQL`), for this tournament."""
         column = _column(self.column)
-        inside, inside_params = [], []
+        inside, bounds = [], []
         for low, high in self.ranges:
-            bounds = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
-            inside.append(" AND ".join(f"{column} {op} %s" for op, _ in bounds) or "true")
-            inside_params.append([v for _, v in bounds])
+            limits = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
+            inside.append(" AND ".join(f"{column} {op} %s" for op, _ in limits) or "true")
+            bounds += [v for _, v in limits]
         if not inside:
-            return "false", [], "0", [], "0", []
+            return RangesSQL("false", "0", [], "0", "SELECT 0 AS a0", [])
         part = "CASE " + " ".join(f"WHEN {c} THEN {k}" for k, c in enumerate(inside, 1)) + " END"
-        # Every range's count of the rows above it, in one pass over the tournament's
-        # rows (an array read once, then indexed by the row's range).
+        # Every range's count of the rows above it, in one pass over the tournament's rows.
         better = ">" if self.higher_is_better else "<"
-        counts, above_params = [], []
-        for low, high in self.ranges:
+        counts, counts_params = [], []
+        for k, (low, high) in enumerate(self.ranges, 1):
             top = high if self.higher_is_better else low
             if top is None:  # the range reaches the top
-                counts.append("0")
+                counts.append(f"COUNT(*) FILTER (WHERE 1 = 0) AS a{k}")
             else:
-                counts.append(f"COUNT(*) FILTER (WHERE {column} {better} %s)")
-                above_params.append(top)
-        above = (
-            f"(SELECT ARRAY[{', '.join(counts)}] FROM {TournamentTotal._meta.db_table} "
-            "WHERE tournament_id = %s)[part]"
+                counts.append(f"COUNT(*) FILTER (WHERE {column} {better} %s) AS a{k}")
+                counts_params.append(top)
+        return RangesSQL(
+            inside="(" + " OR ".join(f"({c})" for c in inside) + ")",
+            part=part,
+            bounds=bounds,
+            above="CASE part "
+            + " ".join(f"WHEN {k} THEN above_counts.a{k}" for k in range(1, len(inside) + 1))
+            + " ELSE 0 END",
+            counts=(
+                f"SELECT {', '.join(counts)} FROM {TournamentTotal._meta.db_table} "
+                "WHERE tournament_id = %s"
+            ),
+            counts_params=[*counts_params, tournament_id],
         )
-        params = [v for values in inside_params for v in values]
-        inside_sql = "(" + " OR ".join(f"({c})" for c in inside) + ")"
-        return inside_sql, params, part, params, above, [*above_params, tournament_id]
+
+
+class RangesSQL(NamedTuple):
+    """What ranks a `Moved`'s ranges apart: `inside`, the rows in a range; `part`, which
+    range a row is in (1, 2, ...), both with `bounds` as parameters; `counts`, one row
+    of each range's count of the rows ranked above it (`a1`, `a2`, ..., with
+    `counts_params`), joined as `above_counts`; `above`, a row's count from it."""
+
+    inside: str
+    part: str
+    bounds: list
+    above: str
+    counts: str
+    counts_params: list
+
+
+# Every row ranked as one range: the whole standings.
+EVERYONE = RangesSQL("true", "1", [], "0", "SELECT 0 AS a0", [])
 
 
 MAX_RANGES = 8  # ranked apart at most; more are merged, nearest first
@@ -160,7 +181,8 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     in it, before or after, so its head-to-head stands."""
     before = precedence[: precedence.index("head_to_head")]
     totals = TournamentTotal.objects.filter(tournament=tournament)
-    inside, inside_params = ("true", []) if moved is None else moved.sql(tournament.pk)[:2]
+    ranges = EVERYONE if moved is None else moved.sql(tournament.pk)
+    inside, inside_params = ranges.inside, ranges.bounds
     keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
     partition = ", ".join(f"k{i}" for i in range(len(before)))
     # Only the rows in a tie, or holding a head-to-head from an earlier tie, come back.
@@ -209,10 +231,9 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
         f"{_column(key)} {'DESC' if METRICS[key].higher_is_better else 'ASC'}" for key in precedence
     )
     table = TournamentTotal._meta.db_table
-    inside, inside_params, part, part_params, above, above_params = "true", [], "1", [], "0", []
-    if moved is not None:
-        inside, inside_params, part, part_params, above, above_params = moved.sql(tournament.pk)
-    # Each range of `moved` is ranked apart (`part`), after the rows above it (`above`).
+    ranges = EVERYONE if moved is None else moved.sql(tournament.pk)
+    # Each range of `moved` is ranked apart (`part`), after the rows above it (`above`,
+    # from its count in `above_counts`, which is read in one pass over the rows).
     # The rows whose place moved are picked out inside the subquery (from the place each
     # had), so the join to the table touches those alone: half the statement's time.
     # `equal` counts a row's peers in the ranking's own order (the rows equal to it on
@@ -221,14 +242,17 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
             SELECT id, rank AS was, tied AS was_tied,
-                   RANK() OVER w + {above} AS place,
+                   RANK() OVER w + {ranges.above} AS place,
                    COUNT(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW) AS equal
             FROM (
-                SELECT *, {part} AS part FROM {table} WHERE tournament_id = %s AND ({inside})
+                SELECT *, {ranges.part} AS part FROM {table}
+                WHERE tournament_id = %s AND ({ranges.inside})
             ) ranged
+            CROSS JOIN ({ranges.counts}) above_counts
             WINDOW w AS (PARTITION BY part ORDER BY {order})
         ) r
         WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
     """
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*above_params, *part_params, tournament.pk, *inside_params])
+        params = [*ranges.bounds, tournament.pk, *ranges.bounds, *ranges.counts_params]
+        cursor.execute(sql, params)
