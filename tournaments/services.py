@@ -203,7 +203,13 @@ def _publish(
         players_recomputed=players,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
-    _write_version(version)
+    # The version's row and the tournament's number (a counter its history leaves out,
+    # core.audit's `counters`) in one statement; nothing listens for their save signals
+    # (tests/test_compiled.py).
+    writes = compiled.Writes()
+    writes.insert([version])
+    writes.update(tournament, ["standings_version"])
+    writes.send()
     if version.number % PRUNE_EVERY == 0:
         StandingsVersion.objects.filter(
             tournament=tournament, number__lte=version.number - KEEP_VERSIONS
@@ -211,39 +217,6 @@ def _publish(
     number = version.number
     transaction.on_commit(lambda: announce(tournament, number))
     return version
-
-
-def _write_version(version: StandingsVersion) -> None:
-    """Insert the version's row and move its tournament's number to it: one statement on
-    PostgreSQL (the row and the counter, a column the tournament's history leaves out,
-    core.audit's `counters`). Nothing listens for either model's save signals
-    (tests/test_compiled.py)."""
-    if connection.vendor != "postgresql":
-        compiled.insert([version])
-        Tournament.objects.filter(pk=version.tournament_id).update(standings_version=version.number)
-        return
-    fields = [f for f in StandingsVersion._meta.concrete_fields if not f.primary_key]
-    sql = _version_sql()
-    values = [f.get_db_prep_save(f.pre_save(version, add=True), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, version.number, version.tournament_id])
-        (version.pk,) = cursor.fetchone()
-    version._state.adding = False
-
-
-@functools.cache
-def _version_sql() -> str:
-    quote = connection.ops.quote_name
-    fields = [f for f in StandingsVersion._meta.concrete_fields if not f.primary_key]
-    return f"""
-        WITH published AS (
-            INSERT INTO {quote(StandingsVersion._meta.db_table)}
-                ({", ".join(quote(f.column) for f in fields)})
-            VALUES ({", ".join(["%s"] * len(fields))}) RETURNING id
-        )
-        UPDATE {quote(Tournament._meta.db_table)} SET standings_version = %s WHERE id = %s
-        RETURNING (SELECT id FROM published)
-    """
 
 
 def _advisory_lock(tournament_id: int) -> bool:
@@ -394,7 +367,7 @@ def standings_note_change(*, rubber: Rubber, member_ids: list[int] | None = None
             cursor.execute(_note_change_sql(), params)
             tournament_ids = sorted({row[0] for row in cursor.fetchall()})
     else:
-        tournament_ids = list(tournaments_counting(rubber).values_list("pk", flat=True))
+        tournament_ids = sorted(tournaments_counting(rubber).values_list("pk", flat=True))
         StandingsDirty.objects.bulk_create(
             [
                 StandingsDirty(tournament_id=t, member_id=m)
