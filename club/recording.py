@@ -55,12 +55,11 @@ def _holding(
         conflict_on_lock_failure(what="evening" if evening_id else "rubber"),
         transaction.atomic(),
     ):
-        held = _hold(
+        yield _hold(
             rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
             rubber_number=rubber_number, expected_version=expected_version, table=table,
             doing=doing, authorize=authorize,
         )  # fmt: skip
-        yield held
 
 
 def _hold(

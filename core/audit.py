@@ -133,12 +133,16 @@ def _mark_set(db, opened: _Context) -> None:
     db.audit_context_set = ((opened.id, opened.changes), tuple(db.savepoint_ids))
 
 
-def _set(cursor, opened: _Context) -> None:
+def _metadata(opened: _Context) -> str:
+    """The context's metadata as pghistory's triggers read it (its JSON encoder)."""
     from pghistory.config import json_encoder
 
+    return json.dumps(opened.metadata, cls=json_encoder())
+
+
+def _set(cursor, opened: _Context) -> None:
     # The driver's own cursor: this statement is not passed to the wrappers again.
-    metadata = json.dumps(opened.metadata, cls=json_encoder())
-    cursor.cursor.execute(_SET_CONTEXT, (opened.id, metadata))
+    cursor.cursor.execute(_SET_CONTEXT, (opened.id, _metadata(opened)))
 
 
 def set_local(**settings: str) -> None:
@@ -148,15 +152,15 @@ def set_local(**settings: str) -> None:
     timeout, core/db.py) then sends no statement of its own for the context. Must be
     called inside transaction.atomic(); the names are PostgreSQL's, dots included, so
     they are given as a dict: `set_local(**{"lock_timeout": "3000ms"})`."""
-    from pghistory.config import json_encoder
-
     db = connection
     pairs = list(settings.items())
     opened = getattr(_open, "context", None)
     with_context = opened is not None and not _is_set(db, opened)
     if with_context:
-        metadata = json.dumps(opened.metadata, cls=json_encoder())
-        pairs += [("pghistory.context_id", opened.id), ("pghistory.context_metadata", metadata)]
+        pairs += [
+            ("pghistory.context_id", opened.id),
+            ("pghistory.context_metadata", _metadata(opened)),
+        ]
     sql = "SELECT " + ", ".join("set_config(%s, %s, true)" for _ in pairs)
     with db.cursor() as cursor:  # a SELECT: the wrapper above lets it through as it is
         cursor.execute(sql, [value for pair in pairs for value in pair])

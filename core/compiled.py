@@ -350,7 +350,7 @@ class Writes:
                     obj.pk = key
                     obj._state.adding = False
                     obj._state.db = connection.alias
-                for obj in item[1]:  # the keys of the objects each refers to
+                    # The keys of the objects it refers to (inserted before it).
                     obj._prepare_related_fields_for_save(operation_name="insert")
             elif answer != 1 and not item[3]:
                 model = type(item[1])
