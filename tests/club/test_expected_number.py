@@ -60,7 +60,7 @@ def test_a_number_past_the_next_is_refused_too(played):
     assert Hand.objects.filter(rubber=played.rubber).count() == 1
 
 
-def test_two_requests_racing_for_the_same_number_store_one_hand(played):
+def test_two_requests_racing_for_the_same_number_store_one_hand(played, postgres):
     """The rubber's row lock orders them; the second sees the first's hand."""
     outcomes = []
 
