@@ -12,10 +12,11 @@ warm request makes no query, at most one Redis read, and renders no template
 tournaments and whose pages name them, get the page rendered for them.
 """
 
+import html
+
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
@@ -47,16 +48,16 @@ def _player(request) -> str:
 
 
 def _render(
-    request, tournament: Tournament, number: int, page: int, *, fragment: bool, crowd: bool
+    request, tournament: Tournament | int, number: int, page: int, *, fragment: bool, crowd: bool
 ) -> str:
     """The page (or its table). For the crowd it is rendered without the request, so
     nothing of one visitor's (a message, a login) is kept in the copy all are served,
-    and cut from the version's rows as this process read them once."""
+    and cut from the version's rows as this process read them once, with the
+    tournament (`tournament` is then its id: one read a version, not one a page)."""
     player = _player(request)
     if crowd:
-        standings = pagecache.ranked_rows.get_or_make(
-            (tournament.pk, number),
-            lambda: selectors.standings_published(tournament=tournament, number=number, lazy=True),
+        tournament, standings = pagecache.ranked_rows.get_or_make(
+            (tournament, number), lambda: _version_rows(tournament, number)
         )
     else:
         standings = selectors.standings_published(tournament=tournament, number=number, name=player)
@@ -74,21 +75,38 @@ def _render(
     return render_to_string(template, context, request=None if crowd else request)
 
 
+def _version_rows(tournament_id: int, number: int) -> tuple[Tournament, dict]:
+    """The tournament and every ranked row of its version `number`, for the crowd's pages."""
+    tournament = Tournament.objects.select_related("club").get(pk=tournament_id)
+    return tournament, selectors.standings_published(
+        tournament=tournament, number=number, lazy=True
+    )
+
+
 def rows_html(rows: list[dict], club_slug: str) -> str:
     """The standings' rows as HTML, built directly: a hundred rows through the template
     engine cost about 7 ms, and a busy evening renders every page of the standings a
     few times a second (BENCHMARKS.md). The same markup a template loop would make:
     rank, the player linked to his page, then the precedence list's values, every
-    value escaped."""
+    value escaped as the template escapes it (`_cell`)."""
     players = reverse("player-detail", args=[club_slug, 0])[:-2]  # /clubs/<club>/players/
     lines = []
     for row in rows:
-        cells = "".join(f'<td class="num">{escape(value)}</td>' for value in row["values"])
+        cells = "".join(f'<td class="num">{_cell(value)}</td>' for value in row["values"])
         lines.append(
-            f'<tr><td class="num">{escape(row["display_rank"])}</td><td><a href="{players}'
-            f'{int(row["member"])}/">{escape(row["name"])}</a></td>{cells}</tr>'
+            f'<tr><td class="num">{_cell(row["display_rank"])}</td><td><a href="{players}'
+            f'{int(row["member"])}/">{_cell(row["name"])}</a></td>{cells}</tr>'
         )
     return mark_safe("\n".join(lines))  # every value above is escaped
+
+
+def _cell(value) -> str:
+    """A value escaped as Django's `escape` does (it is `html.escape(str(value))`), without
+    its wrapper for lazy strings, which cost more than the escaping: six hundred values a
+    page (BENCHMARKS.md). A whole number, most of the cells, has nothing to escape."""
+    if type(value) is int:
+        return str(value)
+    return html.escape(str(value))
 
 
 def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
@@ -111,7 +129,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
         return response
 
     def render() -> str:
-        shown = tournament or Tournament.objects.select_related("club").get(pk=tournament_id)
+        shown = tournament_id if crowd else tournament
         return _render(request, shown, number, page, fragment=fragment, crowd=crowd)
 
     copy = (tournament_id, number, page, "fragment" if fragment else "page")

@@ -199,3 +199,40 @@ def test_a_players_name_is_escaped_in_the_standings(client, club, evening, ladde
     page = client.get("/clubs/somerset/tournaments/winter/").content.decode()
     assert "&lt;b&gt;Eve&lt;/b&gt; &amp; Co" in page
     assert "<b>Eve</b>" not in page
+
+
+def test_the_rows_are_the_markup_a_template_loop_makes():
+    """`rows_html` builds the rows without the template engine; each value must still be
+    escaped exactly as the template's autoescape would (names, ranks, money, counts)."""
+    from decimal import Decimal
+
+    from django.template import engines
+
+    from tournaments.views import rows_html
+
+    rows = [
+        {"display_rank": "=1", "member": 7, "name": "<b>Eve</b> & \"Co\" 'x'",
+         "values": [12, "1.50", Decimal("-0.25"), True, None]},
+        {"display_rank": "3", "member": "8", "name": "Ann", "values": [0, -4, "<i>"]},
+    ]  # fmt: skip
+    template = engines["django"].from_string(
+        "{% for row in rows %}"
+        '<tr><td class="num">{{ row.display_rank }}</td><td><a href="/clubs/somerset/players/'
+        '{{ row.member }}/">{{ row.name }}</a></td>'
+        '{% for value in row.values %}<td class="num">{{ value }}</td>{% endfor %}</tr>'
+        "{% if not forloop.last %}\n{% endif %}{% endfor %}"
+    )
+    assert rows_html(rows, "somerset") == template.render({"rows": rows})
+
+
+def test_a_crowds_version_reads_its_tournament_once_for_all_its_pages(client, crowd_ladder):
+    """Each page of a new version for the crowd is rendered from the rows and the
+    tournament this process read once for that version (pagecache.ranked_rows)."""
+    client.get("/clubs/somerset/tournaments/big/standings/?page=1")
+    with CaptureQueriesContext(connection) as queries:
+        for page in (2, 3):
+            assert (
+                client.get(f"/clubs/somerset/tournaments/big/standings/?page={page}").status_code
+                == 200
+            )
+    assert queries.captured_queries == []
