@@ -11,9 +11,11 @@ an `Idempotency-Key` header is done at most once per key for the same caller:
   granted in time, core/db.py), is not stored, so the request may be tried again.
 
 The record is written before the request runs, in its own committed statement, so two
-requests racing with one key cannot both run: the unique constraint lets one in.
+requests racing with one key cannot both run: the unique constraint lets one in. Its
+two writes do not wait for the disk (`_NO_WAIT`, below).
 """
 
+import functools
 import hashlib
 import json
 from datetime import timedelta
@@ -21,8 +23,6 @@ from datetime import timedelta
 from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
-
-from core import compiled
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
@@ -50,28 +50,68 @@ def _principal(request) -> str:
     return hashlib.sha256(who.encode()).hexdigest()
 
 
-def _insert_running(model, scope: dict, fingerprint: str, now):
-    """The running record, inserted in one statement of its own (committed at once, so a
-    second request with the key sees it); None when the key's record exists already.
-    `INSERT ... ON CONFLICT DO NOTHING RETURNING`: PostgreSQL and SQLite alike."""
-    record = model(**scope, fingerprint=fingerprint, created_at=now)
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+# The record's two writes commit without waiting for the disk on PostgreSQL
+# (`synchronous_commit` off for their own transaction, set in the statement's RETURNING,
+# so only for a row written): PostgreSQL flushes its log in order, so a request whose
+# own writes are on disk has its claim there too, and a claim or answer lost in a crash
+# belongs to a request that wrote nothing durable after it, or its answer is lost as
+# when a process dies between its commit and the answer (a retry then finds the record
+# running, and after STALE_AFTER runs again: a hand's expected number refuses it
+# twice). Each saves a wait for the disk and its CPU (BENCHMARKS.md).
+_NO_WAIT = ", set_config('synchronous_commit', 'off', true)"
+
+
+@functools.cache
+def _statements(vendor: str) -> tuple[str, str]:
+    """The claim (insert the running record, or nothing when the key's record exists)
+    and the answer (the record done), built once a database vendor. `INSERT ... ON
+    CONFLICT DO NOTHING RETURNING` works on PostgreSQL and SQLite alike."""
+    from core.models import IdempotencyRecord
+
+    meta = IdempotencyRecord._meta
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields)
-    values = [f.get_db_prep_save(getattr(record, f.attname), connection) for f in fields]
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING "
-        f"RETURNING {quote(model._meta.pk.column)}"
+    table, pk = quote(meta.db_table), quote(meta.pk.column)
+    no_wait = _NO_WAIT if vendor == "postgresql" else ""
+    claim = (
+        f"INSERT INTO {table} ({', '.join(quote(meta.get_field(f).column) for f in _CLAIMED)}) "
+        f"VALUES ({', '.join(['%s'] * len(_CLAIMED))}) ON CONFLICT DO NOTHING "
+        f"RETURNING {pk}{no_wait}"
     )
+    answer = (
+        f"UPDATE {table} SET "
+        + ", ".join(f"{quote(meta.get_field(f).column)} = %s" for f in _ANSWERED)
+        + f" WHERE {pk} = %s RETURNING {pk}{no_wait}"
+    )
+    return claim, answer
+
+
+_CLAIMED = ("key", "principal", "method", "path", "fingerprint", "state", "content_type", "body",
+            "created_at")  # fmt: skip
+_ANSWERED = ("state", "status", "content_type", "body")
+
+
+def _insert_running(scope: dict, fingerprint: str, now) -> int | None:
+    """The running record's id, inserted in one statement of its own (committed at once,
+    so a second request with the key sees it); None when the key's record exists."""
+    from core.models import IdempotencyRecord
+
+    values = {**scope, "fingerprint": fingerprint, "state": IdempotencyRecord.State.RUNNING.value,
+              "content_type": "", "body": b"", "created_at": now}  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(_statements(connection.vendor)[0], [values[f] for f in _CLAIMED])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    record.pk = row[0]
-    record._state.adding = False
-    return record
+    return None if row is None else row[0]
+
+
+def _answer(pk: int, response) -> None:
+    """Store the answer on the request's record (a record purged meanwhile is simply not
+    written: the answer stands)."""
+    from core.models import IdempotencyRecord
+
+    values = [IdempotencyRecord.State.DONE.value, response.status_code,
+              response.get("Content-Type", ""), response.content, pk]  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(_statements(connection.vendor)[1], values)
 
 
 class IdempotencyMiddleware:
@@ -104,28 +144,22 @@ class IdempotencyMiddleware:
             or response.has_header("Retry-After")
             or getattr(response, "streaming", False)
         ):
-            record.delete()
+            IdempotencyRecord.objects.filter(pk=record).delete()
             return response
         if hasattr(response, "render") and not getattr(response, "is_rendered", True):
             response.render()
-        record.state = IdempotencyRecord.State.DONE
-        record.status = response.status_code
-        record.content_type = response.get("Content-Type", "")
-        record.body = response.content
-        # A record purged meanwhile is simply not written (the answer stands).
-        fields = ["state", "status", "content_type", "body"]
-        compiled.update(record, fields, missing_ok=True)
+        _answer(record, response)
         return response
 
-    def _claim(self, model, scope: dict, fingerprint: str):
-        """Insert the running record, or answer from the one already there."""
+    def _claim(self, model, scope: dict, fingerprint: str) -> int | HttpResponse:
+        """Insert the running record (its id), or answer from the one already there."""
         now = timezone.now()
-        record = _insert_running(model, scope, fingerprint, now)
+        record = _insert_running(scope, fingerprint, now)
         if record is not None:
             return record
         existing = model.objects.filter(**scope).first()
         if existing is None:  # it was deleted (a 5xx) between our insert and this read
-            return model.objects.create(**scope, fingerprint=fingerprint)
+            return model.objects.create(**scope, fingerprint=fingerprint).pk
         if existing.fingerprint != fingerprint:
             return _problem(
                 422, "idempotency_key_reused",
@@ -135,7 +169,7 @@ class IdempotencyMiddleware:
             if existing.created_at < now - STALE_AFTER:
                 existing.created_at = now
                 existing.save(update_fields=["created_at"])
-                return existing
+                return existing.pk
             response = _problem(
                 409, "idempotency_key_in_use",
                 "A request with this Idempotency-Key is still being processed; retry shortly.",

@@ -102,6 +102,40 @@ def test_racing_requests_with_one_key_record_one_hand(club, postgres):
     assert 201 in statuses
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_records_writes_do_not_wait_for_the_disk(postgres):
+    """The claim and the answer commit with `synchronous_commit` off (core.idempotency's
+    `_NO_WAIT`): each for its own transaction only, and only when it wrote its row (a
+    claim that found the key taken leaves the setting as it was)."""
+    from django.db import transaction
+    from django.http import HttpResponse
+    from django.utils import timezone
+
+    from core import idempotency
+
+    def setting() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return cursor.fetchone()[0]
+
+    scope = {"key": "k", "principal": "p", "method": "POST", "path": "/api/v1/x/"}
+    with transaction.atomic():
+        record = idempotency._insert_running(scope, "body", timezone.now())
+        assert record is not None and setting() == "off"
+    assert setting() == "on"
+    with transaction.atomic():
+        assert idempotency._insert_running(scope, "body", timezone.now()) is None
+        assert setting() == "on"
+    with transaction.atomic():
+        idempotency._answer(record, HttpResponse(b"answer", status=201, content_type="text/x"))
+        assert setting() == "off"
+    assert setting() == "on"
+    stored = IdempotencyRecord.objects.get(pk=record)
+    assert (stored.state, stored.status, stored.content_type, bytes(stored.body)) == (
+        IdempotencyRecord.State.DONE, 201, "text/x", b"answer",
+    )  # fmt: skip
+
+
 def test_answers_older_than_a_day_are_forgotten(rubber, secretary_api):
     import datetime
 
