@@ -238,6 +238,21 @@ class Bench:
             "summary": out.strip().splitlines()[0],
             "timings": timings,
         }
+        self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Write the season's pages out now (PostgreSQL's CHECKPOINT), outside every timed
+        step: else the checkpoint the load started is still writing its gigabyte when the
+        recording minute runs, and that minute of the first run measures the load's
+        write-back beside the hands (its p99 105 ms against 64 and 76 in two runs after,
+        25 November's fourth session, BENCHMARKS.md)."""
+        import psycopg
+
+        t0 = time.monotonic()
+        with psycopg.connect(self.db_url, autocommit=True) as conn:
+            conn.execute("CHECKPOINT")
+        self.results["season"]["checkpoint_seconds"] = time.monotonic() - t0
+        log(f"checkpoint after the load: {time.monotonic() - t0:.1f} s")
 
     def standings(self) -> None:
         import redis

@@ -43,6 +43,7 @@ def test_the_quick_benchmark_runs(settings):
     runs = sorted((ROOT / "artifacts" / "bench").iterdir())
     results = json.loads((runs[-1] / "results.json").read_text())
     assert results["season"]["summary"].count("5,000 hands") == 1
+    assert results["season"]["checkpoint_seconds"] >= 0  # the load written out before timing
     record = results["record"]
     assert record["accepted"] > 0
     # The tables send the phone's body (the hand and its expected number) and learn each
