@@ -242,10 +242,9 @@ class Bench:
 
     def checkpoint(self) -> None:
         """Write the season's pages out now (PostgreSQL's CHECKPOINT), outside every timed
-        step: else the checkpoint the load started is still writing its gigabyte when the
-        recording minute runs, and that minute of the first run measures the load's
-        write-back beside the hands (its p99 105 ms against 64 and 76 in two runs after,
-        25 November's fourth session, BENCHMARKS.md)."""
+        step, so that no step measures the load's write-back. (On 25 November's fourth
+        session it found 0.7 s of writing left: the first run's higher recording p99
+        there, 105 ms against 64 and 76 in two runs after it, was not that.)"""
         import psycopg
 
         t0 = time.monotonic()
