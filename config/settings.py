@@ -31,9 +31,12 @@ Variables:
     LOGIN_LOCKOUT_MINUTES how long that lockout lasts (default 15)
 """
 
+import os
 import re
+import sys
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 
@@ -198,6 +201,16 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 *
 
 # --- Redis: broker and cache ------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+_test_process = os.environ.get("PYTEST_XDIST_WORKER", "")
+if REDIS_URL and _test_process.startswith("gw") and "pytest" in sys.modules:
+    # Tests run side by side (pytest -n): each test process empties its Redis database
+    # before every test (tests/conftest.py), so each has its own: the URL's number plus
+    # one plus the process's (gw0: 1, gw1: 2 for redis://.../0), for its cache and
+    # broker. The processes a test starts (a Celery worker, gunicorn) import no pytest
+    # and take the URL they are given (tests/worker.py hands them this one).
+    _parts = urlsplit(REDIS_URL)
+    _number = int(_parts.path.strip("/") or 0) + 1 + int(_test_process.removeprefix("gw"))
+    REDIS_URL = urlunsplit(_parts._replace(path=f"/{_number}"))
 
 if REDIS_URL:
     CACHES = {

@@ -117,3 +117,37 @@ def test_pages_carry_a_content_security_policy(client, settings, db):
     assert "frame-ancestors 'none'" in page["Content-Security-Policy"]
     docs = client.get("/api/docs/")
     assert "'unsafe-inline'" in docs["Content-Security-Policy"]  # Swagger UI's start-up script
+
+
+@pytest.mark.parametrize(
+    ("given", "worker", "with_pytest", "expected"),
+    [
+        ("redis://127.0.0.1:6379/0", "gw0", True, "redis://127.0.0.1:6379/1"),
+        ("redis://127.0.0.1:6379/9", "gw1", True, "redis://127.0.0.1:6379/11"),
+        ("redis://127.0.0.1:6379", "gw1", True, "redis://127.0.0.1:6379/2"),
+        # A process a test starts (a Celery worker) inherits the variable but imports no
+        # pytest: it keeps the URL it was handed, which is already the test process's.
+        ("redis://127.0.0.1:6379/2", "gw1", False, "redis://127.0.0.1:6379/2"),
+        ("redis://127.0.0.1:6379/0", "", True, "redis://127.0.0.1:6379/0"),
+    ],
+)
+def test_each_test_process_of_a_parallel_run_has_its_own_redis_database(
+    given, worker, with_pytest, expected
+):
+    """`pytest -n 2`: each test process empties its Redis database before every test, so
+    two sharing one would wipe each other's throttles, pages and queues mid-test."""
+    code = (
+        ("import pytest\n" if with_pytest else "")
+        + "import django\ndjango.setup()\nfrom django.conf import settings\n"
+        "print(settings.REDIS_URL, settings.CELERY_BROKER_URL,\n"
+        "      settings.CACHES['default']['LOCATION'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    env.update(
+        REDIS_URL=given, PYTEST_XDIST_WORKER=worker, DJANGO_SETTINGS_MODULE="config.settings"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120, check=True,
+    )  # fmt: skip
+    assert out.stdout.split() == [expected] * 3
