@@ -47,6 +47,24 @@ document.addEventListener("htmx:configRequest", function (event) {
     useIdiomorph();
   }
 
+  // A poll sent before a form was answered brings the page as it was before the form:
+  // swapped in after the form's answer, it would take back what the form did (its
+  // notice of what the laws made of it) until the next poll. It is dropped; the next
+  // poll asks with the version the form's answer shows.
+  var answered = 0; // when the last form's answer was swapped in
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    event.detail.xhr.liveSentAt = performance.now();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config) return;
+    if (config.verb !== "get") {
+      answered = performance.now();
+    } else if (event.detail.xhr.liveSentAt < answered) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     var config = detail.requestConfig;

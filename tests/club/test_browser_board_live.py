@@ -116,3 +116,42 @@ def test_arrivals_match_the_roster_and_ask_about_a_look_alike(
     assert newcomer.is_guest
     assert Evening.objects.get(pk=evening.pk).state["present"] == ["Ann", "Bob", CYRILLIC_ANN]
     shot(page, "board-live-4-arrivals")
+
+
+def test_a_poll_sent_before_an_action_does_not_undo_its_answer(
+    browser_page, live_server, club, secretary
+):
+    """A poll in flight when the secretary acts is answered with the board as it was: it
+    must not take back the action's answer (the board it left, the notice of what the
+    laws made of it) when it lands after it. It did: the poll put the board back as it
+    was before the action until the next poll, and CI's run of the cut test caught it
+    once (test_browser_cuts_closing: the notice gone under load)."""
+    evening = open_evening(club)
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    page = browser_page
+    open_board(page, live_server, evening)
+    settled(page)
+    before = page.request.get(f"{live_server.url}/secretary/evenings/{evening.pk}/board/").text()
+    held = []
+    page.route(re.compile(r"/board/$"), lambda route: held.append(route))  # polls wait here
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "no poll was sent"
+    with page.expect_response(re.compile(r"/action/$")):
+        page.get_by_test_id("form-table").click()
+    page.wait_for_selector("form.cut-form")
+    notice = page.locator("#board .alert.ok").inner_text()
+    assert notice
+    # The poll sent before the action now comes back, with the board before it.
+    held.pop(0).fulfill(status=200, body=before, headers={"Content-Type": "text/html"})
+    page.wait_for_timeout(500)
+    settled(page)
+    assert page.locator("form.cut-form").count() == 1
+    assert page.get_by_test_id("form-table").count() == 0
+    assert page.locator("#board .alert.ok").inner_text() == notice
+    page.unroute(re.compile(r"/board/$"))
+    for route in held:
+        route.continue_()
