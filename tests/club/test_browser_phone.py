@@ -82,7 +82,11 @@ def test_a_correction_keeps_the_page_and_everything_the_hand_had(phone, played):
     shot(page, "phone-2-corrected")
 
 
-def test_two_phones_recording_the_same_hand_store_it_once(phone, played, live_server):
+def test_two_phones_recording_the_same_hand_store_it_once(phone, played, live_server, postgres):
+    """Two phones send hand 2 at once: one is recorded, the other refused as recorded.
+    PostgreSQL only: on the laptop default (SQLite in memory) the live server's threads
+    share the test's one connection, so two requests at once are not two transactions
+    (one failed there with the other's broken transaction, a 500)."""
     first = phone
     other = first.context.browser.new_context(viewport=PHONE)
     try:
