@@ -213,9 +213,7 @@ def insert(objs: list[Model]) -> None:
             f"({', '.join(quote(f.column) for f in fields)}) "
             f"VALUES {', '.join([row] * len(objs))} RETURNING {quote(model._meta.pk.column)}"
         )
-    params = [
-        f.get_db_prep_save(f.pre_save(obj, add=True), connection) for obj in objs for f in fields
-    ]
+    params = [p for obj in objs for p in _saved(connection, fields, obj, add=True)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         keys = cursor.fetchall()
@@ -225,26 +223,47 @@ def insert(objs: list[Model]) -> None:
         obj._state.db = connection.alias
 
 
-def update(obj: Model, names: list[str], *, missing_ok: bool = False) -> None:
+# In a statement's SELECT list or RETURNING (PostgreSQL): its transaction commits without
+# waiting for the disk, as SET LOCAL would say it (the standings' recalculation, the
+# Idempotency-Key record's writes; each says why that is safe).
+NO_WAIT = "set_config('synchronous_commit', 'off', true)"
+
+
+def update(
+    obj: Model, names: list[str], *, missing_ok: bool = False, wait_for_disk: bool = True
+) -> None:
     """Write these fields of a stored object, as `save(update_fields=names)` does (each
-    field's `pre_save` first: `auto_now`); its row must exist, unless `missing_ok`."""
+    field's `pre_save` first: `auto_now`); its row must exist, unless `missing_ok`.
+    `wait_for_disk=False`: on PostgreSQL the statement's own transaction (autocommit)
+    commits without waiting for the disk, when it wrote the row (`NO_WAIT`)."""
     model = type(obj)
     connection = connections[router.db_for_write(model)]
     fields = _columns(model, names)
-    key = ("update", connection.vendor, model, tuple(names))
+    no_wait = not wait_for_disk and connection.vendor == "postgresql"
+    key = ("update", connection.vendor, model, tuple(names), no_wait)
     sql = _statements.get(key)
     if sql is None:
         quote = connection.ops.quote_name
         sql = _statements[key] = (
-            f"UPDATE {quote(model._meta.db_table)} SET "
-            + ", ".join(f"{quote(f.column)} = %s" for f in fields)
-            + f" WHERE {quote(model._meta.pk.column)} = %s"
+            f"UPDATE {quote(model._meta.db_table)} SET {_set_clause(connection, fields)} "
+            f"WHERE {quote(model._meta.pk.column)} = %s"
+            + (f" RETURNING {NO_WAIT}" if no_wait else "")
         )
-    params = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, obj.pk])
+        cursor.execute(sql, [*_saved(connection, fields, obj, add=False), obj.pk])
         if cursor.rowcount != 1 and not missing_ok:
             raise DatabaseError(f"{model.__name__} {obj.pk}: no row to update")
+
+
+def _saved(connection, fields: list, obj: Model, *, add: bool) -> list:
+    """The object's values of these fields as the database stores them (each field's
+    `pre_save` first, as `save` does)."""
+    return [f.get_db_prep_save(f.pre_save(obj, add=add), connection) for f in fields]
+
+
+def _set_clause(connection, fields: list) -> str:
+    quote = connection.ops.quote_name
+    return ", ".join(f"{quote(f.column)} = %s" for f in fields)
 
 
 def _values(connection, fields: list, obj: Model, keys: dict[int, str], params: list) -> str:
@@ -257,7 +276,7 @@ def _values(connection, fields: list, obj: Model, keys: dict[int, str], params: 
             values.append(keys[id(parent)])
         else:
             values.append("%s")
-            params.append(f.get_db_prep_save(f.pre_save(obj, add=True), connection))
+            params += _saved(connection, [f], obj, add=True)
     return "(" + ", ".join(values) + ")"
 
 
@@ -333,12 +352,9 @@ class Writes:
             else:
                 _, obj, names, _ = item
                 fields = _columns(model, names)
-                sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+                sets = _set_clause(connection, fields)
                 ctes.append(f"{name} AS (UPDATE {table} SET {sets} WHERE {pk} = %s RETURNING 1)")
-                params += [
-                    f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in fields
-                ]
-                params.append(obj.pk)
+                params += [*_saved(connection, fields, obj, add=False), obj.pk]
                 results.append(f"(SELECT COUNT(*) FROM {name})")
         sql = f"WITH {', '.join(ctes)} SELECT {', '.join(results)}"
         with connection.cursor() as cursor:

@@ -12,7 +12,7 @@ an `Idempotency-Key` header is done at most once per key for the same caller:
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in. Its
-two writes do not wait for the disk (`_NO_WAIT`, below).
+two writes do not wait for the disk (see `_CLAIMED`, below).
 """
 
 import functools
@@ -23,6 +23,8 @@ from datetime import timedelta
 from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
+
+from core import compiled
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
@@ -52,42 +54,33 @@ def _principal(request) -> str:
 
 # The record's two writes commit without waiting for the disk on PostgreSQL
 # (`synchronous_commit` off for their own transaction, set in the statement's RETURNING,
-# so only for a row written): PostgreSQL flushes its log in order, so a request whose
-# own writes are on disk has its claim there too, and a claim or answer lost in a crash
-# belongs to a request that wrote nothing durable after it, or its answer is lost as
-# when a process dies between its commit and the answer (a retry then finds the record
-# running, and after STALE_AFTER runs again: a hand's expected number refuses it
-# twice). Each saves a wait for the disk and its CPU (BENCHMARKS.md).
-_NO_WAIT = ", set_config('synchronous_commit', 'off', true)"
+# so only for a row written: core.compiled's NO_WAIT): PostgreSQL flushes its log in
+# order, so a request whose own writes are on disk has its claim there too, and a claim
+# or answer lost in a crash belongs to a request that wrote nothing durable after it,
+# or its answer is lost as when a process dies between its commit and the answer (a
+# retry then finds the record running, and after STALE_AFTER runs again: a hand's
+# expected number refuses it twice). Each saves a wait for the disk and its CPU
+# (BENCHMARKS.md).
+_CLAIMED = ("key", "principal", "method", "path", "fingerprint", "state", "content_type", "body",
+            "created_at")  # fmt: skip
 
 
 @functools.cache
-def _statements(vendor: str) -> tuple[str, str]:
-    """The claim (insert the running record, or nothing when the key's record exists)
-    and the answer (the record done), built once a database vendor. `INSERT ... ON
-    CONFLICT DO NOTHING RETURNING` works on PostgreSQL and SQLite alike."""
+def _claim_sql(vendor: str) -> str:
+    """The claim: insert the running record, or nothing when the key's record exists,
+    built once a database vendor. `INSERT ... ON CONFLICT DO NOTHING RETURNING` works on
+    PostgreSQL and SQLite alike."""
     from core.models import IdempotencyRecord
 
     meta = IdempotencyRecord._meta
     quote = connection.ops.quote_name
-    table, pk = quote(meta.db_table), quote(meta.pk.column)
-    no_wait = _NO_WAIT if vendor == "postgresql" else ""
-    claim = (
-        f"INSERT INTO {table} ({', '.join(quote(meta.get_field(f).column) for f in _CLAIMED)}) "
+    no_wait = f", {compiled.NO_WAIT}" if vendor == "postgresql" else ""
+    return (
+        f"INSERT INTO {quote(meta.db_table)} "
+        f"({', '.join(quote(meta.get_field(f).column) for f in _CLAIMED)}) "
         f"VALUES ({', '.join(['%s'] * len(_CLAIMED))}) ON CONFLICT DO NOTHING "
-        f"RETURNING {pk}{no_wait}"
+        f"RETURNING {quote(meta.pk.column)}{no_wait}"
     )
-    answer = (
-        f"UPDATE {table} SET "
-        + ", ".join(f"{quote(meta.get_field(f).column)} = %s" for f in _ANSWERED)
-        + f" WHERE {pk} = %s RETURNING {pk}{no_wait}"
-    )
-    return claim, answer
-
-
-_CLAIMED = ("key", "principal", "method", "path", "fingerprint", "state", "content_type", "body",
-            "created_at")  # fmt: skip
-_ANSWERED = ("state", "status", "content_type", "body")
 
 
 def _insert_running(scope: dict, fingerprint: str, now) -> int | None:
@@ -98,7 +91,7 @@ def _insert_running(scope: dict, fingerprint: str, now) -> int | None:
     values = {**scope, "fingerprint": fingerprint, "state": IdempotencyRecord.State.RUNNING.value,
               "content_type": "", "body": b"", "created_at": now}  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(_statements(connection.vendor)[0], [values[f] for f in _CLAIMED])
+        cursor.execute(_claim_sql(connection.vendor), [values[f] for f in _CLAIMED])
         row = cursor.fetchone()
     return None if row is None else row[0]
 
@@ -108,10 +101,12 @@ def _answer(pk: int, response) -> None:
     written: the answer stands)."""
     from core.models import IdempotencyRecord
 
-    values = [IdempotencyRecord.State.DONE.value, response.status_code,
-              response.get("Content-Type", ""), response.content, pk]  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(_statements(connection.vendor)[1], values)
+    record = IdempotencyRecord(
+        pk=pk, state=IdempotencyRecord.State.DONE, status=response.status_code,
+        content_type=response.get("Content-Type", ""), body=response.content,
+    )  # fmt: skip
+    fields = ["state", "status", "content_type", "body"]
+    compiled.update(record, fields, missing_ok=True, wait_for_disk=False)
 
 
 class IdempotencyMiddleware:

@@ -230,9 +230,7 @@ def _advisory_lock(tournament_id: int) -> bool:
         # disk (the hand's own transaction does).
         # (As SET LOCAL, in the lock's statement.)
         cursor.execute(
-            "SELECT set_config('synchronous_commit', 'off', true), "
-            "pg_try_advisory_xact_lock(%s, %s)",
-            [7301, tournament_id],
+            f"SELECT {compiled.NO_WAIT}, pg_try_advisory_xact_lock(%s, %s)", [7301, tournament_id]
         )
         return cursor.fetchone()[1]
 

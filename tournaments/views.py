@@ -48,19 +48,13 @@ def _player(request) -> str:
 
 
 def _render(
-    request, tournament: Tournament | int, number: int, page: int, *, fragment: bool, crowd: bool
-) -> str:
-    """The page (or its table). For the crowd it is rendered without the request, so
-    nothing of one visitor's (a message, a login) is kept in the copy all are served,
-    and cut from the version's rows as this process read them once, with the
-    tournament (`tournament` is then its id: one read a version, not one a page)."""
+    request, tournament: Tournament, standings: dict, number: int, page: int, *,
+    fragment: bool, crowd: bool,
+) -> str:  # fmt: skip
+    """The page (or its table) of `standings`, the version `number`'s rows. For the crowd
+    it is rendered without the request, so nothing of one visitor's (a message, a login)
+    is kept in the copy all are served."""
     player = _player(request)
-    if crowd:
-        tournament, standings = pagecache.ranked_rows.get_or_make(
-            (tournament, number), lambda: _version_rows(tournament, number)
-        )
-    else:
-        standings = selectors.standings_published(tournament=tournament, number=number, name=player)
     standings = selectors.standings_page(standings, page)
     context = {
         "club": tournament.club,
@@ -129,8 +123,16 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
         return response
 
     def render() -> str:
-        shown = tournament_id if crowd else tournament
-        return _render(request, shown, number, page, fragment=fragment, crowd=crowd)
+        if crowd:  # the version's rows and tournament as this process read them once
+            shown, standings = pagecache.ranked_rows.get_or_make(
+                (tournament_id, number), lambda: _version_rows(tournament_id, number)
+            )
+        else:
+            shown = tournament
+            standings = selectors.standings_published(
+                tournament=tournament, number=number, name=player
+            )
+        return _render(request, shown, standings, number, page, fragment=fragment, crowd=crowd)
 
     copy = (tournament_id, number, page, "fragment" if fragment else "page")
     html = pagecache.rendered_page(copy, render) if crowd else render()

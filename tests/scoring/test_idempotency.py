@@ -104,8 +104,8 @@ def test_racing_requests_with_one_key_record_one_hand(club, postgres):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_records_writes_do_not_wait_for_the_disk(postgres):
-    """The claim and the answer commit with `synchronous_commit` off (core.idempotency's
-    `_NO_WAIT`): each for its own transaction only, and only when it wrote its row (a
+    """The claim and the answer commit with `synchronous_commit` off (core.compiled's
+    `NO_WAIT`): each for its own transaction only, and only when it wrote its row (a
     claim that found the key taken leaves the setting as it was)."""
     from django.db import transaction
     from django.http import HttpResponse
