@@ -5,11 +5,17 @@ counted by kind, so that the recording's CPU is printed apart from the reader's.
 
 The CPU of a request is its thread's (`time.thread_time`) from the call into Django to
 the response's last byte: what that request cost gunicorn's process, not the other
-threads' work nor PostgreSQL's. Each process adds the figures up in memory, and a thread
-of its own adds them to a Redis hash (`BENCH_CPU_KEY`, fields `<kind>:cpu` in seconds and
-`<kind>:n`) five times a second: a Redis call per request would cost the cheap requests
-(the cached page, the trivial view) more than the counting is worth. `bench/run.py`
-empties the hash before each load and reads it after (`FLUSH_SECONDS` later).
+threads' work. Its PostgreSQL CPU is what the backend of its thread's connection used
+since the thread's request before (read from /proc: the server must be on this machine):
+each thread holds a connection of its own (Django's connections are per thread) and its
+backend works only while the thread's request waits on it, so the recording's statements
+are counted apart from the reader's (a backend first seen counts from its start: its
+connection was opened by the request). Each process adds the figures up in memory, and a
+thread of its own adds them to a Redis hash (`BENCH_CPU_KEY`, fields `<kind>:cpu` and
+`<kind>:pg` in seconds and `<kind>:n`) five times a second: a Redis call per request
+would cost the cheap requests (the cached page, the trivial view) more than the counting
+is worth. `bench/run.py` empties the hash before each load and reads it after
+(`FLUSH_SECONDS` later).
 """
 
 import os
@@ -19,8 +25,10 @@ import time
 from collections import Counter
 
 import redis
+from django.db import connection
 
 from bench.report import BENCH_CPU_KEY
+from bench.serial import backend_cpu
 from config.wsgi import application as django_application
 
 FLUSH_SECONDS = 0.2
@@ -59,6 +67,24 @@ def _flush_forever() -> None:
 
 
 _flusher: threading.Thread | None = None
+_backends = threading.local()  # the thread's backend: (its pid, its CPU when last read)
+
+
+def backend_cpu_since() -> float:
+    """Seconds of CPU the backend of this thread's connection used since this was last
+    called on the thread (all of it, for a backend not seen before); 0 with no connection
+    open or a server elsewhere."""
+    raw = connection.connection
+    if raw is None or connection.vendor != "postgresql":
+        return 0.0
+    pid = raw.info.backend_pid
+    try:
+        now = backend_cpu(pid)
+    except OSError:  # the server is not on this machine
+        return 0.0
+    last_pid, last = getattr(_backends, "seen", (None, 0.0))
+    _backends.seen = (pid, now)
+    return now - (last if pid == last_pid else 0.0)
 
 
 def _start_flusher() -> None:
@@ -81,6 +107,11 @@ class _Counted:
         return iter(self.body)
 
     def close(self) -> None:
+        # PostgreSQL's CPU read before the body's close, whose signal may close the
+        # connection (CONN_MAX_AGE); the reading itself not counted in the thread's CPU.
+        used = time.thread_time()
+        postgres = backend_cpu_since()
+        self.started += time.thread_time() - used
         try:
             if hasattr(self.body, "close"):
                 self.body.close()
@@ -88,6 +119,7 @@ class _Counted:
             used = time.thread_time() - self.started
             with _lock:
                 _counted[f"{self.kind}:cpu"] += used
+                _counted[f"{self.kind}:pg"] += postgres
                 _counted[f"{self.kind}:n"] += 1
 
 

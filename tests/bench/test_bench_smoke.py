@@ -53,6 +53,15 @@ def test_the_quick_benchmark_runs(settings):
     assert 0 < record["server_p50"] <= record["p50"]
     assert record["server_p99"] <= record["p99"]
     assert (record["lost"], record["doubled"], record["changed"]) == (0, 0, 0)
+    # Each hand's request is charged its own PostgreSQL backend's CPU (bench/wsgi.py),
+    # not more than all the backends serving gunicorn used (those sampled every two
+    # seconds: a backend closed between samples is short there, hence the margin).
+    hand = record["cpu_ms_recorded_hand"]
+    assert record["request_cpu"]["record"]["pg_ms"] > 0
+    assert 0 < hand["postgres"] - hand["postgres by process"].get("celery", 0)
+    assert hand["postgres"] - hand["postgres by process"].get("celery", 0) <= (
+        hand["postgres by process"]["gunicorn"] * 1.2
+    )
     assert results["consistency"]["wrong"] == []
     assert results["page"]["rps"] > 0 and results["trivial"]["rps"] > 0
     assert results["engine"]["euchre apply"] > 0
