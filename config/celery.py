@@ -50,3 +50,12 @@ def _database_connection_as_a_request(task=None, **kwargs) -> None:
     # An eager task runs inside its caller's request (and transaction): never there.
     if task is not None and not getattr(task.request, "is_eager", False):
         close_old_connections()
+
+
+@signals.worker_process_init.connect
+def _settle_the_collector(**kwargs) -> None:
+    """Each of the worker's processes, once started, takes what it has made so far out
+    of the garbage collector's walks, as gunicorn's workers do (core/collector.py)."""
+    from core import collector
+
+    collector.settle()

@@ -4,6 +4,8 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from core import collector
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 application = get_wsgi_application()
@@ -20,3 +22,4 @@ def _load_urlconf() -> None:
 
 
 _load_urlconf()
+collector.settle()  # all of the above lives as long as the worker (core/collector.py)

@@ -21,3 +21,32 @@ def test_importing_the_wsgi_application_loads_the_urlconf_and_its_views():
         check=True,
     )
     assert result.stdout.strip() == "True", result.stderr
+
+
+def _probe(code: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        check=True,
+    )  # fmt: skip
+    return result.stdout.strip()
+
+
+def test_a_started_web_worker_keeps_its_start_up_objects_out_of_the_collectors_walks():
+    # core/collector.py: the modules, settings and URLconf frozen once the worker has
+    # started, so no collection walks them (each walk held every thread of the worker).
+    probe = (
+        "import gc; before = gc.get_freeze_count(); import config.wsgi; "
+        "print(before, gc.get_freeze_count() > 50_000)"
+    )
+    assert _probe(probe) == "0 True"
+
+
+def test_each_celery_worker_process_settles_its_collector_when_it_starts():
+    # Sent in each of the worker's processes after the fork (config/celery.py).
+    probe = (
+        "import gc, django; from config.celery import app; django.setup(); "
+        "from celery import signals; before = gc.get_freeze_count(); "
+        "signals.worker_process_init.send(sender=None); "
+        "print(before, gc.get_freeze_count() > 50_000)"
+    )
+    assert _probe(probe) == "0 True"
