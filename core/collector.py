@@ -9,10 +9,10 @@ tens of milliseconds, so each request of that worker, and the other requests its
 threads hold, waits behind it. Freezing what start-up made (`gc.freeze`) takes those
 objects out of every collection: the collector walks only what the requests made.
 
-Measured by `bench/run.py`'s page step on one machine (wrk, 16 connections, 30 s; three
-runs before, two after, BENCHMARKS.md, 26 November): the 99th percentile of the trivial
-view 39-70 ms to 12-19 ms, of the cached standings page 24-114 ms to 13-19 ms, the
-throughput unchanged. Raising the youngest generation's threshold as well (700 to
+Measured by `bench/run.py`'s page step on one machine (wrk, 16 connections, 30 s;
+three runs before and three after, BENCHMARKS.md, 26 November): the 99th percentile of
+the trivial view 39-70 ms to 12-19 ms, of the cached standings page 24-114 ms to 13-19
+ms, the throughput unchanged. Raising the youngest generation's threshold as well (700 to
 50,000) saved 0.2 ms of Python a hand in process but nothing under the load, and was
 not kept.
 """
