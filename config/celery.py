@@ -55,7 +55,7 @@ def _database_connection_as_a_request(task=None, **kwargs) -> None:
 @signals.worker_process_init.connect
 def _settle_the_collector(**kwargs) -> None:
     """Each of the worker's processes, once started, takes what it has made so far out
-    of the garbage collector's walks, as gunicorn's workers do (core/collector.py)."""
-    from core import collector
+    of the garbage collector's walks, as gunicorn's workers do (config/collector.py)."""
+    from config import collector
 
     collector.settle()

@@ -4,7 +4,7 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-from core import collector
+from config import collector
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -22,4 +22,4 @@ def _load_urlconf() -> None:
 
 
 _load_urlconf()
-collector.settle()  # all of the above lives as long as the worker (core/collector.py)
+collector.settle()  # all of the above lives as long as the worker (config/collector.py)

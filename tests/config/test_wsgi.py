@@ -32,7 +32,7 @@ def _probe(code: str) -> str:
 
 
 def test_a_started_web_worker_keeps_its_start_up_objects_out_of_the_collectors_walks():
-    # core/collector.py: the modules, settings and URLconf frozen once the worker has
+    # config/collector.py: the modules, settings and URLconf frozen once the worker has
     # started, so no collection walks them (each walk held every thread of the worker).
     probe = (
         "import gc; before = gc.get_freeze_count(); import config.wsgi; "
