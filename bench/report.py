@@ -52,7 +52,7 @@ def recorded_hand_cpu(by_kind: dict, used: dict[str, float], hands: int) -> dict
         "gunicorn": sum(k["ms"] * k["n"] for k in own.values()) / hands,
         "celery": 1000 * used.get("celery", 0) / hands,
         "postgres": (
-            sum(k.get("pg_ms", 0) * k["n"] for k in own.values()) / hands
+            sum(k["pg_ms"] * k["n"] for k in own.values()) / hands
             + 1000 * used.get("postgres:celery", 0) / hands
         ),
     }

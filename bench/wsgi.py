@@ -109,9 +109,9 @@ class _Counted:
     def close(self) -> None:
         # PostgreSQL's CPU read before the body's close, whose signal may close the
         # connection (CONN_MAX_AGE); the reading itself not counted in the thread's CPU.
-        used = time.thread_time()
+        reading = time.thread_time()
         postgres = backend_cpu_since()
-        self.started += time.thread_time() - used
+        self.started += time.thread_time() - reading
         try:
             if hasattr(self.body, "close"):
                 self.body.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.report import BY_PROCESS
 from tests.conftest import needs, needs_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +58,7 @@ def test_the_quick_benchmark_runs(settings):
     # not more than all the backends serving gunicorn used (those sampled every two
     # seconds: a backend closed between samples is short there, hence the margin).
     hand = record["cpu_ms_recorded_hand"]
-    by_process = hand["postgres by process"]
+    by_process = hand[BY_PROCESS]
     requests_own = hand["postgres"] - by_process.get("celery", 0)
     assert record["request_cpu"]["record"]["pg_ms"] > 0
     assert 0 < requests_own <= by_process["gunicorn"] * 1.2

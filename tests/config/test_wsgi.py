@@ -1,4 +1,5 @@
-"""The WSGI application loads the URLconf as the worker starts, not on its first request."""
+"""As a web or Celery worker starts: the URLconf loaded, not on the first request; its
+start-up objects frozen out of the garbage collector (config/collector.py)."""
 
 import subprocess
 import sys
@@ -7,28 +8,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_importing_the_wsgi_application_loads_the_urlconf_and_its_views():
-    probe = (
-        "import sys; import config.wsgi; "
-        "print(all(m in sys.modules for m in ('config.urls', 'scoring.api', 'club.views')))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    assert result.stdout.strip() == "True", result.stderr
-
-
 def _probe(code: str) -> str:
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
         check=True,
     )  # fmt: skip
     return result.stdout.strip()
+
+
+def test_importing_the_wsgi_application_loads_the_urlconf_and_its_views():
+    probe = (
+        "import sys; import config.wsgi; "
+        "print(all(m in sys.modules for m in ('config.urls', 'scoring.api', 'club.views')))"
+    )
+    assert _probe(probe) == "True"
 
 
 def test_a_started_web_worker_keeps_its_start_up_objects_out_of_the_collectors_walks():
