@@ -41,7 +41,7 @@ from collections import Counter
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, IntegerField, QuerySet, Sum
+from django.db.models import BooleanField, IntegerField, QuerySet, Sum, Value
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -534,7 +534,39 @@ def placed(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
                        output_field=IntegerField()),
         later=RawSQL(f"EXISTS(SELECT 1 {same_table} AND r.id > {table}.id)", [],
                      output_field=BooleanField()),
+        **{CHANGED_WHILE_LOCKING: _changed_while_locking(table)},
     )  # fmt: skip
+
+
+# Whether the rubber's row was changed by a transaction that committed after the locking
+# read began: the read waited for that writer's lock (or found its change), and PostgreSQL
+# (READ COMMITTED) then locks and returns the row as the writer left it, while what the
+# same statement reads beside it (the seats, the evening, the ordinal) is as it was when
+# the statement began. A dealer's choice of seat (ruling T12) rewrites the rubber's sides
+# and its seats' order under the rubber's lock: a hand that waited for it would score the
+# new sides against the old seats. Such a rubber is read again under the lock it holds
+# (`_as_locked`).
+CHANGED_WHILE_LOCKING = "changed_while_locking"
+
+
+def _changed_while_locking(table: str):
+    if connection.vendor != "postgresql":  # SQLite: one writer at a time, nothing to wait for
+        return Value(False, output_field=BooleanField())
+    # The row's version returned (the locked one) against the version the statement's
+    # snapshot sees: the same unless a later writer's change was followed.
+    return RawSQL(
+        f"{table}.xmin <> (SELECT r.xmin FROM {table} r WHERE r.id = {table}.id)",
+        [],
+        output_field=BooleanField(),
+    )
+
+
+def _as_locked(rubber: Rubber | None) -> Rubber | None:
+    """The rubber as its lock holds it: read again, now that the lock is held (which a
+    second read takes at once), when it was changed while the locking read waited."""
+    if rubber is not None and getattr(rubber, CHANGED_WHILE_LOCKING, False):
+        return _PLACED_BY_ID.first(rubber.pk)
+    return rubber
 
 
 def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:
@@ -545,7 +577,7 @@ def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:
 def lock_first(rubbers: QuerySet[Rubber]) -> Rubber | None:
     """The first of these rubbers with its row locked (its evening and table only read)."""
     with row_locks(what="rubber"):
-        return for_update(rubbers).first()
+        return _as_locked(for_update(rubbers).first())
 
 
 # The two reads that lock the rubber on every hand's path, compiled once (core/compiled.py):
@@ -565,13 +597,13 @@ _IN_PROGRESS_AT = Compiled(
 def lock_placed(rubber_id: int) -> Rubber | None:
     """The rubber with this id, `placed`, its row locked; None when there is none."""
     with row_locks(what="rubber"):
-        return _PLACED_BY_ID.first(rubber_id)
+        return _as_locked(_PLACED_BY_ID.first(rubber_id))
 
 
 def _lock_in_progress(evening_id: int, table_number: int) -> Rubber | None:
     """The rubber in progress at an evening's table, `placed`, its row locked."""
     with row_locks(what="rubber"):
-        return _IN_PROGRESS_AT.first(evening_id, table_number)
+        return _as_locked(_IN_PROGRESS_AT.first(evening_id, table_number))
 
 
 def check_change(
@@ -629,7 +661,7 @@ def rubber_to_change(
         named = f"rubber {ordinal}" if ordinal is not None else "such rubber"
         raise UserError(f"Table {table_number} has no {named} this evening.", field="rubber")
     found = _table_rubber(evening, table_number)
-    return lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True), evening
+    return _as_locked(lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True)), evening
 
 
 def _log_change(

@@ -9,6 +9,8 @@ one transaction:
    table has no rubber in progress, the evening first (Call-Ace: the same players sit
    on in a new sitting) with the rubber NOWAIT; and checks what the evening requires
    (its version as the device saw it, open, a table's link changing only its table);
+   a rubber whose row changed while its lock was awaited (a dealer's choice of seat) is
+   read again under the lock, so its seats are the ones the change left;
 2. has scoring score the change by the rule set and write the rows (scoring.services);
 3. and that is all: scoring announces the change (scoring/signals.py) and the evening
    logs it and moves on (club.evening_receivers, taking the evening's row last), the

@@ -224,7 +224,8 @@ SEAT_MEMBER_IDS = "seat_member_ids"
 def with_seat_member_ids(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     """These rubbers, each read with its seats' member ids in seat order (PostgreSQL: in
     the same query, so that the hand's path need not read the seats again; elsewhere
-    `_member_ids` reads them)."""
+    `_member_ids` reads them). A locking read sees the seats as they were when it began:
+    club.evenings reads a rubber again when its row changed while the lock was awaited."""
     if connection.vendor != "postgresql":
         return rubbers
     from django.contrib.postgres.fields import ArrayField

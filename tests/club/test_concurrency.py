@@ -446,3 +446,44 @@ def test_an_action_never_waits_for_a_rubber_while_it_holds_the_evening(two_table
     events = log_is_whole(evening, replays=False)  # the rubber started outside is not in it
     assert events[-1].type == "hand" and "break_up" not in [e.type for e in events]
     rubber_is_whole(started)
+
+
+@pytest.mark.parametrize("named_by", ["rubber", "table"])
+def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(seated, named_by):
+    """A phone records the first hand while the secretary's dealer's choice (ruling T12)
+    holds the rubber and changes its sides. The hand waits for the lock and is then
+    scored to the seats as the choice left them: each player's score under his own
+    side, never a neighbour's, whether the phone names the rubber or its table (the
+    locking read is made again when the rubber changed while it waited,
+    club.evenings._as_locked)."""
+    rubber = Rubber.objects.get(evening=seated)
+    (a, b), (c, d) = rubber.players["NS"], rubber.players["EW"]
+    holding, release = threading.Event(), threading.Event()
+
+    def secretary():
+        from club.seating import rubber_reseat
+
+        with transaction.atomic():
+            locked = db.lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber")
+            rubber_reseat(rubber=locked, seats={"N": a, "S": c, "E": b, "W": d})
+            holding.set()
+            release.wait(10)
+        return "reseated"
+
+    def phone():
+        holding.wait(10)
+        threading.Timer(0.5, release.set).start()  # commits while the hand waits
+        hand = {"makers": "NS", "tricks": 5}
+        if named_by == "rubber":  # the API's rubber
+            return recording.hand_record(rubber_id=rubber.pk, data=hand)
+        return recording.hand_record(evening_id=seated.pk, table_number=1, data=hand)
+
+    results = race(secretary, phone)
+    assert results[0] == "reseated" and isinstance(results[1], Hand), results
+    rubber.refresh_from_db()
+    assert rubber.players == {"NS": [a, c], "EW": [b, d]}
+    seat_side = dict(rubber.seats.values_list("member__name", "side"))
+    scored = {s.member.name: (s.side, s.points) for s in HandScore.objects.filter(rubber=rubber)}
+    assert {name: side for name, (side, _) in scored.items()} == seat_side
+    assert scored[a] == scored[c] == ("NS", 2)  # a march (law 7) to the new partners
+    assert scored[b][1] == scored[d][1] == 0
