@@ -527,8 +527,9 @@ def placed(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     table = quote(Rubber._meta.db_table)
     same_table = f"FROM {table} r WHERE r.table_id = {table}.table_id"
     # The club too: the receivers ask its options (club.confirmations) without a query;
-    # and the seats' members, which scoring writes the hand's scores for.
-    rubbers = scoring.with_seat_member_ids(rubbers)
+    # the seats' members, which scoring writes the hand's scores for; and the hands' data,
+    # which scoring replays to score the next.
+    rubbers = scoring.with_hand_data(scoring.with_seat_member_ids(rubbers))
     return rubbers.select_related("evening", "table", "club").annotate(
         ordinal=RawSQL(f"SELECT COUNT(*) {same_table} AND r.id <= {table}.id", [],
                        output_field=IntegerField()),

@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Model, QuerySet
+from django.db.models import BigIntegerField, JSONField, Model, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -241,6 +241,25 @@ def with_seat_member_ids(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     return rubbers.annotate(**{SEAT_MEMBER_IDS: ids})
 
 
+HAND_DATA = "hand_data"
+
+
+def with_hand_data(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
+    """These rubbers, each read with its hands' data in order, all that recording the
+    next hand replays (PostgreSQL: in the same query, one JSON document; elsewhere
+    `rubber_record_hand` reads them). Read with the rubber's lock, the hands are those of
+    the rubber's row as locked: every write of a hand writes the rubber's row too, and a
+    rubber changed while its lock was awaited is read again (club.evenings)."""
+    if connection.vendor != "postgresql":
+        return rubbers
+    quote = connection.ops.quote_name
+    sql = (
+        f"SELECT COALESCE(jsonb_agg(h.data ORDER BY h.number), '[]') "
+        f"FROM {quote(Hand._meta.db_table)} h WHERE h.rubber_id = {quote(Rubber._meta.db_table)}.id"
+    )
+    return rubbers.annotate(**{HAND_DATA: RawSQL(sql, [], output_field=JSONField())})
+
+
 def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
     """Each player's member id under the name the rubber keeps for him: the seats were
     written in the players' order (`rubber_start`); read with the rubber when it was
@@ -416,7 +435,9 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
             field="hand",
             law="law 21",
         )
-    earlier = [data for (data,) in _HAND_DATA_OF.rows(rubber.pk)]
+    earlier = vars(rubber).pop(HAND_DATA, None)  # read with the lock (`with_hand_data`)
+    if earlier is None or len(earlier) != rubber.hand_count:
+        earlier = [data for (data,) in _HAND_DATA_OF.rows(rubber.pk)]
     state, scored = _replay(rules, rubber, earlier)
     if rules.is_complete(state):
         raise ScoringError(

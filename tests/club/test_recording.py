@@ -9,6 +9,7 @@ import pytest
 from django.db import transaction
 
 from club import evenings, recording
+from club.evening_receivers import Via
 from club.models import EveningEvent
 from core.errors import UserError
 from scoring import services as scoring
@@ -110,3 +111,23 @@ def test_scoring_refuses_a_rubber_outside_a_transaction(club):
     with pytest.raises(RuntimeError, match="outside a transaction"):
         scoring.rubber_record_hand(rubber=rubber, data=MARCH)
     assert not rubber.hands.exists()
+
+
+@pytest.mark.parametrize("read_with_the_lock", [[], [MARCH]], ids=["none", "one of two"])
+def test_a_hand_replays_the_hands_stored_not_a_stale_reading_of_them(evening, read_with_the_lock):
+    """The hands a new hand follows come with the rubber's locking read (PostgreSQL,
+    scoring.services.with_hand_data); a reading that does not match the rubber's count of
+    hands (a rubber object kept from an earlier read) is not replayed: the hands are read
+    again, and the new hand takes the next number with the score its place gives."""
+    seat_six(evening)
+    rubber = Rubber.objects.get(evening=evening)
+    recording.hand_record(rubber_id=rubber.pk, data=MARCH)
+    recording.hand_record(rubber_id=rubber.pk, data=MARCH)  # N-S at 4 (law 7: a march, 2)
+    with transaction.atomic():
+        held = evenings.lock_placed(rubber.pk)
+        held.hand_data = read_with_the_lock
+        hand = scoring.rubber_record_hand(rubber=held, data=MARCH, via=Via())
+    assert hand.number == 3
+    rubber.refresh_from_db()
+    assert rubber.hand_count == 3
+    assert rubber.summary["games"][0]["winner"] == "NS"  # 4 + 2: the game of five (law 3)
