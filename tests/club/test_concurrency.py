@@ -250,10 +250,12 @@ def standings_being_written(evening, name):
 
 
 def waiting_for_locks(count: int) -> None:
-    """Wait until `count` connections of this database wait for a row lock."""
+    """Wait until `count` connections of this database wait for a row lock. (Called in a
+    transaction too: the activity read afresh each time, not the transaction's copy.)"""
     deadline = time.monotonic() + 10
     while True:
         with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND wait_event_type = 'Lock'"
@@ -458,7 +460,7 @@ def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(se
     club.evenings._as_locked)."""
     rubber = Rubber.objects.get(evening=seated)
     (a, b), (c, d) = rubber.players["NS"], rubber.players["EW"]
-    holding, release = threading.Event(), threading.Event()
+    holding = threading.Event()
 
     def secretary():
         from club.seating import rubber_reseat
@@ -467,12 +469,11 @@ def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(se
             locked = db.lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber")
             rubber_reseat(rubber=locked, seats={"N": a, "S": c, "E": b, "W": d})
             holding.set()
-            release.wait(10)
+            waiting_for_locks(1)  # the phone's hand waits for the rubber: commit now
         return "reseated"
 
     def phone():
         holding.wait(10)
-        threading.Timer(0.5, release.set).start()  # commits while the hand waits
         hand = {"makers": "NS", "tricks": 5}
         if named_by == "rubber":  # the API's rubber
             return recording.hand_record(rubber_id=rubber.pk, data=hand)
