@@ -218,6 +218,20 @@ def player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
     return out
 
 
+def _read_beside(rubbers: QuerySet[Rubber], name: str, sql: str, field) -> QuerySet[Rubber]:
+    """These rubbers, each read with `sql` as `name`: a subquery over the rubber's own row
+    (`{rubber}` in it: the rubbers' table, never aliased here; `{seat}`, `{hand}`: the
+    seats' and hands' tables). On PostgreSQL, in the same query; elsewhere the rubbers as
+    they are, and the reader of `name` reads it apart. Raw SQL, not an ORM Subquery: on
+    the hand's path, compiling an ORM subquery costs more than the query itself."""
+    if connection.vendor != "postgresql":
+        return rubbers
+    quote = connection.ops.quote_name
+    tables = {"rubber": Rubber, "seat": RubberPlayer, "hand": Hand}
+    sql = sql.format(**{key: quote(model._meta.db_table) for key, model in tables.items()})
+    return rubbers.annotate(**{name: RawSQL(sql, [], output_field=field())})
+
+
 SEAT_MEMBER_IDS = "seat_member_ids"
 
 
@@ -226,19 +240,17 @@ def with_seat_member_ids(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     the same query, so that the hand's path need not read the seats again; elsewhere
     `_member_ids` reads them). A locking read sees the seats as they were when it began:
     club.evenings reads a rubber again when its row changed while the lock was awaited."""
-    if connection.vendor != "postgresql":
-        return rubbers
-    from django.contrib.postgres.fields import ArrayField
 
-    # Raw SQL, not a Subquery: on the hand's path, compiling an ORM subquery costs more
-    # than the query itself. The outer table is the rubbers' own, never aliased here.
-    quote = connection.ops.quote_name
+    def ids():
+        from django.contrib.postgres.fields import ArrayField
+
+        return ArrayField(BigIntegerField())
+
     sql = (
-        f"ARRAY(SELECT s.member_id FROM {quote(RubberPlayer._meta.db_table)} s "
-        f"WHERE s.rubber_id = {quote(Rubber._meta.db_table)}.id ORDER BY s.position)"
+        "ARRAY(SELECT s.member_id FROM {seat} s "
+        "WHERE s.rubber_id = {rubber}.id ORDER BY s.position)"
     )
-    ids = RawSQL(sql, [], output_field=ArrayField(BigIntegerField()))
-    return rubbers.annotate(**{SEAT_MEMBER_IDS: ids})
+    return _read_beside(rubbers, SEAT_MEMBER_IDS, sql, ids)
 
 
 HAND_DATA = "hand_data"
@@ -250,14 +262,11 @@ def with_hand_data(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
     `rubber_record_hand` reads them). Read with the rubber's lock, the hands are those of
     the rubber's row as locked: every write of a hand writes the rubber's row too, and a
     rubber changed while its lock was awaited is read again (club.evenings)."""
-    if connection.vendor != "postgresql":
-        return rubbers
-    quote = connection.ops.quote_name
     sql = (
-        f"SELECT COALESCE(jsonb_agg(h.data ORDER BY h.number), '[]') "
-        f"FROM {quote(Hand._meta.db_table)} h WHERE h.rubber_id = {quote(Rubber._meta.db_table)}.id"
+        "SELECT COALESCE(jsonb_agg(h.data ORDER BY h.number), '[]') "
+        "FROM {hand} h WHERE h.rubber_id = {rubber}.id"
     )
-    return rubbers.annotate(**{HAND_DATA: RawSQL(sql, [], output_field=JSONField())})
+    return _read_beside(rubbers, HAND_DATA, sql, JSONField)
 
 
 def _member_ids(rules: RuleSet, rubber: Rubber) -> dict[str, int]:
