@@ -191,7 +191,13 @@ class CopySink(Sink):
         self.drop_constraints = drop_constraints
         self.describe = "COPY" + (", constraints re-created after" if drop_constraints else "")
         self.raw = None
-        self.queue: queue.Queue = queue.Queue(maxsize=3)
+        # A flush hands over a chunk as one COPY per table, which the writer sends one
+        # after another. Room for two chunks' COPYs, so that the generator makes the next
+        # chunk while the server takes the whole of this one: with room for three (one
+        # fifth of a chunk), the generator waited at every flush for all but the last
+        # three and the server then waited for the next chunk, each busy about 60% of
+        # the time (1,000,000 hands: 120 s, now 96 s; BENCHMARKS.md, 26 November).
+        self.queue: queue.Queue = queue.Queue(maxsize=2 * len(tables))
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.restore: list[str] = []
