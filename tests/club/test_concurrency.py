@@ -486,5 +486,5 @@ def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(se
     seat_side = dict(rubber.seats.values_list("member__name", "side"))
     scored = {s.member.name: (s.side, s.points) for s in HandScore.objects.filter(rubber=rubber)}
     assert {name: side for name, (side, _) in scored.items()} == seat_side
-    assert scored[a] == scored[c] == ("NS", 2)  # a march (law 7) to the new partners
+    assert scored[a] == scored[c] == ("NS", 2)  # a march scores two (law 2), to the new partners
     assert scored[b][1] == scored[d][1] == 0

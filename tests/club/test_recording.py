@@ -122,7 +122,7 @@ def test_a_hand_replays_the_hands_stored_not_a_stale_reading_of_them(evening, re
     seat_six(evening)
     rubber = Rubber.objects.get(evening=evening)
     recording.hand_record(rubber_id=rubber.pk, data=MARCH)
-    recording.hand_record(rubber_id=rubber.pk, data=MARCH)  # N-S at 4 (law 7: a march, 2)
+    recording.hand_record(rubber_id=rubber.pk, data=MARCH)  # N-S at 4 (law 2: a march scores two)
     with transaction.atomic():
         held = evenings.lock_placed(rubber.pk)
         held.hand_data = read_with_the_lock
@@ -130,4 +130,4 @@ def test_a_hand_replays_the_hands_stored_not_a_stale_reading_of_them(evening, re
     assert hand.number == 3
     rubber.refresh_from_db()
     assert rubber.hand_count == 3
-    assert rubber.summary["games"][0]["winner"] == "NS"  # 4 + 2: the game of five (law 3)
+    assert rubber.summary["games"][0]["winner"] == "NS"  # 4 + 2: a game is five points (law 2)
