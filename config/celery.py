@@ -12,6 +12,8 @@ from celery import Celery, signals
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError, close_old_connections
 
+from config import collector
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
@@ -56,6 +58,4 @@ def _database_connection_as_a_request(task=None, **kwargs) -> None:
 def _settle_the_collector(**kwargs) -> None:
     """Each of the worker's processes, once started, takes what it has made so far out
     of the garbage collector's walks, as gunicorn's workers do (config/collector.py)."""
-    from config import collector
-
     collector.settle()

@@ -14,6 +14,7 @@ from django.db import connection, transaction
 
 from club import evening_log, evenings, recording
 from club.models import Evening, EveningEvent, Member
+from club.seating import rubber_reseat
 from config.api import Conflict, UserError
 from core import db
 from scoring.models import Hand, HandScore, Rubber
@@ -463,8 +464,6 @@ def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(se
     holding = threading.Event()
 
     def secretary():
-        from club.seating import rubber_reseat
-
         with transaction.atomic():
             locked = db.lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber")
             rubber_reseat(rubber=locked, seats={"N": a, "S": c, "E": b, "W": d})

@@ -9,10 +9,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _probe(code: str) -> str:
+    """What `code` prints, run in a fresh interpreter (its errors in the failure)."""
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-        check=True,
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
     )  # fmt: skip
+    assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 
 
