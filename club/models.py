@@ -77,7 +77,12 @@ class Club(models.Model):
 class Member(models.Model):
     """A player on a club's roster: a member, or a guest brought for the evening."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        related_name="members",
+        db_index=False,  # member_unique_name_per_club leads with it
+    )
     name = models.CharField(max_length=80)
     is_guest = models.BooleanField(default=False)
     user = models.ForeignKey(
@@ -158,7 +163,12 @@ class Table(models.Model):
     """A table of an evening. Its token is the secret in the link a player's phone uses."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tables")
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="tables")
+    evening = models.ForeignKey(
+        Evening,
+        on_delete=models.CASCADE,
+        related_name="tables",
+        db_index=False,  # table_unique_number leads with it
+    )
     number = models.PositiveSmallIntegerField()
     token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
     # When the current token was issued (a fresh link resets it), and the token it replaced,
@@ -188,7 +198,12 @@ class EveningEvent(models.Model):
     when the service drew them (ruling T10), so a replay needs no randomness.
     """
 
-    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="events")
+    evening = models.ForeignKey(
+        Evening,
+        on_delete=models.CASCADE,
+        related_name="events",
+        db_index=False,  # eveningevent_unique_seq leads with it
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=30)
     data = models.JSONField()  # the event exactly as logged, "type" included
@@ -254,7 +269,10 @@ class HandConfirmation(models.Model):
         "scoring.Hand", on_delete=models.CASCADE, related_name="confirmation"
     )
     rubber = models.ForeignKey(
-        "scoring.Rubber", on_delete=models.CASCADE, related_name="confirmations"
+        "scoring.Rubber",
+        on_delete=models.CASCADE,
+        related_name="confirmations",
+        db_index=False,  # the index on (rubber, state) leads with it
     )
     state = models.CharField(max_length=12, choices=State.choices, default=State.UNCONFIRMED)
     # Which side put the hand down ("NS", "EW"; Call-Ace: the maker's name), and who may

@@ -39,6 +39,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import environ
+import pghistory.config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -161,6 +162,13 @@ if IS_POSTGRES and env.bool("DB_PREPARED_STATEMENTS", default=True):
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The audit history's tables (core.audit) are read by the row they record (pgh_obj) and
+# by context, never by the foreign keys they copy from it (a hand's rubber, its recorder):
+# those copies are not indexed, which saved each recorded hand's history row two index
+# entries and make_season's load a million of each (docs/benchmarks.md).
+PGHISTORY_FOREIGN_KEY_FIELD = pghistory.config.ForeignKey(db_index=False)
+PGHISTORY_CONTEXT_FIELD = pghistory.config.ContextForeignKey(db_index=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -38,7 +38,7 @@ def audited(name: str, *, derived: tuple[str, ...] = (), counters: tuple[str, ..
         pghistory.DeleteEvent(),
         exclude=exclude,
         model_name=f"{name}History",
-        obj_field=pghistory.ObjForeignKey(related_name="history"),
+        obj_field=pghistory.ObjForeignKey(related_name="history", db_index=True),  # read by it
     )
 
 

@@ -30,7 +30,12 @@ class Rubber(models.Model):
         # Its table broke up before it was won (law 21): its hands stand, it settles nothing.
         ABANDONED = "abandoned", "Abandoned"
 
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="rubbers")
+    club = models.ForeignKey(
+        "club.Club",
+        on_delete=models.CASCADE,
+        related_name="rubbers",
+        db_index=False,  # the index on (club, status) leads with it
+    )
     evening = models.ForeignKey(
         "club.Evening", null=True, blank=True, on_delete=models.CASCADE, related_name="rubbers"
     )
@@ -58,7 +63,8 @@ class Rubber(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["club", "status"]), models.Index(fields=["evening"])]
+        # The evening is indexed by its foreign key.
+        indexes = [models.Index(fields=["club", "status"])]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(ruleset__in=list(GAMES)), name="rubber_known_ruleset"
@@ -112,8 +118,18 @@ class RubberPlayer(models.Model):
     """A member's place in a rubber: his side (Euchre, Bridge) or his seat (Call-Ace),
     and what the rubber has given him so far (the roll-up the standings sum)."""
 
-    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="seats")
-    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="seats")
+    rubber = models.ForeignKey(
+        Rubber,
+        on_delete=models.CASCADE,
+        related_name="seats",
+        db_index=False,  # rubberplayer_unique_position leads with it
+    )
+    member = models.ForeignKey(
+        "club.Member",
+        on_delete=models.PROTECT,
+        related_name="seats",
+        db_index=False,  # rubberplayer_member_seats leads with it
+    )
     side = models.CharField(max_length=2, blank=True)  # "NS", "EW"; blank for Call-Ace
     position = models.PositiveSmallIntegerField()  # order within the players as given
 
@@ -175,7 +191,12 @@ class RubberPlayer(models.Model):
 class Game(models.Model):
     """A finished game of a rubber, rebuilt from the hands whenever they are re-scored."""
 
-    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="games")
+    rubber = models.ForeignKey(
+        Rubber,
+        on_delete=models.CASCADE,
+        related_name="games",
+        db_index=False,  # game_unique_number leads with it
+    )
     number = models.PositiveSmallIntegerField()
     winner = models.CharField(max_length=2)
     value = models.IntegerField(null=True, blank=True)  # Euchre: 1 or 2 (ruling E3)
@@ -201,7 +222,12 @@ class Game(models.Model):
 class Hand(models.Model):
     """One hand (Call-Ace: one deal) as recorded, and what the rule set scored for it."""
 
-    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="hands")
+    rubber = models.ForeignKey(
+        Rubber,
+        on_delete=models.CASCADE,
+        related_name="hands",
+        db_index=False,  # hand_unique_number_per_rubber leads with it
+    )
     number = models.PositiveSmallIntegerField()
     # The hand as recorded, in the scoresheet format (docs/scoresheet.md); after a
     # correction, the corrected hand (the original stays in HandCorrection).
@@ -298,9 +324,19 @@ class HandScore(models.Model):
     player's points won.
     """
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores")
+    hand = models.ForeignKey(
+        Hand,
+        on_delete=models.CASCADE,
+        related_name="scores",
+        db_index=False,  # handscore_once_per_player leads with it
+    )
     rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="hand_scores")
-    member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="hand_scores")
+    member = models.ForeignKey(
+        "club.Member",
+        on_delete=models.PROTECT,
+        related_name="hand_scores",
+        db_index=False,  # the index on (member, rubber) leads with it
+    )
     side = models.CharField(max_length=2, blank=True)
     points = models.IntegerField()
     # Countable facts of the hand from this player's side of it, for standings' metrics.
@@ -328,7 +364,12 @@ class HandScore(models.Model):
 class Settlement(models.Model):
     """What a player won (+) or lost (-) on a finished rubber or sitting (ruling M1, C5)."""
 
-    rubber = models.ForeignKey(Rubber, on_delete=models.CASCADE, related_name="settlements")
+    rubber = models.ForeignKey(
+        Rubber,
+        on_delete=models.CASCADE,
+        related_name="settlements",
+        db_index=False,  # settlement_once_per_player leads with it
+    )
     member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="settlements")
     amount = models.DecimalField(max_digits=14, decimal_places=2)
 

@@ -26,7 +26,12 @@ class Tournament(models.Model):
         LADDER = "ladder", "Club ladder"
         PROGRESSIVE = "progressive", "Progressive tournament"
 
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="tournaments")
+    club = models.ForeignKey(
+        "club.Club",
+        on_delete=models.CASCADE,
+        related_name="tournaments",
+        db_index=False,  # tournament_unique_slug_per_club leads with it
+    )
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60)
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -65,7 +70,12 @@ class TournamentPlayer(models.Model):
     """A player entered in a progressive tournament, from the round he arrived to the
     round he left (late arrivals and departures change nothing already played)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="players",
+        db_index=False,  # tournamentplayer_once leads with it
+    )
     member = models.ForeignKey("club.Member", on_delete=models.PROTECT, related_name="+")
     joined_round = models.PositiveSmallIntegerField(default=1)
     left_round = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -87,7 +97,12 @@ class TournamentPlayer(models.Model):
 class Round(models.Model):
     """A round of a progressive tournament: its seating, from the movement, and its rubbers."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="rounds",
+        db_index=False,  # round_unique_number leads with it
+    )
     number = models.PositiveSmallIntegerField()
     seating = models.JSONField(default=dict)  # the movement's RoundSeating.to_dict()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -106,7 +121,12 @@ class Round(models.Model):
 class RoundTable(models.Model):
     """One table of a round and the rubber (or fixed deals) played at it."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        related_name="tables",
+        db_index=False,  # roundtable_unique_number leads with it
+    )
     number = models.PositiveSmallIntegerField()
     rubber = models.OneToOneField(
         "scoring.Rubber", on_delete=models.PROTECT, related_name="round_table"
@@ -125,7 +145,12 @@ class RoundTable(models.Model):
 class TournamentTotal(models.Model):
     """A player's running totals in a tournament: one column per metric SQL computes."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="totals")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="totals",
+        db_index=False,  # tournamenttotal_once leads with it
+    )
     member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="+")
     points = models.IntegerField(default=0)
     net_rubber_points = models.IntegerField(default=0)
@@ -166,7 +191,12 @@ class StandingsDirty(models.Model):
     consumes it.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,  # standingsdirty_once leads with it
+    )
     member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="+")
     # Renewed by every change: a recalculation removes the row only if the token is still
     # the one it read, so a change committed while it ran is never lost.
@@ -191,7 +221,10 @@ class StandingsVersion(models.Model):
         FULL = "full", "Full"
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="standings_versions"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="standings_versions",
+        db_index=False,  # standingsversion_unique leads with it
     )
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=12, choices=Kind.choices)
