@@ -237,7 +237,9 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     # The rows whose place moved are picked out inside the subquery (from the place each
     # had), so the join to the table touches those alone: half the statement's time.
     # `equal` counts a row's peers in the ranking's own order (the rows equal to it on
-    # every ranked metric), so both windows read the rows in one sort.
+    # every ranked metric), so both windows read the rows in one sort. The join names the
+    # tournament too, so that it reads this tournament's rows by its index, not every
+    # tournament's (the season's ranking, 666 rows moved: 2,000 rows read, not 12,615).
     sql = f"""
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
@@ -251,8 +253,11 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
             CROSS JOIN ({ranges.counts}) above_counts
             WINDOW w AS (PARTITION BY part ORDER BY {order})
         ) r
-        WHERE {table}.id = r.id AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
+        WHERE {table}.tournament_id = %s AND {table}.id = r.id
+          AND (r.was <> r.place OR r.was_tied <> (r.equal > 1))
     """
     with connection.cursor() as cursor:
-        params = [*ranges.bounds, tournament.pk, *ranges.bounds, *ranges.counts_params]
+        params = [
+            *ranges.bounds, tournament.pk, *ranges.bounds, *ranges.counts_params, tournament.pk
+        ]  # fmt: skip
         cursor.execute(sql, params)
