@@ -72,3 +72,15 @@ def test_a_hands_history_is_still_read_by_its_index():
 
     columns = [about["columns"] for about in _indexes(HandHistory).values()]
     assert ["pgh_obj_id"] in columns and ["pgh_context_id"] in columns
+
+
+@pytest.mark.django_db
+def test_the_standings_outbox_is_indexed_by_its_key_and_tournament_alone():
+    """Every recorded hand writes the outbox a row a player and tournament, and the worker
+    reads it by tournament and deletes it by key: nothing else is indexed there."""
+    from tournaments.models import StandingsDirty
+
+    indexes = _indexes(StandingsDirty).values()
+    assert [about["columns"] for about in indexes if not about["primary_key"]] == [
+        ["tournament_id", "member_id"]
+    ]

@@ -197,7 +197,13 @@ class StandingsDirty(models.Model):
         related_name="+",
         db_index=False,  # standingsdirty_once leads with it
     )
-    member = models.ForeignKey("club.Member", on_delete=models.CASCADE, related_name="+")
+    # Not indexed: nothing reads the outbox by player, and a queue that the worker
+    # empties within a second is scanned at once when a member's deletion clears it.
+    # Every recorded hand writes a row a player and tournament (eight, for a hand that
+    # counts in two ladders): an index entry fewer on each.
+    member = models.ForeignKey(
+        "club.Member", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     # Renewed by every change: a recalculation removes the row only if the token is still
     # the one it read, so a change committed while it ran is never lost.
     token = models.UUIDField(default=uuid.uuid4)
