@@ -2,11 +2,12 @@
 
 Every index costs each insert its entry (a recorded hand writes a hand, four scores, its
 history row, an event and the standings' outbox rows; each seat's roll-up is rewritten)
-and make_season's load its build. Two kinds were found and dropped (migrations
-`indexes_led_by_constraints`): a foreign key's own index where a unique constraint or
-another index leads with its column (Django makes one for every foreign key), and the
-audit history's indexes on the foreign keys it copies from the row it records, which
-nothing reads it by (config/settings.py: PGHISTORY_FOREIGN_KEY_FIELD).
+and make_season's load its build. Three kinds were found and dropped: a foreign key's
+own index where a unique constraint or another index leads with its column (Django
+makes one for every foreign key) and the audit history's indexes on the foreign keys it
+copies from the row it records, which nothing reads it by (config/settings.py:
+PGHISTORY_FOREIGN_KEY_FIELD), both in the migrations `indexes_led_by_constraints`; and
+the standings' outbox's index by player (`outbox_not_indexed_by_player`).
 """
 
 import pghistory.models

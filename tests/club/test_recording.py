@@ -125,7 +125,7 @@ def test_a_hand_replays_the_hands_stored_not_a_stale_reading_of_them(evening, re
     recording.hand_record(rubber_id=rubber.pk, data=MARCH)  # N-S at 4 (law 2: a march scores two)
     with transaction.atomic():
         held = evenings.lock_placed(rubber.pk)
-        held.hand_data = read_with_the_lock
+        setattr(held, scoring.HAND_DATA, read_with_the_lock)  # as with_hand_data reads it
         hand = scoring.rubber_record_hand(rubber=held, data=MARCH, via=Via())
     assert hand.number == 3
     rubber.refresh_from_db()
