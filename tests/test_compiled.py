@@ -247,3 +247,29 @@ def test_rows_answer_values_lists_and_all_answers_objects(season):
         Compiled(lambda pk: Member.objects.filter(pk=pk), int).rows(1)
     with pytest.raises(TypeError, match="ModelIterable wanted"):
         Compiled(lambda pk: Member.objects.filter(pk=pk).values_list("pk"), int).all(1)
+
+
+def test_a_compiled_read_works_out_its_converters_once(season, monkeypatch):
+    """The columns' converters (and the objects' populators) are worked out when the read
+    is compiled, not again for every run as the ORM does (about 90 µs a recorded hand,
+    BENCHMARKS.md). The answers stay the ORM's (the tests above)."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    ids = list(Rubber.objects.values_list("pk", flat=True)[:5])
+    worked_out = []
+    original = SQLCompiler.get_converters
+
+    def counting(self, expressions):
+        worked_out.append(len(expressions))
+        return original(self, expressions)
+
+    monkeypatch.setattr(SQLCompiler, "get_converters", counting)
+    read = Compiled(
+        lambda pk: Rubber.objects.select_related("club").filter(pk=pk).order_by("pk")[:1], int
+    )
+    for pk in ids:
+        assert state(read.first(pk), "club") == state(
+            Rubber.objects.select_related("club").get(pk=pk), "club"
+        )
+    orm_reads = len(ids)  # the ORM's own reads above work them out each time
+    assert len(worked_out) == orm_reads + 1
