@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import re
+import runpy
 import signal
 import socket
 import statistics
@@ -54,6 +55,7 @@ from core.progress import progress_bar  # noqa: E402
 
 PYTHON = sys.executable
 ARTIFACTS = ROOT / "artifacts" / "bench"
+GUNICORN_CONFIG = str(ROOT / "config" / "gunicorn.conf.py")  # production's, measured here
 
 FULL = {
     "players": 2000, "evenings": 300, "hands": 1_000_000, "clients": 30, "record": 60,
@@ -274,8 +276,8 @@ class Bench:
 
     def gunicorn_argv(self, port: int) -> list[str]:
         return [
-            PYTHON, "-m", "gunicorn", "bench.wsgi:application", "--bind",
-            f"127.0.0.1:{port}", "--workers", str(self.args.workers), "--worker-class",
+            PYTHON, "-m", "gunicorn", "bench.wsgi:application", "--config", GUNICORN_CONFIG,
+            "--bind", f"127.0.0.1:{port}", "--workers", str(self.args.workers), "--worker-class",
             self.args.worker_class, "--threads", str(self.args.threads), "--backlog", "2048",
             "--log-level", "warning",
         ]  # fmt: skip
@@ -754,10 +756,19 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1888)
     parser.add_argument("--club", default="season-club")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a table waits")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
-    parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
+    # Production's settings (config/gunicorn.conf.py) unless told otherwise.
+    production = runpy.run_path(GUNICORN_CONFIG)
     parser.add_argument(
-        "--worker-class", default="gthread", choices=["gthread", "sync"], help="gunicorn's"
+        "--workers", type=int, default=production["workers"], help="gunicorn workers"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=production["threads"], help="threads per gunicorn worker"
+    )
+    parser.add_argument(
+        "--worker-class",
+        default=production["worker_class"],
+        choices=["gthread", "sync"],
+        help="gunicorn's",
     )
     parser.add_argument("--connections", type=int, default=16, help="wrk connections")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
