@@ -14,7 +14,8 @@ queryset is built and compiled once a thread (its compiler holds the thread's da
 connection), twice, with two markers for each value: a parameter that differs between
 the two is where the value goes. Later calls put their values there and make the model
 instances as the ORM's own iterable does (`ModelIterable`: the row's converters, the
-`select_related` objects, the annotations). The answer is the queryset's own, which
+`select_related` objects, the annotations), with the converters and the populators
+worked out once, with the plan (`_Reader`). The answer is the queryset's own, which
 tests/test_compiled.py holds against the ORM for many values.
 
 The values must reach the SQL as they were given (an exact lookup on a column, a
