@@ -23,6 +23,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 if __name__ == "__main__":
@@ -77,28 +78,18 @@ def backend_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plan", required=True)
-    parser.add_argument("--hands", type=int, default=300, help="hands counted")
-    parser.add_argument("--warm", type=int, default=30, help="hands before counting")
-    parser.add_argument("--tables", type=int, default=10, help="the plan's first N tables")
-    parser.add_argument("--profile", help="write cProfile's figures to this file")
-    args = parser.parse_args(argv)
-
-    import django
-
-    django.setup()
-    from django.db import connection
+def in_process_tables(plan: dict, count: int) -> Callable[[int], None]:
+    """The plan's first `count` tables (bench/load.py's), answered by Django's test client
+    in this process and brought up to date with their rubbers: a function that records
+    that many hands, the tables in turn (raising SystemExit if one is refused)."""
     from django.test import Client
 
     from bench.load import Table
 
-    plan = json.loads(Path(args.plan).read_text())
     client = Client()
     tables = [
         Table(i, plan, c, "http://in-process", float("inf"), 0.0, 1888)
-        for i, c in enumerate(plan["clients"][: args.tables])
+        for i, c in enumerate(plan["clients"][:count])
     ]
     for table in tables:
         table.http = InProcess(client)
@@ -112,6 +103,24 @@ def main(argv=None) -> None:
                     raise SystemExit(f"refused: {table.errors[-1]}")
                 done += 1
 
+    return hands
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plan", required=True)
+    parser.add_argument("--hands", type=int, default=300, help="hands counted")
+    parser.add_argument("--warm", type=int, default=30, help="hands before counting")
+    parser.add_argument("--tables", type=int, default=10, help="the plan's first N tables")
+    parser.add_argument("--profile", help="write cProfile's figures to this file")
+    args = parser.parse_args(argv)
+
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    hands = in_process_tables(json.loads(Path(args.plan).read_text()), args.tables)
     hands(args.warm)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
