@@ -28,7 +28,6 @@ after each variant's hands, so the database is left as it was, its triggers incl
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -115,26 +114,14 @@ def variants() -> dict[str, Callable]:
 
 
 def main(argv=None) -> dict[str, list[tuple[float, float]]]:
+    from bench.serial import backend_cpu, table_arguments, warmed_tables
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plan", required=True)
+    table_arguments(parser)
     parser.add_argument("--hands", type=int, default=300, help="hands a variant, a round")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--warm", type=int, default=30, help="hands before counting")
-    parser.add_argument("--tables", type=int, default=10, help="the plan's first N tables")
     args = parser.parse_args(argv)
-
-    import django
-
-    django.setup()
-    from django.db import connection
-
-    from bench.serial import backend_cpu, in_process_tables
-
-    play = in_process_tables(json.loads(Path(args.plan).read_text()), args.tables)
-    play(args.warm)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
+    play, pid = warmed_tables(args)
     figures: dict[str, list[tuple[float, float]]] = {}
     for _ in range(args.rounds):
         for name, leave_out in variants().items():

@@ -106,15 +106,17 @@ def in_process_tables(plan: dict, count: int) -> Callable[[int], None]:
     return hands
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The in-process tables' arguments (`warmed_tables`): the plan, the warming, how many."""
     parser.add_argument("--plan", required=True)
-    parser.add_argument("--hands", type=int, default=300, help="hands counted")
     parser.add_argument("--warm", type=int, default=30, help="hands before counting")
     parser.add_argument("--tables", type=int, default=10, help="the plan's first N tables")
-    parser.add_argument("--profile", help="write cProfile's figures to this file")
-    args = parser.parse_args(argv)
 
+
+def warmed_tables(args) -> tuple[Callable[[int], None], int]:
+    """Django set up, `in_process_tables` for `table_arguments`' values, their first
+    `--warm` hands recorded: (the function recording hands, the PostgreSQL backend's pid,
+    for `backend_cpu`)."""
     import django
 
     django.setup()
@@ -124,8 +126,19 @@ def main(argv=None) -> None:
     hands(args.warm)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
+        return hands, cursor.fetchone()[0]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    table_arguments(parser)
+    parser.add_argument("--hands", type=int, default=300, help="hands counted")
+    parser.add_argument("--profile", help="write cProfile's figures to this file")
+    args = parser.parse_args(argv)
+    hands, pid = warmed_tables(args)
     import cProfile
+
+    from django.db import connection
 
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     pg0, cpu0, wall0 = backend_cpu(pid), time.process_time(), time.perf_counter()
