@@ -9,6 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from club import evening_log, evenings, exports, recording, services
+from club.evening_undo import evening_undo, logged_action
+from club.history import describe
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
@@ -56,6 +58,23 @@ class HandCorrectInput(serializers.Serializer):
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )
     expected_version = serializers.IntegerField(required=False)
+
+
+class UndoInput(serializers.Serializer):
+    """Undo the evening's last action (club.evening_undo)."""
+
+    reason = TextField(
+        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default="",
+        help_text="kept in the log and shown in the evening's history",
+    )  # fmt: skip
+    expected_version = serializers.IntegerField(
+        required=False, help_text="the evening's version the device saw; stale gets 409"
+    )
+    undoes = serializers.IntegerField(
+        required=False,
+        help_text="the log entry (its `seq`) the client means to undo: refused unless it is "
+        "the last",
+    )
 
 
 class ReopenInput(serializers.Serializer):
@@ -185,6 +204,26 @@ class EveningEventsView(APIView):
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
             {"event": logged.data, "decisions": logged.decisions,
+             "evening": evenings.evening_summary(evening=evening)},
+            status=status.HTTP_201_CREATED,
+        )  # fmt: skip
+
+
+class EveningUndoView(APIView):
+    """Undo the evening's last action, as the board's Undo does (docs/evening-log.md): a
+    board action only (an arrival, a cut, a table formed or broken up ...), never a hand
+    (a hand is corrected or taken off with a reason, law 5, ruling E9). The log keeps
+    both entries; a refusal says why."""
+
+    @extend_schema(request=UndoInput, responses={201: OpenApiTypes.OBJECT})
+    def post(self, request, slug, pk):
+        evening = _evening(request, slug, pk, write=True)
+        data = UndoInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        logged = evening_undo(evening_id=evening.pk, user=request.user, **data.validated_data)
+        evening.refresh_from_db(fields=evenings.CHANGING)
+        return Response(
+            {"event": logged.data, "undone": describe(logged_action(logged)),
              "evening": evenings.evening_summary(evening=evening)},
             status=status.HTTP_201_CREATED,
         )  # fmt: skip

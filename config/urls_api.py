@@ -125,6 +125,11 @@ urlpatterns = [
         name="api-evening-events",
     ),
     path(
+        "clubs/<slug:slug>/evenings/<int:pk>/undo/",
+        api_evenings.EveningUndoView.as_view(),
+        name="api-evening-undo",
+    ),
+    path(
         "clubs/<slug:slug>/evenings/<int:pk>/log/",
         api_evenings.EveningLogView.as_view(),
         name="api-evening-log",

@@ -110,6 +110,8 @@ MATRIX = [
     ("get", "/api/v1/clubs/{s}/evenings/{e}/", None, TABLE_READ),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"},
      {**WRITE, "secretary": 201, "staff": 201}),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/undo/", {"reason": "x"},
+     {**WRITE, "secretary": 400, "staff": 400}),  # the last entry is a hand: not undone
     ("get", "/api/v1/clubs/{s}/evenings/{e}/log/", None, SECRETARY_READ),
     ("get", "/api/v1/clubs/{s}/evenings/{e}/tables/", None, SECRETARY_READ),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/tables/1/new-link/", None,
@@ -362,6 +364,7 @@ DIRECTOR = [
     ("patch", "/api/v1/clubs/{s}/", {"name": "Renamed"}, 403),
     ("post", "/api/v1/clubs/{s}/members/", {"name": "Zed"}, 403),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"}, 403),
+    ("post", "/api/v1/clubs/{s}/evenings/{e}/undo/", {}, 403),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/", NS_MARCH, 403),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/confirm/", {"by": "EW"}, 403),
     ("post", "/api/v1/clubs/{s}/rubbers/{r}/hands/1/settle/", {"reason": "Recounted"}, 403),

@@ -214,3 +214,55 @@ def test_an_undone_dealers_choice_gives_the_rubber_back_its_sides(club, evening)
     evening_undo(evening_id=evening.pk)
     assert Rubber.objects.get(pk=rubber.pk).players == sides
     assert fresh(evening).state == before
+
+
+# The API's door to the same service: POST .../evenings/<id>/undo/ (the board's Undo).
+
+
+def undo_url(evening) -> str:
+    return f"/api/v1/clubs/{evening.club.slug}/evenings/{evening.pk}/undo/"
+
+
+def test_the_api_undoes_the_last_action_and_says_which(club, evening, secretary, secretary_api):
+    act(evening, type="arrive", player="Ann")
+    act(evening, type="arrive", player="Bob")
+    version = fresh(evening).version
+    answer = secretary_api.post(
+        undo_url(evening),
+        {"reason": "Bob is next door", "expected_version": version, "undoes": 2},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    body = answer.json()
+    assert body["undone"] == "Bob arrives"
+    assert body["event"] == {"type": "undo", "undoes": 2, "action": "arrive",
+                             "reason": "Bob is next door"}  # fmt: skip
+    assert body["evening"]["evening"]["version"] == version + 1
+    evening = fresh(evening)
+    assert evening.state["present"] == ["Ann"] and evening.version == version + 1
+    assert EveningEvent.objects.get(evening=evening, type="undo").by_user == secretary
+
+
+def test_the_api_refuses_with_the_field_and_the_reason_and_changes_nothing(
+    club, evening, secretary_api
+):
+    form_six(evening)
+    act(evening, type="cut", cards=PARTNERS)
+    version = fresh(evening).version
+
+    def refused(body, status, field):
+        answer = secretary_api.post(undo_url(evening), body, format="json")
+        assert answer.status_code == status, answer.content
+        error = answer.json()["error"]
+        assert error["field"] == field and error["message"], error
+        assert fresh(evening).version == version  # nothing written
+        return error
+
+    refused({"expected_version": version - 1}, 409, None)  # the device had not seen the cut
+    assert "entry 3" in refused({"undoes": 3}, 400, "undoes")["message"]
+    refused({"reason": ["not", "text"]}, 400, "reason")
+    refused({"expected_version": "soon"}, 400, "expected_version")
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
+    version = fresh(evening).version
+    error = refused({}, 400, "type")  # a hand since: corrected or taken off instead
+    assert error["code"] == "cannot_undo" and "ruling E9" in error["message"]
