@@ -31,8 +31,9 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
+from unittest import mock
 
 if __name__ == "__main__":  # the repository, not bench/
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
@@ -48,11 +49,6 @@ def variants() -> dict[str, Callable]:
     from scoring import signals
     from tournaments import receivers
 
-    @contextmanager
-    def everything():
-        yield
-
-    @contextmanager
     def no_idempotency_key():
         send = InProcess.request
 
@@ -60,20 +56,7 @@ def variants() -> dict[str, Callable]:
             kept = {k: v for k, v in (headers or {}).items() if k.lower() != "idempotency-key"}
             return send(self, method, path, body, kept)
 
-        InProcess.request = without
-        try:
-            yield
-        finally:
-            InProcess.request = send
-
-    @contextmanager
-    def no_throttles():
-        throttles = APIView.get_throttles
-        APIView.get_throttles = lambda self: []
-        try:
-            yield
-        finally:
-            APIView.get_throttles = throttles
+        return mock.patch.object(InProcess, "request", without)
 
     @contextmanager
     def no_triggers():
@@ -101,7 +84,7 @@ def variants() -> dict[str, Callable]:
 
     left_out = {
         "no Idempotency-Key": no_idempotency_key,
-        "no throttles": no_throttles,
+        "no throttles": lambda: mock.patch.object(APIView, "get_throttles", lambda self: []),
         "no triggers (audit, foreign keys)": no_triggers,
         "no standings outbox": lambda: disconnected(
             signals.rubber_changed, receivers.note_rubber_changed, "standings-outbox"
@@ -110,7 +93,7 @@ def variants() -> dict[str, Callable]:
             signals.hand_recorded, evening_receivers.on_hand_recorded, "evening-hand"
         ),
     }
-    return {"every feature": everything, **left_out, "none of them": none_of_them}
+    return {"every feature": nullcontext, **left_out, "none of them": none_of_them}
 
 
 def main(argv=None) -> dict[str, list[tuple[float, float]]]:
