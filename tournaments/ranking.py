@@ -146,7 +146,11 @@ def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | Non
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
     """Within each group of tied players: the finished rubbers each won less those he lost
-    against the others of his group (one query for all the groups)."""
+    against the others of his group (one query for all the groups).
+
+    A rubber counts once for each player of the group in it who had one of the others
+    of his group against him: +1 won, -1 lost, however many of them he met in it ("rubbers
+    won less rubbers lost against each other", issue #5). Partners are not opponents."""
     group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
     seats = counted_rows(
         "head_to_head",
@@ -164,9 +168,8 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
     score = dict.fromkeys(group_of, 0)
     for players in by_rubber.values():
         for member_id, side, won in players:
-            opponents = sum(1 for _, other, _ in players if other != side)
-            if opponents:
-                score[member_id] += opponents if won else -opponents
+            if any(other != side for _, other, _ in players):  # met one of his group
+                score[member_id] += 1 if won else -1
     return score
 
 

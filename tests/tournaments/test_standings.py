@@ -62,9 +62,10 @@ def test_head_to_head_ranks_players_by_their_meetings(club, evening, ladder, com
                    (["Ann", "Cora"], ["Bob", "Dan"])]:  # fmt: skip
         record(commit, start(club, evening, ns, ew), *sweep("NS"))
     rows = rows_by_name(ladder)
-    # Each rubber: a winner +2 (two opponents beaten), a loser -2.
+    # Each rubber counts once: won +1, lost -1, against the others of the group, however
+    # many of them were opponents (tests/tournaments/test_standings_head_to_head.py).
     assert {n: rows[n]["metrics"]["head_to_head"] for n in ["Ann", "Cora", "Dan", "Bob"]} == {
-        "Ann": 6, "Cora": 2, "Dan": -2, "Bob": -6
+        "Ann": 3, "Cora": 1, "Dan": -1, "Bob": -3
     }  # fmt: skip
     assert [rows[n]["rank"] for n in ["Ann", "Cora", "Dan", "Bob"]] == [1, 2, 3, 4]
 
