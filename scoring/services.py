@@ -206,11 +206,11 @@ def player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
                 "side": "",
                 "points": points[name],
                 "march": int(among and bool(facts.get("march"))),
+                # A lone hand made is one that scored (laws 44, 45): not when euchred
+                # (law 46), void (law 42), his side revoked (law 38, ruling C3) or he
+                # scores nothing under laws 20 and 27 (ruling C4).
                 "lone_made": int(
-                    name == facts.get("maker")
-                    and bool(facts.get("alone"))
-                    and not facts.get("euchred")
-                    and not facts.get("void")
+                    name == facts.get("maker") and bool(facts.get("alone")) and points[name] > 0
                 ),
                 "euchred": int(among and bool(facts.get("euchred"))),
                 "honours": 0,

@@ -271,7 +271,9 @@ class EuchreRules(RuleSet):
             "game": len(state.games) + 1,
             "march": SIDES[makers] if tricks == 5 else None,
             "lone": lone,
-            "lone_made": alone and (tricks >= 3 or hand.law50),
+            # A lone hand made is one that scored (law 3): not the law-90 offender's, which
+            # "scores nothing that its play made on that hand" (ruling E8).
+            "lone_made": alone and (tricks >= 3 or hand.law50) and off != makers,
             "euchred": SIDES[makers] if tricks < 3 and not hand.law50 else None,
             "lap": 0,
             "games_won": 0,

@@ -193,6 +193,15 @@ def test_law_90_forfeit_is_four_in_a_lone_hand():
     assert r.points == {"NS": 0, "EW": 4}
 
 
+@pytest.mark.parametrize("offender, made", [("NS", False), ("EW", True)])
+def test_law_90_a_lone_hand_is_made_only_when_it_scored(offender, made):
+    """Ruling E8: the offending side scores nothing that its play made, so its lone march
+    is no lone hand made (law 3); the adversaries' offence leaves the lone hand scoring."""
+    _, r = score(hand("NS", 5, alone=True, law90=offender))
+    assert r.facts["lone"] == "NS" and r.facts["march"] == "NS"
+    assert r.facts["lone_made"] is made
+
+
 def test_law_90_offending_adversaries_forfeit_two_and_the_makers_score_their_hand():
     _, r = score(hand("NS", 3, law90="EW"))
     assert r.points == {"NS": 2 + 1, "EW": 0}
