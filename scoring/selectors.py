@@ -79,6 +79,9 @@ def rubber_scoresheet(*, rubber: Rubber) -> dict:
     ledger = None
     if rubber.is_complete:
         ledger = {s.member.name: str(s.amount) for s in rubber.settlements.select_related("member")}
+    summary = rubber.summary
+    if rubber.status == Rubber.Status.ABANDONED:  # never over, whatever its hands say
+        summary = {**summary, "rubber": {**summary["rubber"], "complete": False}}
     return {
         "id": rubber.pk,
         "ruleset": rubber.ruleset,
@@ -90,7 +93,7 @@ def rubber_scoresheet(*, rubber: Rubber) -> dict:
         "evening": rubber.evening_id,
         "table": rubber.table.number if rubber.table_id else None,
         rules.hands_key: [hand_as_dict(h, rubber=rubber) for h in hands],
-        **rubber.summary,
+        **summary,
         "ledger": ledger,
     }
 

@@ -359,9 +359,14 @@ def _write_rubber(
     complete = rules.is_complete(state)
     rubber.summary = summary
     rubber.hand_count = hand_count
-    rubber.winner = summary["rubber"].get("winner") or ""
-    rubber.value = summary["rubber"].get("value")
-    if rubber.status != Rubber.Status.ABANDONED:  # a correction does not revive it
+    if rubber.status == Rubber.Status.ABANDONED:
+        # A correction does not revive it: it keeps no winner and settles nothing (see
+        # `rubber_abandon`), even when its corrected hands would have won it.
+        complete = False
+        rubber.winner, rubber.value = "", None
+    else:
+        rubber.winner = summary["rubber"].get("winner") or ""
+        rubber.value = summary["rubber"].get("value")
         rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
         rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
     # What the rules' state makes of the rubber, and nothing else (its players and options

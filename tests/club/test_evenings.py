@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from club import evening_log, evenings, recording
 from club.formation import FormationError
@@ -215,6 +216,29 @@ def test_a_table_breaking_up_mid_rubber_abandons_it(club, evening):
     with pytest.raises(UserError) as error:
         recording.hand_record(rubber_id=rubber.pk, data=MARCH)
     assert error.value.law == "law 21"
+
+
+def test_a_correction_that_would_finish_an_abandoned_rubber_wins_it_nothing(club, evening):
+    """Law 21: a rubber whose table broke up has no winner and settles nothing; a later
+    correction (ruling E9) changes its figures but does not revive it, so it still
+    settles nothing, even when the corrected hands would have won it."""
+    seat_six(evening)
+    record(evening, SWEEP[:8])  # two games won, the third at 4 to 0
+    act(evening, type="break_up", table=1)
+    rubber = Rubber.objects.get(evening=evening)
+    recording.hand_correct(
+        rubber_id=rubber.pk, number=8, data={**MARCH, "alone": True}, reason="it was alone",
+        is_secretary=True,
+    )  # fmt: skip
+    rubber.refresh_from_db()
+    assert rubber.status == "abandoned" and rubber.hand_count == 8
+    assert len(rubber.summary["games"]) == 3  # the corrected hand won the third game
+    assert (rubber.winner, rubber.value) == ("", None)
+    assert not rubber.settlements.exists()
+    assert evenings.evening_ledger(evening=evening) == {}
+    assert not rubber.seats.filter(stake_won__gt=0).exists()
+    page = Client().get(f"/clubs/{club.slug}/rubbers/{rubber.pk}/").content.decode()
+    assert "it settles nothing (law 21)" in page and "Rubber to" not in page
 
 
 def test_a_substitute_plays_on_and_the_rubber_is_booked_to_the_absent_player(club, evening):
