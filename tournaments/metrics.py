@@ -97,7 +97,7 @@ METRICS: dict[str, Metric] = {
         Metric(
             "rubbers_won",
             "Rubbers won",
-            "rubbers (Call-Ace: sittings) his side won",
+            "rubbers his side won (a Call-Ace sitting is neither won nor lost)",
             SeatCount("won"),
         ),
         Metric(
