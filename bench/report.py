@@ -4,6 +4,7 @@ each figure means)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 #: The capacity step's limit: the last table count whose p99 stays under it held.
@@ -28,6 +29,23 @@ def request_cpu(raw: dict) -> dict[str, dict[str, float]]:
         }
         for kind in sorted(kinds)
     }
+
+
+def settled_hash(cache, key: str, *, at_least: dict[str, int], most: float = 10.0) -> dict:
+    """The Redis hash `key` once bench/wsgi.py's processes have added the figures of the
+    requests the load made: read until each of `at_least`'s kinds has counted at least its
+    requests (`<kind>:n`), for at most `most` seconds. Each process adds its figures every
+    0.2 s, but on a loaded machine its thread comes late (a fixed wait of 0.5 s once
+    missed every recorded hand's figures)."""
+    deadline = time.monotonic() + most
+    while True:
+        raw = cache.hgetall(key)
+        counted = request_cpu(raw)
+        if time.monotonic() >= deadline or all(
+            counted.get(kind, {}).get("n", 0) >= n for kind, n in at_least.items()
+        ):
+            return raw
+        time.sleep(0.1)
 
 
 BY_PROCESS = "postgres by process"

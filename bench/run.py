@@ -49,6 +49,7 @@ from bench.report import (  # noqa: E402
     recorded_hand_cpu,
     report,
     request_cpu,
+    settled_hash,
     write_figures,
 )
 from core.progress import progress_bar  # noqa: E402
@@ -347,8 +348,9 @@ class Bench:
                 *(["--clients", str(clients)] if clients is not None else []),
             ], timeout=seconds + 180)  # fmt: skip
         load = json.loads(result.read_text())
-        time.sleep(0.5)  # bench/wsgi.py's processes add up their last figures (0.2 s)
-        by_kind = request_cpu(cache.hgetall(BENCH_CPU_KEY))
+        # bench/wsgi.py's processes add up their last figures (every 0.2 s).
+        made = {"record": len(load["latencies"]), "start": len(load["starts"])}
+        by_kind = request_cpu(settled_hash(cache, BENCH_CPU_KEY, at_least=made))
         self.plan_results[plan].append(str(result))
         check = self.phase(
             "verify", "--plan", str(plan), "--result", ",".join(self.plan_results[plan])

@@ -59,11 +59,16 @@ def _flush_forever() -> None:
         with _lock:
             figures = dict(_counted)
             _counted.clear()
-        if figures:
+        if not figures:
+            continue
+        try:
             pipe = _redis.pipeline(transaction=False)
             for field, value in figures.items():
                 pipe.hincrbyfloat(BENCH_CPU_KEY, field, value)
             pipe.execute()
+        except redis.RedisError:  # kept for the next round: a failed call must not end
+            with _lock:  # the thread, or the process's figures would stop there
+                _counted.update(figures)
 
 
 _flusher: threading.Thread | None = None

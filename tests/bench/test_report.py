@@ -36,3 +36,31 @@ def test_a_hand_is_charged_its_own_statements_and_the_workers_not_the_readers():
 
 def test_no_hands_no_figure():
     assert recorded_hand_cpu(request_cpu(RAW), {"celery": 1.0}, hands=0) == {}
+
+
+def test_the_figures_are_read_once_every_request_the_load_made_is_counted(redis, settings):
+    """bench/wsgi.py's processes add their figures to the hash every 0.2 s, later on a loaded
+    machine: the load's figures are read once they count its requests (a fixed wait once
+    read them before the recorded hands' were in), and no later than the limit."""
+    import threading
+
+    import redis as redis_py
+
+    from bench.report import settled_hash
+
+    cache = redis_py.Redis.from_url(settings.REDIS_URL)
+    key = "test-bench-cpu"
+    cache.delete(key)
+    cache.hset(key, mapping={"start:n": 50, "start:cpu": 0.5})
+
+    def late_flush():
+        cache.hset(key, mapping={"record:n": 1000, "record:cpu": 5.0, "record:pg": 2.5})
+
+    threading.Timer(0.6, late_flush).start()
+    raw = settled_hash(cache, key, at_least={"record": 1000, "start": 50}, most=10)
+    assert request_cpu(raw)["record"]["n"] == 1000
+    assert request_cpu(raw)["record"]["ms"] == pytest.approx(5.0)
+    # A kind that never comes in: the figures as they are, at the limit.
+    raw = settled_hash(cache, key, at_least={"read": 1}, most=0.3)
+    assert "read" not in request_cpu(raw)
+    cache.delete(key)
