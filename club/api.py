@@ -2,7 +2,7 @@
 
 from decimal import Decimal
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.signals import user_logged_in
 from django.db.models import ProtectedError
 from django.shortcuts import get_object_or_404
@@ -56,8 +56,6 @@ class ClubListView(APIView):
         data.is_valid(raise_exception=True)
         secretary = request.user
         if username := data.validated_data.pop("secretary", None):
-            from django.contrib.auth import get_user_model
-
             secretary = get_user_model().objects.filter(username=username).first()
             if secretary is None:
                 raise UserError(f"No user named {username!r}.", field="secretary")
@@ -166,7 +164,12 @@ class MemberDetailView(APIView):
 
 
 class TokenInput(serializers.Serializer):
-    username = serializers.CharField()
+    # No longer than a login name can be (the login form's field has the same bound):
+    # django-axes writes a failed one into a column of 255 characters, and a longer one
+    # was a 500 on PostgreSQL.
+    username = serializers.CharField(
+        max_length=get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD).max_length
+    )
     password = serializers.CharField(style={"input_type": "password"})
 
 

@@ -8,7 +8,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import evening_log, evenings, exports, recording, services
+from club import evening_log, evenings, exports, phone_links, recording, services
 from club.evening_undo import evening_undo, logged_action
 from club.history import describe
 from club.models import Evening, Table
@@ -366,14 +366,16 @@ class TableLinkOutput(serializers.Serializer):
 
 
 class EveningTablesView(APIView):
-    """The evening's tables with the links their phones use (the secretary's eyes only)."""
+    """The evening's tables with the links their phones use (the secretary's eyes only), at
+    the address the cards print (club.phone_links: PUBLIC_BASE_URL when set), not at the
+    one this request came to."""
 
     @extend_schema(responses=TableLinkOutput(many=True))
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk, write=True)
         return Response(
             [
-                {"number": t.number, "link": request.build_absolute_uri(f"/t/{t.token}/")}
+                {"number": t.number, "link": phone_links.table_link(request, t)}
                 for t in evening.tables.order_by("number")
             ]
         )
@@ -387,9 +389,7 @@ class TableNewLinkView(APIView):
         evening = _evening(request, slug, pk, write=True)
         table = get_object_or_404(Table, evening=evening, number=number)
         table = services.table_renew_link(table_id=table.pk, user=request.user)
-        return Response(
-            {"number": table.number, "link": request.build_absolute_uri(f"/t/{table.token}/")}
-        )
+        return Response({"number": table.number, "link": phone_links.table_link(request, table)})
 
 
 class EveningLedgerCsvView(APIView):

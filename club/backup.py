@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import DataError, IntegrityError, models, transaction
 
 from club.models import (
     Club,
@@ -253,7 +253,7 @@ class _Importer:
                 obj.save_base(raw=True, force_insert=True)
                 for name, ids in links.items():
                     getattr(obj, name).set(ids)
-            except IntegrityError as exc:
+            except (IntegrityError, DataError) as exc:
                 raise BackupError(f"{where} breaks a constraint: {exc}") from exc
             mapping[old] = obj.pk
             if progress is not None:
@@ -276,6 +276,10 @@ class _Importer:
                 value = self.remap(model, field, value)
             elif value is not None and not isinstance(field, models.JSONField):
                 value = field.to_python(value)
+                if isinstance(field, models.CharField):
+                    # Its length and a slug's form, as a form would check them: a slug
+                    # that is none broke every page linking to its row (NoReverseMatch).
+                    field.run_validators(value)
             setattr(obj, field.attname, value)
         links = {
             field.name: [self.remap(model, field, old) for old in values.get(field.name, [])]
@@ -341,12 +345,16 @@ def club_import(
         table_link_hours=spec.get("table_link_hours", Club.table_link_hours.field.default),
     )
     try:
+        # The club's fields by its own rules (a slug of a slug's form, the name's length,
+        # the currency): a club slugged "a b" broke the site's front page, which links to
+        # every club (NoReverseMatch, a 500 for everyone).
+        club.full_clean(exclude=["created_at"], validate_unique=False)
         if spec.get("created_at"):
             club.created_at = Club._meta.get_field("created_at").to_python(spec["created_at"])
             club.save_base(raw=True, force_insert=True)
         else:
             club.save()
-    except (ValidationError, IntegrityError) as exc:
+    except (ValidationError, IntegrityError, DataError) as exc:
         raise BackupError(f"The backup's club cannot be written: {exc}") from exc
     importer = _Importer(club)
     secretaries = [importer.user_id(name) for name in spec.get("secretaries", [])]

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 
 from club.models import Club
 from core.errors import UserError
+from core.text import clean_name
 
 ROLES = {"secretary": "secretaries", "director": "directors"}
 ROLE_TITLES = {"secretary": "secretary", "director": "tournament director"}
@@ -24,21 +25,39 @@ def _role(role: str) -> str:
     return ROLES[role]
 
 
-def officer_user_create(*, username: str, password: str, full_name: str = ""):
-    """A new account for an officer, its password checked by the site's password rules."""
+def _login_name(username: str) -> str:
+    """A login name as an account can have it, or a UserError on `username`: checked before
+    it is looked up, as a NUL in it (which PostgreSQL's text cannot hold) or a name longer
+    than the column was a 500 of the people page."""
     user_model = get_user_model()
     username = username.strip()
     if not username:
         raise UserError("Give the login name.", field="username")
+    longest = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
+    if len(username) > longest:
+        raise UserError(f"A login name is at most {longest} characters.", field="username")
     try:
         user_model.username_validator(username)
     except ValidationError as exc:
         raise UserError(
             "A login name is letters, digits and @ . + - _ only.", field="username"
         ) from exc
+    return username
+
+
+def officer_user_create(*, username: str, password: str, full_name: str = ""):
+    """A new account for an officer, its password checked by the site's password rules."""
+    user_model = get_user_model()
+    username = _login_name(username)
     if user_model.objects.filter(username__iexact=username).exists():
         raise UserError(f"There is an account called {username!r} already.", field="username")
-    first, _, last = full_name.strip().partition(" ")
+    # A name as every name is kept (core.text): a NUL in it was a 500 on PostgreSQL.
+    full_name = (
+        clean_name(full_name, field="full_name", max_length=150, label="The full name")
+        if full_name.strip()
+        else ""
+    )
+    first, _, last = full_name.partition(" ")
     user = user_model(username=username, first_name=first[:150], last_name=last[:150])
     try:
         validate_password(password, user)
@@ -62,7 +81,7 @@ def club_officer_add(
     """Make an account a secretary or director of the club, creating the account when
     there is none by that name (a password is then needed). Returns (user, created)."""
     relation = _role(role)
-    username = username.strip()
+    username = _login_name(username) if username.strip() else ""
     user = get_user_model().objects.filter(username__iexact=username).first() if username else None
     created = False
     if user is None:

@@ -114,10 +114,18 @@ _TABLE_BY_TOKEN = Compiled(
 )
 
 
+def _could_be_token(token: str) -> bool:
+    """Whether `token` could be a table's link at all: no longer than the column holds and
+    without NUL, which PostgreSQL's text cannot hold (`/t/%00/` was a 500, not a 404)."""
+    return bool(token) and len(token) <= Table.token.field.max_length and "\x00" not in token
+
+
 def table_by_link(*, token: str) -> Table:
     """The table a live phone link opens (its evening and club read with it), or
     TableLinkDead saying why not. The API's `Table` authentication and the phone page
     both ask here, so a link lives and dies the same on both."""
+    if not _could_be_token(token):
+        raise TableLinkDead("unknown_link")  # asked of no database (a NUL was a 500)
     table = _TABLE_BY_TOKEN.first(token)
     if table is None:
         if token and Table.objects.filter(replaced_token=token).exists():

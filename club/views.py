@@ -64,7 +64,10 @@ def player_detail(request, slug, pk):
     member = get_object_or_404(Member, club=club, pk=pk)
     seasons = selectors_player.player_seasons(member=member)
     season = request.GET.get("season", "")
-    season = int(season) if season.isdigit() and int(season) in seasons else None
+    # ASCII digits only: "²" passes isdigit() and int() refuses it (a 500); any other
+    # season asked for shows the latest.
+    season = int(season) if season.isascii() and season.isdigit() and len(season) <= 9 else None
+    season = season if season in seasons else None
     season = season or (seasons[0] if seasons else None)
     return render(
         request,

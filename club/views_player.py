@@ -4,12 +4,13 @@ from django.shortcuts import render
 
 from club import selectors_player
 from club.views import _visible_club
+from core.inputs import search_text
 
 
 def player_index(request, slug):
     """The club's players, alphabetically, or those whose name contains `?name=`."""
     club = _visible_club(request, slug)
-    name = request.GET.get("name", "").strip()[:80]
+    name = search_text(request.GET, "name", max_length=80)  # no NUL (core.inputs)
     players, count = selectors_player.players_named(club=club, name=name)
     return render(
         request,

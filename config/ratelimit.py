@@ -53,6 +53,24 @@ def lockout_response(request, original_response=None, credentials=None):
     return _too_many(request, lockout_message(), lockout_minutes() * 60)
 
 
+def axes_username(request, credentials=None) -> str | None:
+    """The account name django-axes records a login attempt under (settings:
+    AXES_USERNAME_CALLABLE): the name typed, as axes reads it itself, cut to the length its
+    records hold. The login form and the admin's do not refuse a name longer than any
+    account's (their length is only the input box's), and a failed login by a name of
+    300 characters was a 500 on PostgreSQL. No account's name is that long, so the cut
+    name is refused as the whole one would be."""
+    from axes.models import AccessAttempt
+
+    if credentials:
+        name = credentials.get("username")
+    else:
+        name = getattr(request, "data", request.POST).get("username")
+    if not isinstance(name, str):
+        return name
+    return name[: AccessAttempt._meta.get_field("username").max_length]
+
+
 def login_throttled(view):
     """Run the login throttle on a login view's POSTs; over the rate, answer 429."""
 

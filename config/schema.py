@@ -11,7 +11,8 @@ class (settings: REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]), so no view repeats the
 Which operation answers what is decided here, from the method and the path, because the
 same central mechanisms answer for every view:
 
-- 400: a write's body or an `Idempotency-Key` longer than 255 characters (and a body
+- 400: a write's body or an `Idempotency-Key` longer than 255 characters or holding
+  control characters (and a body
   larger than DATA_UPLOAD_MAX_MEMORY_SIZE, which Django refuses with 400, not 413:
   config.api.bad_request);
 - 401: a token that is not valid (any operation), a wrong password (the token view);

@@ -47,6 +47,14 @@ def purge_expired() -> int:
     return deleted
 
 
+def _recordable(path: str) -> bool:
+    """Whether a record can hold the request's path: as long as its column and without NUL
+    (`/api/%00/` or a path of thousands of characters, which name no row)."""
+    from core.models import IdempotencyRecord
+
+    return len(path) <= IdempotencyRecord._meta.get_field("path").max_length and "\x00" not in path
+
+
 def _principal(request) -> str:
     who = request.META.get("HTTP_AUTHORIZATION") or request.COOKIES.get("sessionid") or "anon"
     return hashlib.sha256(who.encode()).hexdigest()
@@ -123,6 +131,15 @@ class IdempotencyMiddleware:
 
         if len(key) > 255:
             return _problem(400, "invalid", "An Idempotency-Key is at most 255 characters.")
+        if not key.isprintable():
+            # A NUL in it, which PostgreSQL's text cannot hold, was a 500.
+            return _problem(
+                400, "invalid", "An Idempotency-Key is printable text, without control characters."
+            )
+        if not _recordable(request.path):
+            # No row has such an address (the view answers 404): nothing to record, and
+            # the record could not hold it (a 500 on PostgreSQL).
+            return self.get_response(request)
         scope = {
             "key": key,
             "principal": _principal(request),

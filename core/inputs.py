@@ -5,6 +5,8 @@
   few thousand ``[`` end in a RecursionError (a 500) rather than a refusal.
 - A whole number typed into a form is ASCII digits only: ``str.isdigit`` and ``int`` accept
   "²" or "٣" (and ``isdigit`` passes "²" which ``int`` then refuses with a crash).
+- A search box's text (``?name=``, ``?player=``) holds no NUL: PostgreSQL's text cannot,
+  and a query with one in it was a 500 rather than "no such player" (``search_text``).
 """
 
 from __future__ import annotations
@@ -86,3 +88,11 @@ def whole_number(
             f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS}).", field=field or name
         )
     return int(text)
+
+
+def search_text(data: Mapping[str, Any], name: str, *, max_length: int) -> str:
+    """What a search box (a query parameter) asks for: stripped, at most ``max_length``
+    characters, and without NUL characters, which no name holds and PostgreSQL's text
+    cannot (a ``?player=%00`` sent into a query was a 500)."""
+    value = data.get(name) or ""
+    return value.replace("\x00", "").strip()[:max_length]

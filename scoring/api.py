@@ -23,6 +23,7 @@ from club.api_confirm import ConfirmationOutput
 from club.models import Club, Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, UserError, paginated
+from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from core.compiled import Compiled
 from core.text import REASON_MAX, TextField, clean_name
@@ -283,19 +284,40 @@ def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
     }
 
 
+class RubberListQuery(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=Rubber.Status.choices,
+        required=False,
+        allow_blank=True,
+        help_text="only the rubbers in this state",
+    )
+
+
 class RubberListView(APIView):
     """A club's rubbers and Call-Ace sittings; the secretary starts one."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
-    @extend_schema(responses=RubberSummaryOutput(many=True))
+    @extend_schema(
+        parameters=[RubberListQuery],
+        responses={
+            200: RubberSummaryOutput(many=True),
+            400: OpenApiResponse(
+                ErrorOutput, description="A `status` a rubber cannot have: named in error.field."
+            ),
+        },
+    )
     def get(self, request, slug):
         club = club_for_request(request, slug, for_table=True)
         table = table_of_request(request)
         if club.is_public or manages_club(request, club):
             table = None
         rubbers = selectors.rubbers_of(club=club, table=table)
-        if status_filter := request.query_params.get("status"):
+        # Only a status a rubber can have is asked of the database; any other is refused
+        # (a NUL in it was a 500 on PostgreSQL).
+        query = RubberListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        if status_filter := query.validated_data.get("status"):
             rubbers = rubbers.filter(status=status_filter)
         return paginated(request, self, rubbers, RubberSummaryOutput)
 

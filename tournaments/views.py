@@ -22,6 +22,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from club.selectors import clubs_visible_to
+from core.inputs import search_text
 from tournaments import pagecache, selectors
 from tournaments.filters import PLAYER_MAX
 from tournaments.models import Tournament
@@ -44,7 +45,7 @@ def _page(request) -> int:
 
 
 def _player(request) -> str:
-    return request.GET.get("player", "").strip()[:PLAYER_MAX]
+    return search_text(request.GET, "player", max_length=PLAYER_MAX)  # no NUL (core.inputs)
 
 
 def _render(

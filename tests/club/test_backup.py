@@ -373,6 +373,38 @@ def test_a_malformed_file_is_refused_and_nothing_is_written(rich, tmp_path):
     assert not Club.objects.filter(slug="broken").exists()
 
 
+@pytest.mark.parametrize(
+    ("where", "value", "words"),
+    [
+        ("slug", "a b", "slug"),
+        ("slug", "x" * 61, "slug"),
+        ("name", "N" * 121, "name"),
+        ("currency", "DOLLARS", "currency"),
+        ("tournaments.tournament.slug", "a b", r"tournaments\.tournament row 0 is malformed"),
+        ("club.member.name", "M" * 81, r"club\.member row 0 is malformed"),
+    ],
+)
+def test_a_hostile_backup_is_refused_and_nothing_is_written(rich, client, where, value, words):
+    """Guards club.backup.club_import: the club's fields and every row's texts are checked
+    by their own rules before anything is written. A club slugged "a b" was imported and
+    broke the site's front page for everyone (its link cannot be made: a 500); a text
+    longer than its column was a DataError, not the backup's refusal."""
+    clubs = Club.objects.count()
+    data = roundtrip_json(club_export(club=rich))
+    if "." in where:
+        model, field = where.rsplit(".", 1)
+        section = next(s for s in data["models"] if s["model"] == model)
+        section["rows"][0]["fields"][field] = value
+        slug = "copy"
+    else:
+        data["club"][where] = value
+        slug = None if where == "slug" else "copy"
+    with pytest.raises(BackupError, match=words):
+        club_import(data=data, slug=slug)
+    assert Club.objects.count() == clubs
+    assert client.get("/").status_code == 200
+
+
 def _delete_club(club: Club) -> None:
     """Delete a club and everything it owns (some foreign keys protect, so in order)."""
     from scoring.models import HandScore, RubberPlayer, Settlement

@@ -110,6 +110,20 @@ def test_a_right_password_before_the_limit_clears_the_count(door):
 # --- the client's address --------------------------------------------------------------
 
 
+@pytest.mark.parametrize("length", [151, 300, 5000])
+def test_a_login_name_longer_than_any_is_refused_at_every_door(door, length):
+    """A failed login by a name of 300 characters reached django-axes, whose record of it
+    holds 255: a 500 on PostgreSQL at every door. The API's token door refuses a name longer
+    than any account's (club.api.TokenInput, 400 on the field); the form and the admin's
+    login, whose field does not, have axes record it cut to its column
+    (config.ratelimit.axes_username) and say the name or password is wrong."""
+    response = door.attempt("x" * length, "wrong")
+    assert response.status_code in {200, 400}  # the form and the admin show it again
+    if door.name == "api":
+        assert response.status_code == 400
+        assert response.json()["error"]["field"] == "username"
+
+
 def request_from(remote: str, forwarded: str | None = None):
     headers = {"REMOTE_ADDR": remote}
     if forwarded is not None:

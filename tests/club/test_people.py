@@ -133,6 +133,30 @@ def test_an_officer_refused_says_why_beside_the_field(client, people, club, form
     assert club.secretaries.count() == 1 and not club.directors.exists()
 
 
+@pytest.mark.parametrize(
+    ("form", "field", "words"),
+    [
+        ({"username": "ann\x00"}, "username", "letters, digits and @ . + - _ only"),
+        ({"username": "t" * 151, "password": STRONG, "password2": STRONG}, "username",
+         "at most 150 characters"),
+        ({"username": "tom", "full_name": "Tom\x00", "password": STRONG, "password2": STRONG},
+         "full_name", "control character"),
+        ({"username": "tom", "full_name": "T" * 200, "password": STRONG, "password2": STRONG},
+         "full_name", "too long"),
+    ],
+)  # fmt: skip
+def test_a_hostile_officer_is_refused_beside_the_field(client, people, club, form, field, words):
+    """Guards club.people._login_name and the full name's cleaning: a NUL in the login
+    name (looked up before anything else) or in the full name was a 500 of the people page
+    on PostgreSQL, and a login name longer than the column too."""
+    response = client.post(people, {"action": "add", "role": "secretary", **form})
+    assert response.status_code == 400
+    assert field in response.context["errors"]
+    assert words in response.context["errors"][field]
+    assert get_user_model().objects.count() == 1  # the secretary alone
+    assert club.secretaries.count() == 1 and not club.directors.exists()
+
+
 def test_roles_removed_but_never_the_last_secretary(client, people, club, secretary):
     tom = UserFactory(username="tom")
     club.directors.add(tom)

@@ -10,6 +10,7 @@ import datetime
 import http.client
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -47,14 +48,19 @@ def quickstart(capture_on_commit, *args) -> str:
     return out.getvalue()
 
 
-def secretary_login(client):
+def secretary_login(client, password: str = "cut-for-partners"):
     """Log in as the demo's secretary through the login form (django-axes needs it)."""
     response = client.post(
         "/accounts/login/",
-        {"username": "secretary", "password": "cut-for-partners"},
+        {"username": "secretary", "password": password},
         HTTP_HOST="127.0.0.1:8000",
     )
     assert response.status_code == 302
+
+
+def printed_password(out: str) -> str:
+    """The secretary's password as quickstart printed it."""
+    return re.search(r"Log in as: +secretary +password: (\S+)", out).group(1)
 
 
 # --- quickstart ---------------------------------------------------------------------------
@@ -77,11 +83,36 @@ def test_quickstart_lan_lets_the_lan_address_in_and_prints_it(
     assert f"http://{LAN_HOST}/secretary/\n" in out
     assert f"http://{LAN_HOST}/secretary/evenings/{evening.pk}/\n" in out
     assert f"http://{LAN_HOST}/secretary/evenings/{evening.pk}/table-cards/\n" in out
-    assert "secretary" in out and "cut-for-partners" in out
+    # Not the README's published password: anyone on the club's network has read it.
+    assert "cut-for-partners" not in out
+    secretary_login(client, printed_password(out))
     assert "127.0.0.1" not in out and "0.0.0.0" not in out
     for noise in ("/api/docs/", "/admin/", "/healthz", "loaded already", "Task "):
         assert noise not in out
     assert len(out.strip().splitlines()) <= 12
+
+
+def test_served_to_the_network_the_demo_secretary_loses_the_published_password(
+    db, loopback_only, client, django_capture_on_commit_callbacks
+):
+    """The demo's secretary is a superuser whose password the README publishes: served to
+    the club's network (`--lan`), anyone on it could log in as him, the admin included.
+    Guards quickstart.login_password: he is given a fresh password, printed; a password
+    of his own is kept (and not printed); on this machine only, the published one stays."""
+    out = quickstart(django_capture_on_commit_callbacks)
+    assert printed_password(out) == "cut-for-partners"
+    out = quickstart(django_capture_on_commit_callbacks, "--lan", "--lan-address", LAN)
+    password = printed_password(out)
+    assert password != "cut-for-partners" and len(password) >= 12
+    refused = client.post(
+        "/accounts/login/", {"username": "secretary", "password": "cut-for-partners"},
+        HTTP_HOST=LAN_HOST,
+    )  # fmt: skip
+    assert refused.status_code == 200  # the form again: the published password is no more
+    again = quickstart(django_capture_on_commit_callbacks, "--lan", "--lan-address", LAN)
+    assert password not in again and "cut-for-partners" not in again
+    assert "manage.py changepassword secretary" in again
+    secretary_login(client, password)  # still his
 
 
 def test_quickstart_on_this_machine_only_says_phones_cannot_reach_it(
@@ -98,10 +129,10 @@ def test_quickstart_lan_keeps_a_configured_public_base_url(
     db, loopback_only, client, django_capture_on_commit_callbacks
 ):
     loopback_only.PUBLIC_BASE_URL = "https://club.example.org"
-    quickstart(django_capture_on_commit_callbacks, "--lan", "--lan-address", LAN, "8123")
+    out = quickstart(django_capture_on_commit_callbacks, "--lan", "--lan-address", LAN, "8123")
     assert loopback_only.PUBLIC_BASE_URL == "https://club.example.org"
     assert LAN in loopback_only.ALLOWED_HOSTS
-    secretary_login(client)
+    secretary_login(client, printed_password(out))
     evening = Evening.objects.get(title="Demo evening")
     page = client.get(f"/secretary/evenings/{evening.pk}/table-cards/", HTTP_HOST=f"{LAN}:8123")
     table = evening.tables.get(number=1)

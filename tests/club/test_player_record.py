@@ -93,3 +93,14 @@ def test_a_player_finds_himself_from_the_clubs_page(client, played):
     assert "Edith" in text(every)
     nobody = text(client.get("/clubs/somerset/players/?name=Zed"))
     assert "No player's name contains “Zed”" in nobody
+
+
+@pytest.mark.parametrize("season", ["²", "١٨٨٨", "9" * 5000, "-1", "1888.0"])
+def test_a_season_not_written_in_ascii_digits_shows_the_latest(client, club, played, season):
+    """`?season=²` passes str.isdigit() and int() refused it: a 500 on the player's public
+    page (club.views.player_detail). Any season that is not one of his shows the latest."""
+    _, seats = played
+    south = Member.objects.get(club=club, name=seats["S"])
+    response = client.get(f"/clubs/somerset/players/{south.pk}/", {"season": season})
+    assert response.status_code == 200
+    assert "Season 1888, evening by evening" in text(response)

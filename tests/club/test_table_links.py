@@ -117,6 +117,20 @@ def test_a_fresh_link_from_the_api_kills_the_old_one(played):
     assert Client().get(f"/t/{new}/").status_code == 200
 
 
+def test_the_apis_links_carry_the_address_the_cards_print(played, settings):
+    """The API answered the tables' links at the address its request came to, where the
+    board, the QR codes and the cards use PUBLIC_BASE_URL (club.phone_links): a script
+    asking at 127.0.0.1 (or a Host the proxy let through) printed links no phone opens."""
+    settings.PUBLIC_BASE_URL = "https://club.example.org"
+    secretary = token_client(played.secretary)
+    base = f"/api/v1/clubs/{played.club.slug}/evenings/{played.evening.pk}/tables/"
+    listed = secretary.get(base).json()
+    assert listed == [{"number": 1, "link": f"https://club.example.org/t/{played.table.token}/"}]
+    fresh = secretary.post(f"{base}1/new-link/").json()
+    token = Table.objects.get(pk=played.table.pk).token
+    assert fresh == {"number": 1, "link": f"https://club.example.org/t/{token}/"}
+
+
 def test_a_fresh_link_from_the_board(played):
     old = played.table.token
     board = Client(enforce_csrf_checks=True)

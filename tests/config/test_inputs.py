@@ -147,3 +147,55 @@ def test_opening_an_evening_in_another_club_is_refused(played, client):
     )
     assert response.status_code == 400
     assert played.club.evenings.count() == 1
+
+
+# --- a NUL where PostgreSQL's text cannot hold one (core.inputs.search_text) ---------------
+
+# Every door that put a query parameter or a piece of the path into a query as text: a NUL
+# in it was a 500 on PostgreSQL ("text fields cannot contain NUL"); SQLite let it through.
+NUL_DOORS = [
+    ("/clubs/{s}/players/?name=%00", 200),
+    ("/clubs/{s}/players/?name=Ann%00", 200),
+    ("/clubs/{s}/tournaments/winter/?player=%00", 200),
+    ("/clubs/{s}/tournaments/winter/standings/?player=An%00n", 200),
+    ("/api/v1/clubs/{s}/rubbers/?status=%00", 400),
+    ("/api/v1/clubs/{s}/tournaments/winter/standings/?player=%00", 400),
+    ("/t/%00/", 404),
+    ("/t/{tok}%00/", 404),
+    ("/t/" + "x" * 100 + "/", 404),
+]
+
+
+@pytest.mark.parametrize(("path", "expected"), NUL_DOORS, ids=[p for p, _ in NUL_DOORS])
+@pytest.mark.parametrize("who", ["public", "secretary"])
+def test_a_nul_in_a_query_or_a_path_is_no_500(played, client, path, expected, who):
+    """Guards core.inputs.search_text (the players' and the standings' search boxes),
+    club.selectors.table_by_link (a phone link that cannot be one is asked of no database)
+    and the rubbers' `?status=` (only a status a rubber can have is asked for; any other is
+    refused, naming the field)."""
+    played.club.is_public = True
+    played.club.save()
+    if who == "secretary":
+        client.force_login(played.secretary)
+    url = path.format(s=played.club.slug, tok=played.table.token)
+    response = client.get(url)
+    assert response.status_code == expected, (url, response.content[:300])
+    if "?status=" in url:
+        assert response.json()["error"]["field"] == "status"
+
+
+def test_a_search_with_a_nul_finds_as_without_it(played, client):
+    """The search box drops the NUL a name can never hold (core.inputs.search_text)."""
+    played.club.is_public = True
+    played.club.save()
+    page = client.get(f"/clubs/{played.club.slug}/players/?name=An%00n").content.decode()
+    assert "Ann" in page and "Bob" not in page
+
+
+def test_a_table_token_header_with_a_nul_is_refused_as_unknown(played, api):
+    """The API's `Table` authentication asks club.selectors.table_by_link too: a token that
+    cannot be one is 401 `authentication_failed`, not a 500 (PostgreSQL)."""
+    api.credentials(HTTP_AUTHORIZATION=f"Table {played.table.token}\x00")
+    response = api.get(f"/api/v1/clubs/{played.club.slug}/rubbers/")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "authentication_failed"

@@ -147,3 +147,26 @@ def test_answers_older_than_a_day_are_forgotten(rubber, secretary_api):
     IdempotencyRecord.objects.update(created_at=timezone.now() - datetime.timedelta(days=2))
     assert purge_idempotency_records.delay().get() == 1
     assert post(secretary_api, rubber, HAND, "hand-1").status_code == 201  # a new request
+
+
+@pytest.mark.parametrize("key", ["hand\x00", "hand\n1", "\x1b[2J"])
+def test_a_key_with_control_characters_is_refused(rubber, secretary_api, key):
+    """Guards core.idempotency: a NUL in the key was a 500 on PostgreSQL (its text cannot
+    hold one); a key is printable text, refused with 400 on the field, nothing recorded."""
+    response = post(secretary_api, rubber, HAND, key)
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "Idempotency-Key"
+    assert not Hand.objects.filter(rubber=rubber).exists()
+    assert not IdempotencyRecord.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/%00/", "/t/%00/hand/", "/api/v1/" + "x" * 600 + "/"], ids=["nul", "t", "long"]
+)
+def test_a_path_no_record_can_hold_is_answered_by_its_view(db, secretary_api, path):
+    """Guards core.idempotency: a write with a key to a path holding a NUL, or longer than
+    the record's column, was a 500 on PostgreSQL; such a path names no row, so it is
+    answered (404) without a record."""
+    response = secretary_api.post(path, {}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert response.status_code == 404
+    assert not IdempotencyRecord.objects.exists()

@@ -5,6 +5,11 @@ serves on every interface, so the phones at the tables can reach it over the clu
 network: the laptop's address on that network is added to ALLOWED_HOSTS, becomes the
 address the tables' links and QR codes carry (unless PUBLIC_BASE_URL is set), and is the
 one printed.
+
+The demo's secretary (a superuser) logs in with the password the README publishes. That is
+no secret from anyone on the club's network, so before it is served there (`--lan`, or
+any address but this machine's) a secretary still on that password is given a fresh
+random one, printed instead (`login_password`).
 """
 
 import copy
@@ -19,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.management.commands.runserver import naiveip_re
 
 from club import phone_links
+from club.management.commands.load_demo import DEMO_PASSWORD
 from club.models import Evening
 from club.phone_links import is_loopback, url_host
 
@@ -68,6 +74,24 @@ def open_to_lan(address: str, port: str) -> str:
     if not settings.PUBLIC_BASE_URL:
         settings.PUBLIC_BASE_URL = base
     return base
+
+
+def login_password(*, private: bool) -> str | None:
+    """The demo secretary's password, to print: the published one while he still has it,
+    or (`private`: the service is opened to the network) a fresh random one in its place.
+    None when he has a password of his own: it is kept, and not known here."""
+    from django.contrib.auth import get_user_model
+    from django.utils.crypto import get_random_string
+
+    user = get_user_model().objects.filter(username="secretary").first()
+    if user is None or not user.check_password(DEMO_PASSWORD):
+        return None
+    if not private:
+        return DEMO_PASSWORD
+    password = get_random_string(12, "abcdefghjkmnpqrstuvwxyz23456789")  # easy to type
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return password
 
 
 def checked_lan_address(given: str | None, *, option: str) -> str:
@@ -147,7 +171,10 @@ class Command(BaseCommand):
             verbosity=options["verbosity"],
             **({"stdout": io.StringIO()} if quiet else {}),  # "loaded already" is no news
         )
-        self.stdout.write(self.addresses(base, lan=address is not None))
+        # Served beyond this machine: the published demo password would let anyone on the
+        # network in as the secretary (a superuser).
+        password = login_password(private=address is not None)
+        self.stdout.write(self.addresses(base, lan=address is not None, password=password))
         if not no_serve:
             if quiet:  # runserver's WSGI application sets logging up again from settings
                 settings.LOGGING = quiet_logging(settings.LOGGING)
@@ -159,14 +186,16 @@ class Command(BaseCommand):
                 **({"stdout": io.StringIO()} if quiet else {}),  # its banner names 0.0.0.0
             )
 
-    def addresses(self, base: str, *, lan: bool) -> str:
-        """What the secretary needs: where to go, and how to log in."""
+    def addresses(self, base: str, *, lan: bool, password: str | None) -> str:
+        """What the secretary needs: where to go, and how to log in (`password`: None when
+        his own was kept)."""
         evening = Evening.objects.filter(club__slug="somerset", title="Demo evening").first()
         lines = [
             self.style.SUCCESS("The card club service is ready."),
             "",
             f"  Secretary's pages:  {base}/secretary/",
-            "  Log in as:          secretary   password: cut-for-partners",
+            "  Log in as:          secretary   password: "
+            + (password or "his own (manage.py changepassword secretary sets another)"),
         ]
         if evening:
             lines += [
