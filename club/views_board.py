@@ -280,7 +280,8 @@ def board_action(request, pk: int):
                 user=request.user,
                 expected_version=expected,
             )
-            notice = [f"{d['law']}: {d['text']}" for d in logged.decisions]
+            # Each decision's text names its law already ("ruling T2: Ann arrives ...").
+            notice = [d["text"] for d in logged.decisions]
     except USER_ERRORS as exc:
         error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
         if kind == "cut" and not request.POST.get("draw"):

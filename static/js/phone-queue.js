@@ -71,6 +71,44 @@
     if (window.htmx) window.htmx.process(fresh);
   }
 
+  // Whether a player has typed in or chosen something in one of the page's hand forms
+  // and not sent it: a field no longer as the page brought it.
+  function typedIn(live) {
+    return Array.prototype.some.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
+      return Array.prototype.some.call(form.elements, function (field) {
+        if (field.type === "hidden" || field.type === "submit") return false;
+        if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+        if (field.tagName === "SELECT") {
+          // The choice the page brought: the option marked selected, else the first.
+          var brought = Array.prototype.filter.call(field.options, function (option) {
+            return option.defaultSelected;
+          }).pop() || field.options[0];
+          return brought ? field.selectedIndex !== brought.index : false;
+        }
+        return field.value !== field.defaultValue;
+      });
+    });
+  }
+
+  // The sheet's poll brings the whole table; only the sheet is swapped, so the forms are
+  // never changed under a player's fingers. But when the table has moved to another stage
+  // (the rubber over, the next one cut for, the evening closed: data-phase), the forms
+  // shown belong to the stage before: "The rubber is over" would stay, with no form for
+  // the new rubber's first hand, until the page was reloaded. Then the whole live part is
+  // brought up to date, unless something typed in its forms is still to be sent.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.shouldSwap || !detail.elt || detail.elt.id !== "table-sheet") return;
+    var live = document.getElementById("table-live");
+    if (!live || sending || load().length || typedIn(live)) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = detail.serverResponse;
+    var fresh = holder.querySelector("#table-live");
+    if (!fresh || fresh.dataset.phase === live.dataset.phase) return;
+    detail.shouldSwap = false;
+    swapLive(detail.serverResponse);
+  });
+
   // While a hand is on its way the queue's box carries the class htmx gives an element
   // with a request in flight, so whatever waits for the page to settle waits for it too.
   function busy(on) {

@@ -3,10 +3,13 @@ drawn cuts, hands recorded from a table's phone link, a rubber finished and a wa
 member cut in (law 15, ruling T5). Screenshots in artifacts/screenshots/board-*.png."""
 
 import re
+from decimal import Decimal
 
 import pytest
 
+from club import evenings, recording
 from club.models import Evening
+from scoring.models import Rubber
 from tests.browser import log_in, settled, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -77,3 +80,118 @@ def test_an_evening_on_the_board(browser_page, live_server, club, secretary):
     assert len(table_one["waiting"]) == 2  # and two who had played went out to wait
     assert not set(waiting) & set(table_one["waiting"])
     shot(page, "board-5-cut-in")
+
+
+def open_board(page, live_server, evening: Evening):
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
+
+
+def test_the_board_names_each_law_once_and_no_field_by_its_key(
+    browser_page, live_server, club, secretary
+):
+    """What the laws made of an action, and a refusal, each name their law once and in
+    words ("ruling T2: Bob arrives ..."), never "ruling T2: ruling T2: ..." or a field's
+    key such as "[player]" or "[cards.Cora]"."""
+    evening = evenings.evening_open(
+        club=club, date="1888-11-21", ruleset="euchre-somerset-1888", stake=Decimal("0.25")
+    )
+    page = browser_page
+    open_board(page, live_server, evening)
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        page.fill("input[name=player]", name)
+        act(page, "arrive")
+    notice = page.locator("#board .alert.ok").inner_text()
+    assert "Dan arrives and is a candidate, number 4" in notice
+    assert notice.count("ruling T2") == 1
+
+    page.fill("input[name=player]", "Bob")  # Bob is in the room already
+    act(page, "arrive")
+    refusal = page.locator("#board .alert.error").inner_text()
+    assert "Bob is already in the room" in refusal
+    assert refusal.count("ruling T2") == 1
+    assert "[" not in refusal  # no "[player]"
+    shot(page, "board-6-refusal-in-words")
+
+    act(page, "form-table")
+    notice = page.locator("#board .alert.ok").inner_text()
+    assert notice.count("ruling T3") == 1
+    for name, card in {"Ann": "JS", "Bob": "AH", "Cora": "ZZ", "Dan": "9C"}.items():
+        page.fill(f"input[name='card-{name}']", card)
+    act(page, "enter-cut")
+    refusal = page.locator("#board .alert.error").inner_text()
+    assert "'ZZ' is not a card" in refusal
+    assert refusal.count("ruling T1") == 1
+    assert "cards.Cora" not in refusal and "[" not in refusal
+    # The card at fault is marked instead.
+    assert page.locator("input[name='card-Cora']").get_attribute("aria-invalid") == "true"
+
+
+def test_call_ace_throws_typed_on_the_board_are_entered(browser_page, live_server, club, secretary):
+    """Call-Ace (law 1): the cards thrown round, typed on the board, find the first jack;
+    the form once sent no table and was refused with "'deal_jack' needs 'table'"."""
+    evening = evenings.evening_open(
+        club=club, date="1905-03-01", ruleset="call-ace-foster-1905", stake=Decimal("0.10")
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evening.refresh_from_db()
+    order = evenings.evening_summary(evening=evening)["tables"][0]["playing"]
+    page = browser_page
+    open_board(page, live_server, evening)
+
+    throws = page.locator("input[name=throws]")
+    throws.fill(f"{order[0]} 9S, {order[1]} JD")
+    settled(page)
+    with page.expect_response(re.compile(r"/action/$")):
+        page.get_by_role("button", name="Enter the throws").click()
+    settled(page)
+    assert page.locator("#board .alert.error").count() == 0
+    assert f"{order[1]} receives the first jack" in page.locator("#board .alert.ok").inner_text()
+    assert page.locator("article.table-card", has_text=f"dealer {order[1]}").count() == 1
+    shot(page, "board-7-call-ace-throws")
+
+
+def test_a_finished_rubbers_winners_are_named_not_coded(browser_page, live_server, club, secretary):
+    """The board's rubbers and the public results say who won ("Ann & Bob (N-S)"), not
+    "NS"; the public results fit a phone."""
+    evening = evenings.evening_open(
+        club=club, date="1888-11-21", ruleset="euchre-somerset-1888", stake=Decimal("0.25")
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
+    )
+    for _ in range(6):  # marches: N-S win two games and the rubber
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
+        )
+    rubber = Rubber.objects.get()
+    assert rubber.winner == "NS"
+    winners = " & ".join(rubber.players["NS"])
+    page = browser_page
+    open_board(page, live_server, evening)
+    row = page.locator("#board table.grid tbody tr").first
+    cells = row.locator("td")
+    assert cells.nth(3).inner_text() == f"{winners} (N-S)"
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/clubs/{club.slug}/evenings/{evening.pk}/")
+    cells = page.locator("table.grid tbody tr").first.locator("td")
+    assert cells.nth(3).inner_text() == f"{winners} (N-S)"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "board-8-results-on-a-phone")
+
+
+def test_an_evening_refused_says_which_field_in_words(browser_page, live_server, club, secretary):
+    page = browser_page
+    log_in(page, live_server)
+    page.fill("input[name=stake]", "a quarter")
+    page.get_by_test_id("open-evening").click()
+    refusal = page.locator(".alert.error").inner_text()
+    assert refusal.startswith("Not opened. The stake: ")
+    assert page.locator("input[name=stake]").get_attribute("aria-invalid") == "true"

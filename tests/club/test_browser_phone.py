@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from club import evenings
-from scoring.models import Hand
+from club import evenings, recording
+from scoring.models import Hand, Rubber
 from tests.browser import shot
-from tests.worlds import club_in_play
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -197,3 +197,109 @@ def test_the_public_standings_fit_a_phone(browser_page, live_server, played):
     assert "version" not in page.locator("#standings").inner_text().lower()
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-7-standings")
+
+
+def test_the_phone_moves_on_to_the_next_rubber_by_itself(phone, played):
+    """The rubber ends and the four cut again for the next (law 11, ruling T4): the phone
+    left open at the table shows the next rubber's first hand to record, without a reload.
+    It once kept "The rubber is over" and no form until someone reloaded the page, while
+    its score sheet, polled, already showed the new rubber."""
+    page = phone
+    evening = played.evening
+    rubber = played.rubber
+    while rubber.status != rubber.Status.COMPLETE:  # N-S march until the rubber is over
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
+        )
+        rubber.refresh_from_db()
+    page.reload()
+    page.get_by_text("The rubber is over.").wait_for()
+    assert page.locator("form.hand[data-kind=record]").count() == 0
+
+    # The secretary has the four cut for partners and deal again.
+    def pending_cut():
+        evening.refresh_from_db()
+        required = evenings.evening_summary(evening=evening)["required"]
+        return any(item["kind"] == "cut" for item in required)
+
+    while pending_cut():
+        evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "draw": True})
+    page.locator("form.hand[data-kind=record]").wait_for(timeout=8000)
+    assert page.get_by_text("The rubber is over.").count() == 0
+    assert page.locator("[data-next-label]").inner_text() == "1"
+    assert (
+        page.get_by_test_id("dealer")
+        .inner_text()
+        .endswith("deals hand 1; the deal passes to the left (law 28).")
+    )
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-8-next-rubber")
+
+    # And the hand is recorded in the new rubber.
+    enter(page, makers="EW", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+
+
+def test_call_ace_and_bridge_ask_for_the_maker_and_the_trump(browser_page, live_server, played):
+    """A Call-Ace deal's maker and a Bridge hand's trump are chosen, never taken by
+    default from the first in the list (a deal once went to Ann, first in the list, when
+    the maker was not chosen). The Bridge declarer's side is named by its players."""
+    tables = bridge_and_call_ace_in_play(played.club)
+    page = browser_page
+    page.set_viewport_size(PHONE)
+
+    page.goto(f"{live_server.url}/t/{tables.call_ace.token}/")
+    form = page.locator("form.hand[data-kind=record]")
+    maker = form.locator("select[name=maker]")
+    assert maker.input_value() == ""
+    form.locator("input[name=tricks]").fill("3")
+    form.get_by_test_id("record-hand").click()
+    assert maker.evaluate("select => select.validity.valueMissing")
+    assert Hand.objects.filter(rubber__table=tables.call_ace).count() == 1
+    maker.select_option(tables.call_ace_order[1])
+    form.locator("input[name=tricks]").fill("")
+    form.get_by_test_id("record-hand").click()
+    error = page.get_by_test_id("phone-error").inner_text()
+    assert "give the tricks the maker and his partner took (law 43)" in error
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-9-call-ace-maker")
+
+    page.goto(f"{live_server.url}/t/{tables.bridge.token}/")
+    form = page.locator("form.hand[data-kind=record]")
+    trump = form.locator("select[name=trump]")
+    assert trump.input_value() == ""
+    # The declarer's side is named by its players, as the Euchre makers are.
+    north_south = " & ".join(Rubber.objects.get(table=tables.bridge).players["NS"])
+    declarer = form.locator("label", has=page.locator("input[name=declarer][value=NS]"))
+    assert declarer.inner_text().strip() == f"N-S {north_south}"
+    form.locator("input[name=declarer][value=NS]").check()
+    form.locator("input[name=tricks_ns]").fill("7")
+    form.get_by_test_id("record-hand").click()
+    assert trump.evaluate("select => select.validity.valueMissing")
+    assert Hand.objects.filter(rubber__table=tables.bridge).count() == 1
+    trump.select_option(label="Hearts")
+    form.locator("select[name=honours_side]").select_option("NS")
+    form.locator("input[name=honours_held]").fill("3")
+    form.locator("input[name=honours_in_one_hand]").fill("2")
+    form.get_by_test_id("record-hand").click()
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+
+
+def test_the_clubs_public_pages_fit_a_phone(browser_page, live_server, played):
+    """The club's page, an evening's results and a player's record: a table wider than a
+    360 px screen scrolls inside its box; the page itself never scrolls sideways."""
+    played.club.is_public = True
+    played.club.save(update_fields=["is_public"])
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    ann = played.members["Ann"]
+    widths = {}
+    for path in (
+        "/clubs/somerset/",
+        f"/clubs/somerset/evenings/{played.evening.pk}/",
+        f"/clubs/somerset/players/{ann.pk}/",
+    ):
+        page.goto(f"{live_server.url}{path}")
+        widths[path] = page.evaluate(WIDTH)
+    shot(page, "phone-10-player-record")
+    assert all(width <= PHONE["width"] for width in widths.values()), widths

@@ -2,9 +2,11 @@
 round and sees a full recalculation reach "done" (Playwright driving Debian's chromium)."""
 
 import re
+from decimal import Decimal
 
 import pytest
 
+from club import evenings
 from tests.browser import log_in, settled, shot
 from tournaments.models import Tournament
 
@@ -56,3 +58,41 @@ def test_a_tournament_run_from_the_pages(browser_page, live_server, club, secret
     )
     assert page.locator("#progress progress").get_attribute("value") == "100"
     shot(page, "director-3-recalculated")
+
+
+# Each radio button and tick box of the new-tournament form, with the box around its words:
+# the label's height, and whether the box sits within the label's first line.
+ON_ITS_LINE = """() => Array.from(document.querySelectorAll(
+    'form.stack input[type=radio], form.stack input[type=checkbox]')).map(box => {
+  const label = box.closest('label').getBoundingClientRect();
+  const own = box.getBoundingClientRect();
+  const line = parseFloat(getComputedStyle(box.closest('label')).lineHeight);
+  return {name: box.name, value: box.value, height: label.height, line: line,
+          top: own.top - label.top, bottom: own.bottom - label.top};
+})"""
+
+
+def test_the_new_tournament_form_keeps_each_choice_on_its_line_and_fits_a_phone(
+    browser_page, live_server, club, secretary
+):
+    """The kind's radio buttons, the evenings' and "Public standings"' tick boxes sit on
+    the line of their words (each once sat alone on a line above them, centred, so that
+    "Club ladder"'s button seemed to belong to the line before); at 360 px nothing is
+    wider than the screen (the rule sets' long titles once made it 464 px)."""
+    evenings.evening_open(
+        club=club, date="1888-11-21", ruleset="euchre-somerset-1888", stake=Decimal("0.25")
+    )
+    page = browser_page
+    log_in(page, live_server)
+    page.get_by_test_id("new-tournament-somerset").click()
+    page.wait_for_url(re.compile(r"/secretary/clubs/somerset/tournaments/new/$"))
+    for viewport in ({"width": 1280, "height": 800}, {"width": 360, "height": 740}):
+        page.set_viewport_size(viewport)
+        boxes = page.evaluate(ON_ITS_LINE)
+        assert {b["name"] for b in boxes} >= {"kind", "evenings", "is_public"}
+        for box in boxes:
+            # One line: the box and its words side by side (none of them is long).
+            assert box["height"] < 1.5 * box["line"], box
+            assert box["top"] >= 0 and box["bottom"] <= box["line"] + 1, box
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shot(page, "director-1-new-on-a-phone")
