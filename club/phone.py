@@ -122,6 +122,18 @@ def form_values(post) -> dict:
     return values
 
 
+#: The choices of the hand's form (templates/club/_table_hand_fields.html): Bridge's trumps
+#: and who revoked at Call-Ace, in words.
+HAND_CHOICES = {
+    "trumps": [(key, name.capitalize()) for key, name in TRUMP_NAMES.items()],
+    "revokes": [
+        ("makers", "the makers"),
+        ("adversaries", "the adversaries"),
+        ("both", "both sides"),
+    ],
+}
+
+
 def words(*, table: Table, rubber: Rubber | None) -> dict:
     """The labels the page shows in words: the game and laws, what a hand is called,
     the rubber's status."""
@@ -131,10 +143,5 @@ def words(*, table: Table, rubber: Rubber | None) -> dict:
         "hand_label": game.hand_label,
         "rubber_label": game.rubber_label,
         "rubber_status": RUBBER_STATUS.get(rubber.status, "") if rubber else "",
-        "trumps": [(key, name.capitalize()) for key, name in TRUMP_NAMES.items()],
-        "revokes": [
-            ("makers", "the makers"),
-            ("adversaries", "the adversaries"),
-            ("both", "both sides"),
-        ],
+        **HAND_CHOICES,
     }

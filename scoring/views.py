@@ -45,7 +45,7 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
     raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
     sheet = scoresheet_display(raw)
     context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
-    context.update(secretary_context(request, club, rubber))
+    context.update(secretary_context(request, club, rubber, posted=posted))
     return render(request, "scoring/rubber_detail.html", context, status=status)
 
 

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from club import recording
+from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
 from core.errors import UserError
@@ -28,18 +28,45 @@ from scoring.selectors import rubbers_of
 USER_ERRORS = (UserError, FormationError, ScoringError)
 
 
-def secretary_context(request, club, rubber: Rubber) -> dict:
+def _hand_to_correct(request, rubber: Rubber, posted) -> tuple[int | None, dict]:
+    """The hand the correction form holds and its fields: after a refused correction, the
+    hand and the fields as posted (nothing typed is lost); otherwise the hand asked for
+    (`?correct=3`, else the last) as it was recorded, every field of it (its revokes and
+    irregularities included, as the phone's correction has them), so a correction changes
+    what the secretary changes and loses nothing else."""
+    if posted is not None and posted.get("change") == "correct":
+        try:
+            number = whole_number(posted, "number")
+        except UserError:
+            number = None
+        return number, phone.form_values(posted)
+    try:
+        number = whole_number(request.GET, "correct")
+    except UserError:
+        number = None
+    if number is None or not 1 <= number <= rubber.hand_count:
+        number = rubber.hand_count
+    hand = rubber.hands.filter(number=number).values_list("data", flat=True).first()
+    return number, hand_input(rubber.ruleset).to_form(hand or {})
+
+
+def secretary_context(request, club, rubber: Rubber, *, posted=None) -> dict:
     """What the rubber's page needs for the secretary's forms (nothing for anyone else)."""
     if not club_is_managed_by(club=club, user=request.user):
         return {"may_change": False}
     closed = rubber.evening is not None and rubber.evening.status == "closed"
     players = rubber.players if isinstance(rubber.players, list) else []
+    may_change = not closed and rubber.hand_count > 0
+    number, values = _hand_to_correct(request, rubber, posted) if may_change else (None, {})
     return {
-        "may_change": not closed and rubber.hand_count > 0,
+        "may_change": may_change,
         "evening_closed": closed,
         "rules": get_ruleset(rubber.ruleset),
         "players": players,
         "hand_numbers": range(1, rubber.hand_count + 1),
+        "correcting": number,
+        "values": values,
+        **phone.HAND_CHOICES,
         # A finished partnership rubber keeps its hands: the table has cut in and out on
         # its end (law 15); a correction may still change its figures.
         "may_remove": rubber.status == Rubber.Status.IN_PROGRESS,

@@ -103,6 +103,13 @@ def test_the_secretary_corrects_a_hand_late_on_the_rubber_page(client, secretary
     assert response.status_code == 400
     assert "Say why the hand is changed" in response.content.decode()
     assert not HandCorrection.objects.exists()
+    # What was typed stays in the form, the hand it was for included.
+    response = client.post(change, {"change": "correct", "number": "1", "makers": "EW",
+                                    "tricks": "4", "revokes_NS": "2", "reason": ""})  # fmt: skip
+    page = response.content.decode()
+    assert "Hand 1 as it should have been" in page
+    assert 'name="revokes_NS" min="0" max="15" inputmode="numeric" value="2"' in page
+    assert 'value="EW" checked' in page
 
     late = {"change": "correct", "number": "1", "makers": "NS", "tricks": "3"}
     response = client.post(change, {**late, "reason": "three tricks, not five"})

@@ -10,7 +10,7 @@ import pytest
 from club import evenings, recording
 from club.models import Evening
 from scoring.models import HandCorrection, RemovedHand, Rubber
-from tests.browser import settled, shot
+from tests.browser import log_in, settled, shot
 from tests.club.test_browser_board_live import click, open_board, open_evening
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,9 +60,15 @@ def test_undo_and_corrections_from_the_board_with_who_and_why(
     # A hand corrected late, and the last one taken off, on the rubber's page.
     page.get_by_test_id("correct-1").click()
     page.wait_for_url(re.compile(r"/rubbers/\d+/#corrections$"))
+    # The form holds the last hand; the secretary asks for the first.
+    assert (
+        "Hand 2 as it should have been" in page.locator("#correct-form legend").first.inner_text()
+    )
+    page.locator("#choose-hand select[name=correct]").select_option("1")
+    page.get_by_test_id("choose-hand").click()
+    page.wait_for_selector("#correct-form legend:text('Hand 1 as it should have been')")
     form = page.locator("#correct-form")
-    form.locator("select[name=number]").select_option("1")
-    form.locator("select[name=makers]").select_option("EW")
+    form.locator("input[name=makers][value=EW]").check()
     form.locator("input[name=tricks]").fill("3")
     form.locator("textarea[name=reason]").fill("E-W made it, three tricks")
     form.get_by_test_id("correct-hand").click()
@@ -86,3 +92,40 @@ def test_undo_and_corrections_from_the_board_with_who_and_why(
     assert "Silas Wegg" in entries.nth(1).inner_text()
     assert "E-W made it, three tricks" in entries.nth(1).inner_text()
     shot(page, "board-history-3-history")
+
+
+def test_a_late_correction_keeps_what_the_secretary_does_not_change(
+    browser_page, live_server, club, secretary
+):
+    """Ruling E9: the secretary corrects any hand; the form holds it as recorded, its
+    revokes and irregularities included (law 63), so changing the tricks keeps the revoke
+    (the form had only makers, alone and tricks, and a correction lost the revoke)."""
+    evening = open_evening(club)
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "cut", "cards": {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}},
+    )
+    revoked = {"makers": "NS", "tricks": 4, "revokes": ["EW"], "law90": "EW"}
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=revoked)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
+    rubber = Rubber.objects.get(evening=evening)
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server, secretary.username)
+    page.goto(f"{live_server.url}/clubs/{club.slug}/rubbers/{rubber.pk}/?correct=1#corrections")
+    form = page.locator("#correct-form")
+    assert form.locator("input[name=makers][value=NS]").is_checked()
+    assert form.locator("input[name=revokes_EW]").input_value() == "1"
+    assert form.locator("select[name=law90]").input_value() == "EW"
+    form.locator("input[name=tricks]").fill("3")
+    form.locator("textarea[name=reason]").fill("three tricks, not four")
+    form.get_by_test_id("correct-hand").click()
+    page.wait_for_selector("text=Hand 1 corrected")
+    shot(page, "board-history-4-late-correction-kept")
+    hand = rubber.hands.get(number=1)
+    assert hand.data["tricks"] == 3
+    assert hand.data["revokes"] == ["EW"] and hand.data["law90"] == "EW"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
