@@ -3,6 +3,9 @@
 The load balancer reads the status code: 503 when the database is down (nothing
 works without it). A broker that is down is reported but answers 200: recording
 still works and recalculations wait for the broker to return.
+
+Anyone may ask, so what a failure says (its error text names hosts and the database's
+user) and the worker's host name are shown to staff only; others see only what is up.
 """
 
 from django.conf import settings
@@ -49,6 +52,10 @@ def _worker() -> dict:
     }
 
 
+#: What only staff are shown: a failure's error text and the worker's host name.
+_STAFF_ONLY = ("error", "worker")
+
+
 @never_cache
 def healthz(request):
     """Report the database, the broker and the last worker heartbeat as JSON."""
@@ -62,4 +69,8 @@ def healthz(request):
     }
     if not database["ok"]:
         body["status"] = "down"
+    user = getattr(request, "user", None)
+    if not (database["ok"] and user is not None and user.is_staff):
+        for part in ("database", "broker", "worker"):
+            body[part] = {k: v for k, v in body[part].items() if k not in _STAFF_ONLY}
     return JsonResponse(body, status=200 if database["ok"] else 503)

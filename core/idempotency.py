@@ -29,6 +29,10 @@ from core import compiled
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 PREFIXES = ("/api/", "/t/")
+# Never stored: a login's answer holds the caller's token, and its body the password (the
+# record would keep both, the password's digest unsalted, for a day). A login is safe to
+# send again: it answers the same token.
+SECRET_PATHS = ("/api/v1/auth/",)
 STALE_AFTER = timedelta(minutes=2)  # a request that died mid-way frees its key after this
 KEEP_FOR = timedelta(hours=24)
 
@@ -125,7 +129,12 @@ class IdempotencyMiddleware:
 
     def __call__(self, request):
         key = request.META.get(HEADER)
-        if not key or request.method not in WRITES or not request.path.startswith(PREFIXES):
+        if (
+            not key
+            or request.method not in WRITES
+            or not request.path.startswith(PREFIXES)
+            or request.path.startswith(SECRET_PATHS)
+        ):
             return self.get_response(request)
         from core.models import IdempotencyRecord
 

@@ -26,3 +26,21 @@ def test_heartbeat_task_is_reported(client):
 
     worker_heartbeat.delay()
     assert client.get("/healthz").json()["worker"]["last_heartbeat"] is not None
+
+
+def test_what_a_failure_says_is_for_staff_only(db, client, settings, secretary):
+    """Anyone may ask /healthz: a failure's error text (it names hosts and users) and the
+    worker's host name are shown to staff only; the public sees what is up."""
+    from club.tasks import worker_heartbeat
+
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    worker_heartbeat.delay()
+    public = client.get("/healthz").json()
+    assert public["broker"] == {"ok": False, "mode": "redis"}
+    assert set(public["worker"]) == {"last_heartbeat"}
+    secretary.is_staff = True
+    secretary.save()
+    client.force_login(secretary)
+    staff = client.get("/healthz").json()
+    assert staff["broker"]["error"]  # why it is down
+    assert staff["worker"]["worker"]

@@ -170,3 +170,20 @@ def test_a_path_no_record_can_hold_is_answered_by_its_view(db, secretary_api, pa
     response = secretary_api.post(path, {}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert response.status_code == 404
     assert not IdempotencyRecord.objects.exists()
+
+
+def test_a_login_is_never_stored_with_its_token_and_password(db, secretary):
+    """A login's answer holds the caller's token and its body the password: the record
+    would keep both for a day (the body's digest unsalted). A login with a key is answered
+    afresh each time, and nothing is stored."""
+    from rest_framework.test import APIClient
+
+    login = {"username": secretary.username, "password": "correct horse battery"}
+    answers = [
+        APIClient().post("/api/v1/auth/token/", login, format="json", HTTP_IDEMPOTENCY_KEY="k")
+        for _ in range(2)
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].json()["token"] == answers[1].json()["token"]
+    assert not answers[1].has_header("Idempotent-Replayed")
+    assert not IdempotencyRecord.objects.exists()
