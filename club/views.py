@@ -84,6 +84,15 @@ def player_detail(request, slug, pk):
     )
 
 
+#: The fields of the form that opens an evening, named in words where a refusal names one.
+OPEN_EVENING_FIELDS = {
+    "title": "The evening's title:",
+    "date": "The date:",
+    "ruleset": "The rule set:",
+    "stake": "The stake:",
+}
+
+
 @login_required
 def secretary_home(request):
     """The secretary's start page: his clubs, their evenings, and a form to open one.
@@ -100,7 +109,7 @@ def secretary_home(request):
     from core.inputs import whole_number
     from scoring.rules import GAMES, ScoringError
 
-    error = None
+    error = typed = number = None
     if request.method == "POST":
         try:
             number = whole_number(request.POST, "club")
@@ -121,13 +130,18 @@ def secretary_home(request):
             error = {"message": message, "field": field, "law": None}
         except (UserError, ScoringError) as exc:
             error = {"message": exc.message, "field": exc.field, "law": exc.law}
+        if error is not None:
+            # The field at fault named in words, and the form shown again as it was typed.
+            error["label"] = OPEN_EVENING_FIELDS.get(error["field"] or "")
+            typed = {name: request.POST.get(name, "") for name in OPEN_EVENING_FIELDS}
+            typed["club"] = number if error["field"] != "club" else None
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
     # Clubs whose tournaments he directs without being their secretary.
     directed = clubs_directed_by(user=request.user).exclude(pk__in=clubs.values("pk"))
     return render(
         request,
         "club/secretary_home.html",
-        {"clubs": clubs, "rulesets": GAMES.values(), "error": error,
+        {"clubs": clubs, "rulesets": GAMES.values(), "error": error, "typed": typed,
          "today": timezone.localdate(), "directed": directed.prefetch_related("tournaments")},
         status=400 if error else 200,
     )  # fmt: skip

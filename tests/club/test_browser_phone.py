@@ -260,7 +260,7 @@ def test_call_ace_and_bridge_ask_for_the_maker_and_the_trump(browser_page, live_
     form.locator("input[name=tricks]").fill("")
     form.get_by_test_id("record-hand").click()
     error = page.get_by_test_id("phone-error").inner_text()
-    assert "give the tricks the maker and his partner took (law 43)" in error
+    assert "Give the tricks the maker and his partner took (law 43)" in error  # a sentence
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-9-call-ace-maker")
 

@@ -7,6 +7,7 @@ from html import escape
 import pytest
 from django.http import QueryDict
 from django.test import Client
+from django.utils.text import capfirst
 from rest_framework.test import APIClient
 
 from scoring.hand_input import HAND_INPUTS, hand_input
@@ -85,7 +86,7 @@ def test_the_same_mistake_gets_the_same_refusal_at_both_doors(
 
     page = Client().post(f"/t/{table.token}/hand/", form).content.decode()
     assert "Not recorded." in page
-    assert escape(error["message"]) in page
+    assert escape(capfirst(error["message"])) in page  # a sentence on the page
     # The field is named for the page's script, not shown as a raw label (issue #14).
     assert f'data-field="{error["field"]}"' in page
     assert f"[{error['field']}]" not in page

@@ -356,3 +356,15 @@ def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club
     page = act(directing, tournament, "seat", cards="Ann: ZZ, Bob: AS").content.decode()
     assert "Round 1 is seated." not in page
     assert not tournament.rounds.exists()
+
+
+def test_a_rounds_winners_are_named_not_coded(directing, rotation, commit):
+    """Words, not labels: a table's winners are the players, with their side in words."""
+    act(directing, rotation, "seat")
+    finish_round(rotation, commit)
+    played = rotation.rounds.get(number=1)
+    page = directing.get(f"/secretary/tournaments/{rotation.pk}/").content.decode()
+    for table in played.seating["tables"]:
+        seats = table["seats"]
+        assert f"<td>{seats['N']} &amp; {seats['S']} (N-S)</td>" in page
+    assert "<td>NS</td>" not in page
