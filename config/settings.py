@@ -206,6 +206,8 @@ STORAGES = {
 
 # Request bodies are capped: no legitimate scoresheet or evening log comes near this.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 * 1024 * 1024)
+# ... and take no files, which that cap does not cover (config/uploads.py).
+FILE_UPLOAD_HANDLERS = ["config.uploads.NoFiles"]
 
 # --- Redis: broker and cache ------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -95,3 +95,20 @@ def test_a_body_too_large_is_a_400_in_the_error_shape(secretary_api, settings):
     body = response.json()["error"]
     assert body["code"] == "invalid"
     assert "DATA_UPLOAD_MAX_MEMORY_SIZE" in body["message"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/scoresheets/score", "/accounts/login/"])
+def test_a_file_is_refused_before_any_of_it_is_kept(db, client, settings, tmp_path, path):
+    """No form or operation takes a file, and DATA_UPLOAD_MAX_MEMORY_SIZE does not cap
+    one: a file part, even to an anonymous door, was streamed to a temporary file whatever
+    its size. It is refused as it starts (config/uploads.py): 400, nothing on disk."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
+    settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 0  # Django's own handlers would write it to disk
+    big = SimpleUploadedFile("sheet.json", b"x" * 300_000)
+    response = client.post(path, {"ruleset": "euchre-somerset-1888", "sheet": big})
+    assert response.status_code == 400
+    if path.startswith("/api/"):
+        assert "takes no files" in response.json()["error"]["message"]
+    assert list(tmp_path.iterdir()) == []
