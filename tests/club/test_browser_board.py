@@ -11,6 +11,7 @@ from club import evenings, recording
 from club.models import Evening
 from scoring.models import Rubber
 from tests.browser import log_in, settled, shot
+from tests.club.test_browser_board_live import open_board, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -82,11 +83,6 @@ def test_an_evening_on_the_board(browser_page, live_server, club, secretary):
     shot(page, "board-5-cut-in")
 
 
-def open_board(page, live_server, evening: Evening):
-    log_in(page, live_server)
-    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
-
-
 def test_the_board_names_each_law_once_and_no_field_by_its_key(
     browser_page, live_server, club, secretary
 ):
@@ -156,16 +152,8 @@ def test_call_ace_throws_typed_on_the_board_are_entered(browser_page, live_serve
 def test_a_finished_rubbers_winners_are_named_not_coded(browser_page, live_server, club, secretary):
     """The board's rubbers and the public results say who won ("Ann & Bob (N-S)"), not
     "NS"; the public results fit a phone."""
-    evening = evenings.evening_open(
-        club=club, date="1888-11-21", ruleset="euchre-somerset-1888", stake=Decimal("0.25")
-    )
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "cut", "cards": {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS"}},
-    )
+    evening = open_evening(club)
+    seat_four(evening, cards=("JS", "AS", "KS", "QS"))
     for _ in range(6):  # marches: N-S win two games and the rubber
         recording.hand_record(
             evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}

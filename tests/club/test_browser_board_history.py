@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from club import evenings, recording
+from club import recording
 from club.models import Evening
 from scoring.models import HandCorrection, RemovedHand, Rubber
 from tests.browser import log_in, settled, shot
-from tests.club.test_browser_board_live import click, open_board, open_evening
+from tests.club.test_browser_board_live import click, open_board, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,13 +24,7 @@ def test_undo_and_corrections_from_the_board_with_who_and_why(
     secretary.first_name, secretary.last_name = "Silas", "Wegg"
     secretary.save()
     evening = open_evening(club)
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "cut", "cards": {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}},
-    )
+    seat_four(evening)
     for _ in range(2):
         recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)
     page = browser_page
@@ -101,13 +95,7 @@ def test_a_late_correction_keeps_what_the_secretary_does_not_change(
     revokes and irregularities included (law 63), so changing the tricks keeps the revoke
     (the form had only makers, alone and tricks, and a correction lost the revoke)."""
     evening = open_evening(club)
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "cut", "cards": {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}},
-    )
+    seat_four(evening)
     revoked = {"makers": "NS", "tricks": 4, "revokes": ["EW"], "law90": "EW"}
     recording.hand_record(evening_id=evening.pk, table_number=1, data=revoked)
     recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)

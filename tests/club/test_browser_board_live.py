@@ -36,6 +36,18 @@ def open_evening(club) -> Evening:
     )
 
 
+def seat_four(evening: Evening, cards=("JH", "AH", "KH", "QH")) -> None:
+    """Ann, Bob, Cora and Dan arrive, form a table and cut these cards for partners and
+    deal (ruling T4: the two highest against the two lowest)."""
+    names = ["Ann", "Bob", "Cora", "Dan"]
+    for name in names:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk, event={"type": "cut", "cards": dict(zip(names, cards, strict=True))}
+    )
+
+
 def test_live_updates_keep_what_is_being_typed(browser_page, live_server, club, secretary):
     evening = open_evening(club)
     for name in ["Ann", "Bob", "Cora", "Dan"]:

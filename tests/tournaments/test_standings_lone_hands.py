@@ -15,6 +15,21 @@ from tournaments import services
 from tournaments.selectors import standings_published
 
 
+def lone_deal(commit, club, evening, spoilt: dict):
+    """A Call-Ace sitting of four at this evening, its first deal Ann's lone four tricks,
+    spoilt as `spoilt` says (a revoke, a player silenced); the sitting."""
+    sitting = scoring.rubber_start(
+        club=club, evening=evening, ruleset="call-ace-foster-1905",
+        players=["Ann", "Bob", "Cora", "Dan"],
+    )  # fmt: skip
+    commit(
+        recording.hand_record,
+        rubber_id=sitting.pk,
+        data={"maker": "Ann", "alone": True, "tricks": 4, **spoilt},
+    )
+    return sitting
+
+
 def lone_hands(tournament) -> dict[str, int]:
     tournament.refresh_from_db()
     rows = standings_published(tournament=tournament)["rows"]
@@ -48,15 +63,7 @@ def test_a_lone_maker_made_his_hand_only_when_it_scored(club, roster, commit, sp
         services.tournament_create, club=club, name="Call-Ace", slug="call-ace", kind="ladder",
         evening_ids=[sitting_evening.pk],
     )  # fmt: skip
-    sitting = scoring.rubber_start(
-        club=club, evening=sitting_evening, ruleset="call-ace-foster-1905",
-        players=["Ann", "Bob", "Cora", "Dan"],
-    )  # fmt: skip
-    commit(
-        recording.hand_record,
-        rubber_id=sitting.pk,
-        data={"maker": "Ann", "alone": True, "tricks": 4, **spoilt},
-    )
+    lone_deal(commit, club, sitting_evening, spoilt)
     assert lone_hands(ladder)["Ann"] == made
 
 
@@ -76,15 +83,7 @@ def test_the_migration_mends_lone_hands_recorded_before(club, roster, evening, l
     euchre = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
     record(commit, euchre, {"makers": "NS", "tricks": 5, "alone": True, "law90": "NS"})
     record(commit, euchre, {"makers": "EW", "tricks": 5, "alone": True})  # made: stays
-    sitting = scoring.rubber_start(
-        club=club, evening=evening, ruleset="call-ace-foster-1905",
-        players=["Ann", "Bob", "Cora", "Dan"],
-    )  # fmt: skip
-    commit(
-        recording.hand_record,
-        rubber_id=sitting.pk,
-        data={"maker": "Ann", "alone": True, "tricks": 4, "revoke": "makers"},
-    )
+    sitting = lone_deal(commit, club, evening, {"revoke": "makers"})
     # As the code before recorded them.
     forfeited = euchre.hands.get(number=1)
     Hand.objects.filter(pk=forfeited.pk).update(facts={**forfeited.facts, "lone_made": True})
