@@ -169,18 +169,21 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _get(port: int, host: str, path: str = "/") -> int:
+def _get(port: int, host: str, path: str = "/", *, body: bool = False):
+    """The status of a GET at the served port (and its body, with `body`)."""
     connection = http.client.HTTPConnection("127.0.0.2", port, timeout=10)
     try:
         connection.request("GET", path, headers={"Host": host})
-        return connection.getresponse().status
+        response = connection.getresponse()
+        return (response.status, response.read().decode()) if body else response.status
     finally:
         connection.close()
 
 
 def test_quickstart_lan_serves_every_interface_and_accepts_the_lan_host(tmp_path):
     """The real command, serving: reached at 127.0.0.2 it listens beyond 127.0.0.1; the LAN
-    address is an allowed host, another address is not."""
+    address is an allowed host, another address is not; no debugging page is shown on the
+    network, and the static files are served."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_ENV"}}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
@@ -204,6 +207,11 @@ def test_quickstart_lan_serves_every_interface_and_accepts_the_lan_host(tmp_path
                 time.sleep(0.5)
         assert status == 200
         assert _get(port, f"198.51.100.9:{port}") == 400  # not this machine's address
+        # No debugging pages on the network (DEBUG off), and the static files still served.
+        status, page = _get(port, f"{LAN}:{port}", "/no-such-page/", body=True)
+        assert status == 404 and "URLconf" not in page and "DEBUG = True" not in page
+        assert _get(port, f"{LAN}:{port}", "/static/js/phone-queue.js") == 200
+        assert _get(port, f"{LAN}:{port}", "/static/vendor/htmx-2.0.11.min.js") == 200
     finally:
         server.terminate()
         output = server.communicate(timeout=30)[0]

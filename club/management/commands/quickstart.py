@@ -76,6 +76,15 @@ def open_to_lan(address: str, port: str) -> str:
     return base
 
 
+def serve_to_network() -> None:
+    """Served beyond this machine, the service shows no one Django's debugging pages (a
+    failure's traceback, its code and its variables, or every address of the site under a
+    404): DEBUG is off, and WhiteNoise serves the static files from where they lie, as
+    DEBUG did (there is no collectstatic on a laptop)."""
+    settings.DEBUG = False
+    settings.WHITENOISE_USE_FINDERS = True
+
+
 def login_password(*, private: bool) -> str | None:
     """The demo secretary's password, to print: the published one while he still has it,
     or (`private`: the service is opened to the network) a fresh random one in its place.
@@ -176,6 +185,8 @@ class Command(BaseCommand):
         password = login_password(private=address is not None)
         self.stdout.write(self.addresses(base, lan=address is not None, password=password))
         if not no_serve:
+            if address is not None:
+                serve_to_network()
             if quiet:  # runserver's WSGI application sets logging up again from settings
                 settings.LOGGING = quiet_logging(settings.LOGGING)
             call_command(
