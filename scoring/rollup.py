@@ -47,10 +47,13 @@ FROM (
            ELSE 0 END AS rubber_points,
            CASE WHEN s.side = '' THEN (1 = 0)
                 WHEN r.deal_limit IS NULL THEN (r.status = 'complete' AND s.side = r.winner)
-                ELSE (COALESCE(h.hands, 0) >= r.deal_limit
-                      AND COALESCE(h.points, 0) > COALESCE(o.points, 0)) END AS round_won,
+                WHEN COALESCE(h.hands, 0) < r.deal_limit AND r.status <> 'complete'
+                     THEN (1 = 0)
+                ELSE (COALESCE(h.points, 0) > COALESCE(o.points, 0)
+                      OR (COALESCE(h.points, 0) = COALESCE(o.points, 0)
+                          AND r.status = 'complete' AND s.side = r.winner)) END AS round_won,
            CASE WHEN r.deal_limit IS NOT NULL AND s.side <> ''
-                     AND COALESCE(h.hands, 0) >= r.deal_limit THEN
+                     AND (COALESCE(h.hands, 0) >= r.deal_limit OR r.status = 'complete') THEN
                (COALESCE(h.points, 0) - COALESCE(o.points, 0)) * r.stake
            ELSE m.amount END AS stake_won
     FROM {seat} s
@@ -87,9 +90,10 @@ def rollup_rubbers(rubber_ids: Iterable[int] | None = None) -> int:
     when his side won it, - when it lost (rulings E4, B7; Call-Ace sittings have no
     sides and no rubber value). Whether his side won the table (`round_won`): the
     rubber, or a progressive's round of fixed deals once all its deals are played and
-    his side is ahead (ruling P1); such a round, which never ends as a rubber, settles at
-    the difference of the sides' points times the stake (ruling P2, as M1 settles a
-    rubber at its value).
+    his side is ahead (ruling P1), or once its rubber is won before they run out (no deal
+    may follow: then ahead, or level, the rubber's winner); such a round settles at the
+    difference of the sides' points times the stake (ruling P2, as M1 settles a rubber at
+    its value).
     """
     if rubber_ids is None:
         return _rollup("1 = 1", "1 = 1", [])

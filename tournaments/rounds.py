@@ -133,14 +133,17 @@ def _fixed_deals_totals(rubber: Rubber) -> dict[str, int]:
 def _table_winner(rubber: Rubber) -> str | None:
     """The side that won the table: the rubber's winner, or with fixed deals the side
     that scored more once they are all played (None while it is being played; a round
-    level after its deals goes on one deal at a time until one side is ahead, P1)."""
+    level after its deals goes on one deal at a time until one side is ahead, P1). A
+    round of fixed deals whose rubber is won before they run out is over then, for no
+    deal may follow (rulings E1-E4): won by the side ahead, or level, the rubber's winner."""
     if rubber.deal_limit is None:
         return (rubber.winner or None) if rubber.is_complete else None
-    if rubber.hand_count < rubber.deal_limit:
+    if rubber.hand_count < rubber.deal_limit and not rubber.is_complete:
         return None
     totals = _fixed_deals_totals(rubber)
     ns, ew = totals["NS"], totals["EW"]
-    return "NS" if ns > ew else "EW" if ew > ns else None
+    level = (rubber.winner or None) if rubber.is_complete else None
+    return "NS" if ns > ew else "EW" if ew > ns else level
 
 
 def _is_level(rubber: Rubber, winner: str | None) -> bool:

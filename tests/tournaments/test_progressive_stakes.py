@@ -177,3 +177,50 @@ def test_the_stake_is_fixed_once_a_round_is_seated(staked, secretary_api):
         "/api/v1/clubs/somerset/tournaments/s-cut/", {"stake": "1"}, format="json"
     )
     assert refused.status_code == 400 and refused.json()["error"]["law"] == "ruling P2"
+
+
+def test_a_round_of_deals_whose_rubber_is_won_before_they_run_out_is_over(staked, commit):
+    """Ruling P1: a round of a fixed number of deals is over once they are played and one
+    side is ahead; but its rubber may be won sooner (rulings E1-E4), and then no deal may be
+    recorded. Such a round is over too, won by the side ahead on points (the rubber's
+    winner when level), and settles at the difference in points (P2). It left the round
+    without a winner: the next round could not be seated, nothing was won or settled."""
+    tournament = staked(deals=10, stake="0.10")
+    first = seat(tournament)
+    for table in first.tables.all():
+        for hand in sweep("NS"):  # nine hands win the rubber: no tenth deal may be played
+            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    assert {r.winners.get(1) for r in rounds.round_results(tournament=tournament)} == {"NS"}
+    second = seat(tournament)  # the round is over: the next is seated
+    assert second.number == 2
+    seats = first.seating["tables"][0]["seats"]
+    shown = metrics(tournament)
+    assert shown[seats["N"]]["rounds_won"] == 1 and shown[seats["E"]]["rounds_won"] == 0
+    ledger = tournament_ledger(tournament=tournament)
+    points = sum(2 + 2 + 1 for _ in range(3))  # march, march, three tricks, three times
+    assert ledger[seats["N"]] == ledger[seats["S"]] == Decimal("0.10") * points
+    assert ledger[seats["E"]] == Decimal("-0.10") * points
+    assert sum(ledger.values()) == 0
+
+
+def test_the_migration_rolls_up_rounds_won_before_their_deals_ran_out(staked, commit):
+    """Seats rolled up before: tournaments 0011 rolls such rounds' seats up afresh and marks
+    the standings for recalculation."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from scoring.models import RubberPlayer
+    from tournaments.models import StandingsDirty
+
+    tournament = staked(deals=10, stake="0.10")
+    first = seat(tournament)
+    table = first.tables.get(number=1)
+    for hand in sweep("NS"):
+        commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    seats = RubberPlayer.objects.filter(rubber_id=table.rubber_id)
+    seats.update(round_won=False, stake_won=0)  # as the roll-up before had them
+    StandingsDirty.objects.all().delete()
+    import_module("tournaments.migrations.0011_fixed_deal_rounds_won_early").forwards(apps, None)
+    assert sorted(seats.filter(round_won=True).values_list("side", flat=True)) == ["NS", "NS"]
+    assert StandingsDirty.objects.filter(tournament=tournament).exists()
