@@ -14,8 +14,8 @@ connection was opened by the request). Each process adds the figures up in memor
 thread of its own adds them to a Redis hash (`BENCH_CPU_KEY`, fields `<kind>:cpu` and
 `<kind>:pg` in seconds and `<kind>:n`) five times a second: a Redis call per request
 would cost the cheap requests (the cached page, the trivial view) more than the counting
-is worth. `bench/run.py` empties the hash before each load and reads it after
-(`FLUSH_SECONDS` later).
+is worth. `bench/run.py` empties the hash before each load and reads it after, once it
+counts every request the load made (`bench.report.settled_hash`).
 """
 
 import os
