@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from club import evenings
 from club.models import Evening
-from scoring.models import Rubber
+from scoring.models import Hand, Rubber
 
 SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -95,7 +95,18 @@ CUTTING = {
 }
 
 
-def _table_words(table: dict, rubber: Rubber | None, cut: str | None) -> dict:
+def _hands_in_play(rubbers) -> dict[int, list[dict]]:
+    """The hands of the rubbers in play, in order, by rubber (one query for the room)."""
+    hands: dict[int, list[dict]] = {}
+    rows = Hand.objects.filter(rubber__in=list(rubbers)).order_by("rubber_id", "number")
+    for rubber_id, data in rows.values_list("rubber_id", "data"):
+        hands.setdefault(rubber_id, []).append(data)
+    return hands
+
+
+def _table_words(
+    table: dict, rubber: Rubber | None, cut: str | None, hands: dict[int, list[dict]]
+) -> dict:
     seats = table["seats"]
     substitutes = table.get("substitutes") or {}
 
@@ -126,12 +137,22 @@ def _table_words(table: dict, rubber: Rubber | None, cut: str | None) -> dict:
             else None
         ),
         "playing": [seated(name) for name in table["playing"]],
-        "dealer": table["dealer"],
+        # Who deals the next hand: the deal passes to the left after each hand (as the
+        # phone says it), from the first dealer the cut chose.
+        "dealer": seated(dealer) if (dealer := _dealing(table, rubber, hands)) else None,
         "waiting": list(table["waiting"]),
         "claims": list(table["claims"]),
         "rubbers_played": table["rubbers_played"],
         "score": rubber_score(rubber) if rubber is not None else None,
     }
+
+
+def _dealing(table: dict, rubber: Rubber | None, hands: dict[int, list[dict]]) -> str | None:
+    """Who deals the table's next hand: the first dealer until a hand is played."""
+    first = table["dealer"]
+    if rubber is None or not first:
+        return first
+    return rubber.rules.dealer(list(table["playing"]), first, hands.get(rubber.pk, [])) or first
 
 
 def evening_room(*, evening: Evening) -> dict:
@@ -147,6 +168,7 @@ def evening_room(*, evening: Evening) -> dict:
     in_play = {
         r.table.number: r for r in rubbers if r.status == Rubber.Status.IN_PROGRESS and r.table_id
     }
+    hands = _hands_in_play(in_play.values())
     ledger = evenings.evening_ledger(evening=evening)
     money = sorted(ledger.items(), key=lambda item: (-item[1], item[0].lower()))
     won = {}
@@ -157,7 +179,8 @@ def evening_room(*, evening: Evening) -> dict:
     cuts = {cut["table"]: cut["purpose"] for cut in data["pending_cuts"] if cut["table"]}
     return {
         "tables": [
-            _table_words(t, in_play.get(t["number"]), cuts.get(t["number"])) for t in data["tables"]
+            _table_words(t, in_play.get(t["number"]), cuts.get(t["number"]), hands)
+            for t in data["tables"]
         ],
         "forming": any(cut["purpose"] == "form-table" for cut in data["pending_cuts"]),
         "candidates": data["candidates"],

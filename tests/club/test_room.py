@@ -32,7 +32,9 @@ def test_the_room_shows_tables_dealer_score_and_the_waiting_list_in_order(client
     seats = table["seats"]
     assert f"North-South {seats['N']} & {seats['S']}" in page
     assert f"East-West {seats['E']} & {seats['W']}" in page
-    assert f"Dealer: {table['dealer']}" in page
+    # The deal has passed to the left after the hand, as the phone says it.
+    playing = table["playing"]
+    assert f"Deals next: {playing[(playing.index(table['dealer']) + 1) % 4]}" in page
     assert f"{seats['N']} & {seats['S']} 2 0 games" in page  # points in the game, games won
     first, second = table["waiting"]
     assert f"Waiting to cut in, in order: 1. {first}, 2. {second}" in page
@@ -154,7 +156,7 @@ def test_bridge_and_call_ace_tables_in_the_room(client, club):
     page = text(call_ace)
     order = played.call_ace_order
     assert f"Players: {', '.join(order)}" in page
-    assert f"Dealer: {order[0]}" in page
+    assert f"Deals next: {order[1]}" in page  # one deal played: the deal has passed
     assert "1 deal played" in page
     # Each player's points in the sitting, by name (Call-Ace has no sides).
     for name in order:
