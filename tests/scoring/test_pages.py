@@ -221,7 +221,7 @@ def test_euchre_sheet_shows_games_laps_values_rubber_and_ledger(client, euchre_s
     result = page.text[f"rubber-{rubber.pk}-result"]
     assert "Games won, by value (ruling E3) 1 + 2 1 + 2" in result
     assert "For the rubber (ruling E4) 2 Total 5 3" in result
-    assert "Rubber to NS, worth 2 (ruling E4)." in result
+    assert "Rubber to Ann & Cora (N-S), worth 2 (ruling E4)." in result  # named, not "NS"
     # Ruling M1: at 0.25 a point, each NS player receives 0.50 from one EW player.
     ledger = page.text[f"rubber-{rubber.pk}-ledger"]
     assert "At 0.25 USD a point" in ledger
@@ -281,7 +281,7 @@ def test_bridge_sheet_shows_the_line_games_rubber_and_ledger(client, club, roste
     assert "Below the line (tricks) 84 72" in result
     assert "Above the line (honours, chicane, slams) 90 120" in result
     assert "For the rubber (ruling B7) 100 Total 274 192" in result
-    assert "Rubber to NS, worth 82 (ruling B7)." in result
+    assert "Rubber to Ann & Cora (N-S), worth 82 (ruling B7)." in result
     ledger = page.text[f"rubber-{rubber.pk}-ledger"]
     assert "Ann +0.82 USD Cora +0.82 USD Bob -0.82 USD Dan -0.82 USD" in ledger
 
