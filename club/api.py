@@ -20,6 +20,7 @@ from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
+from core.inputs import WholeNumberField
 from core.text import NameField, TextField
 
 CENT = Decimal("0.01")
@@ -67,7 +68,7 @@ class ClubUpdateInput(serializers.Serializer):
     name = TextField(required=False)
     currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
     is_public = serializers.BooleanField(required=False)
-    table_link_hours = serializers.IntegerField(
+    table_link_hours = WholeNumberField(
         min_value=1,
         max_value=168,
         required=False,

@@ -15,6 +15,7 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
+from core.inputs import WholeNumberField
 from core.text import REASON_MAX, TextField
 from scoring.hand_input import HandField, HandRecordInput
 from scoring.models import RULESET_CHOICES
@@ -41,7 +42,7 @@ class EventInput(serializers.Serializer):
     its documented keys (the service checks them, and cleans the names in them)."""
 
     type = serializers.ChoiceField(choices=sorted(evenings.SECRETARY_EVENTS))
-    expected_version = serializers.IntegerField(
+    expected_version = WholeNumberField(
         required=False, help_text="the evening's version the device saw; stale gets 409"
     )
 
@@ -49,7 +50,7 @@ class EventInput(serializers.Serializer):
 class TableHandInput(HandRecordInput):
     """A hand for a table's rubber in progress, with the evening's version the device saw."""
 
-    expected_version = serializers.IntegerField(required=False)
+    expected_version = WholeNumberField(required=False)
 
 
 class HandCorrectInput(serializers.Serializer):
@@ -57,7 +58,7 @@ class HandCorrectInput(serializers.Serializer):
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )
-    expected_version = serializers.IntegerField(required=False)
+    expected_version = WholeNumberField(required=False)
 
 
 class UndoInput(serializers.Serializer):
@@ -67,10 +68,10 @@ class UndoInput(serializers.Serializer):
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default="",
         help_text="kept in the log and shown in the evening's history",
     )  # fmt: skip
-    expected_version = serializers.IntegerField(
+    expected_version = WholeNumberField(
         required=False, help_text="the evening's version the device saw; stale gets 409"
     )
-    undoes = serializers.IntegerField(
+    undoes = WholeNumberField(
         required=False,
         help_text="the log entry (its `seq`) the client means to undo: refused unless it is "
         "the last",
@@ -84,8 +85,8 @@ class ReopenInput(serializers.Serializer):
 class CloseRubberInput(serializers.Serializer):
     """What happened to one rubber still in play (club.closing)."""
 
-    table = serializers.IntegerField()
-    rubber = serializers.IntegerField(help_text="its number at the table this evening: 1, 2, ...")
+    table = WholeNumberField()
+    rubber = WholeNumberField(help_text="its number at the table this evening: 1, 2, ...")
     outcome = serializers.ChoiceField(choices=["finished", "abandoned"])
     reason = serializers.CharField(required=False, help_text="why it was abandoned")
 
@@ -361,7 +362,7 @@ class EveningReopenView(APIView):
 
 
 class TableLinkOutput(serializers.Serializer):
-    number = serializers.IntegerField()
+    number = WholeNumberField()
     link = serializers.CharField()
 
 

@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from rest_framework import serializers
+
 from core.errors import UserError
 
 #: The deepest a JSON body may nest (arrays and objects). The deepest shape the API
@@ -83,11 +85,27 @@ def whole_number(
         return default
     digits = text[1:] if signed and text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
-        what = "a whole number" if signed else "a whole number, nothing below nought"
-        raise UserError(
-            f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS}).", field=field or name
-        )
+        raise UserError(_digits_refusal(signed=signed), field=field or name)
     return int(text)
+
+
+def _digits_refusal(*, signed: bool) -> str:
+    what = "a whole number" if signed else "a whole number, nothing below nought"
+    return f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS})."
+
+
+class WholeNumberField(serializers.IntegerField):
+    """DRF's IntegerField for the API's input, taking a number given as text only in ASCII
+    digits, as a form does (`whole_number`): `int` reads "٣" (an Arabic-Indic three) as 3,
+    so the API took what the phone's form refuses. The same mistake gets the same refusal
+    at both doors (issue 12); a number given as a JSON number is as DRF takes it."""
+
+    default_error_messages = {"digits": _digits_refusal(signed=True)}
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and not data.isascii():
+            self.fail("digits")
+        return super().to_internal_value(data)
 
 
 def search_text(data: Mapping[str, Any], name: str, *, max_length: int) -> str:

@@ -26,6 +26,7 @@ from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from core.compiled import Compiled
+from core.inputs import WholeNumberField
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HandField, HandRecordInput
@@ -57,7 +58,7 @@ class HandOutput(serializers.Serializer):
     """A scored hand: its points per side (Bridge: below and above the line) or per
     player (Call-Ace), and the explanation, one line per law or ruling applied."""
 
-    number = serializers.IntegerField()
+    number = WholeNumberField()
     hand = serializers.JSONField(required=False, help_text="the hand as recorded (stored)")
     points = serializers.JSONField()
     lines = serializers.ListField(child=serializers.CharField())
@@ -78,27 +79,27 @@ class RubberResultOutput(serializers.Serializer):
     complete = serializers.BooleanField()
     winner = serializers.CharField(allow_null=True)
     totals = serializers.JSONField()
-    value = serializers.IntegerField(allow_null=True)
+    value = WholeNumberField(allow_null=True)
 
 
 class ScoresheetOutput(serializers.Serializer):
     """A scored sheet (docs/scoresheet.md); stored rubbers add id, status and corrections."""
 
-    id = serializers.IntegerField(required=False)
+    id = WholeNumberField(required=False)
     ruleset = serializers.CharField()
     title = serializers.CharField(required=False)
     options = serializers.JSONField()
     players = serializers.JSONField(allow_null=True)
     stake = serializers.CharField(allow_null=True)
     status = serializers.CharField(required=False)
-    evening = serializers.IntegerField(allow_null=True, required=False)
-    table = serializers.IntegerField(allow_null=True, required=False)
+    evening = WholeNumberField(allow_null=True, required=False)
+    table = WholeNumberField(allow_null=True, required=False)
     hands = HandOutput(many=True, required=False)
     deals = HandOutput(many=True, required=False)
     games = serializers.ListField(child=serializers.JSONField())
     current = serializers.JSONField(allow_null=True, required=False)
     rubber = RubberResultOutput()
-    played = serializers.IntegerField()
+    played = WholeNumberField()
     totals = serializers.JSONField(required=False)
     settlement = serializers.JSONField(required=False)
     ledger = serializers.DictField(child=serializers.CharField(), allow_null=True)
@@ -112,7 +113,7 @@ class RulesetOutput(serializers.Serializer):
     key = serializers.CharField()
     title = serializers.CharField()
     partnership = serializers.BooleanField()
-    players = serializers.ListField(child=serializers.IntegerField())
+    players = serializers.ListField(child=WholeNumberField())
     options = serializers.JSONField()
     hands_key = serializers.CharField()
     correction_law = serializers.CharField(allow_null=True)
@@ -176,8 +177,8 @@ class RubberInput(serializers.Serializer):
     )
     options = serializers.DictField(required=False)
     stake = serializers.CharField(required=False, help_text="default: the evening's stake")
-    evening = serializers.IntegerField(required=False)
-    table = serializers.IntegerField(required=False, help_text="the table's number")
+    evening = WholeNumberField(required=False)
+    table = WholeNumberField(required=False, help_text="the table's number")
 
     def validate_players(self, value):
         """Each name cleaned as every name is (core.text.clean_name); the shape is the
@@ -352,7 +353,7 @@ class RubberDetailView(APIView):
 
 
 class ExpectedNumberQuery(serializers.Serializer):
-    expected_number = serializers.IntegerField(required=False, min_value=1)
+    expected_number = WholeNumberField(required=False, min_value=1)
 
 
 class RubberHandsView(APIView):

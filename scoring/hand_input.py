@@ -21,7 +21,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from core.inputs import whole_number
+from core.inputs import WholeNumberField, whole_number
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
 SIDES = ("NS", "EW")
@@ -40,7 +40,7 @@ class EuchreHandInput(serializers.Serializer):
 
     makers = side()
     alone = serializers.BooleanField(default=False)
-    tricks = serializers.IntegerField(min_value=0, max_value=5, help_text="taken by the makers")
+    tricks = WholeNumberField(min_value=0, max_value=5, help_text="taken by the makers")
     revokes = serializers.ListField(child=side(), required=False, help_text="one entry a revoke")
     law90 = side(allow_null=True, required=False, help_text="the side at fault (law 90)")
     law102 = serializers.BooleanField(default=False)
@@ -49,13 +49,13 @@ class EuchreHandInput(serializers.Serializer):
 
 class HonoursInput(serializers.Serializer):
     side = side()
-    held = serializers.IntegerField(min_value=0, max_value=5)
-    in_one_hand = serializers.IntegerField(min_value=0, max_value=5)
+    held = WholeNumberField(min_value=0, max_value=5)
+    in_one_hand = WholeNumberField(min_value=0, max_value=5)
 
 
 class SidesCount(serializers.Serializer):
-    NS = serializers.IntegerField(min_value=0)
-    EW = serializers.IntegerField(min_value=0)
+    NS = WholeNumberField(min_value=0)
+    EW = WholeNumberField(min_value=0)
 
 
 class BridgeHandInput(serializers.Serializer):
@@ -63,7 +63,7 @@ class BridgeHandInput(serializers.Serializer):
 
     declarer = side()
     trump = serializers.ChoiceField(choices=["S", "C", "D", "H", "NT"])
-    doubles = serializers.IntegerField(min_value=0, default=0)
+    doubles = WholeNumberField(min_value=0, default=0)
     tricks = SidesCount(help_text="tricks taken by each side, adding to thirteen")
     honours = HonoursInput(allow_null=True, required=False)
     chicane = SidesCount(required=False)
@@ -76,7 +76,7 @@ class CallAceDealInput(serializers.Serializer):
     maker = serializers.CharField()
     partner = serializers.CharField(allow_null=True, required=False)
     alone = serializers.BooleanField(default=False)
-    tricks = serializers.IntegerField(min_value=0, max_value=5)
+    tricks = WholeNumberField(min_value=0, max_value=5)
     revoke = serializers.ChoiceField(
         choices=["makers", "adversaries", "both"], allow_null=True, required=False
     )
@@ -268,7 +268,7 @@ class HandRecordInput(serializers.Serializer):
     hands): the hand in the scoresheet's shape, and the number it is meant to have."""
 
     hand = HandField(help_text="the hand, in the scoresheet's shape")
-    expected_number = serializers.IntegerField(
+    expected_number = WholeNumberField(
         required=False,
         min_value=1,
         help_text=(

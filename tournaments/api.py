@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from config.schema import ErrorOutput
+from core.inputs import WholeNumberField
 from core.text import NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import rounds, selectors, services
@@ -57,11 +58,11 @@ class TournamentInput(serializers.Serializer):
     is_public = serializers.BooleanField(default=True)
     precedence = _precedence_field()
     evenings = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
+        child=WholeNumberField(min_value=1, max_value=2**63 - 1), required=False
     )
     movement = serializers.CharField(required=False, default="")
-    rounds_planned = serializers.IntegerField(min_value=1, max_value=100, required=False)
-    deals_per_round = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    rounds_planned = WholeNumberField(min_value=1, max_value=100, required=False)
+    deals_per_round = WholeNumberField(min_value=1, max_value=100, required=False)
     stake = serializers.CharField(
         required=False,
         max_length=20,
@@ -75,9 +76,9 @@ class TournamentUpdateInput(serializers.Serializer):
     is_public = serializers.BooleanField(required=False)
     precedence = _precedence_field()
     evenings = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False
+        child=WholeNumberField(min_value=1, max_value=2**63 - 1), required=False
     )
-    standings_round = serializers.IntegerField(min_value=0, required=False)
+    standings_round = WholeNumberField(min_value=0, required=False)
     stake = serializers.CharField(
         required=False,
         max_length=20,
@@ -98,15 +99,15 @@ def _row_figures() -> type[serializers.Serializer]:
         fields[key] = (
             serializers.CharField(help_text=f"{described}; money as a decimal string")
             if key == "stake_won"
-            else serializers.IntegerField(help_text=described)
+            else WholeNumberField(help_text=described)
         )
     return type("StandingFiguresOutput", (serializers.Serializer,), fields)
 
 
 class StandingRowOutput(serializers.Serializer):
-    member = serializers.IntegerField()
+    member = WholeNumberField()
     name = serializers.CharField()
-    rank = serializers.IntegerField(help_text="the place in the whole standings")
+    rank = WholeNumberField(help_text="the place in the whole standings")
     tied = serializers.BooleanField(help_text="equal on every metric of the precedence list")
     display_rank = serializers.CharField(help_text='the place as shown, "=3" when tied')
     metrics = _row_figures()()
@@ -121,28 +122,28 @@ class MetricOutput(serializers.Serializer):
 
 class StandingsOutput(serializers.Serializer):
     tournament = serializers.CharField()
-    version = serializers.IntegerField()
+    version = WholeNumberField()
     computed_at = serializers.DateTimeField(allow_null=True)
     precedence = MetricOutput(many=True, help_text="the metrics ranked by, the first deciding most")
     metrics = MetricOutput(many=True, help_text="what each figure of a row means")
     player = serializers.CharField(allow_null=True, help_text="the `player` asked for, if any")
-    count = serializers.IntegerField(help_text="rows in all (only the player's when asked)")
-    page = serializers.IntegerField(help_text="this page (a page past the end is the last)")
-    pages = serializers.IntegerField()
-    page_size = serializers.IntegerField(help_text="rows a page, as on the public page")
+    count = WholeNumberField(help_text="rows in all (only the player's when asked)")
+    page = WholeNumberField(help_text="this page (a page past the end is the last)")
+    pages = WholeNumberField()
+    page_size = WholeNumberField(help_text="rows a page, as on the public page")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     rows = StandingRowOutput(many=True)
 
 
 class StandingsQuery(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+    page = WholeNumberField(min_value=1, max_value=MAX_PAGE, default=1)
 
 
 class ProgressOutput(serializers.Serializer):
     state = serializers.CharField()
-    percent = serializers.IntegerField()
-    version = serializers.IntegerField(required=False)
+    percent = WholeNumberField()
+    version = WholeNumberField(required=False)
 
 
 class TournamentListView(APIView):
@@ -292,15 +293,15 @@ class EntryInput(serializers.Serializer):
 
 
 class EntryOutput(serializers.Serializer):
-    member = serializers.IntegerField(source="member_id")
+    member = WholeNumberField(source="member_id")
     name = serializers.CharField(source="member.name")
-    joined_round = serializers.IntegerField()
-    left_round = serializers.IntegerField(allow_null=True)
-    bye_rounds = serializers.ListField(child=serializers.IntegerField())
+    joined_round = WholeNumberField()
+    left_round = WholeNumberField(allow_null=True)
+    bye_rounds = serializers.ListField(child=WholeNumberField())
 
 
 class RoundOutput(serializers.Serializer):
-    number = serializers.IntegerField()
+    number = WholeNumberField()
     tables = serializers.ListField(child=serializers.JSONField())
     byes = serializers.ListField(child=serializers.CharField())
     requested_byes = serializers.ListField(child=serializers.CharField())

@@ -160,3 +160,27 @@ def test_a_recorded_hand_fills_the_form_that_gives_it_back(ruleset, hand):
         elif value not in (False, ""):
             posted[name] = value
     assert hand_input(ruleset).from_form(posted) == hand
+
+
+@pytest.mark.parametrize(
+    "digit", ["\u0663", "\u00b3", "\uff13"]
+)  # Arabic-Indic, superscript, full-width
+def test_the_api_takes_a_number_in_ascii_digits_only(db, django_capture_on_commit_callbacks, digit):
+    """int() reads other scripts' digits ("٣" is 3): the API's whole numbers are ASCII
+    digits, as the forms' are (core.inputs.WholeNumberField, `whole_number`), refused
+    naming the field, and nothing recorded."""
+    world = club_in_play(django_capture_on_commit_callbacks)
+    rubber = Rubber.objects.get(table=world.table)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Table {world.table.token}")
+    url = f"/api/v1/clubs/{world.club.slug}/evenings/{world.table.evening_id}/tables/1/hands/"
+    body = {"hand": {"makers": "NS", "tricks": 3}, "expected_number": digit}
+    answer = api.post(url, body, format="json")
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["field"] == "expected_number"
+    assert "in the digits 0 to 9" in error["message"]
+    assert Rubber.objects.get(pk=rubber.pk).hand_count == 1
+    # In ASCII digits the same number is taken.
+    body["expected_number"] = "2"
+    assert api.post(url, body, format="json").status_code == 201
