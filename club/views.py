@@ -12,6 +12,8 @@ from club import selectors_public
 from club.models import Club, Evening, Member
 from club.selectors import clubs_directed_by, clubs_managed_by, clubs_visible_to
 from config.ratelimit import login_throttled
+from core.errors import UserError
+from core.inputs import whole_number
 
 
 def home(request):
@@ -63,10 +65,12 @@ def player_detail(request, slug, pk):
     club = _visible_club(request, slug)
     member = get_object_or_404(Member, club=club, pk=pk)
     seasons = selectors_player.player_seasons(member=member)
-    season = request.GET.get("season", "")
-    # ASCII digits only: "²" passes isdigit() and int() refuses it (a 500); any other
-    # season asked for shows the latest.
-    season = int(season) if season.isascii() and season.isdigit() and len(season) <= 9 else None
+    # ASCII digits only (core.inputs: "²" passes isdigit() and int() refuses it, a 500);
+    # any other season asked for shows the latest.
+    try:
+        season = whole_number(request.GET, "season")
+    except UserError:
+        season = None
     season = season if season in seasons else None
     season = season or (seasons[0] if seasons else None)
     return render(
@@ -105,8 +109,7 @@ def secretary_home(request):
 
     from club import evenings
     from club.api_evenings import EveningInput
-    from config.api import UserError, field_error
-    from core.inputs import whole_number
+    from config.api import field_error
     from scoring.rules import GAMES, ScoringError
 
     error = typed = number = None

@@ -16,6 +16,7 @@ from django.shortcuts import render
 
 from club.confirmations import with_confirmations
 from club.selectors import clubs_visible_to
+from club.templatetags.words import winners
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES
 from scoring.rules.bridge import TRUMP_NAMES
@@ -69,7 +70,8 @@ def scoresheet_display(sheet: dict) -> dict:
         # "abandoned": play stopped before it was won (law 21, or the evening closed).
         "abandoned": sheet.get("status") == "abandoned",
         "winner": sheet["rubber"]["winner"],
-        "winner_words": _side_words(sheet, sheet["rubber"]["winner"]),
+        # The winners named ("Ann & Cora (N-S)"); "N-S" alone on a sheet without players.
+        "winner_words": winners(sheet.get("players"), sheet["rubber"]["winner"]) or None,
         "value": sheet["rubber"]["value"],
         "ledger": _ledger(sheet),
     }
@@ -82,19 +84,6 @@ def scoresheet_display(sheet: dict) -> dict:
         ]
         display.update(_euchre(sheet) if kind == "euchre" else _bridge(sheet))
     return display
-
-
-SIDE_LABELS = {"NS": "N-S", "EW": "E-W"}
-
-
-def _side_words(sheet: dict, side: str | None) -> str | None:
-    """A side in words: its players and their side ("Ann & Cora (N-S)"), or the side
-    alone on a sheet that names no players."""
-    if not side:
-        return None
-    players = sheet.get("players")
-    names = players.get(side) if isinstance(players, dict) else None
-    return f"{' & '.join(names)} ({SIDE_LABELS[side]})" if names else SIDE_LABELS[side]
 
 
 # Euchre ------------------------------------------------------------------------------

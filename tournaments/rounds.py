@@ -11,13 +11,12 @@ more). A round is seated only when every table of the round before has its resul
 import secrets
 
 from django.db import transaction
-from django.db.models import Sum
 
 from club.models import Member
 from core.db import lock_one
 from core.errors import UserError
 from scoring import services as scoring
-from scoring.models import HandScore, Rubber
+from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
 
@@ -119,31 +118,15 @@ def requested_byes(*, tournament: Tournament, round_number: int) -> list[str]:
     ]
 
 
-def _fixed_deals_totals(rubber: Rubber) -> dict[str, int]:
-    """Each side's points over a round of fixed deals (both partners score the side's)."""
-    sides = dict(
-        HandScore.objects.filter(rubber=rubber)
-        .values("side")
-        .annotate(points=Sum("points"))
-        .values_list("side", "points")
-    )
-    return {side: sides.get(side, 0) // 2 for side in ("NS", "EW")}
-
-
 def _table_winner(rubber: Rubber) -> str | None:
-    """The side that won the table: the rubber's winner, or with fixed deals the side
-    that scored more once they are all played (None while it is being played; a round
-    level after its deals goes on one deal at a time until one side is ahead, P1). A
-    round of fixed deals whose rubber is won before they run out is over then, for no
-    deal may follow (rulings E1-E4): won by the side ahead, or level, the rubber's winner."""
-    if rubber.deal_limit is None:
-        return (rubber.winner or None) if rubber.is_complete else None
-    if rubber.hand_count < rubber.deal_limit and not rubber.is_complete:
-        return None
-    totals = _fixed_deals_totals(rubber)
-    ns, ew = totals["NS"], totals["EW"]
-    level = (rubber.winner or None) if rubber.is_complete else None
-    return "NS" if ns > ew else "EW" if ew > ns else level
+    """The side that won the table, as the rubber's roll-up reads it (scoring.rollup,
+    `round_won`, written with every write of the rubber): the rubber's winner, or with
+    fixed deals the side ahead once they are all played (None while it is being played; a
+    round level after its deals goes on one deal at a time until one side is ahead, P1);
+    a round of fixed deals whose rubber is won before they run out is over then, for no
+    deal may follow (rulings E1-E4): won by the side ahead, or level, the rubber's winner.
+    Reads the rubber's seats: prefetch them (`rubber__seats`) for many tables."""
+    return next((seat.side for seat in rubber.seats.all() if seat.round_won), None)
 
 
 def _is_level(rubber: Rubber, winner: str | None) -> bool:
@@ -154,7 +137,7 @@ def _is_level(rubber: Rubber, winner: str | None) -> bool:
 def round_results(*, tournament: Tournament) -> list[RoundResult]:
     """Every round seated so far with the winners known at each table."""
     results = []
-    rounds = tournament.rounds.order_by("number").prefetch_related("tables__rubber")
+    rounds = tournament.rounds.order_by("number").prefetch_related("tables__rubber__seats")
     for played in rounds:
         winners = {}
         for table in played.tables.all():
@@ -242,7 +225,8 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
 def round_as_dict(played: Round) -> dict:
     """A round as the API and pages show it: tables, seats, byes, rubbers and results."""
     tables = []
-    for table in played.tables.select_related("rubber").order_by("number"):
+    rows = played.tables.select_related("rubber").prefetch_related("rubber__seats")
+    for table in rows.order_by("number"):
         seats = next(t["seats"] for t in played.seating["tables"] if t["number"] == table.number)
         winner = _table_winner(table.rubber)
         tables.append(

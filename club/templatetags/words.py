@@ -52,3 +52,13 @@ def side_name(side: str) -> str:
     """A partnership as the score sheet names it: "NS" -> "N-S", "EW" -> "E-W"; a
     Call-Ace player's name as is."""
     return {"NS": "N-S", "EW": "E-W"}.get(side, side)
+
+
+@register.filter
+def winners(players, side: str | None) -> str:
+    """A side named by its players, from a rubber's players ({"NS": [...], "EW": [...]}):
+    "Ann & Bob (N-S)"; the side alone where its players are not known; "" for none."""
+    if not side:
+        return ""
+    names = players.get(side) if isinstance(players, dict) else None
+    return f"{' & '.join(names)} ({side_name(side)})" if names else side_name(side)
