@@ -3,6 +3,7 @@ benchmark measures (threaded workers, two a core, two threads each), each one op
 the environment without editing the file."""
 
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +31,7 @@ def settings_read(**environment: str) -> dict[str, str]:
 def test_threaded_workers_two_a_core_two_threads_each():
     read = settings_read()
     assert read["worker_class"] == "gthread"
-    assert int(read["workers"]) == 2 * (os.cpu_count() or 1)
+    assert int(read["workers"]) == 2 * len(os.sched_getaffinity(0))
     assert read["threads"] == "2"
 
 
@@ -43,3 +44,52 @@ def test_threaded_workers_two_a_core_two_threads_each():
 )
 def test_the_environment_changes_a_setting(environment, setting, value):
     assert settings_read(**environment)[setting] == value
+
+
+usable_cores = runpy.run_path(str(CONFIG))["usable_cores"]
+
+
+def cgroup(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("files", "most"),
+    [
+        # cgroup v2: a container run with --cpus 1.5 gets two workers' cores, rounded up
+        ({"cpu.max": "150000 100000\n"}, 2),
+        ({"cpu.max": "100000 100000\n"}, 1),
+        # cgroup v1
+        ({"cpu/cpu.cfs_quota_us": "50000\n", "cpu/cpu.cfs_period_us": "100000\n"}, 1),
+    ],
+)
+def test_a_containers_cpu_quota_bounds_the_cores_counted(tmp_path, files, most):
+    """Not the host's cores: a container given a CPU or two of a large host must not start
+    two workers for each of the host's cores (each one a PostgreSQL connection)."""
+    assert usable_cores(cgroup(tmp_path, files)) == min(most, len(os.sched_getaffinity(0)))
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {},  # nothing to read: not on Linux, or no control group mounted
+        {"cpu.max": "max 100000\n"},
+        {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"},
+        {"cpu.max": "garbage\n"},
+    ],
+)
+def test_no_quota_counts_the_cores_the_process_may_run_on(tmp_path, files):
+    assert usable_cores(cgroup(tmp_path, files)) == len(os.sched_getaffinity(0))
+
+
+def test_the_cpus_a_process_is_pinned_to_are_counted(tmp_path):
+    """A cpuset (taskset, a container's --cpuset-cpus): the CPUs it may use, not the host's."""
+    allowed = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {min(allowed)})
+        assert usable_cores(cgroup(tmp_path, {})) == 1
+    finally:
+        os.sched_setaffinity(0, allowed)
