@@ -41,6 +41,8 @@ from urllib.parse import urlsplit, urlunsplit
 import environ
 import pghistory.config
 
+from config.cores import usable_cores
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -252,6 +254,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# One worker process a core this process may use (config/cores.py), not one for each of
+# the host's cores (Celery's default): each holds a PostgreSQL connection.
+CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=usable_cores())
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # Redelivery of an unacknowledged task happens after the visibility timeout; every

@@ -1,14 +1,16 @@
 """config/gunicorn.conf.py, as gunicorn itself reads it: the production settings the
 benchmark measures (threaded workers, two a core, two threads each), each one open to
-the environment without editing the file."""
+the environment without editing the file; and the cores counted (config/cores.py), the
+ones the process may use, for the web and the Celery worker alike."""
 
 import os
-import runpy
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from config.cores import usable_cores
 
 CONFIG = Path(__file__).resolve().parents[2] / "config" / "gunicorn.conf.py"
 
@@ -44,9 +46,6 @@ def test_threaded_workers_two_a_core_two_threads_each():
 )
 def test_the_environment_changes_a_setting(environment, setting, value):
     assert settings_read(**environment)[setting] == value
-
-
-usable_cores = runpy.run_path(str(CONFIG))["usable_cores"]
 
 
 def cgroup(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -93,3 +92,10 @@ def test_the_cpus_a_process_is_pinned_to_are_counted(tmp_path):
         assert usable_cores(cgroup(tmp_path, {})) == 1
     finally:
         os.sched_setaffinity(0, allowed)
+
+
+def test_the_celery_worker_runs_a_process_a_usable_core():
+    """Celery's own default is a process for each of the host's cores."""
+    from config.celery import app
+
+    assert app.conf.worker_concurrency == usable_cores()
