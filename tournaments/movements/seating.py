@@ -41,7 +41,8 @@ class Guarantee(StrEnum):
     """Nobody partners a player he has partnered before in the tournament."""
 
     BALANCED_BYES = "balanced-byes"
-    """Nobody sits out while someone who has played fewer rounds plays."""
+    """Nobody sits out while someone who has played more rounds plays (the byes go to those
+    who have played most)."""
 
 
 @dataclass(frozen=True)
