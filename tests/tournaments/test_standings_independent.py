@@ -1,0 +1,184 @@
+"""The standings against an independent reading of them (tests/tournaments/independent.py:
+every metric worked out again from the stored hands, games and seats, as the issues and
+rulings say), on worlds with the edge cases: every game, corrections and removed hands,
+an abandoned rubber, a Call-Ace sitting, an evening outside the ladder, a progressive's
+fixed deals and rubbers up to a selected round; published after the incremental
+recalculations and again after a full one."""
+
+import datetime
+
+import pytest
+from django.db import transaction
+
+from club import recording
+from scoring import services as scoring
+from scoring.models import Rubber
+from scoring.rules import ScoringError
+from tests.factories import EveningFactory
+from tests.tournaments import independent
+from tests.tournaments.conftest import EIGHT, hand, sweep
+from tournaments import rounds, services
+from tournaments.metrics import METRICS
+from tournaments.selectors import standings_published
+
+EVERY = [k for k in METRICS if k != "head_to_head"]
+
+
+def shown(tournament) -> dict[str, tuple[str, dict]]:
+    tournament.refresh_from_db()
+    rows = standings_published(tournament=tournament)["rows"]
+    return {row["name"]: (row["display_rank"], row["metrics"]) for row in rows}
+
+
+def agree(tournament, precedence):
+    """The published standings (places and every figure) equal the independent reading,
+    incrementally kept and after a full recalculation."""
+    expected = independent.ranked(tournament, precedence)
+    for _ in ("incremental", "full"):
+        published = shown(tournament)
+        assert sorted(published) == sorted(expected)
+        differ = {}
+        for name, (place, figures) in expected.items():
+            got_place, got = published[name]
+            want = {k: str(v) if k == "stake_won" else v for k, v in figures.items()}
+            want["place"], got = place, {**got, "place": got_place}
+            differ.update({(name, k): (got[k], want[k]) for k in want if got[k] != want[k]})
+        assert not differ, f"(published, expected): {differ}"
+        services.standings_full_recalculation(tournament_id=tournament.pk)
+
+
+def start(club, evening, ruleset, players, **kwargs):
+    return scoring.rubber_start(
+        club=club, evening=evening, ruleset=ruleset, players=players, **kwargs
+    )
+
+
+def play(commit, rubber, *hands):
+    """Record the hands in turn, up to the one the laws refuse (the rubber, or the round of
+    fixed deals, is over: rulings E1, P1)."""
+    for data in hands:
+        try:
+            commit(recording.hand_record, rubber_id=rubber.pk, data=data)
+        except ScoringError:
+            return
+
+
+def abandon(commit, rubber):
+    def run():
+        with transaction.atomic():
+            locked = Rubber.objects.select_for_update().get(pk=rubber.pk)
+            scoring.rubber_abandon(rubber=locked)
+
+    commit(run)
+
+
+@pytest.fixture
+def season(club, roster, commit):
+    """A ladder over a Euchre, a Bridge and a Call-Ace evening, and a Euchre evening it
+    does not count."""
+    euchre = EveningFactory(club=club, stake="0.25")
+    bridge = EveningFactory(club=club, ruleset=independent.BRIDGE, stake="0.10")
+    call_ace = EveningFactory(club=club, ruleset=independent.CALL_ACE, stake="0.05")
+    outside = EveningFactory(club=club, date=datetime.date(1888, 12, 1))
+    precedence = ["net_rubber_points", "rubbers_won", "points", "head_to_head"]
+    ladder = commit(
+        services.tournament_create, club=club, name="Season", slug="season", kind="ladder",
+        evening_ids=[euchre.pk, bridge.pk, call_ace.pk], precedence=precedence,
+    )  # fmt: skip
+    return ladder, euchre, bridge, call_ace, outside
+
+
+def test_a_ladder_of_every_game_agrees_with_the_laws(club, season, commit):
+    ladder, euchre, bridge, call_ace, outside = season
+    E = independent.EUCHRE
+    # Euchre: a lone hand whose revoke gave the adversaries their game first (ruling E6),
+    # a law-90 forfeit (E8), euchres, laps, then won by North-South.
+    first = start(club, euchre, E, {"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]})
+    play(
+        commit, first,
+        {"makers": "NS", "alone": True, "tricks": 4, "revokes": ["NS"]},  # 5 to EW: game
+        hand("EW", 1), {"makers": "NS", "tricks": 5, "law90": "NS"}, hand("NS", 5, True),
+        hand("NS", 3), hand("NS", 5), hand("EW", 0, True), hand("NS", 5), hand("NS", 3),
+    )  # fmt: skip
+    # Corrected and a hand removed, then abandoned.
+    second = start(club, euchre, E, {"NS": ["Ann", "Bob"], "EW": ["Cora", "Edith"]})
+    play(commit, second, hand("NS", 5), hand("EW", 4), hand("EW", 5, True))
+    commit(recording.hand_correct, rubber_id=second.pk, number=1, data=hand("EW", 2),
+           reason="misread", is_secretary=True)  # fmt: skip
+    commit(recording.hand_remove, rubber_id=second.pk, number=3, reason="wrong table",
+           is_secretary=True)  # fmt: skip
+    abandon(commit, second)
+    third = start(club, euchre, E, {"NS": ["Edith", "Frank"], "EW": ["Ann", "Dan"]})
+    play(commit, third, *sweep("EW"))
+    start_outside = start(club, outside, E, {"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]})
+    play(commit, start_outside, *sweep("NS"))
+    # Bridge: honours, chicane, a slam; won by East-West.
+    players = {"NS": ["Bob", "Cora"], "EW": ["Dan", "Frank"]}
+    rubber = start(club, bridge, independent.BRIDGE, players)
+    play(
+        commit, rubber,
+        {"declarer": "NS", "trump": "H", "tricks": {"NS": 9, "EW": 4},
+         "honours": {"side": "NS", "held": 4, "in_one_hand": 3}, "chicane": {"NS": 0, "EW": 1}},
+        {"declarer": "EW", "trump": "NT", "tricks": {"NS": 3, "EW": 10},
+         "honours": {"side": "EW", "held": 4, "in_one_hand": 4}},
+        {"declarer": "EW", "trump": "S", "tricks": {"NS": 1, "EW": 12},
+         "honours": {"side": "NS", "held": 3, "in_one_hand": 2}, "chicane": {"NS": 0, "EW": 1}},
+        {"declarer": "EW", "trump": "C", "tricks": {"NS": 4, "EW": 9},
+         "honours": {"side": "EW", "held": 5, "in_one_hand": 4}},
+    )  # fmt: skip
+    # Call-Ace: five players, lone hands spoilt and made, a void deal; closed and settled.
+    sitting = start(club, call_ace, independent.CALL_ACE, ["Ann", "Bob", "Cora", "Dan", "Edith"])
+    play(
+        commit, sitting,
+        {"maker": "Ann", "alone": True, "tricks": 5},
+        {"maker": "Bob", "partner": "Cora", "tricks": 2},
+        {"maker": "Cora", "alone": True, "tricks": 4, "revoke": "makers"},
+        {"maker": "Dan", "tricks": 3},
+        {"maker": "Edith", "partner": "Ann", "tricks": 5, "revoke": "adversaries"},
+        {"void": True},
+        {"maker": "Bob", "alone": True, "tricks": 3, "no_score": ["Bob"]},
+    )  # fmt: skip
+    commit(recording.sitting_close, rubber_id=sitting.pk)
+    for precedence in (
+        ladder.precedence,
+        ["euchres", "lone_hands", "head_to_head", "points"],
+        ["rubbers_won", "head_to_head", "honours"],
+    ):
+        if precedence != ladder.precedence:
+            commit(services.tournament_update, tournament=ladder, precedence=precedence)
+        agree(ladder, precedence + [k for k in EVERY if k not in precedence])
+
+
+@pytest.fixture
+def staked(club, commit):
+    def build(*, deals=None, stake="0.20"):
+        tournament = services.tournament_create(
+            club=club, name="Progressive", slug=f"s-{deals}", kind="progressive",
+            ruleset=independent.EUCHRE, movement="rotation", deals_per_round=deals,
+            stake=stake, precedence=["rounds_won", "stake_won", "head_to_head", "points"],
+        )  # fmt: skip
+        for name in EIGHT:
+            rounds.tournament_enter(tournament=tournament, name=name)
+        return tournament
+
+    return build
+
+
+@pytest.mark.parametrize("deals", [None, 3])
+def test_a_progressive_agrees_round_by_round(staked, commit, deals):
+    tournament = staked(deals=deals)
+    plays = {
+        None: [sweep("NS"), [hand("EW", 5), hand("NS", 5)] * 2 + sweep("EW") * 2],
+        3: [[hand("NS", 5), hand("EW", 3), hand("EW", 5, True)],
+            [hand("NS", 3), hand("EW", 3), hand("NS", 0), hand("NS", 3)]],
+    }[deals]  # fmt: skip
+    for _ in (1, 2):
+        played = rounds.round_seat_next(tournament_id=tournament.pk)
+        for table, hands in zip(played.tables.order_by("number"), plays, strict=True):
+            play(commit, table.rubber, *hands)
+    second = rounds.round_seat_next(tournament_id=tournament.pk)  # round 3, one hand
+    play(commit, second.tables.get(number=1).rubber, hand("NS", 5))
+    precedence = tournament.precedence + [k for k in EVERY if k not in tournament.precedence]
+    agree(tournament, precedence)
+    commit(services.tournament_update, tournament=tournament, standings_round=1)
+    agree(tournament, precedence)
