@@ -6,11 +6,15 @@ fixed deals and rubbers up to a selected round; published after the incremental
 recalculations and again after a full one."""
 
 import datetime
+import itertools
 
 import pytest
 from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from club import recording
+from config.api import UserError
 from scoring import services as scoring
 from scoring.models import Rubber
 from scoring.rules import ScoringError
@@ -227,3 +231,76 @@ def test_fixed_deals_level_rounds_and_rubbers_won_early_agree(staked, commit):
     for table, hands in zip(tables, [level[:4], sweep("NS")], strict=True):
         play(commit, table.rubber, *hands)
     agree(tournament, tournament.precedence)
+
+
+call_ace_deal = st.one_of(
+    st.fixed_dictionaries(
+        {"maker": st.sampled_from(["Ann", "Bob", "Cora", "Dan", "Edith"]),
+         "alone": st.booleans(), "tricks": st.integers(0, 5)},
+        optional={"revoke": st.sampled_from(["makers", "adversaries"]),
+                  "no_score": st.lists(st.sampled_from(["Ann", "Bob"]), max_size=1)},
+    ),
+    st.just({"void": True}),
+)  # fmt: skip
+euchre_hand = st.fixed_dictionaries(
+    {"makers": st.sampled_from(["NS", "EW"]), "alone": st.booleans(),
+     "tricks": st.integers(0, 5)},
+    optional={"revokes": st.lists(st.sampled_from(["NS", "EW"]), max_size=2),
+              "law90": st.sampled_from(["NS", "EW"])},
+)  # fmt: skip
+step = st.one_of(
+    st.tuples(st.just("record"), st.integers(0, 1), euchre_hand),
+    st.tuples(st.just("deal"), call_ace_deal),
+    st.tuples(st.just("correct"), st.integers(0, 1), st.integers(1, 12), euchre_hand),
+    st.tuples(st.just("remove"), st.integers(0, 2)),
+    st.tuples(st.just("close"), st.just(0)),
+    st.tuples(st.just("abandon"), st.integers(0, 1)),
+)
+slugs = itertools.count()
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(steps=st.lists(step, min_size=1, max_size=30))
+def test_any_evening_of_records_corrections_removals_and_endings_agrees(
+    club, roster, commit, steps
+):
+    """Issue #5: whatever was recorded, corrected, removed, closed or abandoned, the
+    standings kept incrementally, and recalculated in full, read as the laws do."""
+    euchre = EveningFactory(club=club)
+    sittings = EveningFactory(club=club, ruleset=independent.CALL_ACE, stake="0.05")
+    precedence = ["rubbers_won", "lone_hands", "head_to_head", "points"]
+    ladder = commit(
+        services.tournament_create, club=club, name="L", slug=f"any{next(slugs)}",
+        kind="ladder", evening_ids=[euchre.pk, sittings.pk], precedence=precedence,
+    )  # fmt: skip
+    E = independent.EUCHRE
+    rubbers = [
+        start(club, euchre, E, {"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]}),
+        start(club, euchre, E, {"NS": ["Ann", "Edith"], "EW": ["Frank", "Cora"]}),
+        start(club, sittings, independent.CALL_ACE, ["Ann", "Bob", "Cora", "Dan", "Edith"]),
+    ]
+    for kind, *args in steps:
+        try:
+            if kind == "record":
+                commit(recording.hand_record, rubber_id=rubbers[args[0]].pk, data=args[1])
+            elif kind == "deal":
+                commit(recording.hand_record, rubber_id=rubbers[2].pk, data=args[0])
+            elif kind == "correct":
+                commit(recording.hand_correct, rubber_id=rubbers[args[0]].pk, number=args[1],
+                       data=args[2], reason="test", is_secretary=True)  # fmt: skip
+            elif kind == "remove":
+                rubber = rubbers[args[0]]
+                rubber.refresh_from_db()
+                commit(recording.hand_remove, rubber_id=rubber.pk, number=rubber.hand_count,
+                       reason="test", is_secretary=True)  # fmt: skip
+            elif kind == "close":
+                commit(recording.sitting_close, rubber_id=rubbers[2].pk)
+            else:
+                abandon(commit, rubbers[args[0]])
+        except (UserError, ScoringError):
+            pass  # refused under the laws: nothing changed
+    agree(ladder, precedence)
