@@ -40,7 +40,11 @@ def player_record(*, member: Member) -> dict:
         played=Count("id"),
         won=Count("id", filter=~Q(side="") & Q(side=F("rubber__winner"))),
     )
-    money = Settlement.objects.filter(member=member).aggregate(total=Sum("amount"))["total"]
+    # What each of his seats settled, as the standings' stake won and his scorecard read it
+    # (scoring.rollup): a rubber's or a sitting's settlement (rulings M1, C5), or a
+    # progressive's round of fixed deals at the difference in points once it is over, which
+    # no settlement holds (ruling P2).
+    money = RubberPlayer.objects.filter(member=member).aggregate(total=Sum("stake_won"))["total"]
     seats = (
         RubberPlayer.objects.filter(member=member)
         .select_related("rubber", "rubber__evening")

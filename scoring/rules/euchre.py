@@ -246,9 +246,14 @@ class EuchreRules(RuleSet):
         got = [0, 0]
         won = -1
         lap = 0
-        for side, pts in ((r_side, r_pts), (h_side, h_pts)):
+        # What the hand itself (not its revoke penalties) gave its side: nothing when the
+        # adversaries had won the game first with their revoke points (ruling E6).
+        hand_got = 0
+        for is_hand, side, pts in ((False, r_side, r_pts), (True, h_side, h_pts)):
             if not pts:
                 continue
+            if is_hand and (won < 0 or side == won):
+                hand_got = pts
             if won < 0:
                 got[side] += pts
                 total = score[side] + pts
@@ -272,8 +277,11 @@ class EuchreRules(RuleSet):
             "march": SIDES[makers] if tricks == 5 else None,
             "lone": lone,
             # A lone hand made is one that scored (law 3): not the law-90 offender's, which
-            # "scores nothing that its play made on that hand" (ruling E8).
-            "lone_made": alone and (tricks >= 3 or hand.law50) and off != makers,
+            # "scores nothing that its play made on that hand" (ruling E8), nor one whose
+            # points were lost because the adversaries' revoke points had won the game
+            # first (ruling E6) or as the last game's lap (ruling E2, below).
+            "lone_made": alone and (tricks >= 3 or hand.law50) and h_side == makers
+            and hand_got > 0,
             "euchred": SIDES[makers] if tricks < 3 and not hand.law50 else None,
             "lap": 0,
             "games_won": 0,
@@ -290,8 +298,12 @@ class EuchreRules(RuleSet):
         facts["lap"] = carry
         facts["games_won"] = len(games) - len(state.games)
         if complete:
-            # Ruling E2: the lap made in the last game of the rubber is lost.
+            # Ruling E2: the lap made in the last game of the rubber is lost; the hand's
+            # points came after its revoke points (law 4), so they are lost first.
             got[won] -= games[-1].lap
+            if h_side == won:
+                hand_got -= min(hand_got, games[-1].lap)
+                facts["lone_made"] = facts["lone_made"] and hand_got > 0
         new = EuchreState(
             carry if won == 0 else 0, carry if won == 1 else 0, games, winner, complete, hands
         )

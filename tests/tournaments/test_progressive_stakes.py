@@ -224,3 +224,34 @@ def test_the_migration_rolls_up_rounds_won_before_their_deals_ran_out(staked, co
     import_module("tournaments.migrations.0011_fixed_deal_rounds_won_early").forwards(apps, None)
     assert sorted(seats.filter(round_won=True).values_list("side", flat=True)) == ["NS", "NS"]
     assert StandingsDirty.objects.filter(tournament=tournament).exists()
+
+
+def test_the_players_page_shows_the_stake_won_the_standings_rank_by(staked, commit, client):
+    """Ruling P2 (docs/movements.md): a round of fixed deals settles at the difference of
+    the sides' points once it is over, even when its rubber was won before its deals ran
+    out. The player's page and the API's record said "Stake won" from the rubbers'
+    settlements: nothing for a round over by its deals (no rubber was finished), and the
+    rubber's value times the stake for one won early, where the standings' stake won, the
+    tournament's ledger and the page's own scorecard have the difference in points."""
+    from club.models import Member
+
+    tournament = staked(deals=10, stake="0.10")
+    first = seat(tournament)
+    early, by_deals = first.tables.get(number=1), first.tables.get(number=2)
+    for hand in sweep("NS"):  # the rubber won (worth 8) in nine deals: 15 points to 0
+        commit(recording.hand_record, rubber_id=early.rubber_id, data=hand)
+    for hand in [{"makers": "EW", "tricks": 3}] * 4 + [{"makers": "NS", "tricks": 5}] * 6:
+        commit(recording.hand_record, rubber_id=by_deals.rubber_id, data=hand)  # NS 12, EW 4
+    shown = metrics(tournament)
+    ledger = tournament_ledger(tournament=tournament)
+    for table, expected in ((early, "1.50"), (by_deals, "0.80")):
+        seats = first.seating["tables"][table.number - 1]["seats"]
+        for seat_name, sign in (("N", ""), ("E", "-")):
+            name = seats[seat_name]
+            assert shown[name]["stake_won"] == sign + expected
+            assert ledger[name] == Decimal(sign + expected)
+            member = Member.objects.get(club=tournament.club, name=name)
+            record = client.get(f"/api/v1/clubs/{tournament.club.slug}/players/{member.pk}/")
+            assert record.json()["figures"]["stake_won"] == sign + expected, name
+            page = client.get(f"/clubs/{tournament.club.slug}/players/{member.pk}/")
+            assert f"<dd>{sign}{expected} USD</dd>" in page.content.decode(), name

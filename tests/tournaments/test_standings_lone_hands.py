@@ -103,3 +103,51 @@ def test_the_migration_mends_lone_hands_recorded_before(club, roster, evening, l
 
     import_module("tournaments.migrations.0010_lone_hands_recounted").mark_all_dirty(apps, None)
     assert StandingsDirty.objects.filter(tournament=ladder).count() == 4
+
+
+def test_a_lone_hand_whose_point_was_lost_is_not_a_lone_hand_made(club, evening, ladder, commit):
+    """Ruling E6: the lone side's revoke gives the adversaries five first (law 63, law 4)
+    and with it the game; "the losers' further points from that hand are lost", so the
+    lone hand scored nothing and is no lone hand made (law 3). The adversaries' revoke
+    leaves the lone hand scoring: made."""
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, {"makers": "NS", "tricks": 4, "alone": True, "revokes": ["NS"]})
+    record(commit, rubber, {"makers": "EW", "tricks": 4, "alone": True, "revokes": ["NS"]})
+    assert lone_hands(ladder) == {"Ann": 0, "Cora": 0, "Bob": 1, "Dan": 1}
+
+
+def test_the_migration_mends_lone_hands_whose_points_were_lost(club, evening, ladder, commit):
+    """Hands recorded before the fix carry the old flag: scoring 0012 takes it from a lone
+    hand whose points were lost (ruling E6), leaves a lone hand that scored, and rolls the
+    seats up; tournaments 0012 marks the standings for recalculation."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from scoring.models import Hand, HandScore, RubberPlayer
+    from scoring.rollup import rollup_rubbers
+    from tournaments.models import StandingsDirty
+
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, {"makers": "NS", "tricks": 4, "alone": True, "revokes": ["NS"]})
+    record(commit, rubber, {"makers": "EW", "tricks": 4, "alone": True, "revokes": ["NS"]})
+    # As the code before recorded it.
+    lost = rubber.hands.get(number=1)
+    Hand.objects.filter(pk=lost.pk).update(facts={**lost.facts, "lone_made": True})
+    HandScore.objects.filter(hand=lost, side="NS").update(lone_made=1)
+    rollup_rubbers([rubber.pk])
+    StandingsDirty.objects.all().delete()
+
+    import_module("scoring.migrations.0012_lone_hands_not_lost").forwards(apps, None)
+
+    assert Hand.objects.get(pk=lost.pk).facts["lone_made"] is False
+    assert rubber.hands.get(number=2).facts["lone_made"] is True
+    lone = dict(
+        RubberPlayer.objects.filter(rubber=rubber).values_list("member__name", "lone_hands")
+    )
+    assert lone == {"Ann": 0, "Cora": 0, "Bob": 1, "Dan": 1}
+
+    import_module("tournaments.migrations.0012_lone_hands_not_lost_recounted").mark_all_dirty(
+        apps, None
+    )
+    assert StandingsDirty.objects.filter(tournament=ladder).count() == 4

@@ -202,6 +202,34 @@ def test_law_90_a_lone_hand_is_made_only_when_it_scored(offender, made):
     assert r.facts["lone_made"] is made
 
 
+def test_ruling_E6_a_lone_hand_whose_points_were_lost_is_no_lone_hand_made():
+    """Ruling E6: the lone side's own revoke (five, law 63) is scored first and wins the
+    adversaries the game; the lone hand's point "from that hand is lost", so it scored
+    nothing and is no lone hand made (law 3, as the standings count them). The
+    adversaries' revoke leaves the lone hand scoring, as its lap: made."""
+    _, r = score(hand("NS", 4, alone=True, revokes=["NS"]))
+    assert r.game_won == "EW" and r.points == {"NS": 0, "EW": 5}
+    assert r.facts["lone"] == "NS" and r.facts["lone_made"] is False
+    _, r = score(hand("NS", 4, alone=True, revokes=["EW"]))
+    assert r.points == {"NS": 5 + 1, "EW": 0} and r.facts["lone_made"] is True
+
+
+def test_ruling_E2_a_lone_hand_lost_as_the_last_games_lap_is_no_lone_hand_made():
+    """Ruling E2: a lap made in the last game of a rubber is lost. When the adversaries'
+    revoke (five against a lone hand, law 63, scored first, law 4) has already won the
+    lone side the rubber's last game, the lone march's four are all lap, and lost: the
+    lone hand scored nothing. From four, the same march scores its one point: made."""
+    # The fourth game (ruling E1: the third ended with NS's lap of one, carried in).
+    games = (EuchreGame(0, 2, 0, 5, 0, 1), EuchreGame(1, 2, 0, 0, 5, 2),
+             EuchreGame(0, 1, 1, 5, 3, 3))  # fmt: skip
+    last = EuchreState(ns=1, ew=0, games=games, winner=0)
+    state, r = score(hand("NS", 5, alone=True, revokes=["EW"]), last)
+    assert EUCHRE.is_complete(state) and r.points == {"NS": 4, "EW": 0}  # 5 + 4, lap 5 lost
+    assert r.facts["lone_made"] is False
+    _, r = score(hand("NS", 5, alone=True), last._replace(ns=4))
+    assert r.points == {"NS": 1, "EW": 0} and r.facts["lone_made"] is True
+
+
 def test_law_90_offending_adversaries_forfeit_two_and_the_makers_score_their_hand():
     _, r = score(hand("NS", 3, law90="EW"))
     assert r.points == {"NS": 2 + 1, "EW": 0}
