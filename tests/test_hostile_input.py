@@ -205,3 +205,30 @@ def test_every_route_answers_every_method_without_a_server_error(
             if response.status_code >= 500:
                 failed.append((method, path, response.status_code))
     assert failed == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/v1/scoresheets/score",
+         {"ruleset": "euchre-somerset-1888", "hands": [{"k" * 500_000: 1}]}, "hands[0].kkk"),
+        ("/api/v1/scoresheets/score",
+         {"ruleset": "euchre-somerset-1888", "options": {"k" * 500_000: 1}}, "options.kkk"),
+        ("/api/v1/clubs/somerset/evenings/", {"date": "1888-11-21",
+         "ruleset": "euchre-somerset-1888", "stake": "1", "options": {"k" * 500_000: 1}},
+         "options.kkk"),
+        ("/api/v1/clubs/somerset/tournaments/",
+         {"name": "L", "slug": "l", "kind": "ladder", "precedence": ["k" * 500_000]},
+         "precedence"),
+    ],
+)  # fmt: skip
+def test_a_refusal_does_not_echo_a_huge_key_or_choice(club, secretary_api, path, body, field):
+    """A refusal names the field and repeats what was wrong, but not half a megabyte of it:
+    an unknown key or an unknown choice was echoed whole, in the message, the field and
+    the details, so a 2 MB body got a 2 MB (and for the details twice that) answer."""
+    response = secretary_api.post(path, body, format="json")
+    assert response.status_code == 400
+    assert len(response.content) < 5_000
+    error = response.json()["error"]
+    assert error["field"].startswith(field)
+    assert "kkk" in error["message"] or "not a valid choice" in error["message"]
