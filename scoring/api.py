@@ -297,7 +297,8 @@ class RubberListQuery(serializers.Serializer):
 class RubberListView(APIView):
     """A club's rubbers and Call-Ace sittings; the secretary starts one. Not at a closed
     evening, nor at a table the evening formed: those get their rubbers from the evening,
-    its players cutting for partners and deal on the board (ruling T4)."""
+    its players cutting for partners and deal on the board (ruling T4); and at an evening
+    only at one of its tables."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
@@ -340,6 +341,14 @@ class RubberListView(APIView):
                     field="evening",
                     code="closed",
                 )
+        if evening is not None and "table" not in values:
+            # The evening's board, its closing and its room know rubbers by their tables:
+            # one at no table broke the board (a 500) and could not be answered for at
+            # closing.
+            raise UserError(
+                "A rubber at an evening is played at one of its tables: name the table.",
+                field="table",
+            )
         if "table" in values:
             number = values.pop("table")
             if evening is None:

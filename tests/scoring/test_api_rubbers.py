@@ -309,3 +309,13 @@ def test_a_rubber_is_not_started_at_a_closed_evening(in_play):
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "evening"
     assert Rubber.objects.count() == rubbers
+
+
+def test_a_rubber_at_an_evening_is_at_one_of_its_tables(in_play):
+    """The evening's board, its closing dialog and its room know rubbers by their tables:
+    one started at the evening with no table made the board a 500."""
+    rubbers = Rubber.objects.count()
+    response = _start_at(in_play, evening=in_play.evening.pk)
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "table"
+    assert Rubber.objects.count() == rubbers
