@@ -85,7 +85,7 @@ class ReopenInput(serializers.Serializer):
 class CloseRubberInput(serializers.Serializer):
     """What happened to one rubber still in play (club.closing)."""
 
-    table = WholeNumberField()
+    table = WholeNumberField(allow_null=True, help_text="null for a rubber at no table")
     rubber = WholeNumberField(help_text="its number at the table this evening: 1, 2, ...")
     outcome = serializers.ChoiceField(choices=["finished", "abandoned"])
     reason = serializers.CharField(required=False, help_text="why it was abandoned")

@@ -73,8 +73,9 @@ def unfinished_rubbers(*, evening) -> list[dict]:
 def _named(rubber: dict) -> str:
     kind = "sitting" if rubber["sitting"] else "rubber"
     hands = rubber["hands"]
+    table = "no table" if rubber["table"] is None else f"table {rubber['table']}"
     return (
-        f"table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}, "
+        f"{table}'s {kind} {rubber['rubber']} ({rubber['players']}, "
         f"{hands} hand{'' if hands == 1 else 's'})"
     )
 
@@ -95,7 +96,10 @@ def _outcomes(given) -> dict[tuple[int, int], dict]:
         if not isinstance(answer, dict):
             raise UserError("Each answer is an object.", field=field)
         table, number = answer.get("table"), answer.get("rubber")
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (table, number)):
+        # A rubber at no table (one the API started at the evening before it refused to)
+        # is named with the table null, as the board's dialog sends it.
+        numbers = (number,) if table is None else (table, number)
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
             raise UserError("Name the rubber by 'table' and 'rubber' (numbers).", field=field)
         outcome = answer.get("outcome")
         if not isinstance(outcome, str) or outcome not in OUTCOMES:

@@ -85,13 +85,19 @@ class TableLinkDead(Exception):
 def table_link_expires_at(*, table: Table) -> datetime.datetime:
     """When a table's link dies of age: the club's `table_link_hours` after the end of the
     evening's day in the site's time zone, or after the link was issued if that is later
-    (an evening entered after the day it was played on, a fresh link)."""
+    (an evening entered after the day it was played on, a fresh link). The links of an
+    evening dated at the end of the calendar (9999-12-31 is a date the doors take) never
+    die of age, as their hours would run past the last moment Python can count; they die
+    as any other does when the evening closes, the table breaks up or the link is renewed."""
     zone = timezone.get_default_timezone()
-    day_ends = datetime.datetime.combine(
-        table.evening.date + datetime.timedelta(days=1), datetime.time(), tzinfo=zone
-    )
-    start = max(day_ends, table.link_issued_at)
-    return start + datetime.timedelta(hours=table.club.table_link_hours)
+    try:
+        day_ends = datetime.datetime.combine(
+            table.evening.date + datetime.timedelta(days=1), datetime.time(), tzinfo=zone
+        )
+        start = max(day_ends, table.link_issued_at)
+        return start + datetime.timedelta(hours=table.club.table_link_hours)
+    except OverflowError:
+        return datetime.datetime.max.replace(tzinfo=datetime.UTC)
 
 
 def table_link_refusal(*, table: Table, now: datetime.datetime | None = None) -> str | None:

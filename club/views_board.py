@@ -67,7 +67,10 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
     tables = {t.number: t for t in evening.tables.all()}
     current = {
         r.table.number: r
-        for r in Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS)
+        # A rubber at no table (started by the API before it refused to) is not a table's.
+        for r in Rubber.objects.filter(
+            evening=evening, status=Rubber.Status.IN_PROGRESS, table__isnull=False
+        )
         .select_related("table")
         .order_by("pk")
     }

@@ -32,17 +32,34 @@ def _user_error_types() -> tuple[type[Exception], ...]:
     return (UserError, ScoringError, FormationError)
 
 
+# The most of a caller's text an error repeats, in its message, its field and each text
+# of its details: an unknown key or choice is named, not echoed whole (a 2 MB body's one
+# key was answered with 2 MB, its details twice that).
+ECHO_MAX = 500
+
+
+def _capped(value):
+    """`value` with every text in it (dictionaries' keys too) cut to ECHO_MAX characters."""
+    if isinstance(value, str):
+        return value if len(value) <= ECHO_MAX else f"{value[:ECHO_MAX]}…"
+    if isinstance(value, dict):
+        return {_capped(str(key)): _capped(inner) for key, inner in value.items()}
+    if isinstance(value, list | tuple):
+        return [_capped(inner) for inner in value]
+    return value
+
+
 def error_body(
     code: str, message: str, *, field=None, law=None, details: dict | None = None
 ) -> dict:
-    """Build the one error shape the API speaks."""
+    """Build the one error shape the API speaks (no text of it longer than ECHO_MAX)."""
     return {
         "error": {
             "code": code,
-            "message": message,
-            "field": field,
+            "message": _capped(message),
+            "field": _capped(field),
             "law": law,
-            "details": details or {},
+            "details": _capped(details or {}),
         }
     }
 

@@ -107,6 +107,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a header value with a control character is refused before anything reads it
+    # (Django's own server, quickstart's, passes a NUL through to the database).
+    "config.headers.RefuseControlCharacters",
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -22,7 +22,13 @@ urlpatterns = [
     path("clubs/", include("club.urls_public")),
     path("api/v1/", include("config.urls_api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # A page to read: GET and HEAD only. DRF's OPTIONS answer was rendered by the page's
+    # HTML renderer, which has no template for it (a 500).
+    path(
+        "api/docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", http_method_names=["get", "head"]),
+        name="api-docs",
+    ),
     # The admin's own login, behind the same login throttle as the other doors (django-axes
     # guards it through the authentication backend).
     path("admin/login/", login_throttled(admin.site.login)),

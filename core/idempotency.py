@@ -8,7 +8,11 @@ an `Idempotency-Key` header is done at most once per key for the same caller:
 - the same key with a different body gets 422;
 - a retry while the first request is still running gets 409 (retry later);
 - an answer of 5xx, or one that says to retry later (`Retry-After`: a row lock not
-  granted in time, core/db.py), is not stored, so the request may be tried again.
+  granted in time, core/db.py), is not stored, so the request may be tried again;
+- nor is a refusal made before anything was done (`NOT_LET_IN`: not let in, no such
+  address or method): a retry gets the same answer from the view, and otherwise anyone,
+  logged in or not, could have a row stored for a day per request (the throttles run in
+  the views such requests never reach).
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in. Its
@@ -33,6 +37,8 @@ PREFIXES = ("/api/", "/t/")
 # record would keep both, the password's digest unsalted, for a day). A login is safe to
 # send again: it answers the same token.
 SECRET_PATHS = ("/api/v1/auth/",)
+# Answers to a request refused before anything was done: not kept (see above).
+NOT_LET_IN = {401, 403, 404, 405}
 STALE_AFTER = timedelta(minutes=2)  # a request that died mid-way frees its key after this
 KEEP_FOR = timedelta(hours=24)
 
@@ -162,6 +168,7 @@ class IdempotencyMiddleware:
         response = self.get_response(request)
         if (
             response.status_code >= 500
+            or response.status_code in NOT_LET_IN
             or response.has_header("Retry-After")
             or getattr(response, "streaming", False)
         ):

@@ -295,7 +295,10 @@ class RubberListQuery(serializers.Serializer):
 
 
 class RubberListView(APIView):
-    """A club's rubbers and Call-Ace sittings; the secretary starts one."""
+    """A club's rubbers and Call-Ace sittings; the secretary starts one. Not at a closed
+    evening, nor at a table the evening formed: those get their rubbers from the evening,
+    its players cutting for partners and deal on the board (ruling T4); and at an evening
+    only at one of its tables."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
@@ -331,11 +334,35 @@ class RubberListView(APIView):
         evening = table = None
         if "evening" in values:
             evening = get_object_or_404(Evening, club=club, pk=values.pop("evening"))
+            if evening.status == Evening.Status.CLOSED:
+                # No hand could be recorded in it: it would stay in progress, unplayable.
+                raise UserError(
+                    "The evening is closed; a secretary must reopen it first.",
+                    field="evening",
+                    code="closed",
+                )
+        if evening is not None and "table" not in values:
+            # The evening's board, its closing and its room know rubbers by their tables:
+            # one at no table broke the board (a 500) and could not be answered for at
+            # closing.
+            raise UserError(
+                "A rubber at an evening is played at one of its tables: name the table.",
+                field="table",
+            )
         if "table" in values:
             number = values.pop("table")
             if evening is None:
                 raise exceptions.ValidationError({"table": ["Name the evening of the table."]})
             table = get_object_or_404(Table, evening=evening, number=number)
+            if evening.state:
+                # A table the evening formed gets its rubbers from the evening, each logged:
+                # one started here became the table's rubber in progress beside it.
+                raise UserError(
+                    f"Table {number}'s rubbers are started by the evening: its players cut "
+                    "for partners and deal on the board, and its hands are recorded there.",
+                    field="table",
+                    law="ruling T4",
+                )
         rubber = services.rubber_start(
             club=club, evening=evening, table=table, user=request.user, **values
         )

@@ -134,3 +134,101 @@ def test_a_file_given_to_a_command_is_refused_with_a_reason_not_a_traceback(db, 
     with pytest.raises(CommandError, match="is not JSON"):
         call_command(command, str(broken), stdout=io.StringIO(), stderr=io.StringIO())
     assert Club.objects.count() == clubs
+
+
+# Every route's parameters, filled from a club in play (tests.worlds.club_in_play).
+ROUTE_PARAMS = {
+    "<slug:slug>": "{s}", "<slug:tslug>": "winter", "<str:token>": "{tok}",
+    "<int:member>": "{m}", "<int:number>": "1", "<int:rubber>": "1", "<int:hand>": "1",
+}  # fmt: skip
+PK_AFTER = {"evenings": "{e}", "rubbers": "{r}", "members": "{m}", "players": "{m}",
+            "tournaments": "{t}"}  # fmt: skip
+ODD_METHODS = ["OPTIONS", "HEAD", "TRACE", "PUT", "PATCH", "DELETE"]
+
+
+def every_route() -> list[str]:
+    """Every URL of the service but the admin's model pages, its parameters as
+    placeholders for `str.format`."""
+    import re
+
+    from django.urls import get_resolver
+
+    routes = []
+
+    def walk(patterns, prefix=""):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            else:
+                routes.append(prefix + str(pattern.pattern))
+
+    walk(get_resolver().url_patterns)
+    filled = []
+    for route in routes:
+        if route.startswith("admin/") and route != "admin/login/":
+            continue
+        for param, value in ROUTE_PARAMS.items():
+            route = route.replace(param, value)
+        route = re.sub(r"(\w+)/<int:pk>", lambda m: f"{m[1]}/{PK_AFTER[m[1]]}", route)
+        assert "<" not in route, route
+        filled.append("/" + route)
+    return filled
+
+
+@pytest.mark.parametrize("caller", ["anonymous", "table", "secretary"])
+def test_every_route_answers_every_method_without_a_server_error(
+    db, django_capture_on_commit_callbacks, caller
+):
+    """A method a view does not take is refused (405) or ignored, never a 500: OPTIONS on
+    the API's docs page was one (its HTML renderer had no template for the answer)."""
+    from django.test import Client
+
+    from tests.worlds import club_in_play
+
+    played = club_in_play(django_capture_on_commit_callbacks)
+    ids = {
+        "s": played.club.slug, "e": played.evening.pk, "r": played.rubber.pk,
+        "m": played.members["Ann"].pk, "t": played.club.tournaments.get().pk,
+        "tok": played.table.token,
+    }  # fmt: skip
+    client = Client(raise_request_exception=False)  # every failure listed, not the first
+    headers = {}
+    if caller == "secretary":
+        client.force_login(played.secretary)
+    elif caller == "table":
+        headers["HTTP_AUTHORIZATION"] = f"Table {played.table.token}"
+    failed = []
+    for route in every_route():
+        path = route.format(**ids)
+        for method in ODD_METHODS:
+            response = client.generic(method, path, **headers)
+            if response.status_code >= 500:
+                failed.append((method, path, response.status_code))
+    assert failed == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/v1/scoresheets/score",
+         {"ruleset": "euchre-somerset-1888", "hands": [{"k" * 500_000: 1}]}, "hands[0].kkk"),
+        ("/api/v1/scoresheets/score",
+         {"ruleset": "euchre-somerset-1888", "options": {"k" * 500_000: 1}}, "options.kkk"),
+        ("/api/v1/clubs/somerset/evenings/", {"date": "1888-11-21",
+         "ruleset": "euchre-somerset-1888", "stake": "1", "options": {"k" * 500_000: 1}},
+         "options.kkk"),
+        ("/api/v1/clubs/somerset/tournaments/",
+         {"name": "L", "slug": "l", "kind": "ladder", "precedence": ["k" * 500_000]},
+         "precedence"),
+    ],
+)  # fmt: skip
+def test_a_refusal_does_not_echo_a_huge_key_or_choice(club, secretary_api, path, body, field):
+    """A refusal names the field and repeats what was wrong, but not half a megabyte of it:
+    an unknown key or an unknown choice was echoed whole, in the message, the field and
+    the details, so a 2 MB body got a 2 MB (and for the details twice that) answer."""
+    response = secretary_api.post(path, body, format="json")
+    assert response.status_code == 400
+    assert len(response.content) < 5_000
+    error = response.json()["error"]
+    assert error["field"].startswith(field)
+    assert "kkk" in error["message"] or "not a valid choice" in error["message"]

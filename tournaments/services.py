@@ -583,6 +583,17 @@ def tournament_update(
     if standings_round is not None:
         if tournament.kind != Tournament.Kind.PROGRESSIVE:
             raise UserError("Only a progressive tournament has rounds.", field="standings_round")
+        # A seated round or 0 (every round): a larger number was written past its column
+        # (smallint: 2**15 stored as -32768, 2**31 as 0) or refused by PostgreSQL, a 500.
+        seated = tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+        if standings_round > seated:
+            counted = {0: "every round (0): none is seated yet", 1: "round 1, or every round (0)"}
+            raise UserError(
+                f"Round {standings_round} has not been seated; the standings count "
+                + counted.get(seated, f"up to a seated round (1 to {seated}), or every round (0)")
+                + ".",
+                field="standings_round",
+            )
         tournament.standings_round = standings_round or None
         changed.append("standings_round")
         recalc = True

@@ -226,6 +226,46 @@ def test_the_board_closes_with_the_answers_of_its_dialog(board, evening):
     assert evening.status == Evening.Status.CLOSED
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("door", ["board", "api"])
+def test_a_rubber_at_no_table_is_answered_for_at_closing(board, evening, secretary, door):
+    """A rubber the API started at the evening with no table (`evening` without `table`,
+    refused now: tests/scoring/test_api_rubbers.py) broke the board, a 500 on every
+    request, and its closing answer could not name it: a table had to be a number, so
+    neither the board's dialog (which sends it as at no table) nor the API could close
+    the evening until its hands had finished it."""
+    from club import recording
+    from scoring import services as scoring
+    from tests.conftest import token_client
+    from tests.factories import MemberFactory
+
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        MemberFactory(club=evening.club, name=name)
+    rubber = scoring.rubber_start(
+        club=evening.club, evening=evening, ruleset="euchre-somerset-1888",
+        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+    recording.hand_record(rubber_id=rubber.pk, data=THREE)
+    if door == "board":
+        assert board.get(f"/secretary/evenings/{evening.pk}/").status_code == 200
+        page = post(board, evening, type="close").content.decode()
+        assert "no table&#x27;s rubber 1" in page  # the refusal, escaped
+        post(board, evening, type="close", **{f"outcome-{rubber.pk}": "abandoned",
+                                              f"reason-{rubber.pk}": "time"})  # fmt: skip
+    else:
+        answer = {"table": None, "rubber": 1, "outcome": "abandoned", "reason": "time"}
+        response = token_client(secretary).post(
+            f"/api/v1/clubs/{evening.club.slug}/evenings/{evening.pk}/close/",
+            {"rubbers": [answer]},
+            format="json",
+        )
+        assert response.status_code == 200, response.content
+    evening.refresh_from_db()
+    rubber.refresh_from_db()
+    assert evening.status == Evening.Status.CLOSED
+    assert rubber.status == Rubber.Status.ABANDONED
+
+
 # -- item 8: exports ---------------------------------------------------------------------------
 
 

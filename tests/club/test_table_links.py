@@ -176,6 +176,19 @@ def test_a_link_expires_the_clubs_hours_after_the_evenings_day(db, settings):
     assert table_link_expires_at(table=table) == table.link_issued_at + datetime.timedelta(hours=2)
 
 
+@pytest.mark.parametrize("day", [datetime.date(9999, 12, 31), datetime.date(9999, 12, 25)])
+def test_a_link_of_an_evening_at_the_end_of_the_calendar_lives(db, settings, day):
+    """An evening may be dated up to 9999-12-31 (the API and the board take any date):
+    its links' hours ran past the last datetime Python has, and every request with them,
+    the phone's page and the API alike, was a 500. Such a link never dies of age."""
+    settings.TIME_ZONE = "Pacific/Kiritimati"  # UTC+14: the end of the calendar comes first
+    table = TableFactory(evening__date=day, evening__club__table_link_hours=168)
+    assert table_link_refusal(table=table) is None
+    assert Client().get(f"/t/{table.token}/").status_code == 200
+    me = phone(table.token).get("/api/v1/me/")
+    assert me.status_code == 200 and me.json()["table"]["number"] == table.number
+
+
 def test_the_club_sets_its_links_hours(played):
     url = f"/api/v1/clubs/{played.club.slug}/"
     secretary = token_client(played.secretary)

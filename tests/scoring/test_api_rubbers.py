@@ -261,3 +261,61 @@ def test_starting_a_rubber_reads_the_named_players_not_the_roster(club, roster, 
         c for c in Member._meta.constraints if c.name == "member_unique_name_per_club"
     )
     assert [str(e) for e in constraint.expressions] == ["F(club)", "Lower(F(name))"]
+
+
+@pytest.fixture
+def in_play(db, django_capture_on_commit_callbacks):
+    from tests.worlds import club_in_play
+
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+def _start_at(played, **where):
+    from tests.conftest import token_client
+
+    body = {"ruleset": "euchre-somerset-1888", "players": PAIRS, **where}
+    return token_client(played.secretary).post(
+        f"/api/v1/clubs/{played.club.slug}/rubbers/", body, format="json"
+    )
+
+
+@pytest.mark.parametrize("table", [1, 2])
+def test_a_rubber_at_a_table_the_evening_runs_is_the_evenings_to_start(in_play, table):
+    """A table formed by the evening gets its rubbers from the evening: its players cut for
+    partners and deal (ruling T4), the rubbers count for cutting out (law 15), and each
+    is an entry of the evening's log. One started through the API beside it, by whatever
+    players, became the table's rubber in progress: the phone recorded into it, the cut
+    for partners was skipped (table 2, formed and not yet cut) and the log never had it."""
+    from tests.worlds import second_table
+
+    if table == 2:
+        second_table(in_play.evening)
+    rubbers = Rubber.objects.count()
+    response = _start_at(in_play, evening=in_play.evening.pk, table=table)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["field"], error["law"]) == ("table", "ruling T4")
+    assert Rubber.objects.count() == rubbers
+
+
+def test_a_rubber_is_not_started_at_a_closed_evening(in_play):
+    """No hand can be recorded at a closed evening, so a rubber started at one stayed in
+    progress, unplayable, and closing had settled what was in play (club.closing)."""
+    from tests.club.closing_helpers import close_abandoning
+
+    close_abandoning(in_play.evening.pk)
+    rubbers = Rubber.objects.count()
+    response = _start_at(in_play, evening=in_play.evening.pk)
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "evening"
+    assert Rubber.objects.count() == rubbers
+
+
+def test_a_rubber_at_an_evening_is_at_one_of_its_tables(in_play):
+    """The evening's board, its closing dialog and its room know rubbers by their tables:
+    one started at the evening with no table made the board a 500."""
+    rubbers = Rubber.objects.count()
+    response = _start_at(in_play, evening=in_play.evening.pk)
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "table"
+    assert Rubber.objects.count() == rubbers

@@ -187,3 +187,31 @@ def test_a_login_is_never_stored_with_its_token_and_password(db, secretary):
     assert answers[0].json()["token"] == answers[1].json()["token"]
     assert not answers[1].has_header("Idempotent-Replayed")
     assert not IdempotencyRecord.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("credentials", "path", "status"),
+    [
+        ("", "/api/v1/clubs/somerset/rubbers/{r}/hands/", 401),  # no one
+        ("Token not-a-token", "/api/v1/clubs/somerset/rubbers/{r}/hands/", 401),
+        ("", "/api/v1/clubs/somerset/nothing/", 404),  # an address that names nothing
+        ("", "/t/not-a-token/hand/", 404),  # a phone's link that never was one
+        ("", "/api/v1/rulesets/", 405),  # a read-only address
+    ],
+)
+def test_a_write_let_in_nowhere_leaves_no_record(rubber, credentials, path, status):
+    """A write refused before anything is done (not let in, no such address or method)
+    is answered afresh each time and keeps no record: a record was kept a day for each,
+    so anyone, logged in or not, could have the service store a row per request (those
+    are never throttled: the throttles run inside the views they never reach)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if credentials:
+        client.credentials(HTTP_AUTHORIZATION=credentials)
+    url = path.format(r=rubber.pk)
+    for key in ("k-1", "k-1", "k-2"):
+        response = client.post(url, HAND, format="json", HTTP_IDEMPOTENCY_KEY=key)
+        assert response.status_code == status
+        assert not response.has_header("Idempotent-Replayed")
+    assert not IdempotencyRecord.objects.exists()

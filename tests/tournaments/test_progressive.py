@@ -104,6 +104,25 @@ def test_standings_count_the_rounds_up_to_the_one_selected(make, commit):
     assert sum(r["metrics"]["rubbers_played"] for r in rows) == 8
 
 
+@pytest.mark.parametrize("number", [2, 2**15, 2**63])
+def test_the_standings_count_up_to_a_seated_round_only(make, secretary_api, number):
+    """A round not seated yet is refused, naming the field: 2**15 went past the column
+    (smallint) and 2**63 past PostgreSQL's integers, a 500 each; 0 counts every round."""
+    tournament = make("rotation")
+    seat(tournament)
+    url = f"/api/v1/clubs/{tournament.club.slug}/tournaments/{tournament.slug}/"
+    response = secretary_api.patch(url, {"standings_round": number}, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["field"] == "standings_round"
+    assert error["message"].startswith(f"Round {number} has not been seated")
+    tournament.refresh_from_db()
+    assert tournament.standings_round is None
+    for counted in (1, 0):
+        answer = secretary_api.patch(url, {"standings_round": counted}, format="json")
+        assert answer.status_code == 200, answer.content
+
+
 def test_call_ace_is_not_played_progressive(club):
     with pytest.raises(UserError) as error:
         services.tournament_create(
