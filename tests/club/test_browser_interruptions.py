@@ -1,0 +1,72 @@
+"""Real life interrupting the pages, in Debian's chromium: the secretary's login running
+out in the middle of an evening, the Wi-Fi going while the other side confirms a hand,
+and one form of the board answered while another is being typed in. Each test failed
+before its fix. Screenshots in artifacts/screenshots/interrupted-*.png."""
+
+import re
+
+import pytest
+
+from club import confirmations, evenings, recording
+from club.models import Evening
+from tests.browser import settled, shot
+from tests.club.test_browser_board_live import open_board, open_evening, seat_four
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def log_out_behind_the_page(page) -> None:
+    """The secretary's session ends (it expired, or he logged out in another tab) while
+    the board stays open: the browser no longer sends a session."""
+    context = page.context
+    kept = [cookie for cookie in context.cookies() if cookie["name"] != "sessionid"]
+    context.clear_cookies()
+    context.add_cookies(kept)
+
+
+def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
+    browser_page, live_server, club, secretary
+):
+    """The board's buttons and polls are answered by the login page once the session has
+    run out. The board once vanished: the login page has no board, so the board was
+    swapped for nothing, the name being typed with it, and nothing said why."""
+    evening = open_evening(club)
+    page = browser_page
+    open_board(page, live_server, evening)
+    settled(page)
+    version = Evening.objects.get(pk=evening.pk).version
+    log_out_behind_the_page(page)
+
+    page.fill("#arrive-player", "Zed")
+    page.get_by_test_id("arrive").click()
+    notice = page.get_by_test_id("logged-out")
+    notice.wait_for(timeout=5000)
+    text = notice.inner_text()
+    assert "You are logged out" in text and "nothing was done" in text
+    # The polls, answered by the login page too, take nothing either.
+    page.wait_for_timeout(3500)
+    assert page.locator("#board h1").is_visible()
+    assert page.input_value("#arrive-player") == "Zed"
+    assert Evening.objects.get(pk=evening.pk).version == version
+    shot(page, "interrupted-1-logged-out")
+
+    # He logs in again in the tab the notice opens; back on the board, he presses again.
+    # (Logging in gave the browser a new CSRF token, which the board's forms, unchanged
+    # since, do not hold: the button is answered all the same.)
+    login = notice.get_by_role("link", name="Log in again")
+    assert login.get_attribute("target") == "_blank"
+    with page.context.expect_page() as opened:
+        login.click()
+    other = opened.value
+    other.fill("input[name=username]", "secretary")
+    other.fill("input[name=password]", "correct horse battery")
+    other.click("button[type=submit]")
+    other.wait_for_url(re.compile(r"/secretary/evenings/"))
+    other.close()
+    notice.wait_for(state="hidden", timeout=6000)  # the next poll is answered again
+    with page.expect_response(re.compile(r"/action/$")) as answer:
+        page.get_by_test_id("arrive").click()
+    assert answer.value.status == 200
+    settled(page)
+    page.wait_for_selector("#board .chip:text-is('Zed')")
+    assert Evening.objects.get(pk=evening.pk).state.get("present") == ["Zed"]
