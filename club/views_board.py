@@ -10,7 +10,6 @@ shows the evening as it now is.
 
 import functools
 import io
-import uuid
 
 import segno
 from django.contrib.auth.decorators import login_required
@@ -416,10 +415,6 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
         "entry_values": entered if entered is not None and correcting is None else {},
         "last_hand": last,
         "correcting": correcting if error else None,
-        # Sent as the Idempotency-Key of the form's post: a flaky connection's retry of
-        # the same hand is answered from the first, never recorded twice. (The phone's
-        # queue, static/js/phone-queue.js, makes a key of its own for each hand.)
-        "idempotency_key": uuid.uuid4().hex,
         "etag": quote_etag(
             f"table-{table.pk}-{table.evening.version}"
             + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)

@@ -1,6 +1,7 @@
 // The phone's queue of hands (docs/architecture.md, "The phone at the table").
 //
-// Each hand entered on a table's phone goes first into a queue kept in the browser's
+// Each hand entered on a table's phone (and each answer of the other side: a hand
+// confirmed or disputed) goes first into a queue kept in the browser's
 // storage (localStorage, per table), with an Idempotency-Key made here, then is sent
 // from there, oldest first, one at a time. While the network is gone the page says
 // plainly how many hands are not sent yet; they go out by themselves when it returns
@@ -53,9 +54,12 @@
       return;
     }
     var names = queue.map(function (entry) { return entry.label; }).join(", ");
+    var answers = queue.filter(function (entry) { return entry.kind === "answer"; }).length;
+    var what = !answers ? (queue.length === 1 ? " hand" : " hands")
+      : answers === queue.length ? (queue.length === 1 ? " answer" : " answers") : "";
     box.hidden = false;
     box.textContent =
-      "Not sent yet: " + queue.length + (queue.length === 1 ? " hand waiting" : " hands waiting") +
+      "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
       (problem || "They are kept on this phone and sent as soon as the connection returns.");
   }
@@ -182,8 +186,10 @@
     save(load().filter(function (other) { return other.key !== entry.key; }));
   }
 
-  function enqueue(form) {
+  // The button pressed is part of what is sent (a confirmation's "by").
+  function enqueue(form, submitter) {
     var data = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var queue = load();
     var label;
     if (form.dataset.kind === "record") {
@@ -198,6 +204,8 @@
       if (next) next.textContent = String(number + 1);
       var expected = form.querySelector("input[name=expected_number]");
       if (expected) expected.value = String(number + 1);
+    } else if (form.dataset.kind === "answer") {
+      label = (submitter && submitter.dataset.queueLabel) || form.dataset.queueLabel;
     } else {
       label = "correction of hand " + data.get("correct");
     }
@@ -223,7 +231,7 @@
     var now = Date.now();
     if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
     form.dataset.queuedAt = String(now);
-    enqueue(form);
+    enqueue(form, event.submitter);
   });
 
   window.addEventListener("online", flush);

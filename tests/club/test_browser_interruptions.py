@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from club import confirmations, evenings, recording
-from club.models import Evening
+from club import confirmations, recording
+from club.models import Evening, HandConfirmation
 from tests.browser import settled, shot
 from tests.club.test_browser_board_live import open_board, open_evening, seat_four
 
@@ -70,3 +70,46 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     settled(page)
     page.wait_for_selector("#board .chip:text-is('Zed')")
     assert Evening.objects.get(pk=evening.pk).state.get("present") == ["Zed"]
+
+
+PHONE = {"width": 360, "height": 740}
+
+
+def test_a_confirmation_tapped_with_the_network_gone_waits_and_is_sent_once(
+    browser_page, live_server, club
+):
+    """East-West confirm North-South's hand just as the club's Wi-Fi drops. The tap once
+    did nothing visible (htmx's post failed and nothing said so) and the confirmation was
+    lost; now it waits in the phone's queue, says so, and goes when the network returns."""
+    club.confirm_hands = True
+    club.save(update_fields=["confirm_hands"])
+    evening = open_evening(club)
+    seat_four(evening)  # Ann (N) and Cora (S) against Bob (E) and Dan (W)
+    table = evening.tables.get(number=1)
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    confirm = page.get_by_test_id("confirm-1-EW")
+    confirm.wait_for()
+
+    page.context.set_offline(True)
+    confirm.click()
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(
+        has_text="Not sent yet: 1 answer waiting (East-West's confirmation of hand 1)"
+    ).wait_for(timeout=5000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "interrupted-2-confirmation-offline")
+    assert confirmations.waiting_at_table(table=table, rubber=evening.rubbers.get())
+
+    page.context.set_offline(False)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 confirmed by East-West.").wait_for(
+        timeout=8000
+    )
+    assert queue.is_hidden()
+    rubber = evening.rubbers.get()
+    assert HandConfirmation.objects.get(hand__rubber=rubber, hand__number=1).state == "confirmed"
+    assert not confirmations.waiting_at_table(table=table, rubber=rubber)
