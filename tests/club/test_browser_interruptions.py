@@ -113,3 +113,36 @@ def test_a_confirmation_tapped_with_the_network_gone_waits_and_is_sent_once(
     rubber = evening.rubbers.get()
     assert HandConfirmation.objects.get(hand__rubber=rubber, hand__number=1).state == "confirmed"
     assert not confirmations.waiting_at_table(table=table, rubber=rubber)
+
+
+def test_settling_a_dispute_keeps_what_is_typed_elsewhere_on_the_board(
+    browser_page, live_server, club, secretary
+):
+    """The secretary is typing a newcomer's name when he settles a disputed hand. The
+    settle's answer replaced the whole board (every other button's answer is morphed in),
+    and the name went with it."""
+    club.confirm_hands = True
+    club.save(update_fields=["confirm_hands"])
+    evening = open_evening(club)
+    seat_four(evening)
+    table = evening.tables.get(number=1)
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
+    )
+    rubber = evening.rubbers.get()
+    confirmations.hand_dispute(
+        rubber_id=rubber.pk, number=1, by="EW", data={"makers": "NS", "tricks": 2}, table=table
+    )
+    page = browser_page
+    open_board(page, live_server, evening)
+    dispute = page.get_by_test_id("dispute-table-1-hand-1")
+    dispute.get_by_test_id("settle-reason").fill("Bob showed the last trick")
+    page.fill("#arrive-player", "Zed")
+    with page.expect_response(re.compile(r"/settle/$")):
+        dispute.get_by_test_id("settle").click()
+    settled(page)
+    page.get_by_text("Hand 1 settled as disputed, and corrected").wait_for()
+    assert page.input_value("#arrive-player") == "Zed"
+    assert page.get_by_test_id("dispute-table-1-hand-1").count() == 0
+    assert rubber.hands.get(number=1).data["tricks"] == 2
+    shot(page, "interrupted-3-settled-name-kept")
