@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from club import confirmations, recording
+from club import confirmations, evenings, recording
 from club.models import Evening, HandConfirmation
 from tests.browser import settled, shot
 from tests.club.test_browser_board_live import open_board, open_evening, seat_four
@@ -146,3 +146,39 @@ def test_settling_a_dispute_keeps_what_is_typed_elsewhere_on_the_board(
     assert page.get_by_test_id("dispute-table-1-hand-1").count() == 0
     assert rubber.hands.get(number=1).data["tricks"] == 2
     shot(page, "interrupted-3-settled-name-kept")
+
+
+def test_a_reason_typed_for_closing_stays_with_its_rubber_when_another_ends(
+    browser_page, live_server, club, secretary
+):
+    """The secretary starts closing: he types why table 2's rubber was abandoned, and
+    table 1's rubber ends meanwhile, leaving the closing form's list. The board's poll
+    morphed the list and, its fields having no ids, gave table 1's place to table 2's
+    fields and dropped the field typed in: the reason vanished."""
+    evening = open_evening(club)
+    seat_four(evening)
+    for name in ["Edith", "Fred", "Gus", "Hal"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "cut", "cards": {"Edith": "JH", "Fred": "AH", "Gus": "KH", "Hal": "QH"}},
+    )
+    page = browser_page
+    open_board(page, live_server, evening)
+    second = page.get_by_test_id("unfinished-2-1")
+    second.locator("input[value=abandoned]").check()
+    second.get_by_role("textbox").fill("Hal was called home")
+
+    rubber = evening.rubbers.get(table__number=1)
+    while rubber.status != rubber.Status.COMPLETE:  # N-S march until the rubber is over
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
+        )
+        rubber.refresh_from_db()
+    page.get_by_test_id("unfinished-1-1").wait_for(state="detached", timeout=6000)
+    settled(page)
+    second = page.get_by_test_id("unfinished-2-1")
+    assert second.get_by_role("textbox").input_value() == "Hal was called home"
+    assert second.locator("input[value=abandoned]").is_checked()
+    shot(page, "interrupted-4-closing-reason-kept")
