@@ -113,6 +113,19 @@
     swapLive(detail.serverResponse);
   });
 
+  // The sheet's poll also brings the hands waiting for the other side (#table-confirm,
+  // out of band). While a player is answering one there (a dispute opened, or a field of
+  // it changed) they are left as they are, or the dispute being typed would close and
+  // lose what was typed when the other phone records the next hand; the answer, once
+  // sent, brings the whole live part up to date.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "table-confirm") return;
+    if (detail.target.querySelector("details.answer[open]") || typedIn(detail.target)) {
+      detail.shouldSwap = false;
+    }
+  });
+
   // While a hand is on its way the queue's box carries the class htmx gives an element
   // with a request in flight, so whatever waits for the page to settle waits for it too.
   function busy(on) {

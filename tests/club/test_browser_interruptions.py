@@ -182,3 +182,40 @@ def test_a_reason_typed_for_closing_stays_with_its_rubber_when_another_ends(
     assert second.get_by_role("textbox").input_value() == "Hal was called home"
     assert second.locator("input[value=abandoned]").is_checked()
     shot(page, "interrupted-4-closing-reason-kept")
+
+
+def test_a_dispute_being_typed_stays_when_the_next_hand_is_recorded(
+    browser_page, live_server, club
+):
+    """East-West are typing their version of hand 1 when North-South's phone records hand
+    2. The phone's poll brought the hands waiting anew and replaced them whole: the
+    dispute being typed closed and lost what was typed."""
+    club.confirm_hands = True
+    club.save(update_fields=["confirm_hands"])
+    evening = open_evening(club)
+    seat_four(evening)
+    table = evening.tables.get(number=1)
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    page.get_by_test_id("dispute-1").click()
+    block = page.get_by_test_id("confirm-hand-1")
+    block.locator("input[name=tricks]").fill("2")
+
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"makers": "EW", "tricks": 3}, table=table
+    )
+    # The poll brings the sheet with hand 2; the hands waiting are left as they are.
+    page.locator("#table-sheet").get_by_text("EW make, 3 tricks").wait_for(timeout=8000)
+    settled(page)
+    assert block.locator("details").first.get_attribute("open") is not None
+    assert block.locator("input[name=tricks]").input_value() == "2"
+    shot(page, "interrupted-5-dispute-kept")
+    block.get_by_test_id("dispute-send-1").click()
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 disputed by East-West").wait_for()
+    assert HandConfirmation.objects.get(hand__number=1).disputed_version["tricks"] == 2
+    # Sent, the dispute brings the hands waiting up to date: hand 2, to confirm.
+    page.get_by_test_id("confirm-2-NS").wait_for()
