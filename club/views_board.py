@@ -450,6 +450,7 @@ def table_record(request, token: str):
     error = notice = None
     status = 200
     correct = retry_after = None
+    stale = False  # a correction of a rubber the table has moved on from
     try:
         # The rule set's input object turns the form into the API's hand; the service
         # validates it by the same laws as a hand posted to the API.
@@ -457,9 +458,14 @@ def table_record(request, token: str):
         hand = hand_input(table.evening.ruleset).from_form(request.POST)
         label = phone.words(table=table, rubber=None)["hand_label"].capitalize()
         if correct is not None:
-            rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
+            # The rubber the correction was made on (a queued one may arrive once the
+            # next rubber has a hand of that number): never the latest in its stead.
+            rubbers = Rubber.objects.filter(table=table).order_by("-pk")
+            meant = whole_number(request.POST, "rubber")
+            rubber = (rubbers.filter(pk=meant) if meant is not None else rubbers).first()
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
+            stale = rubber != rubbers.first()
             recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
@@ -488,8 +494,10 @@ def table_record(request, token: str):
         table,
         error=error,
         notice=notice,
-        entered=phone.form_values(request.POST) if error else None,
-        correcting=correct,
+        # A refused form comes back as it was sent; not a stale rubber's correction,
+        # which would be offered as one of the present rubber's hand of that number.
+        entered=phone.form_values(request.POST) if error and not stale else None,
+        correcting=None if stale else correct,
     )
     response = render(request, "club/_table.html", context, status=status)
     if retry_after:

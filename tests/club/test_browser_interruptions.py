@@ -219,3 +219,56 @@ def test_a_dispute_being_typed_stays_when_the_next_hand_is_recorded(
     assert HandConfirmation.objects.get(hand__number=1).disputed_version["tricks"] == 2
     # Sent, the dispute brings the hands waiting up to date: hand 2, to confirm.
     page.get_by_test_id("confirm-2-NS").wait_for()
+
+
+def test_a_correction_queued_while_the_next_rubber_was_played_never_changes_that_rubber(
+    browser_page, live_server, club
+):
+    """The phone corrects the last hand of a finished rubber with the Wi-Fi gone and comes
+    back only once the next rubber has as many hands. The correction named a hand by its
+    number alone and the service took the table's latest rubber: it silently changed the
+    new rubber's hand of that number. It now names its rubber, which the laws no longer let
+    the table correct (law 5: the next hand was played), and the phone says so."""
+    evening = open_evening(club)
+    seat_four(evening)
+    table = evening.tables.get(number=1)
+    first = evening.rubbers.get()
+    while first.status != first.Status.COMPLETE:  # N-S march until the rubber is over
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
+        )
+        first.refresh_from_db()
+    last = first.hand_count
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    page.get_by_text("The rubber is over.").wait_for()
+
+    page.context.set_offline(True)
+    page.get_by_test_id("last-hand").locator("summary").first.click()
+    form = page.locator("form.correct")
+    form.locator("input[name=tricks]").fill("4")
+    form.get_by_test_id("correct-hand").click()
+    page.get_by_test_id("phone-queue").filter(has_text=f"correction of hand {last}").wait_for()
+
+    # The four cut again and play the next rubber's first hands, one point each way.
+    while evenings.evening_state(Evening.objects.get(pk=evening.pk)).pending:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "draw": True})
+    second = evening.rubbers.exclude(pk=first.pk).get()
+    for number in range(1, last + 1):
+        makers = "NS" if number % 2 else "EW"
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": makers, "tricks": 3}
+        )
+    before = list(second.hands.order_by("number").values_list("data", flat=True))
+
+    page.context.set_offline(False)
+    refusal = page.get_by_test_id("phone-error")
+    refusal.wait_for(timeout=8000)
+    assert "Not recorded." in refusal.inner_text()
+    shot(page, "interrupted-6-late-correction-refused")
+    # The refused correction is not offered again as one of the new rubber's hand.
+    assert page.get_by_test_id("last-hand").get_attribute("open") is None
+    assert page.locator("form.correct input[name=tricks]").input_value() == "3"
+    assert list(second.hands.order_by("number").values_list("data", flat=True)) == before
+    assert first.hands.get(number=last).data["tricks"] == 5
