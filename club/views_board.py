@@ -436,6 +436,27 @@ def table_phone(request, token: str):
     return render(request, "club/table.html", table_context(table))
 
 
+def _check_rubber_in_play(table: Table, meant: int | None, label: str) -> None:
+    """Refuse a hand entered for a rubber that is no longer the one in play at the table
+    (a hand queued on a phone while the rubber ended and the next began would otherwise
+    be recorded as the next rubber's hand of that number)."""
+    if meant is None:
+        return
+    current = (
+        Rubber.objects.filter(table=table, status=Rubber.Status.IN_PROGRESS)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if current != meant:
+        raise Conflict(
+            f"This {label.lower()} was entered for the rubber before this one, which is "
+            "over, so it was not recorded; if it belongs to the rubber now in play, enter "
+            "it again.",
+            field="rubber",
+            code="rubber_over",
+        )
+
+
 @require_POST
 @phone_link
 def table_record(request, token: str):
@@ -476,6 +497,7 @@ def table_record(request, token: str):
             )
             notice = [f"{label} {correct} corrected."]
         else:
+            _check_rubber_in_play(table, whole_number(request.POST, "rubber"), label)
             recorded = recording.hand_record(
                 evening_id=table.evening_id,
                 table_number=table.number,

@@ -272,3 +272,46 @@ def test_a_correction_queued_while_the_next_rubber_was_played_never_changes_that
     assert page.locator("form.correct input[name=tricks]").input_value() == "3"
     assert list(second.hands.order_by("number").values_list("data", flat=True)) == before
     assert first.hands.get(number=last).data["tricks"] == 5
+
+
+def test_a_hand_queued_for_a_rubber_that_ended_is_not_recorded_in_the_next(
+    browser_page, live_server, club
+):
+    """The phone enters hand 2 with the Wi-Fi gone; the other phone records the rubber to
+    its end, the four cut again and play the next rubber's first hand. The queued hand,
+    sent as the table's hand 2, was recorded as the new rubber's hand 2. It names its
+    rubber now, and the phone is told it was not recorded."""
+    evening = open_evening(club)
+    seat_four(evening)
+    table = evening.tables.get(number=1)
+    first = evening.rubbers.get()
+    recording.hand_record(evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5})
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    page.context.set_offline(True)
+    form = page.locator("form.hand[data-kind=record]")
+    form.locator("input[name=makers][value=EW]").check()
+    form.locator("input[name=tricks]").fill("3")
+    form.get_by_test_id("record-hand").click()
+    page.get_by_test_id("phone-queue").filter(has_text="(hand 2)").wait_for()
+
+    while first.status != first.Status.COMPLETE:  # N-S march until the rubber is over
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
+        )
+        first.refresh_from_db()
+    played = first.hand_count
+    while evenings.evening_state(Evening.objects.get(pk=evening.pk)).pending:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "draw": True})
+    second = evening.rubbers.exclude(pk=first.pk).get()
+    recording.hand_record(evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3})
+
+    page.context.set_offline(False)
+    refusal = page.get_by_test_id("phone-error")
+    refusal.wait_for(timeout=8000)
+    assert "Not recorded." in refusal.inner_text()
+    assert "rubber before this one" in refusal.inner_text()
+    shot(page, "interrupted-7-queued-hand-of-an-ended-rubber")
+    assert second.hands.count() == 1
+    assert first.hands.count() == played
