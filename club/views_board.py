@@ -436,7 +436,7 @@ def table_phone(request, token: str):
     return render(request, "club/table.html", table_context(table))
 
 
-def _check_rubber_in_play(table: Table, meant: int | None, label: str) -> None:
+def _check_rubber_in_play(table: Table, meant: int | None, names: dict) -> None:
     """Refuse a hand entered for a rubber that is no longer the one in play at the table
     (a hand queued on a phone while the rubber ended and the next began would otherwise
     be recorded as the next rubber's hand of that number)."""
@@ -449,9 +449,9 @@ def _check_rubber_in_play(table: Table, meant: int | None, label: str) -> None:
     )
     if current != meant:
         raise Conflict(
-            f"This {label.lower()} was entered for the rubber before this one, which is "
-            "over, so it was not recorded; if it belongs to the rubber now in play, enter "
-            "it again.",
+            f"This {names['hand_label']} was entered for the {names['rubber_label']} before "
+            f"this one, which is over, so it was not recorded; if it belongs to the "
+            f"{names['rubber_label']} now in play, enter it again.",
             field="rubber",
             code="rubber_over",
         )
@@ -477,7 +477,8 @@ def table_record(request, token: str):
         # validates it by the same laws as a hand posted to the API.
         correct = whole_number(request.POST, "correct")
         hand = hand_input(table.evening.ruleset).from_form(request.POST)
-        label = phone.words(table=table, rubber=None)["hand_label"].capitalize()
+        names = phone.words(table=table, rubber=None)
+        label = names["hand_label"].capitalize()
         if correct is not None:
             # The rubber the correction was made on (a queued one may arrive once the
             # next rubber has a hand of that number): never the latest in its stead.
@@ -497,7 +498,7 @@ def table_record(request, token: str):
             )
             notice = [f"{label} {correct} corrected."]
         else:
-            _check_rubber_in_play(table, whole_number(request.POST, "rubber"), label)
+            _check_rubber_in_play(table, whole_number(request.POST, "rubber"), names)
             recorded = recording.hand_record(
                 evening_id=table.evening_id,
                 table_number=table.number,
