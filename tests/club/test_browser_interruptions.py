@@ -315,3 +315,34 @@ def test_a_hand_queued_for_a_rubber_that_ended_is_not_recorded_in_the_next(
     shot(page, "interrupted-7-queued-hand-of-an-ended-rubber")
     assert second.hands.count() == 1
     assert first.hands.count() == played
+
+
+def test_reloading_or_going_back_after_adding_someone_does_not_post_again(
+    browser_page, live_server, club, secretary
+):
+    """The secretary adds a tournament director on the club's people page, then reloads
+    the page (or goes back to it). The page was the answer to his post, so the browser
+    sent the form again, and he was told the account he had just made already exists."""
+    from tests.browser import log_in
+
+    page = browser_page
+    log_in(page, live_server)
+    people = f"{live_server.url}/secretary/clubs/{club.slug}/people/"
+    page.goto(people)
+    page.fill("input[name=username]", "tom")
+    page.fill("input[name=full_name]", "Tom Moore")
+    page.select_option("select[name=role]", "director")
+    page.fill("input[name=password]", "a long and unusual passphrase 1888")
+    page.fill("input[name=password2]", "a long and unusual passphrase 1888")
+    page.get_by_test_id("add-officer").click()
+    page.get_by_text("A new account, tom, is now a tournament director of the club.").wait_for()
+    assert page.url == people
+
+    page.reload()
+    assert page.get_by_role("alert").count() == 0
+    assert "of the club already" not in page.locator("main").inner_text()
+    assert page.get_by_text("A new account, tom").count() == 0  # said once, not again
+    page.goto(f"{live_server.url}/secretary/")
+    page.go_back()
+    assert page.get_by_role("alert").count() == 0
+    assert list(club.directors.values_list("username", flat=True)) == ["tom"]
