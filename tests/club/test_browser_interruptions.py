@@ -346,3 +346,39 @@ def test_reloading_or_going_back_after_adding_someone_does_not_post_again(
     page.go_back()
     assert page.get_by_role("alert").count() == 0
     assert list(club.directors.values_list("username", flat=True)) == ["tom"]
+
+
+def test_a_late_correction_sent_after_the_login_ran_out_leads_back_to_the_rubber(
+    browser_page, live_server, club, secretary
+):
+    """The secretary's login runs out while he types a late correction on the rubber's
+    page. Sending it led to the login page, and logging in to the address the form posted
+    to, which only takes posts: a bare 'method not allowed' page, and no word that the
+    correction was not made. He is now told so, and logging in brings him back to the
+    rubber's corrections."""
+    from tests.browser import log_in
+
+    evening = open_evening(club)
+    seat_four(evening)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 4})
+    rubber = evening.rubbers.get()
+    page = browser_page
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/clubs/{club.slug}/rubbers/{rubber.pk}/#corrections")
+    form = page.locator("#correct-form")
+    form.locator("input[name=tricks]").fill("3")
+    form.locator("textarea[name=reason]").fill("three tricks, not four")
+    log_out_behind_the_page(page)
+    form.get_by_test_id("correct-hand").click()
+    page.wait_for_url(re.compile(r"/accounts/login/"))
+    assert "You were logged out: the change was not made" in page.locator("main").inner_text()
+    shot(page, "interrupted-8-logged-out-correction")
+
+    page.fill("input[name=username]", "secretary")
+    page.fill("input[name=password]", "correct horse battery")
+    with page.expect_navigation() as landed:
+        page.click("button[type=submit]")
+    assert landed.value.status == 200
+    assert page.url.endswith(f"/clubs/{club.slug}/rubbers/{rubber.pk}/")
+    assert page.locator("#correct-form").is_visible()
+    assert rubber.hands.get(number=1).data["tricks"] == 4
