@@ -155,3 +155,12 @@ def secretary_home(request):
 class LoginView(auth_views.LoginView):
     """Django's login page, behind the login throttle (THROTTLE_LOGIN per address) and
     django-axes' lockout (config.ratelimit)."""
+
+    def render_to_response(self, context, **kwargs):
+        """The login page, marked as such: a page's live request (a board's poll or
+        button, htmx) that the login page answered, its session having run out, is told
+        by this header and says so, rather than swapping the login page in
+        (static/js/live.js)."""
+        response = super().render_to_response(context, **kwargs)
+        response["X-Login-Page"] = "1"
+        return response

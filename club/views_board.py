@@ -10,7 +10,6 @@ shows the evening as it now is.
 
 import functools
 import io
-import uuid
 
 import segno
 from django.contrib.auth.decorators import login_required
@@ -419,10 +418,6 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
         "entry_values": entered if entered is not None and correcting is None else {},
         "last_hand": last,
         "correcting": correcting if error else None,
-        # Sent as the Idempotency-Key of the form's post: a flaky connection's retry of
-        # the same hand is answered from the first, never recorded twice. (The phone's
-        # queue, static/js/phone-queue.js, makes a key of its own for each hand.)
-        "idempotency_key": uuid.uuid4().hex,
         "etag": quote_etag(
             f"table-{table.pk}-{table.evening.version}"
             + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)
@@ -444,6 +439,27 @@ def table_phone(request, token: str):
     return render(request, "club/table.html", table_context(table))
 
 
+def _check_rubber_in_play(table: Table, meant: int | None, names: dict) -> None:
+    """Refuse a hand entered for a rubber that is no longer the one in play at the table
+    (a hand queued on a phone while the rubber ended and the next began would otherwise
+    be recorded as the next rubber's hand of that number)."""
+    if meant is None:
+        return
+    current = (
+        Rubber.objects.filter(table=table, status=Rubber.Status.IN_PROGRESS)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if current != meant:
+        raise Conflict(
+            f"This {names['hand_label']} was entered for the {names['rubber_label']} before "
+            f"this one, which is over, so it was not recorded; if it belongs to the "
+            f"{names['rubber_label']} now in play, enter it again.",
+            field="rubber",
+            code="rubber_over",
+        )
+
+
 @require_POST
 @phone_link
 def table_record(request, token: str):
@@ -458,16 +474,23 @@ def table_record(request, token: str):
     error = notice = None
     status = 200
     correct = retry_after = None
+    stale = False  # a correction of a rubber the table has moved on from
     try:
         # The rule set's input object turns the form into the API's hand; the service
         # validates it by the same laws as a hand posted to the API.
         correct = whole_number(request.POST, "correct")
         hand = hand_input(table.evening.ruleset).from_form(request.POST)
-        label = phone.words(table=table, rubber=None)["hand_label"].capitalize()
+        names = phone.words(table=table, rubber=None)
+        label = names["hand_label"].capitalize()
         if correct is not None:
-            rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
+            # The rubber the correction was made on (a queued one may arrive once the
+            # next rubber has a hand of that number): never the latest in its stead.
+            rubbers = Rubber.objects.filter(table=table).order_by("-pk")
+            meant = whole_number(request.POST, "rubber")
+            rubber = (rubbers.filter(pk=meant) if meant is not None else rubbers).first()
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
+            stale = rubber != rubbers.first()
             recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
@@ -478,6 +501,7 @@ def table_record(request, token: str):
             )
             notice = [f"{label} {correct} corrected."]
         else:
+            _check_rubber_in_play(table, whole_number(request.POST, "rubber"), names)
             recorded = recording.hand_record(
                 evening_id=table.evening_id,
                 table_number=table.number,
@@ -496,8 +520,10 @@ def table_record(request, token: str):
         table,
         error=error,
         notice=notice,
-        entered=phone.form_values(request.POST) if error else None,
-        correcting=correct,
+        # A refused form comes back as it was sent; not a stale rubber's correction,
+        # which would be offered as one of the present rubber's hand of that number.
+        entered=phone.form_values(request.POST) if error and not stale else None,
+        correcting=None if stale else correct,
     )
     response = render(request, "club/_table.html", context, status=status)
     if retry_after:

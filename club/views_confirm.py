@@ -15,6 +15,7 @@ from club.views_board import (
     _managed_evening,
     _table,
     board_context,
+    live_board,
     phone_link,
     table_context,
 )
@@ -88,4 +89,9 @@ def board_settle(request, pk: int):
     except USER_ERRORS as exc:
         error = _error(exc)
     evening.refresh_from_db()
-    return render(request, "club/_board.html", board_context(evening, error=error, notice=notice))
+    # Morphed in as every board button's answer is: a name being typed in the arrivals
+    # form stays (the whole board replaced once took it).
+    response = render(
+        request, "club/_board.html", board_context(evening, error=error, notice=notice)
+    )
+    return live_board(response, done=error is None)

@@ -1,5 +1,6 @@
 """A club's people page: its secretaries add and remove secretaries and directors."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -59,6 +60,12 @@ def people(request, slug: str):
                 raise UserError("Unknown button.", field="action")
         except UserError as exc:
             errors[exc.field or "action"] = exc.message
+        else:
+            # Done: the page is asked for again, so that reloading it or coming back to
+            # it does not send the form a second time (it said the account just made
+            # already existed); the notice goes with it.
+            messages.success(request, notice)
+            return redirect(request.path)
     return render(
         request,
         "club/people.html",
@@ -68,7 +75,6 @@ def people(request, slug: str):
             "directors": club.directors.order_by("username"),
             "roles": services.ROLE_TITLES.items(),
             "errors": errors,
-            "notice": notice,
             "typed": typed,
         },
         status=400 if errors else 200,

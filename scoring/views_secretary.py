@@ -9,9 +9,10 @@ removed hand.
 """
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from club import phone, recording
@@ -116,10 +117,17 @@ def _change(request, rubber: Rubber) -> str:
     raise UserError("Choose what to do: correct a hand, or take the last one off.", field="change")
 
 
-@login_required
 @require_POST
 def rubber_change(request, slug: str, pk: int):
     """Correct a hand of the rubber, or take its last hand off, with a reason (secretary)."""
+    if not request.user.is_authenticated:
+        # His login ran out while he typed: he is told the change was not made, and is
+        # brought back to the rubber's page, not to this address, which only takes posts
+        # (login_required's "next" led to a bare 405 page).
+        messages.error(
+            request, "You were logged out: the change was not made. Log in, then make it again."
+        )
+        return redirect_to_login(reverse("rubber-detail", args=[slug, pk]))
     club = clubs_managed_by(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")

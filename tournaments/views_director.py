@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from club.models import Club
 from club.selectors import clubs_directed_by
+from club.views_board import live_board
 from core.errors import UserError
 from core.inputs import whole_number
 from tournaments import rounds, selectors, services
@@ -222,8 +223,11 @@ def act(request, pk: int):
     else:
         tournament.refresh_from_db()
     context = _context(tournament, errors=errors, notice=notice)
+    if errors:  # a refused form comes back as it was typed
+        context["typed"] = {name: request.POST.get(name, "")[:500] for name in ("cards", "name")}
     if request.headers.get("HX-Request"):
-        return render(request, "tournaments/_director.html", context)
+        # Morphed in (static/js/live.js): fields typed in other forms keep their text.
+        return live_board(render(request, "tournaments/_director.html", context), done=not errors)
     return render(request, "tournaments/director.html", context, status=400 if errors else 200)
 
 

@@ -6,11 +6,70 @@ document.addEventListener("htmx:configRequest", function (event) {
   if (current && current.dataset.etag && event.detail.verb === "get") {
     event.detail.headers["If-None-Match"] = current.dataset.etag;
   }
+  // The browser's token, not the one the form was rendered with: logging in again (in
+  // another tab, after the session ran out) gives a new token, and a form the page has
+  // held since would be refused (403) without a word.
   var csrf = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
   if (csrf && event.detail.verb !== "get") {
-    event.detail.headers["X-CSRFToken"] = decodeURIComponent(csrf[1]);
+    var token = decodeURIComponent(csrf[1]);
+    event.detail.headers["X-CSRFToken"] = token;
+    var sent = event.detail.formData;
+    if (sent && sent.has("csrfmiddlewaretoken")) {
+      event.detail.parameters.csrfmiddlewaretoken = token;
+    }
   }
 });
+
+// The secretary's session ran out (or he logged out in another tab): every poll and
+// button of the page is answered by the login page (the header X-Login-Page), which has
+// none of the page's live parts. Nothing is swapped, so nothing typed is lost; the page
+// says that nothing was done and offers to log in again in another tab. The next request
+// answered by the page itself takes the notice away.
+(function () {
+  function notice() {
+    return document.getElementById("logged-out");
+  }
+  function show(xhr) {
+    if (notice()) return;
+    var login = new URL(xhr.responseURL || "/accounts/login/", location.href);
+    login.search = "?next=" + encodeURIComponent(location.pathname + location.search);
+    var box = document.createElement("div");
+    box.id = "logged-out";
+    box.className = "alert error logged-out";
+    box.setAttribute("role", "alert");
+    box.dataset.testid = "logged-out";
+    var link = document.createElement("a");
+    link.href = login.pathname + login.search;
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = "Log in again";
+    var strong = document.createElement("strong");
+    strong.textContent = "You are logged out: nothing was done. ";
+    box.append(
+      strong,
+      "Your login has run out, or you logged out on another page. ",
+      link,
+      " (in a new tab), then come back here: this page goes on by itself and keeps what you typed."
+    );
+    var main = document.querySelector("main") || document.body;
+    main.insertBefore(box, main.firstChild);
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.xhr && event.detail.xhr.getResponseHeader("X-Login-Page")) {
+      event.detail.shouldSwap = false;
+      event.detail.isError = false;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || !xhr.status) return; // no answer at all: the network, not the login
+    if (xhr.getResponseHeader("X-Login-Page")) {
+      show(xhr);
+    } else if (notice()) {
+      notice().remove();
+    }
+  });
+})();
 
 // Live regions are morphed (idiomorph, vendored beside htmx), never replaced: only what
 // changed is updated, so the field being typed in keeps its focus. A field someone has

@@ -1,6 +1,7 @@
 // The phone's queue of hands (docs/architecture.md, "The phone at the table").
 //
-// Each hand entered on a table's phone goes first into a queue kept in the browser's
+// Each hand entered on a table's phone (and each answer of the other side: a hand
+// confirmed or disputed) goes first into a queue kept in the browser's
 // storage (localStorage, per table), with an Idempotency-Key made here, then is sent
 // from there, oldest first, one at a time. While the network is gone the page says
 // plainly how many hands are not sent yet; they go out by themselves when it returns
@@ -53,9 +54,12 @@
       return;
     }
     var names = queue.map(function (entry) { return entry.label; }).join(", ");
+    var answers = queue.filter(function (entry) { return entry.kind === "answer"; }).length;
+    var what = !answers ? (queue.length === 1 ? " hand" : " hands")
+      : answers === queue.length ? (queue.length === 1 ? " answer" : " answers") : "";
     box.hidden = false;
     box.textContent =
-      "Not sent yet: " + queue.length + (queue.length === 1 ? " hand waiting" : " hands waiting") +
+      "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
       (problem || "They are kept on this phone and sent as soon as the connection returns.");
   }
@@ -107,6 +111,19 @@
     if (!fresh || fresh.dataset.phase === live.dataset.phase) return;
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
+  });
+
+  // The sheet's poll also brings the hands waiting for the other side (#table-confirm,
+  // out of band). While a player is answering one there (a dispute opened, or a field of
+  // it changed) they are left as they are, or the dispute being typed would close and
+  // lose what was typed when the other phone records the next hand; the answer, once
+  // sent, brings the whole live part up to date.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.target || detail.target.id !== "table-confirm") return;
+    if (detail.target.querySelector("details.answer[open]") || typedIn(detail.target)) {
+      detail.shouldSwap = false;
+    }
   });
 
   // While a hand is on its way the queue's box carries the class htmx gives an element
@@ -182,8 +199,10 @@
     save(load().filter(function (other) { return other.key !== entry.key; }));
   }
 
-  function enqueue(form) {
+  // The button pressed is part of what is sent (a confirmation's "by").
+  function enqueue(form, submitter) {
     var data = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var queue = load();
     var label;
     if (form.dataset.kind === "record") {
@@ -198,6 +217,8 @@
       if (next) next.textContent = String(number + 1);
       var expected = form.querySelector("input[name=expected_number]");
       if (expected) expected.value = String(number + 1);
+    } else if (form.dataset.kind === "answer") {
+      label = (submitter && submitter.dataset.queueLabel) || form.dataset.queueLabel;
     } else {
       label = "correction of hand " + data.get("correct");
     }
@@ -223,7 +244,7 @@
     var now = Date.now();
     if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
     form.dataset.queuedAt = String(now);
-    enqueue(form);
+    enqueue(form, event.submitter);
   });
 
   window.addEventListener("online", flush);

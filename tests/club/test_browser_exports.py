@@ -60,3 +60,23 @@ def test_the_sheet_prints_and_the_csvs_open(browser_page, live_server, club, sec
     ledger = table(links["Ledger CSV"])
     amounts = [Decimal(row[-1]) for row in ledger[1:]]
     assert sum(amounts) == 0 and max(amounts) == Decimal("2.00")  # M1: adds to zero
+
+
+def test_a_rubbers_score_sheet_prints_without_the_secretarys_forms(
+    browser_page, live_server, django_capture_on_commit_callbacks
+):
+    """The secretary prints a rubber's score sheet from its page: the sheet, not the panel
+    of his corrections. The forms were hidden in print but their panel was not: an empty
+    box headed 'Correct or take off a hand', with its instructions, ended the sheet."""
+    from tests.worlds import club_in_play
+
+    played = club_in_play(django_capture_on_commit_callbacks)
+    page = browser_page
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/clubs/somerset/rubbers/{played.rubber.pk}/")
+    assert page.get_by_role("heading", name="Correct or take off a hand").is_visible()
+    page.emulate_media(media="print")
+    assert page.get_by_role("heading", name="Game 1").is_visible()
+    assert page.get_by_role("heading", name="Correct or take off a hand").is_hidden()
+    assert "As the club's referee" not in page.locator("body").inner_text()
+    shot(page, "rubber-sheet-printed")

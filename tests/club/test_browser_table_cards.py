@@ -123,3 +123,20 @@ def test_table_cards_print_two_or_four_to_an_a4_page(
     pages = pdf_pages(pdf)
     assert len(pages) == math.ceil(TABLES / per_page)  # no card spilled onto a page of its own
     assert {(round(w), round(h)) for w, h in pages} == {(595, 842)}  # A4 in points
+
+
+def test_the_table_cards_page_fits_a_phone_screen(browser_page, live_server, club, secretary):
+    """The secretary opens the table cards on his phone to see them before printing: the
+    A4 pages shown were wider than the screen and the whole page scrolled sideways, its
+    words and buttons with them. The pages scroll inside their box; the page never does."""
+    from tests.club.test_browser_board_live import open_evening, seat_four
+
+    evening = open_evening(club)
+    seat_four(evening)
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/table-cards/")
+    assert page.locator("article.table-print-card").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "table-cards-on-a-phone")

@@ -97,7 +97,9 @@ def test_a_secretary_adds_a_new_director_and_an_existing_secretary(client, peopl
         people,
         {"action": "add", "username": "tom", "full_name": "Tom Moore", "role": "director",
          "password": STRONG, "password2": STRONG},
+        follow=True,
     )  # fmt: skip
+    assert response.redirect_chain == [(people, 302)]  # asked for again: a reload posts nothing
     assert (
         "A new account, tom, is now a tournament director of the club." in response.content.decode()
     )
@@ -105,7 +107,9 @@ def test_a_secretary_adds_a_new_director_and_an_existing_secretary(client, peopl
     assert tom.get_full_name() == "Tom Moore" and list(club.directors.all()) == [tom]
     assert tom.check_password(STRONG)
     existing = UserFactory(username="eliza")
-    response = client.post(people, {"action": "add", "username": "Eliza", "role": "secretary"})
+    response = client.post(
+        people, {"action": "add", "username": "Eliza", "role": "secretary"}, follow=True
+    )
     assert "eliza, is now a secretary" in response.content.decode()
     assert set(club.secretaries.all()) == {secretary, existing}
 
@@ -160,7 +164,9 @@ def test_a_hostile_officer_is_refused_beside_the_field(client, people, club, for
 def test_roles_removed_but_never_the_last_secretary(client, people, club, secretary):
     tom = UserFactory(username="tom")
     club.directors.add(tom)
-    response = client.post(people, {"action": "remove", "role": "director", "user": tom.pk})
+    response = client.post(
+        people, {"action": "remove", "role": "director", "user": tom.pk}, follow=True
+    )
     assert "that role is taken away" in response.content.decode()
     assert not club.directors.exists() and get_user_model().objects.filter(pk=tom.pk).exists()
     refused = client.post(people, {"action": "remove", "role": "secretary", "user": secretary.pk})

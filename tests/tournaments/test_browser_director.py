@@ -96,3 +96,47 @@ def test_the_new_tournament_form_keeps_each_choice_on_its_line_and_fits_a_phone(
             assert box["top"] >= 0 and box["bottom"] <= box["line"] + 1, box
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, "director-1-new-on-a-phone")
+
+
+def test_the_directors_typing_survives_a_refusal_and_another_button(
+    browser_page, live_server, club, secretary
+):
+    """The director types the cards cut for round 1 and one of them is written wrong: the
+    refusal says which and keeps the cards typed (they were emptied, every card to be
+    typed again). He is typing a latecomer's name when he presses another player's
+    'Sits out': the name stays (the whole page was replaced, the name with it)."""
+    from tournaments import rounds, services
+
+    tournament = services.tournament_create(
+        club=club, name="Thanksgiving", slug="thanksgiving", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{tournament.pk}/")
+
+    typed = "Ann: JS, Bob: AS, Cora KS, Dan: QS, Edith: 9S"
+    page.fill("input[name=cards]", typed)
+    press(page, "seat")
+    assert "'Cora KS' is not" in page.locator("#director").inner_text()
+    assert page.input_value("input[name=cards]") == typed
+    assert not tournament.rounds.exists()
+
+    page.fill("input[name=name]", "Fred")
+    press(page, "bye-Edith")
+    assert "Edith sits out round 1." in page.get_by_test_id("notice").inner_text()
+    assert page.input_value("input[name=name]") == "Fred"
+    assert page.input_value("input[name=cards]") == typed
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "director-4-typing-kept")
+
+    # The cards put right (Edith, sitting out, does not cut; each player's second card is
+    # his cut for partners), the round is seated and the field is emptied: it was sent.
+    page.fill("input[name=cards]", "Ann: JS JH, Bob: AS AH, Cora: KS KH, Dan: QS QH")
+    press(page, "seat")
+    assert "Round 1 is seated." in page.get_by_test_id("notice").inner_text()
+    assert page.input_value("input[name=cards]") == ""
+    assert page.input_value("input[name=name]") == "Fred"
