@@ -161,7 +161,7 @@
         "X-CSRFToken": csrfToken(),
         "HX-Request": "true"
       },
-      body: entry.body
+      body: withoutFormToken(entry.body)
     }).then(function (response) {
       // Busy (a lock not granted in time, the same key still running) or a server
       // error: nothing was recorded; keep the hand and try again.
@@ -175,6 +175,16 @@
       if (response.headers.get("HX-Refresh")) { // the table's link is dead: show why
         drop(entry);
         location.reload();
+        return;
+      }
+      if (response.status === 403) {
+        // Refused before anything was done: the browser's CSRF cookie is gone or stale
+        // (cleared, or the page restored without it). The hand stays; the page is asked
+        // for again, which gives the browser a fresh cookie, and the hand goes again.
+        sending = false;
+        busy(false);
+        showQueue("The phone had to renew its page; sending again.");
+        fetch(location.pathname, { credentials: "same-origin" }).then(later, later);
         return;
       }
       return response.text().then(function (text) {
@@ -193,6 +203,15 @@
       showQueue();
       later();
     });
+  }
+
+  // The form's CSRF token is left out of what is sent: the header carries the browser's
+  // token as it is now (a renewed cookie makes the form's stale), and every sending of one
+  // hand is then the same body, as its Idempotency-Key requires.
+  function withoutFormToken(body) {
+    var data = new URLSearchParams(body);
+    data.delete("csrfmiddlewaretoken");
+    return data.toString();
   }
 
   function drop(entry) {

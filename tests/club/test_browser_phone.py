@@ -303,3 +303,19 @@ def test_the_clubs_public_pages_fit_a_phone(browser_page, live_server, played):
         widths[path] = page.evaluate(WIDTH)
     shot(page, "phone-10-player-record")
     assert all(width <= PHONE["width"] for width in widths.values()), widths
+
+
+def test_a_hand_refused_for_a_lost_csrf_cookie_is_kept_and_sent_again(phone, played):
+    """The phone's browser lost its CSRF cookie (cleared, or the page restored without it):
+    Django refuses the post (403) before anything is done. The hand was dropped from the
+    queue and Django's refusal page swapped into the sheet; now it stays in the queue, the
+    page is fetched again for a fresh cookie, and the hand is sent again, once."""
+    page = phone
+    page.context.clear_cookies()  # the phone holds no session, only the CSRF cookie
+    with page.expect_response(re.compile(r"/hand/$")) as refused:
+        enter(page, makers="EW", tricks=4)
+    assert refused.value.status == 403
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert [h["makers"] for h in hands(played)] == ["NS", "EW"]
+    assert page.get_by_test_id("phone-queue").is_hidden()
+    assert "CSRF" not in page.inner_text("body")
