@@ -80,3 +80,29 @@ def test_a_rubbers_score_sheet_prints_without_the_secretarys_forms(
     assert page.get_by_role("heading", name="Correct or take off a hand").is_hidden()
     assert "As the club's referee" not in page.locator("body").inner_text()
     shot(page, "rubber-sheet-printed")
+
+
+def test_the_scorecards_print_button_prints_under_the_production_policy(
+    browser_page, live_server, settings, django_capture_on_commit_callbacks
+):
+    """A player's scorecard has a "Print the scorecard" button. Its inline onclick was
+    blocked by the production Content-Security-Policy (script-src 'self'): the button did
+    nothing. (The page's print is counted instead of opening the browser's dialog.)"""
+    from tests.worlds import club_in_play
+
+    settings.CSP_ENABLED = True
+    played = club_in_play(django_capture_on_commit_callbacks)
+    page = browser_page
+    page.add_init_script("window.printed = 0; window.print = () => { window.printed += 1; };")
+    log_in(page, live_server)  # the club is private
+    member = played.members["Ann"]
+    response = page.goto(f"{live_server.url}/clubs/{played.club.slug}/players/{member.pk}/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.get_by_role("button", name="Print the scorecard").click()
+    # Asked from outside the page (wait_for_function's polling evaluates a string, which
+    # the policy forbids).
+    for _ in range(50):
+        if page.evaluate("window.printed"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.printed") == 1

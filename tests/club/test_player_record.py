@@ -76,7 +76,7 @@ def test_the_scorecard_prints_with_a_print_stylesheet(client, played):
     member = Member.objects.get(name=seats["N"])
     body = client.get(f"/clubs/somerset/players/{member.pk}/").content.decode()
     assert 'class="print-only scorecard-club"' in body
-    assert "window.print()" in body
+    assert "data-print" in body and "js/print.js" in body
     with open("static/css/site.css") as sheet:
         css = sheet.read()
     assert ".print-only { display: block; }" in css.split("/* a player's record")[1]
