@@ -85,3 +85,23 @@ def hand(makers="NS", tricks=3, alone=False):
 # each double (ruling E3), the third game always played (ruling E1): worth 2+2+2+2 = 8.
 def sweep(side):
     return [hand(side, 5), hand(side, 5), hand(side, 3)] * 3
+
+
+@pytest.fixture
+def crowd_ladder(club, evening, commit):
+    """A ladder of 230 players, two rubbers played: three pages of standings."""
+    from tests.factories import MemberFactory
+    from tournaments import services
+
+    names = [f"Player {i:03}" for i in range(230)]
+    for name in names:
+        MemberFactory(club=club, name=name)
+    ladder = commit(
+        services.tournament_create,
+        club=club, name="Big ladder", slug="big", kind="ladder", evening_ids=[evening.pk],
+        precedence=["points"],
+    )  # fmt: skip
+    for i in range(0, 230 - 2, 4):
+        four = names[i : i + 4]
+        record(commit, start(club, evening, four[:2], four[2:]), hand("NS", 3 + i % 3))
+    return ladder

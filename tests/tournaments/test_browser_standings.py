@@ -49,3 +49,22 @@ def test_standings_page_changes_without_a_reload(
     first = page.locator("#standings tbody tr").first.inner_text()
     assert "Bob" in first or "Dan" in first  # EW's lone march (4) puts them ahead
     shot(page, "standings-after")
+
+
+def test_a_printed_page_of_the_standings_says_which_page_it_is(
+    browser_page, live_server, crowd_ladder
+):
+    """Printed, a page of the standings said neither which page of three it was (every
+    nav is hidden in print) and still said it updates by itself, with the room display's
+    link: words for a screen, not for paper."""
+    page = browser_page
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/big/?page=2")
+    assert page.get_by_text("update by themselves").is_visible()
+    page.emulate_media(media="print")
+    assert page.get_by_text("Page 2 of 3 (228 players)").is_visible()
+    assert page.get_by_role("link", name="Next").is_hidden()
+    assert page.get_by_role("link", name="Previous").is_hidden()
+    assert page.get_by_text("update by themselves").is_hidden()
+    assert page.get_by_role("link", name="The room display").is_hidden()
+    assert page.locator("#standings tbody tr").count() == 100
+    shot(page, "standings-printed")

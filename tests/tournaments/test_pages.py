@@ -95,25 +95,6 @@ def test_a_players_record_in_the_api(api, club, evening, ladder, commit, roster)
     assert body["rubbers"][0]["won"] is True and body["rubbers"][0]["value"] == 8
 
 
-@pytest.fixture
-def crowd_ladder(club, evening, commit):
-    """A ladder of 230 players, two rubbers played: three pages of standings."""
-    from tests.factories import MemberFactory
-
-    names = [f"Player {i:03}" for i in range(230)]
-    for name in names:
-        MemberFactory(club=club, name=name)
-    ladder = commit(
-        services.tournament_create,
-        club=club, name="Big ladder", slug="big", kind="ladder", evening_ids=[evening.pk],
-        precedence=["points"],
-    )  # fmt: skip
-    for i in range(0, 230 - 2, 4):
-        four = names[i : i + 4]
-        record(commit, start(club, evening, four[:2], four[2:]), hand("NS", 3 + i % 3))
-    return ladder
-
-
 def test_the_standings_come_a_hundred_places_to_a_page(client, crowd_ladder):
     first = client.get("/clubs/somerset/tournaments/big/").content.decode()
     assert first.count('href="/clubs/somerset/players/') == 100
