@@ -139,6 +139,25 @@ def test_a_tie_wants_the_card_cut_again(staked):
     assert not tournament.rounds.exists()
 
 
+def test_a_refused_cut_says_in_words_what_is_missing_or_too_much(staked):
+    """The director is told which players' cards are missing, for which cut, and how the
+    cards are entered; not 'enter the card Ann and Bob cut for partners'."""
+    tournament = staked(stake=None)
+    short = {name: cards[:1] for name, cards in CARDS.items()}  # the cut for tables only
+    with pytest.raises(UserError) as error:
+        rounds.round_seat_next(tournament_id=tournament.pk, cards=short)
+    assert error.value.message == (
+        "No card is entered for Hugh, Grace, Frank and Edith in the cut for partners at "
+        "table 1 (among Hugh, Grace, Frank and Edith). Enter each player's cards in the order "
+        "he cut them: for places at the tables first, then for partners, and again after a "
+        "tie, which is cut again (laws 13-14)."
+    )
+    with pytest.raises(UserError) as error:
+        rounds.round_seat_next(tournament_id=tournament.pk, cards={**CARDS, "Zed": ["7D"]})
+    assert error.value.message == "Cards were entered for Zed, who is not playing this round."
+    assert not tournament.rounds.exists()
+
+
 def test_the_rotation_places_round_one_by_the_cut(club, secretary_api):
     tournament = services.tournament_create(
         club=club, name="Chart", slug="chart", kind="progressive",

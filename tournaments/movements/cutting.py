@@ -69,6 +69,11 @@ def pack_for(rule_set: str) -> Pack:
         ) from None
 
 
+def _names(players: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cora'."""
+    return " and ".join([", ".join(players[:-1]), players[-1]] if len(players) > 1 else players)
+
+
 class CardsError(MovementError):
     """The cards entered as cut do not make a cut (ruling T10): a user error about them."""
 
@@ -83,7 +88,8 @@ class EnteredCards:
         strangers = sorted(set(cards) - set(players))
         if strangers:
             raise CardsError(
-                f"cards entered for {', '.join(strangers)}, who are not playing this round"
+                f"Cards were entered for {_names(strangers)}, who "
+                f"{'is' if len(strangers) == 1 else 'are'} not playing this round."
             )
         self.pack = pack
         self.queues: dict[str, deque[str]] = {}
@@ -106,8 +112,10 @@ class EnteredCards:
         missing = [player for player in group if not self.queues.get(player)]
         if missing:
             raise CardsError(
-                f"enter the card {' and '.join(missing)} cut for {purpose} "
-                f"(among {', '.join(group)}; a tie is cut again, laws 13-14)"
+                f"No card is entered for {_names(missing)} in the cut for {purpose} "
+                f"(among {_names(group)}). Enter each player's cards in the order he cut "
+                "them: for places at the tables first, then for partners, and again after "
+                "a tie, which is cut again (laws 13-14)."
             )
         drawn = {player: self.queues[player].popleft() for player in group}
         if len(group) <= len(self.pack.cards):  # one pack: no card is cut twice
