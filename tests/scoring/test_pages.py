@@ -1,6 +1,7 @@
 """The public score sheet page of a stored rubber: what a reader sees for each game,
 who may see it, and that it reads the rubber in a fixed number of queries."""
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -222,6 +223,10 @@ def test_euchre_sheet_shows_games_laps_values_rubber_and_ledger(client, euchre_s
     assert "Games won, by value (ruling E3) 1 + 2 1 + 2" in result
     assert "For the rubber (ruling E4) 2 Total 5 3" in result
     assert "Rubber to Ann & Cora (N-S), worth 2 (ruling E4)." in result  # named, not "NS"
+    # The sides' columns are headed in words, as the phone names them ("N-S", not "NS").
+    html = client.get(reverse("rubber-detail", kwargs={"slug": "somerset", "pk": rubber.pk}))
+    heads = re.findall(r'<th class="num side" scope="col">([^<]*)<span', html.content.decode())
+    assert heads[:2] == ["N-S", "E-W"]
     # Ruling M1: at 0.25 a point, each NS player receives 0.50 from one EW player.
     ledger = page.text[f"rubber-{rubber.pk}-ledger"]
     assert "At 0.25 USD a point" in ledger
