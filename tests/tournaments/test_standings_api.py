@@ -4,7 +4,6 @@ figure described in the response and the schema; and an ETag for every represent
 import pytest
 from django.utils.html import escape
 
-from tests.tournaments.test_pages import crowd_ladder  # noqa: F401 (the fixture)
 from tournaments.metrics import METRICS
 
 API = "/api/v1/clubs/somerset/tournaments/big/standings/"
