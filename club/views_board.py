@@ -512,6 +512,11 @@ def table_record(request, token: str):
             notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
     except USER_ERRORS as exc:
         error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        if stale:  # say which rubber the refused correction was of
+            error["message"] = (
+                f"This correction was of {names['hand_label']} {correct} of the "
+                f"{names['rubber_label']} before this one, which is over: {exc.message}"
+            )
         if isinstance(exc, Conflict):
             status = 409
             retry_after = "1" if exc.code == "locked" else None

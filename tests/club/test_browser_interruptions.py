@@ -266,6 +266,8 @@ def test_a_correction_queued_while_the_next_rubber_was_played_never_changes_that
     refusal = page.get_by_test_id("phone-error")
     refusal.wait_for(timeout=8000)
     assert "Not recorded." in refusal.inner_text()
+    said = refusal.inner_text()
+    assert f"This correction was of hand {last} of the rubber before this one" in said
     shot(page, "interrupted-6-late-correction-refused")
     # The refused correction is not offered again as one of the new rubber's hand.
     assert page.get_by_test_id("last-hand").get_attribute("open") is None
