@@ -75,23 +75,32 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
 PHONE = {"width": 360, "height": 740}
 
 
+def awaiting_confirmation(page, live_server, club):
+    """A club whose hands the other side confirms: table 1 (Ann (N) and Cora (S) against
+    Bob (E) and Dan (W)) has North-South's hand 1 recorded by its phone, and the page is
+    that phone's, at a phone's width. Returns the table."""
+    club.confirm_hands = True
+    club.save(update_fields=["confirm_hands"])
+    evening = open_evening(club)
+    seat_four(evening)
+    table = evening.tables.get(number=1)
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
+    )
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    return table
+
+
 def test_a_confirmation_tapped_with_the_network_gone_waits_and_is_sent_once(
     browser_page, live_server, club
 ):
     """East-West confirm North-South's hand just as the club's Wi-Fi drops. The tap once
     did nothing visible (htmx's post failed and nothing said so) and the confirmation was
     lost; now it waits in the phone's queue, says so, and goes when the network returns."""
-    club.confirm_hands = True
-    club.save(update_fields=["confirm_hands"])
-    evening = open_evening(club)
-    seat_four(evening)  # Ann (N) and Cora (S) against Bob (E) and Dan (W)
-    table = evening.tables.get(number=1)
-    recording.hand_record(
-        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
-    )
     page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server.url}/t/{table.token}/")
+    table = awaiting_confirmation(page, live_server, club)
+    evening = table.evening
     confirm = page.get_by_test_id("confirm-1-EW")
     confirm.wait_for()
 
@@ -190,17 +199,9 @@ def test_a_dispute_being_typed_stays_when_the_next_hand_is_recorded(
     """East-West are typing their version of hand 1 when North-South's phone records hand
     2. The phone's poll brought the hands waiting anew and replaced them whole: the
     dispute being typed closed and lost what was typed."""
-    club.confirm_hands = True
-    club.save(update_fields=["confirm_hands"])
-    evening = open_evening(club)
-    seat_four(evening)
-    table = evening.tables.get(number=1)
-    recording.hand_record(
-        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
-    )
     page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server.url}/t/{table.token}/")
+    table = awaiting_confirmation(page, live_server, club)
+    evening = table.evening
     page.get_by_test_id("dispute-1").click()
     block = page.get_by_test_id("confirm-hand-1")
     block.locator("input[name=tricks]").fill("2")
