@@ -75,10 +75,9 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
 PHONE = {"width": 360, "height": 740}
 
 
-def awaiting_confirmation(page, live_server, club):
+def confirming_table(club):
     """A club whose hands the other side confirms: table 1 (Ann (N) and Cora (S) against
-    Bob (E) and Dan (W)) has North-South's hand 1 recorded by its phone, and the page is
-    that phone's, at a phone's width. Returns the table."""
+    Bob (E) and Dan (W)) has North-South's hand 1 recorded by its phone. Returns the table."""
     club.confirm_hands = True
     club.save(update_fields=["confirm_hands"])
     evening = open_evening(club)
@@ -87,6 +86,12 @@ def awaiting_confirmation(page, live_server, club):
     recording.hand_record(
         evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
     )
+    return table
+
+
+def awaiting_confirmation(page, live_server, club):
+    """`confirming_table`, and the page that table's phone's, at a phone's width."""
+    table = confirming_table(club)
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/t/{table.token}/")
     return table
@@ -130,14 +135,8 @@ def test_settling_a_dispute_keeps_what_is_typed_elsewhere_on_the_board(
     """The secretary is typing a newcomer's name when he settles a disputed hand. The
     settle's answer replaced the whole board (every other button's answer is morphed in),
     and the name went with it."""
-    club.confirm_hands = True
-    club.save(update_fields=["confirm_hands"])
-    evening = open_evening(club)
-    seat_four(evening)
-    table = evening.tables.get(number=1)
-    recording.hand_record(
-        evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 3}, table=table
-    )
+    table = confirming_table(club)
+    evening = table.evening
     rubber = evening.rubbers.get()
     confirmations.hand_dispute(
         rubber_id=rubber.pk, number=1, by="EW", data={"makers": "NS", "tricks": 2}, table=table
