@@ -13,7 +13,6 @@ be added here: the last test fails for any API route the matrix does not cover.
 import datetime
 
 import pytest
-from django.urls import get_resolver
 from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
@@ -24,6 +23,7 @@ from club.selectors import ASK_FOR_NEW_CARD, DEAD_LINK
 from tests.club.closing_helpers import close_abandoning
 from tests.conftest import token_client
 from tests.factories import ClubFactory, MemberFactory, TableFactory, UserFactory
+from tests.routes import url_patterns
 from tests.worlds import club_in_play, second_table
 
 ROLES = ["anonymous", "table", "secretary", "other", "staff"]
@@ -389,16 +389,7 @@ def test_director_matrix(world, client, method, path, body, expected):
 
 def test_the_matrix_covers_every_api_route():
     covered = {path for _, path, _, _ in MATRIX}
-    routes = set()
-
-    def walk(patterns, prefix=""):
-        for pattern in patterns:
-            if hasattr(pattern, "url_patterns"):
-                walk(pattern.url_patterns, prefix + str(pattern.pattern))
-            else:
-                routes.add(prefix + str(pattern.pattern))
-
-    walk(get_resolver().url_patterns)
+    routes = set(url_patterns())
     api = {r for r in routes if r.startswith("api/v1/")}
     shapes = {_shape(p.lstrip("/")) for p in covered}
     missing = sorted(r for r in api if _shape(r) not in shapes)
