@@ -1,7 +1,7 @@
 """The one way a hand is recorded, corrected or removed, whatever the door.
 
 Every door (the API's rubber endpoints, an evening's table endpoints, the table's phone
-page, the secretary's board, an evening's replay) calls one of these services, naming
+page, the secretary's board, a progressive table's page, an evening's replay) calls one of these services, naming
 the rubber by id, or by its evening's table (and its ordinal there). Each service, in
 one transaction:
 
@@ -156,21 +156,41 @@ def hand_record(
         )
 
 
+def _over_words(rubber: Rubber, game) -> str | None:
+    """Why no hand may follow, in words, or None: the rubber finished, or its round of
+    fixed deals decided (ruling P1; its seats' `round_won`, scoring.rollup). Read only to
+    word a refusal."""
+    if rubber.is_complete:
+        return f"the {game.rubber_label} is over: no {game.hand_label} follows it."
+    if rubber.deal_limit is None or rubber.hand_count < rubber.deal_limit:
+        return None
+    if rubber.seats.filter(round_won=True).exists():
+        return (
+            f"the round's deals are played and one side is ahead (ruling P1): no "
+            f"{game.hand_label} follows."
+        )
+    return None
+
+
 def _check_expected_number(rubber: Rubber, expected: int) -> None:
     """Refuse a hand meant as number `expected` unless it is the rubber's next (the rubber
     is locked, so two requests meaning the same number cannot both pass)."""
     following = rubber.hand_count + 1
     if expected == following:
         return
-    label = get_game(rubber.ruleset).hand_label
+    game = get_game(rubber.ruleset)
+    label = game.hand_label
     if 1 <= expected < following:
         already = rubber.hands.filter(number=expected).first()
         told = "; ".join(already.lines) if already and already.lines else ""
         raise Conflict(
             f"{label.capitalize()} {expected} is already recorded at this table"
             + (f" ({told})" if told else "")
-            + f", so this one was not recorded; the next is {label} {following}: if that "
-            "is the one meant, send it again.",
+            + ", so this one was not recorded; "
+            + (
+                _over_words(rubber, game)
+                or f"the next is {label} {following}: if that is the one meant, send it again."
+            ),
             field="expected_number",
             code="hand_already_recorded",
             details={

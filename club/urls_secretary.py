@@ -3,7 +3,7 @@
 from django.urls import path
 
 from club import views, views_board, views_cards, views_confirm, views_people
-from tournaments import views_director
+from tournaments import views_director, views_table
 
 urlpatterns = [
     path("", views.secretary_home, name="secretary-home"),
@@ -26,6 +26,11 @@ urlpatterns = [
         name="tournament-director-progress",
     ),
     path("tournaments/<int:pk>/act/", views_director.act, name="tournament-director-act"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/tables/<int:number>/",
+        views_table.round_table,
+        name="tournament-table",
+    ),
     path(
         "evenings/<int:pk>/tables/<int:number>/qr.svg",
         views_board.table_qr,

@@ -140,6 +140,7 @@ def test_a_file_given_to_a_command_is_refused_with_a_reason_not_a_traceback(db, 
 ROUTE_PARAMS = {
     "<slug:slug>": "{s}", "<slug:tslug>": "winter", "<str:token>": "{tok}",
     "<int:member>": "{m}", "<int:number>": "1", "<int:rubber>": "1", "<int:hand>": "1",
+    "<int:round_number>": "1",
 }  # fmt: skip
 PK_AFTER = {"evenings": "{e}", "rubbers": "{r}", "members": "{m}", "players": "{m}",
             "tournaments": "{t}"}  # fmt: skip

@@ -50,6 +50,34 @@ def test_a_second_hand_meant_as_the_same_number_is_refused_naming_the_first(play
     ]
 
 
+def test_a_hand_sent_again_once_the_rubber_is_over_offers_no_next_hand(club):
+    from scoring import services as scoring
+    from tests.factories import MemberFactory
+
+    for name in ("Ann", "Bob", "Cora", "Dan"):
+        MemberFactory(club=club, name=name)
+
+    rubber = scoring.rubber_start(
+        club=club, ruleset="euchre-somerset-1888",
+        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+    # Two games of march, march, three tricks and the third game likewise (ruling E1).
+    for number, tricks in enumerate([5, 5, 3] * 3, start=1):
+        recording.hand_record(
+            rubber_id=rubber.pk, data={"makers": "NS", "tricks": tricks}, expected_number=number
+        )
+    rubber.refresh_from_db()
+    assert rubber.is_complete
+    with pytest.raises(Conflict) as refused:
+        recording.hand_record(
+            rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3}, expected_number=9
+        )
+    assert refused.value.code == "hand_already_recorded"
+    assert "Hand 9 is already recorded" in refused.value.message
+    assert refused.value.message.endswith("the rubber is over: no hand follows it.")
+    assert Hand.objects.filter(rubber=rubber).count() == 9
+
+
 def test_a_number_past_the_next_is_refused_too(played):
     with pytest.raises(Conflict) as refused:
         recording.hand_record(

@@ -46,6 +46,34 @@ def ladder(club, roster, evening, commit):
 
 
 @pytest.fixture
+def director(club):
+    """A tournament director of the club who is not its secretary."""
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="director")
+    club.directors.add(user)
+    return user
+
+
+@pytest.fixture
+def directing(client, director):
+    """The test client, logged in as the club's director."""
+    client.force_login(director)
+    return client
+
+
+@pytest.fixture
+def round_one(make, roster, director):
+    """A rotation progressive of one deal a round (EIGHT entered), its round 1 seated by
+    its director: two tables."""
+    from tournaments import rounds
+
+    tournament = make("rotation", deals=1)
+    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
+    return tournament
+
+
+@pytest.fixture
 def make(club):
     """A progressive with this movement and these players entered, no round seated yet."""
     from tournaments import rounds, services

@@ -7,25 +7,11 @@ from decimal import Decimal
 import pytest
 
 from club import recording
-from tests.factories import EveningFactory, UserFactory
+from tests.factories import EveningFactory
 from tournaments import rounds, services
 from tournaments.models import Tournament
 
 EIGHT = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]
-
-
-@pytest.fixture
-def director(club):
-    """A tournament director of the club who is not its secretary."""
-    user = UserFactory(username="director")
-    club.directors.add(user)
-    return user
-
-
-@pytest.fixture
-def directing(client, director):
-    client.force_login(director)
-    return client
 
 
 def act(client, tournament, action, **data):

@@ -1,0 +1,103 @@
+"""A progressive's tables scored by their director on a phone (360 px, Debian's chromium):
+from the director's page to each table's sheet, a deal entered with the network gone kept
+and sent once it returns, two directors entering the same deal stored once and the
+second told. Screenshots in artifacts/screenshots/round-table-*.png."""
+
+import re
+
+import pytest
+
+from scoring.models import Hand
+from tests.browser import log_in, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+WIDTH = "document.documentElement.scrollWidth"
+
+
+def deals(tournament, number: int) -> list[dict]:
+    rubber = tournament.rounds.get(number=1).tables.get(number=number).rubber
+    return list(Hand.objects.filter(rubber=rubber).values_list("data", flat=True))
+
+
+def enter(page, *, makers: str, tricks: int):
+    form = page.locator("form.hand[data-kind=record]")
+    form.locator(f"input[name=makers][value={makers}]").check()
+    form.locator("input[name=tricks]").fill(str(tricks))
+    form.get_by_test_id("record-hand").click()
+
+
+def test_a_director_scores_a_round_on_a_phone_one_deal_sent_after_the_network_returns(
+    browser_page, live_server, round_one
+):
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server, "director")
+    page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
+    page.get_by_test_id("table-1-1").click()
+    page.wait_for_url(re.compile(r"/rounds/1/tables/1/$"))
+    assert page.locator("h1").inner_text() == "Round 1, table 1"
+    enter(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+    assert "Won by " in page.get_by_test_id("table-over").inner_text()
+    assert page.locator("form.hand[data-kind=record]").count() == 0  # the deal ends it
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-table-1-won")
+
+    # Table 2, the network gone as the deal is entered: it waits, and goes once it returns.
+    page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/rounds/1/tables/2/")
+    page.context.set_offline(True)
+    enter(page, makers="EW", tricks=5)
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="Not sent yet: 1 hand waiting").wait_for()
+    assert page.get_by_test_id("phone-notice").count() == 0
+    assert deals(round_one, 2) == []
+    shot(page, "round-table-2-offline")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+    assert queue.is_hidden()
+    assert [d["makers"] for d in deals(round_one, 2)] == ["EW"]
+
+    # Every table has its result: the next round can be seated from the director's page.
+    page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
+    rows = page.locator("section.panel table.grid").last.inner_text()
+    assert rows.count("(N-S)") + rows.count("(E-W)") == 2  # each table's winners named
+    page.get_by_test_id("seat").click()
+    page.get_by_test_id("notice").filter(has_text="Round 2 is seated.").wait_for()
+
+
+def test_two_directors_entering_the_same_deal_store_it_once(
+    browser_page, live_server, round_one, secretary, postgres
+):
+    first = browser_page
+    first.set_viewport_size(PHONE)
+    log_in(first, live_server, "director")
+    address = f"{live_server.url}/secretary/tournaments/{round_one.pk}/rounds/1/tables/1/"
+    first.goto(address)
+    other = first.context.browser.new_context(viewport=PHONE)
+    try:
+        second = other.new_page()
+        second.set_default_timeout(10_000)
+        log_in(second, live_server, "secretary")
+        second.goto(address)
+        for page, makers in ((first, "NS"), (second, "EW")):
+            form = page.locator("form.hand[data-kind=record]")
+            form.locator(f"input[name=makers][value={makers}]").check()
+            form.locator("input[name=tricks]").fill("4")
+        first.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+        second.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+        answers = "[data-testid=phone-notice], [data-testid=refusal]"
+        for page in (first, second):
+            page.wait_for_selector(answers)
+        assert len(deals(round_one, 1)) == 1  # never two
+        texts = [page.locator(answers).first.inner_text() for page in (first, second)]
+        assert sum("Hand 1 recorded." in text for text in texts) == 1
+        refused = next(text for text in texts if "Not recorded." in text)
+        assert "Hand 1 is already recorded at this table" in refused
+        loser = first if "Not recorded." in texts[0] else second
+        assert loser.evaluate(WIDTH) <= PHONE["width"]
+        shot(loser, "round-table-3-second-refused")
+    finally:
+        other.close()

@@ -1,0 +1,118 @@
+"""A progressive round's table scored from the director's pages: the table's sheet and the
+form for its next hand, through the one recording service (club.recording), for the
+club's secretaries and tournament directors only. A second entry of the same hand is
+refused in words (the form's `expected_number`), a bad hand is refused with its law, and
+nothing is written by either."""
+
+import html
+
+import pytest
+
+from scoring.models import Hand
+from tests.factories import UserFactory
+from tournaments import rounds
+from tournaments.models import StandingsDirty
+
+
+def url(tournament, round_number=1, number=1):
+    return f"/secretary/tournaments/{tournament.pk}/rounds/{round_number}/tables/{number}/"
+
+
+def table_rubber(tournament, number=1):
+    return tournament.rounds.get(number=1).tables.get(number=number).rubber
+
+
+def test_the_directors_page_links_each_table_to_its_sheet(directing, round_one):
+    page = directing.get(f"/secretary/tournaments/{round_one.pk}/").content.decode()
+    assert f'href="{url(round_one, 1, 1)}"' in page
+    assert f'href="{url(round_one, 1, 2)}"' in page
+    assert "Score the deals" in page
+
+
+def test_the_table_page_shows_who_sits_where_and_the_next_deal(directing, round_one):
+    played = round_one.rounds.get(number=1).seating["tables"][0]["seats"]
+    page = directing.get(url(round_one)).content.decode()
+    assert f"{played['N']} &amp; {played['S']}" in page
+    assert f"{played['E']} &amp; {played['W']}" in page
+    assert "Hand <span data-next-label>1</span>" in page
+    assert 'name="expected_number" value="1"' in page
+
+
+def test_a_director_records_the_deal_and_the_table_is_won(directing, round_one):
+    rubber = table_rubber(round_one)
+    answer = directing.post(
+        url(round_one), {"makers": "NS", "tricks": "3", "expected_number": "1"}, follow=True
+    )
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert "Hand 1 recorded." in page
+    assert "makers NS, three tricks: 1" in page  # the hand's own line (law 2)
+    rubber.refresh_from_db()
+    assert rubber.hand_count == 1
+    # One deal a round: the deal ends the table, won by the side ahead (tournaments.rounds).
+    assert rounds.round_as_dict(round_one.rounds.get(number=1))["tables"][0]["winner"] == "NS"
+    assert Hand.objects.get(rubber=rubber).recorded_by.username == "director"
+    assert 'data-testid="table-over"' in page
+    assert "Won by " in page
+    assert 'name="expected_number"' not in page  # nothing more to record here
+    # The standings heard of it in the hand's transaction (tournaments.receivers' outbox;
+    # the test's transaction is never committed, so no worker has taken it yet).
+    assert StandingsDirty.objects.filter(tournament=round_one).count() == 4
+
+
+def test_the_same_deal_sent_twice_is_recorded_once(directing, round_one):
+    form = {"makers": "NS", "tricks": "3", "expected_number": "1"}
+    assert directing.post(url(round_one), form).status_code == 302
+    again = directing.post(url(round_one), {**form, "makers": "EW"})
+    assert again.status_code == 409
+    page = html.unescape(again.content.decode())
+    assert "Hand 1 is already recorded at this table" in page
+    # The deal ended the table: the refusal offers no next deal to send (ruling P1).
+    assert "the round's deals are played and one side is ahead (ruling P1)" in page
+    assert "the next is" not in page
+    assert "Not recorded." in page
+    assert Hand.objects.filter(rubber=table_rubber(round_one)).count() == 1
+
+
+def test_a_bad_deal_is_refused_with_its_law_and_the_form_as_typed(directing, round_one):
+    answer = directing.post(url(round_one), {"makers": "EW", "tricks": "6", "expected_number": "1"})
+    assert answer.status_code == 400
+    page = answer.content.decode()
+    assert "Not recorded." in page
+    assert "law 2" in page
+    assert 'value="EW" checked' in page  # what was typed comes back
+    assert Hand.objects.filter(rubber=table_rubber(round_one)).count() == 0
+
+
+def test_a_secretary_scores_a_table_too_and_is_offered_the_corrections(
+    client, secretary, round_one
+):
+    client.force_login(secretary)
+    assert (
+        client.post(
+            url(round_one), {"makers": "NS", "tricks": "5", "expected_number": "1"}
+        ).status_code
+        == 302
+    )
+    page = client.get(url(round_one)).content.decode()
+    assert "Correct or take off a hand" in page
+
+
+def test_a_director_is_not_offered_the_secretarys_corrections(directing, round_one):
+    directing.post(url(round_one), {"makers": "NS", "tricks": "5", "expected_number": "1"})
+    assert "Correct or take off a hand" not in directing.get(url(round_one)).content.decode()
+
+
+@pytest.mark.parametrize("where", [(2, 1), (1, 3)])
+def test_a_table_or_round_not_round_one_is_not_found(directing, round_one, where):
+    assert directing.get(url(round_one, *where)).status_code == 404
+
+
+def test_only_the_clubs_secretaries_and_directors_score_a_table(client, round_one):
+    client.force_login(UserFactory(username="passer-by"))
+    assert client.get(url(round_one)).status_code == 404
+    assert client.post(url(round_one), {"makers": "NS", "tricks": "3"}).status_code == 404
+    client.logout()
+    answer = client.post(url(round_one), {"makers": "NS", "tricks": "3"})
+    assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+    assert Hand.objects.count() == 0

@@ -1,0 +1,133 @@
+"""A progressive round's table as its director scores it: the table's score sheet and the
+form for its next hand (or deal), for the club's secretaries and tournament directors.
+
+A progressive's tables play rubbers of their own (`tournaments.rounds`), not an
+evening's, so they have no phone link; the director enters each hand as the table calls
+it or hands in its paper sheet. The hand goes through the one recording service every
+door uses (`club.recording.hand_record`): scored by the same laws, its standings noted in
+the same transaction. The form sends the number of the hand it means to record
+(`expected_number`), so a second tap, or a second director entering the same table's
+sheet, is refused in words with the hand already recorded, never recorded twice. A
+correction of a recorded hand stays the secretary's, on the rubber's own page (law 5,
+ruling E9).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from club import phone, recording
+from club.confirmations import with_confirmations
+from club.selectors import club_is_managed_by
+from club.views_board import USER_ERRORS
+from core.errors import Conflict
+from core.inputs import whole_number
+from scoring.hand_input import hand_input
+from scoring.models import Rubber
+from scoring.rules import get_ruleset
+from scoring.rules.games import get_game
+from scoring.selectors import rubber_scoresheet
+from scoring.views import scoresheet_display
+from tournaments.models import RoundTable
+from tournaments.rounds import round_as_dict
+from tournaments.views_director import _directed
+
+
+def _round_table(tournament, round_number: int, number: int) -> RoundTable:
+    table = (
+        RoundTable.objects.select_related("round", "rubber")
+        .filter(round__tournament=tournament, round__number=round_number, number=number)
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table in this tournament.")
+    return table
+
+
+def _context(
+    request, tournament, table: RoundTable, *, error=None, entered=None, notice=None
+) -> dict:
+    rubber: Rubber = table.rubber
+    club = tournament.club
+    raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
+    game = get_game(rubber.ruleset)
+    seats = next(
+        (t["seats"] for t in table.round.seating.get("tables", []) if t["number"] == table.number),
+        {},
+    )
+    played = next(t for t in round_as_dict(table.round)["tables"] if t["number"] == table.number)
+    sheet = scoresheet_display(raw)
+    # A round of fixed deals is over once a side is ahead after them, its rubber still
+    # unfinished (tournaments.rounds._table_winner): nothing more is recorded then, and
+    # the sheet says so instead of "in progress".
+    over = bool(played["winner"])
+    sheet["round_over"] = over and rubber.status == Rubber.Status.IN_PROGRESS
+    return {
+        "tournament": tournament,
+        "club": club,
+        "table": table,
+        "rubber": rubber,
+        "seats": seats,
+        "sides": {
+            "NS": f"{seats.get('N', '')} & {seats.get('S', '')}",
+            "EW": f"{seats.get('E', '')} & {seats.get('W', '')}",
+        },
+        "result": played,
+        "sheet": sheet,
+        "in_play": rubber.status == Rubber.Status.IN_PROGRESS and not over,
+        "next_number": phone.next_hand_number(rubber),
+        "hand_label": game.hand_label,
+        "rules": get_ruleset(rubber.ruleset),
+        "players": rubber.players if isinstance(rubber.players, list) else [],
+        "values": entered or {},
+        "error": error,
+        "notice": notice,
+        "is_secretary": club_is_managed_by(club=club, user=request.user),
+        **phone.HAND_CHOICES,
+    }
+
+
+@login_required
+def round_table(request, pk: int, round_number: int, number: int):
+    """GET: the table's sheet and the form for its next hand. POST: record that hand, then
+    back to the page (the hand's lines in the notice), or, sent by the page's queue, the
+    page itself (201); a refusal comes back with the form as it was typed, 400 (409 when
+    the hand is already recorded, or the rubber is busy: then with Retry-After, which the
+    queue sends again)."""
+    tournament = _directed(request, pk)
+    table = _round_table(tournament, round_number, number)
+    if request.method != "POST":
+        return render(request, "tournaments/table.html", _context(request, tournament, table))
+    label = get_game(table.rubber.ruleset).hand_label.capitalize()
+    try:
+        hand = hand_input(table.rubber.ruleset).from_form(request.POST)
+        recorded = recording.hand_record(
+            rubber_id=table.rubber_id,
+            data=hand,
+            user=request.user,
+            expected_number=whole_number(request.POST, "expected_number"),
+        )
+    except USER_ERRORS as exc:
+        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        table.rubber.refresh_from_db()
+        context = _context(
+            request, tournament, table, error=error, entered=phone.form_values(request.POST)
+        )
+        status = 409 if isinstance(exc, Conflict) else 400
+        response = render(request, "tournaments/table.html", context, status=status)
+        if isinstance(exc, Conflict) and exc.code == "locked":
+            response["Retry-After"] = "1"
+        return response
+    notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
+    if request.headers.get("HX-Request"):
+        # The page's queue (static/js/phone-queue.js) sent it: the answer is the page, whose
+        # live part it shows; a retry with the same Idempotency-Key gets this answer again.
+        table.rubber.refresh_from_db()
+        context = _context(request, tournament, table, notice=notice)
+        return render(request, "tournaments/table.html", context, status=201)
+    messages.success(request, " ".join(notice))
+    return redirect(
+        reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
+    )
