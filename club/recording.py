@@ -1,9 +1,9 @@
 """The one way a hand is recorded, corrected or removed, whatever the door.
 
 Every door (the API's rubber endpoints, an evening's table endpoints, the table's phone
-page, the secretary's board, a progressive table's page, an evening's replay) calls one of these services, naming
-the rubber by id, or by its evening's table (and its ordinal there). Each service, in
-one transaction:
+page, the secretary's board, a progressive table's page, an evening's replay) calls one
+of these services, naming the rubber by id, or by its evening's table (and its ordinal
+there). Each service, in one transaction:
 
 1. takes the locks in their fixed order (core/db.py): the rubber, then, only when the
    table has no rubber in progress, the evening first (Call-Ace: the same players sit

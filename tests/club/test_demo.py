@@ -24,8 +24,18 @@ def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(
     assert Rubber.objects.filter(evening=evening, status="in_progress").count() == 2
     assert Tournament.objects.get(slug="winter").standings_version >= 1
     assert f"/secretary/evenings/{evening.pk}/" in out.getvalue()
+    progressive = Tournament.objects.get(slug="thanksgiving")
+    assert f"/secretary/tournaments/{progressive.pk}/" in out.getvalue()
     assert client.get("/clubs/somerset/tournaments/winter/").status_code == 200
     # Through the login form (django-axes needs the request a bare client.login lacks).
     client.post(reverse("login"), {"username": "secretary", "password": "cut-for-partners"})
     board = client.get(f"/secretary/evenings/{evening.pk}/").content.decode()
     assert "Table 2" in board and "Rubber 2" in board
+    # The progressive: round 1 seated, table 1's four deals played (decided), table 2 under
+    # way; its director's page links each table's sheet.
+    assert progressive.rounds.count() == 1  # run twice, seated once
+    director = client.get(f"/secretary/tournaments/{progressive.pk}/").content.decode()
+    tables = f"/secretary/tournaments/{progressive.pk}/rounds/1/tables/"
+    assert f'href="{tables}2/"' in director
+    assert "Hand <span data-next-label>2</span>" in client.get(f"{tables}2/").content.decode()
+    assert client.get(f"{tables}1/").content.decode().count("Won by") == 1

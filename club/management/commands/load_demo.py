@@ -2,7 +2,8 @@
 
 It loads a secretary, ten members, a winter ladder, and an evening in progress built
 through the same services the board uses: ten arrivals, two tables formed by cutting,
-a rubber finished at table 1 (with its cut-outs) and hands under way at both tables.
+a rubber finished at table 1 (with its cut-outs) and hands under way at both tables;
+and a progressive tournament with its first round seated, one table played out.
 """
 
 import datetime
@@ -15,6 +16,7 @@ from django.db import transaction
 from club import evenings, recording
 from club.formation import engine
 from club.models import Club, Evening, Member
+from tournaments import rounds
 from tournaments.models import Tournament
 from tournaments.services import tournament_create
 
@@ -59,7 +61,34 @@ class Command(BaseCommand):
                 evening_ids=[evening.pk],
             )  # fmt: skip
         self._play(evening, secretary)
-        self.stdout.write(f"Demo club 'somerset' loaded: {len(DEMO_PLAYERS)} members, an evening.")
+        if not Tournament.objects.filter(club=club, slug="thanksgiving").exists():
+            self._progressive(club, secretary)
+        self.stdout.write(
+            f"Demo club 'somerset' loaded: {len(DEMO_PLAYERS)} members, an evening, a ladder "
+            "and a progressive."
+        )
+
+    def _progressive(self, club, secretary):
+        """A progressive of four deals a round for eight of the members: round 1 seated by
+        the rotation chart from cards cut as given (ruling T10), its table 1 played out and
+        table 2 under way, for the director's page and the tables' sheets."""
+        tournament = tournament_create(
+            club=club, name="Thanksgiving progressive", slug="thanksgiving",
+            kind="progressive", ruleset="euchre-somerset-1888", movement="rotation",
+            deals_per_round=4, rounds_planned=7,
+        )  # fmt: skip
+        for name in DEMO_PLAYERS[:8]:
+            rounds.tournament_enter(tournament=tournament, name=name)
+        cut = ["AS", "KH", "QD", "JC", "10S", "9H", "8D", "7C"]  # no tie: no second cut
+        played = rounds.round_seat_next(
+            tournament_id=tournament.pk,
+            user=secretary,
+            cards={name: [card] for name, card in zip(DEMO_PLAYERS[:8], cut, strict=True)},
+        )
+        first, second = played.tables.order_by("number")
+        for deal in (MARCH, THREE, {"makers": "EW", "tricks": 4}, THREE):
+            recording.hand_record(rubber_id=first.rubber_id, data=deal, user=secretary)
+        recording.hand_record(rubber_id=second.rubber_id, data=THREE, user=secretary)
 
     def _play(self, evening, secretary):
         """Ten arrive, two tables are cut, one rubber is played out, hands under way."""

@@ -27,6 +27,7 @@ from club import phone_links
 from club.management.commands.load_demo import DEMO_PASSWORD
 from club.models import Evening
 from club.phone_links import is_loopback, url_host
+from tournaments.models import Tournament
 
 DEFAULT_PORT = "8000"
 EVERY_INTERFACE = {"0.0.0.0", "::"}
@@ -213,6 +214,9 @@ class Command(BaseCommand):
                 f"  The demo evening:   {base}/secretary/evenings/{evening.pk}/",
                 f"  Its table cards:    {base}/secretary/evenings/{evening.pk}/table-cards/",
             ]
+        progressive = Tournament.objects.filter(club__slug="somerset", slug="thanksgiving").first()
+        if progressive:
+            lines.append(f"  A progressive:      {base}/secretary/tournaments/{progressive.pk}/")
         lines += [f"  Live standings:     {base}/clubs/somerset/tournaments/winter/", ""]
         if lan:
             lines.append(
