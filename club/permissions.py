@@ -9,6 +9,8 @@ through the views that ask for it (`for_table=True`). Everywhere else its caller
 anonymous public, so of a private club it sees nothing (404).
 """
 
+from collections.abc import Callable
+
 from django.http import Http404
 from rest_framework import exceptions
 
@@ -60,3 +62,24 @@ def club_for_director(request, slug: str, *, write: bool = False) -> Club:
             "Only the club's secretaries and tournament directors may change this."
         )
     return club
+
+
+#: Who besides the secretary and a table's link may record a club's rubbers, rubber by
+#: rubber: each app that runs rubbers of its own registers a test taking (user, club)
+#: and returning None (not such a caller) or a check of one rubber (tournaments: a
+#: club's directors, at a progressive's round tables; tournaments/apps.py).
+_RECORDERS: list[Callable] = []
+
+
+def register_recorder(test: Callable) -> None:
+    if test not in _RECORDERS:
+        _RECORDERS.append(test)
+
+
+def recorder_check(user, club: Club) -> Callable | None:
+    """The check of a rubber for a caller who records some of the club's rubbers without
+    being its secretary (a director), or None."""
+    checks = [check for test in _RECORDERS if (check := test(user, club)) is not None]
+    if not checks:
+        return None
+    return lambda rubber: any(check(rubber) for check in checks)

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from club import confirmations, recording
 from club.api_confirm import ConfirmationOutput
 from club.models import Club, Evening, Table
-from club.permissions import club_for_request, manages_club, table_of_request
+from club.permissions import club_for_request, manages_club, recorder_check, table_of_request
 from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
@@ -243,25 +243,37 @@ def _rubber(request, slug: str, pk: int, *, to_write: bool = False) -> Rubber:
 
 
 def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], None]]:
-    """Who may write to one of the club's rubbers: the club's secretary, or the phone at
-    the rubber's own table. Decided here as far as it can be without the rubber (401 or
-    403 for anyone else), and by the check returned for the rubber itself: 404 when the
-    caller may not see it (another club's; in a private club, another table's), 403 for
-    another table's. Recording a hand makes that check on the rubber it locks
+    """Who may write to one of the club's rubbers: the club's secretary, the phone at the
+    rubber's own table, or a club's director at a progressive's table (a recorder the
+    tournaments registered: club.permissions.recorder_check). Decided here as far as it
+    can be without the rubber (401 or 403 for anyone else), and by the check returned for
+    the rubber itself: 404 when the caller may not see it (another club's; in a private
+    club, another table's), 403 for another table's, or for a director a rubber not at a
+    tournament's table. Recording a hand makes that check on the rubber it locks
     (`club.recording.hand_record(authorize=...)`): the hand reads the rubber once."""
     club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
     secretary = manages_club(request, club)
+    referee = None  # a director's check of a rubber (club.permissions.recorder_check)
     if not secretary and table is None:
         if not request.user.is_authenticated and request.auth is None:
             raise exceptions.NotAuthenticated()
-        raise exceptions.PermissionDenied(
-            "Only the club's secretary or the table may record hands."
-        )
+        referee = recorder_check(request.user, club)
+        if referee is None:
+            raise exceptions.PermissionDenied(
+                "Only the club's secretary or the table may record hands."
+            )
 
     def check(rubber: Rubber | None) -> None:
         if rubber is None or rubber.club_id != club.pk:
             raise Http404("No Rubber matches the given query.")
+        if referee is not None:
+            if not referee(rubber):
+                raise exceptions.PermissionDenied(
+                    "A tournament director records hands only at his tournaments' tables; "
+                    "this rubber is the secretary's or its table's."
+                )
+            return
         own_table = table is not None and rubber.table_id == table.pk
         # A table's link sees only its own table's rubbers when the club is private.
         if not (secretary or club.is_public or own_table):

@@ -8,13 +8,18 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments and standings"
 
     def ready(self):
+        from club.permissions import register_recorder
         from scoring.signals import rubber_changed
         from tournaments import (
             backup,
             receivers,
             signals,  # noqa: F401  (the public pages' cache invalidation)
         )
+        from tournaments.rounds import directors_at_round_tables
 
         # The standings' outbox row, written in the transaction that changed the rubber.
         rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")
         backup.register()  # the tournaments' rows in a club's backup (club/backup.py)
+        # A club's directors record hands at its progressives' tables, at the API's rubber
+        # doors as on the tables' pages (tournaments/views_table.py).
+        register_recorder(directors_at_round_tables)

@@ -13,12 +13,21 @@ import secrets
 from django.db import transaction
 
 from club.models import Member
+from club.selectors import club_is_directed_by
 from core.db import lock_one
 from core.errors import UserError
 from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
+
+
+def directors_at_round_tables(user, club):
+    """For club.permissions.recorder_check: a club's director (not its secretary) records
+    hands at the tables of its progressives' rounds, and at no other rubber."""
+    if not club_is_directed_by(club=club, user=user):
+        return None
+    return lambda rubber: RoundTable.objects.filter(rubber_id=rubber.pk).exists()
 
 
 def _progressive(tournament: Tournament) -> None:

@@ -116,3 +116,49 @@ def test_only_the_clubs_secretaries_and_directors_score_a_table(client, round_on
     answer = client.post(url(round_one), {"makers": "NS", "tricks": "3"})
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
     assert Hand.objects.count() == 0
+
+
+# --- the API's rubber door, for the same directors -----------------------------------------
+
+
+def api_post(user, rubber, number=1):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client.post(
+        f"/api/v1/clubs/somerset/rubbers/{rubber.pk}/hands/",
+        {"hand": {"makers": "EW", "tricks": 4}, "expected_number": number},
+        format="json",
+    )
+
+
+def test_a_director_records_at_a_round_table_through_the_api_too(director, round_one):
+    rubber = table_rubber(round_one, 2)
+    answer = api_post(director, rubber)
+    assert answer.status_code == 201, answer.content
+    assert Hand.objects.get(rubber=rubber).data["makers"] == "EW"
+
+
+def test_a_director_is_refused_at_a_rubber_of_no_tournament(director, club, roster, evening):
+    from club.models import Table
+    from scoring import services as scoring
+
+    table = Table.objects.create(club=club, evening=evening, number=1)
+    rubber = scoring.rubber_start(
+        club=club, evening=evening, table=table, ruleset="euchre-somerset-1888",
+        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+    answer = api_post(director, rubber)
+    assert answer.status_code == 403
+    assert "only at his tournaments' tables" in answer.json()["error"]["message"]
+    assert not Hand.objects.filter(rubber=rubber).exists()
+
+
+def test_someone_neither_secretary_nor_director_is_refused_at_a_round_table(round_one):
+    answer = api_post(UserFactory(username="passer-by"), table_rubber(round_one))
+    assert answer.status_code == 403  # the club is public: seen, not written to
+    assert answer.json()["error"]["message"] == (
+        "Only the club's secretary or the table may record hands."
+    )
+    assert Hand.objects.count() == 0
