@@ -1,7 +1,7 @@
 """Every kind of page passes axe-core with no serious or critical violation (issue #15,
 item 10): the secretary's home and board, the evening sheet, the printed table cards,
-the club's people, the director's page, the
-public club home, players, evening results, standings, a player's record, a rubber, the
+the club's people, the director's page, a progressive's table as its director scores it,
+the public club home, players, evening results, standings, a player's record, a rubber, the
 two room displays, the table's phone page and the login page.
 
 axe-core is the copy bundled in axe-playwright-python (no download at test time); it runs
@@ -88,6 +88,8 @@ def test_no_page_has_a_serious_or_critical_violation(browser_page, live_server, 
         "club's people": f"/secretary/clubs/{club.slug}/people/",
         "director": f"/secretary/tournaments/{spring.pk}/",
         "director (ladder)": f"/secretary/tournaments/{ladder.pk}/",
+        # A progressive's table as its director scores it (tournaments/views_table.py).
+        "a progressive's table": f"/secretary/tournaments/{spring.pk}/rounds/1/tables/1/",
         # With the forms to correct a hand or take one off (scoring/views_secretary.py).
         "rubber, as its secretary": f"/clubs/{club.slug}/rubbers/{rubber.pk}/",
     }
