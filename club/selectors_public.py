@@ -9,10 +9,12 @@ from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
 def rubbers_in_play(*, club: Club):
     """Rubbers and sittings still being played at the club, with their tables; never one
     of a closed evening (closing settles them, and one left by an older close is not in
-    play either)."""
+    play either), nor a round of fixed deals already decided (ruling P1: its rubber stays
+    unfinished, its seats say who won the round)."""
     return (
         Rubber.objects.filter(club=club, status=Rubber.Status.IN_PROGRESS)
         .exclude(evening__status=Evening.Status.CLOSED)
+        .exclude(deal_limit__isnull=False, seats__round_won=True)
         .select_related("evening__club", "table")
         .order_by("-created_at")
     )

@@ -91,7 +91,7 @@ class Rubber(models.Model):
     def __str__(self):
         game = GAMES.get(self.ruleset)
         kind = game.rubber_label.capitalize() if game else "Rubber"
-        return f"{kind} {self.pk} ({self.ruleset})"
+        return f"{kind} {self.pk}"  # its game in words beside it, where a page shows it
 
     @property
     def rules(self):

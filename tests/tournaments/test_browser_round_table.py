@@ -62,6 +62,8 @@ def test_a_director_scores_a_round_on_a_phone_one_deal_sent_after_the_network_re
 
     # Every table has its result: the next round can be seated from the director's page.
     page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
+    assert page.evaluate(WIDTH) <= PHONE["width"]  # the rounds' tables and their links
+    assert page.get_by_test_id("table-links-1").inner_text().count("(done)") == 2
     rows = page.locator("section.panel table.grid").last.inner_text()
     assert rows.count("(N-S)") + rows.count("(E-W)") == 2  # each table's winners named
     page.get_by_test_id("seat").click()

@@ -26,7 +26,7 @@ def test_the_directors_page_links_each_table_to_its_sheet(directing, round_one):
     page = directing.get(f"/secretary/tournaments/{round_one.pk}/").content.decode()
     assert f'href="{url(round_one, 1, 1)}"' in page
     assert f'href="{url(round_one, 1, 2)}"' in page
-    assert "Score the deals" in page
+    assert "Each table's sheet, to enter its deals" in page
 
 
 def test_the_table_page_shows_who_sits_where_and_the_next_deal(directing, round_one):
@@ -162,3 +162,13 @@ def test_someone_neither_secretary_nor_director_is_refused_at_a_round_table(roun
         "Only the club's secretary or the table may record hands."
     )
     assert Hand.objects.count() == 0
+
+
+def test_the_clubs_page_shows_a_decided_table_no_more_in_play(client, directing, round_one):
+    decided, playing = table_rubber(round_one, 1), table_rubber(round_one, 2)
+    directing.post(url(round_one), {"makers": "NS", "tricks": "3", "expected_number": "1"})
+    page = client.get("/clubs/somerset/").content.decode()
+    assert f"/clubs/somerset/rubbers/{playing.pk}/" in page
+    # Its one deal decided the round (ruling P1): its rubber is unfinished, not in play.
+    assert f"/clubs/somerset/rubbers/{decided.pk}/" not in page
+    assert "euchre-somerset-1888" not in page  # the game in words, never its key
