@@ -123,6 +123,7 @@ def hand_record(
     table: Table | None = None,
     expected_version: int | None = None,
     expected_number: int | None = None,
+    meant_rubber: int | None = None,
     authorize: Callable[[Rubber | None], None] | None = None,
 ) -> Hand:
     """Record the next hand of a rubber: the one named by id, or the one in progress at
@@ -134,14 +135,22 @@ def hand_record(
     `expected_number` the number the device means this hand to have in its rubber: when
     that hand is already recorded (a second phone, a second tap, a retry without its
     Idempotency-Key) the hand is refused with a 409 naming the one recorded.
+    `meant_rubber`, at an evening's table, the id of the rubber the device entered the
+    hand for (the phone's): that rubber is locked, and a hand for it once it is over
+    (queued on a phone, or waiting for its lock, while the table played on) is refused
+    with a 409, never recorded in the rubber now in play.
     `authorize(rubber)`, with a rubber named by id: the door's check that its caller may
     write to it, made on the rubber locked (scoring.api.write_access).
     """
+    if meant_rubber is not None and (evening_id is None or rubber_id is not None):
+        raise TypeError("meant_rubber: with evening_id and table_number, not rubber_id.")
     with _holding(
-        rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
+        rubber_id=rubber_id or meant_rubber, evening_id=evening_id, table_number=table_number,
         rubber_number=None, expected_version=expected_version, table=table, doing="records",
         authorize=authorize,
     ) as (rubber, evening):  # fmt: skip
+        if meant_rubber is not None:
+            _check_in_play(rubber)
         named = rubber_id is not None and _at_evening_table(rubber)
         if named and not rubber.is_complete and rubber.later:
             raise UserError("This rubber is not the table's current one.", field="hand")
@@ -170,6 +179,22 @@ def _over_words(rubber: Rubber, game) -> str | None:
             f"{game.hand_label} follows."
         )
     return None
+
+
+def _check_in_play(rubber: Rubber) -> None:
+    """Refuse a hand entered for a rubber that is no longer the one in play at its table
+    (over, or another started after it). Checked on the rubber locked: a hand that waited
+    for the lock while the rubber was won is refused as one that came after it."""
+    if rubber.status == Rubber.Status.IN_PROGRESS and not rubber.later:
+        return
+    game = get_game(rubber.ruleset)
+    raise Conflict(
+        f"This {game.hand_label} was entered for the {game.rubber_label} before this one, "
+        f"which is over, so it was not recorded; if it belongs to the {game.rubber_label} "
+        "now in play, enter it again.",
+        field="rubber",
+        code="rubber_over",
+    )
 
 
 def _check_expected_number(rubber: Rubber, expected: int) -> None:

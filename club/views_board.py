@@ -439,27 +439,6 @@ def table_phone(request, token: str):
     return render(request, "club/table.html", table_context(table))
 
 
-def _check_rubber_in_play(table: Table, meant: int | None, names: dict) -> None:
-    """Refuse a hand entered for a rubber that is no longer the one in play at the table
-    (a hand queued on a phone while the rubber ended and the next began would otherwise
-    be recorded as the next rubber's hand of that number)."""
-    if meant is None:
-        return
-    current = (
-        Rubber.objects.filter(table=table, status=Rubber.Status.IN_PROGRESS)
-        .values_list("pk", flat=True)
-        .first()
-    )
-    if current != meant:
-        raise Conflict(
-            f"This {names['hand_label']} was entered for the {names['rubber_label']} before "
-            f"this one, which is over, so it was not recorded; if it belongs to the "
-            f"{names['rubber_label']} now in play, enter it again.",
-            field="rubber",
-            code="rubber_over",
-        )
-
-
 @require_POST
 @phone_link
 def table_record(request, token: str):
@@ -501,13 +480,14 @@ def table_record(request, token: str):
             )
             notice = [f"{label} {correct} corrected."]
         else:
-            _check_rubber_in_play(table, whole_number(request.POST, "rubber"), names)
             recorded = recording.hand_record(
                 evening_id=table.evening_id,
                 table_number=table.number,
                 data=hand,
                 table=table,
                 expected_number=whole_number(request.POST, "expected_number"),
+                # A hand queued for a rubber since won is refused under the rubber's lock.
+                meant_rubber=whole_number(request.POST, "rubber"),
             )
             notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
     except USER_ERRORS as exc:

@@ -75,7 +75,7 @@ ERROR = {
         "a request with the same Idempotency-Key still running; retrying is safe."
     ),
     "415": "The body's Content-Type is not one the API reads (JSON, a form, multipart).",
-    "422": "This Idempotency-Key was used with a different request body.",
+    "422": "This Idempotency-Key was used with a different request (body or query string).",
     "429": "Too many requests; wait (Retry-After) and try again.",
 }
 

@@ -23,9 +23,9 @@ class WorkerHeartbeat(models.Model):
 class IdempotencyRecord(models.Model):
     """A write request made with an Idempotency-Key, and the answer it got.
 
-    A retry with the same key and body gets the stored answer; the same key with a
-    different body gets 422; a retry while the first is still running gets 409
-    (core.idempotency, after the IETF Idempotency-Key draft).
+    A retry with the same key, body and query string gets the stored answer; the same
+    key with a different body or query string gets 422; a retry while the first is still
+    running gets 409 (core.idempotency, after the IETF Idempotency-Key draft).
     """
 
     class State(models.TextChoices):
@@ -36,7 +36,7 @@ class IdempotencyRecord(models.Model):
     principal = models.CharField(max_length=64)  # a hash of who asked (token, session)
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=500)
-    fingerprint = models.CharField(max_length=64)  # a hash of the body
+    fingerprint = models.CharField(max_length=64)  # a hash of the body and query string
     state = models.CharField(max_length=8, choices=State.choices, default=State.RUNNING)
     status = models.PositiveSmallIntegerField(null=True, blank=True)
     content_type = models.CharField(max_length=100, blank=True)

@@ -8,6 +8,8 @@ history. Either way the original hand stays on record beside its correction, or 
 removed hand.
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
@@ -29,6 +31,15 @@ from scoring.selectors import rubbers_of
 USER_ERRORS = (UserError, FormationError, ScoringError)
 
 
+def _named_hand(data, name: str) -> int | None:
+    """The hand's number a form or an address names, or None when it names none (or not
+    as a whole number: the form is then shown for the last hand)."""
+    try:
+        return whole_number(data, name)
+    except UserError:
+        return None
+
+
 def _hand_to_correct(request, rubber: Rubber, posted) -> tuple[int | None, dict]:
     """The hand the correction form holds and its fields: after a refused correction, the
     hand and the fields as posted (nothing typed is lost); otherwise the hand asked for
@@ -36,15 +47,8 @@ def _hand_to_correct(request, rubber: Rubber, posted) -> tuple[int | None, dict]
     irregularities included, as the phone's correction has them), so a correction changes
     what the secretary changes and loses nothing else."""
     if posted is not None and posted.get("change") == "correct":
-        try:
-            number = whole_number(posted, "number")
-        except UserError:
-            number = None
-        return number, phone.form_values(posted)
-    try:
-        number = whole_number(request.GET, "correct")
-    except UserError:
-        number = None
+        return _named_hand(posted, "number"), phone.form_values(posted)
+    number = _named_hand(request.GET, "correct")
     if number is None or not 1 <= number <= rubber.hand_count:
         number = rubber.hand_count
     hand = rubber.hands.filter(number=number).values_list("data", flat=True).first()
@@ -117,17 +121,28 @@ def _change(request, rubber: Rubber) -> str:
     raise UserError("Choose what to do: correct a hand, or take the last one off.", field="change")
 
 
+def _back_after_login(slug: str, pk: int, post) -> str:
+    """Where logging in again leads once a change was refused for want of a login: the
+    rubber's page, at the hand the correction was of, with `resume`, on which the page
+    fills the form in again with what was typed and sent (static/js/keep-typed.js)."""
+    query = {"resume": "1"}
+    number = _named_hand(post, "number") if post.get("change") == "correct" else None
+    if number is not None:
+        query = {"correct": str(number), **query}
+    return f"{reverse('rubber-detail', args=[slug, pk])}?{urlencode(query)}#corrections"
+
+
 @require_POST
 def rubber_change(request, slug: str, pk: int):
     """Correct a hand of the rubber, or take its last hand off, with a reason (secretary)."""
     if not request.user.is_authenticated:
         # His login ran out while he typed: he is told the change was not made, and is
         # brought back to the rubber's page, not to this address, which only takes posts
-        # (login_required's "next" led to a bare 405 page).
+        # (login_required's "next" led to a bare 405 page), with what he typed.
         messages.error(
             request, "You were logged out: the change was not made. Log in, then make it again."
         )
-        return redirect_to_login(reverse("rubber-detail", args=[slug, pk]))
+        return redirect_to_login(_back_after_login(slug, pk, request.POST))
     club = clubs_managed_by(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")

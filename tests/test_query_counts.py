@@ -190,10 +190,17 @@ def test_record_a_hand_at_the_evenings_table(season, django_assert_max_num_queri
 
 
 def test_record_a_hand_on_the_phone_page(season, client, django_assert_max_num_queries):
-    """The table's phone page posts its form with an Idempotency-Key and shows the table."""
+    """The table's phone page posts its form with an Idempotency-Key and shows the table;
+    the form names the hand's number and its rubber, which the rubber's lock is taken on."""
     url = f"/t/{season['table'].token}/hand/"
+    form = {
+        "makers": "EW",
+        "tricks": "3",
+        "expected_number": LONG + 1,
+        "rubber": season["rubber"].pk,
+    }
     with django_assert_max_num_queries(_with_locks(14, locks=1, together=2, replayed=1)):
-        response = client.post(url, {"makers": "EW", "tricks": "3"}, HTTP_IDEMPOTENCY_KEY="p-21")
+        response = client.post(url, form, HTTP_IDEMPOTENCY_KEY="p-21")
     assert response.status_code == 200
     assert season["rubber"].hands.count() == LONG + 1
 

@@ -159,6 +159,37 @@ def test_a_rubber_outside_an_evening_is_corrected_through_the_scoring_service(
     assert HandCorrection.objects.get().reason == "E-W made it"
 
 
+@pytest.mark.parametrize(
+    ("sent", "back_to"),
+    [
+        ({"change": "correct", "number": "1"}, "?correct=1&resume=1#corrections"),
+        ({"change": "correct", "number": "one"}, "?resume=1#corrections"),
+        ({"change": "remove", "number": "2"}, "?resume=1#corrections"),
+    ],
+)
+def test_a_change_sent_logged_out_leads_back_to_its_hand_to_be_sent_again(
+    client, evening, sent, back_to
+):
+    """The login ran out while the secretary typed: nothing is changed, and logging in
+    leads back to the rubber's page at the hand he was correcting, with `resume`, on which
+    the page fills his form in again (static/js/keep-typed.js; in chromium:
+    tests/club/test_browser_interruptions.py)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    seat_four(evening)
+    for hand in [MARCH, THREE]:
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
+    rubber = Rubber.objects.get(evening=evening)
+    change = reverse("rubber-change", args=[evening.club.slug, rubber.pk])
+    response = client.post(change, {**sent, "makers": "EW", "tricks": "3", "reason": "why"})
+    assert response.status_code == 302
+    login = urlsplit(response["Location"])
+    assert login.path == reverse("login")
+    page = reverse("rubber-detail", args=[evening.club.slug, rubber.pk])
+    assert parse_qs(login.query)["next"] == [page + back_to]
+    assert not HandCorrection.objects.exists() and not RemovedHand.objects.exists()
+
+
 def test_only_the_secretary_sees_and_posts_the_changes(client, evening, other_secretary):
     seat_four(evening)
     recording.hand_record(evening_id=evening.pk, table_number=1, data=MARCH)

@@ -350,26 +350,33 @@ def test_reloading_or_going_back_after_adding_someone_does_not_post_again(
     assert list(club.directors.values_list("username", flat=True)) == ["tom"]
 
 
-def test_a_late_correction_sent_after_the_login_ran_out_leads_back_to_the_rubber(
-    browser_page, live_server, club, secretary
+def test_a_late_correction_sent_after_the_login_ran_out_is_kept_and_made_after_logging_in(
+    browser_page, live_server, club, secretary, settings
 ):
-    """The secretary's login runs out while he types a late correction on the rubber's
-    page. Sending it led to the login page, and logging in to the address the form posted
-    to, which only takes posts: a bare 'method not allowed' page, and no word that the
-    correction was not made. He is now told so, and logging in brings him back to the
-    rubber's corrections."""
+    """The secretary's login runs out while he types a late correction of hand 1 on the
+    rubber's page. Sending it led to the login page, and logging in to the address the form
+    posted to, which only takes posts: a bare 'method not allowed' page, and no word that
+    the correction was not made. He was then told so, and logging in brought him back to
+    the rubber, but what he had typed was gone. Now he is brought back to hand 1's
+    correction as he typed it (kept in the tab: static/js/keep-typed.js, under the
+    production Content-Security-Policy), sends it, and it is made and forgotten."""
     from tests.browser import log_in
 
+    settings.CSP_ENABLED = True
     evening = open_evening(club)
     seat_four(evening)
-    recording.hand_record(evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 4})
+    for hand in ({"makers": "NS", "tricks": 4}, {"makers": "EW", "tricks": 3}):
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     rubber = evening.rubbers.get()
     page = browser_page
     log_in(page, live_server)
-    page.goto(f"{live_server.url}/clubs/{club.slug}/rubbers/{rubber.pk}/#corrections")
+    page.goto(f"{live_server.url}/clubs/{club.slug}/rubbers/{rubber.pk}/?correct=1#corrections")
     form = page.locator("#correct-form")
+    form.locator("input[name=makers][value=EW]").check()
     form.locator("input[name=tricks]").fill("3")
-    form.locator("textarea[name=reason]").fill("three tricks, not four")
+    form.locator("details.irregular summary").click()
+    form.locator("input[name=revokes_NS]").fill("1")
+    form.locator("textarea[name=reason]").fill("E-W made it, and N-S revoked")
     log_out_behind_the_page(page)
     form.get_by_test_id("correct-hand").click()
     page.wait_for_url(re.compile(r"/accounts/login/"))
@@ -381,6 +388,23 @@ def test_a_late_correction_sent_after_the_login_ran_out_leads_back_to_the_rubber
     with page.expect_navigation() as landed:
         page.click("button[type=submit]")
     assert landed.value.status == 200
-    assert page.url.endswith(f"/clubs/{club.slug}/rubbers/{rubber.pk}/")
-    assert page.locator("#correct-form").is_visible()
-    assert rubber.hands.get(number=1).data["tricks"] == 4
+    assert page.url.endswith(
+        f"/clubs/{club.slug}/rubbers/{rubber.pk}/?correct=1&resume=1#corrections"
+    )
+    assert rubber.hands.get(number=1).data["tricks"] == 4  # nothing was made meanwhile
+    assert form.locator("input[name=number]").input_value() == "1"
+    assert form.locator("input[name=makers][value=EW]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "3"
+    assert form.locator("details.irregular").get_attribute("open") is not None
+    assert form.locator("input[name=revokes_NS]").input_value() == "1"
+    assert form.locator("textarea[name=reason]").input_value() == "E-W made it, and N-S revoked"
+    shot(page, "interrupted-9-correction-kept-through-the-login")
+    kept = page.evaluate("Object.keys(sessionStorage)")
+    assert f"cardclub-typed:rubber-{rubber.pk}:correct-form:1" in kept, kept
+
+    form.get_by_test_id("correct-hand").click()
+    page.get_by_text("Hand 1 corrected").wait_for()
+    corrected = rubber.hands.get(number=1).data
+    assert (corrected["makers"], corrected["tricks"], corrected["revokes"]) == ("EW", 3, ["NS"])
+    assert not [key for key in page.evaluate("Object.keys(sessionStorage)") if "typed" in key]
+    assert form.locator("textarea[name=reason]").input_value() == ""

@@ -487,3 +487,46 @@ def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(se
     assert {name: side for name, (side, _) in scored.items()} == seat_side
     assert scored[a] == scored[c] == ("NS", 2)  # a march scores two (law 2), to the new partners
     assert scored[b][1] == scored[d][1] == 0
+
+
+def test_a_phones_hand_for_a_rubber_that_ends_while_it_waits_for_its_lock_is_refused(
+    seated, monkeypatch
+):
+    """The phone's hand names the rubber it was entered for (`rubber`: one queued on the
+    phone may arrive late). It comes while another phone's hand holds that rubber, which
+    then wins it; the table cuts again and plays the next rubber's first hand. Checked by
+    the view before the lock, the rubber was still in play, and the hand, waiting for the
+    rubber in progress, was recorded as the next rubber's hand 2. Checked under the lock
+    (club.recording.hand_record), it is refused as over (409, rubber_over)."""
+    from django.test import Client
+
+    monkeypatch.setattr(db, "LOCK_TIMEOUT_MS", 5000)
+    first = Rubber.objects.get(evening=seated)
+    recording.hand_record(evening_id=seated.pk, table_number=1, data=SWEEP[0])
+    holding = threading.Event()
+
+    def other_phone():
+        with transaction.atomic():
+            db.lock_one(Rubber.objects.filter(pk=first.pk), what="rubber")
+            holding.set()
+            waiting_for_locks(1)  # the phone's hand waits for the rubber: play on now
+            for hand in SWEEP[1:]:  # N-S win the rubber
+                recording.hand_record(evening_id=seated.pk, table_number=1, data=hand)
+            while evenings.evening_state(Evening.objects.get(pk=seated.pk)).pending:
+                evenings.evening_act(evening_id=seated.pk, event={"type": "cut", "draw": True})
+            recording.hand_record(evening_id=seated.pk, table_number=1, data=THREE)
+        return "played on"
+
+    def phone():
+        holding.wait(10)
+        form = {"makers": "EW", "tricks": "3", "expected_number": "2", "rubber": first.pk}
+        return Client().post(f"/t/{first.table.token}/hand/", form, HTTP_HX_REQUEST="true")
+
+    played_on, answer = race(other_phone, phone)
+    assert played_on == "played on", played_on
+    assert answer.status_code == 409, answer.content.decode()
+    assert "was entered for the rubber before this one, which is over" in answer.content.decode()
+    first.refresh_from_db()
+    second = Rubber.objects.filter(evening=seated).exclude(pk=first.pk).get()
+    assert first.status == "complete" and first.hand_count == len(SWEEP)
+    assert [(h.number, h.data["makers"]) for h in second.hands.all()] == [(1, "NS")]

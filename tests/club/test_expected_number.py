@@ -9,10 +9,11 @@ from django.db import connections
 from django.test import Client
 from rest_framework.test import APIClient
 
-from club import recording
+from club import evenings, recording
+from club.models import Evening
 from core.errors import Conflict
-from scoring.models import Hand
-from tests.worlds import club_in_play
+from scoring.models import Hand, Rubber
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -153,3 +154,56 @@ def test_the_phone_page_shows_the_refusal(played):
     assert "Hand 2 is already recorded" in page
     assert 'id="table-live"' in page  # the whole live part, heading and form included
     assert Hand.objects.filter(rubber=played.rubber).count() == 2
+
+
+def won(evening) -> None:
+    """N-S march at table 1 until its rubber is over."""
+    rubber = evening.rubbers.get(status=Rubber.Status.IN_PROGRESS)
+    while rubber.status == Rubber.Status.IN_PROGRESS:
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
+        )
+        rubber.refresh_from_db()
+
+
+@pytest.mark.parametrize("cut_again", [False, True], ids=["before-the-cut", "next-in-play"])
+def test_a_hand_meant_for_a_rubber_that_is_over_is_refused(played, cut_again):
+    """The phone names the rubber a hand was entered for (`meant_rubber`); the service
+    locks that rubber and refuses the hand once it is over, whether the table has cut for
+    the next rubber yet or not: never recorded in the next."""
+    hand = {"makers": "EW", "tricks": 3}
+    recorded = recording.hand_record(
+        evening_id=played.evening.pk, table_number=1, data=hand, meant_rubber=played.rubber.pk
+    )
+    assert recorded.rubber_id == played.rubber.pk and recorded.number == 2
+    won(played.evening)
+    while cut_again and evenings.evening_state(Evening.objects.get(pk=played.evening.pk)).pending:
+        evenings.evening_act(evening_id=played.evening.pk, event={"type": "cut", "draw": True})
+    before = Hand.objects.count()
+    with pytest.raises(Conflict) as refused:
+        recording.hand_record(
+            evening_id=played.evening.pk, table_number=1, data=hand,
+            meant_rubber=played.rubber.pk, table=played.table,
+        )  # fmt: skip
+    assert refused.value.code == "rubber_over" and refused.value.field == "rubber"
+    assert refused.value.message.startswith(
+        "This hand was entered for the rubber before this one, which is over"
+    )
+    assert Hand.objects.count() == before
+    assert played.evening.rubbers.count() == (2 if cut_again else 1)
+
+
+def test_a_hand_meant_for_a_closed_sitting_starts_no_new_one(club):
+    """Call-Ace: the same players sit on in a new sitting when a hand comes after one is
+    closed; a hand entered for the closed sitting is refused and starts none."""
+    table = bridge_and_call_ace_in_play(club).call_ace
+    sitting = table.evening.rubbers.get()
+    evenings.evening_close_sitting(evening_id=table.evening_id, table_number=1)
+    with pytest.raises(Conflict) as refused:
+        recording.hand_record(
+            evening_id=table.evening_id, table_number=1, table=table, meant_rubber=sitting.pk,
+            data={"maker": sitting.players[0], "tricks": 3},
+        )  # fmt: skip
+    assert refused.value.code == "rubber_over"
+    assert "entered for the sitting before this one" in refused.value.message
+    assert list(table.evening.rubbers.values_list("pk", flat=True)) == [sitting.pk]

@@ -49,6 +49,29 @@ def test_the_same_key_with_another_body_is_refused(rubber, secretary_api):
     assert Hand.objects.filter(rubber=rubber).count() == 1
 
 
+def test_the_same_key_with_another_query_string_is_refused(rubber, secretary_api):
+    """A rubber's hands/ still reads the hand's number from the query string (deprecated):
+    the same key and body meaning another number is another request, refused as one with
+    another body is, not answered with the first request's answer."""
+    url = f"/api/v1/clubs/somerset/rubbers/{rubber.pk}/hands/"
+
+    def send(query):
+        return secretary_api.post(
+            f"{url}{query}", HAND, format="json", HTTP_IDEMPOTENCY_KEY="hand-1"
+        )
+
+    first = send("?expected_number=1")
+    assert first.status_code == 201
+    assert send("?expected_number=1")["Idempotent-Replayed"] == "true"
+    for other in ("?expected_number=2", ""):
+        refused = send(other)
+        assert refused.status_code == 422, other
+        error = refused.json()["error"]
+        assert error["code"] == "idempotency_key_reused" and error["field"] == "Idempotency-Key"
+        assert "query string" in error["message"]
+    assert Hand.objects.filter(rubber=rubber).count() == 1
+
+
 def test_a_retry_while_the_first_is_running_gets_409(rubber, secretary_api):
     post(secretary_api, rubber, HAND, "hand-1")
     IdempotencyRecord.objects.update(state=IdempotencyRecord.State.RUNNING)
