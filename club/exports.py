@@ -14,8 +14,9 @@ from django.db.models import Count, Sum
 from club.closing import abandon_reasons, players_text
 from club.models import Evening
 from scoring.models import Hand, Rubber, Settlement
+from scoring.rules.base import SIDE_NAMES
 
-SIDE_WORDS = {"NS": "N-S", "EW": "E-W"}
+SIDE_WORDS = SIDE_NAMES  # the score sheet's words for the sides (scoring.rules.base)
 
 
 def _cell(value) -> str | int:

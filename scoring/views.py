@@ -18,7 +18,7 @@ from club.confirmations import with_confirmations
 from club.selectors import clubs_visible_to
 from club.templatetags.words import winners
 from scoring.rules import GAMES
-from scoring.rules.base import SIDES
+from scoring.rules.base import SIDES, side_name
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.selectors import SECRETARY, rubber_scoresheet, rubbers_of
 
@@ -146,16 +146,16 @@ def _euchre_totals(sheet: dict) -> list[dict]:
 
 
 def _euchre_play(data: dict) -> str:
-    """A Euchre hand in a few words: "EW alone, 5 tricks (march); revoke by NS"."""
-    makers, tricks = data["makers"], data["tricks"]
+    """A Euchre hand in a few words: "E-W alone, 5 tricks (march); revoke by N-S"."""
+    makers, tricks = side_name(data["makers"]), data["tricks"]
     text = f"{makers} {'alone' if data.get('alone') else 'make'}, {_n(tricks, 'trick')}"
     if tricks == 5:
         text += " (march)"
     elif tricks < 3 and not data.get("law50"):
         text += " (euchred)"
-    extras = [f"revoke by {side}" for side in data.get("revokes") or []]
+    extras = [f"revoke by {side_name(side)}" for side in data.get("revokes") or []]
     if data.get("law90"):
-        extras.append(f"law 90 against {data['law90']}")
+        extras.append(f"law 90 against {side_name(data['law90'])}")
     if data.get("law102"):
         extras.append("law 102: partner exposed a card")
     if data.get("law50"):
@@ -251,26 +251,27 @@ def _above_what(hand: dict, side: str) -> str:
 
 
 def _bridge_play(data: dict) -> str:
-    """A Bridge hand in a few words: "NS declare hearts, doubled; NS 9 tricks, EW 4; ..."."""
+    """A Bridge hand in a few words: "N-S declare hearts, doubled; N-S 9 tricks, E-W 4; ..."."""
     doubles = data.get("doubles") or 0
     doubled = {0: "", 1: ", doubled", 2: ", redoubled"}.get(doubles, f", doubled {doubles} times")
     tricks = data["tricks"]
     parts = [
-        f"{data['declarer']} declare {TRUMP_NAMES[data['trump']]}{doubled}",
-        f"NS {_n(tricks['NS'], 'trick')}, EW {tricks['EW']}",
+        f"{side_name(data['declarer'])} declare {TRUMP_NAMES[data['trump']]}{doubled}",
+        f"N-S {_n(tricks['NS'], 'trick')}, E-W {tricks['EW']}",
     ]
     honours = data.get("honours")
     if honours:
         what = "aces" if data["trump"] == "NT" else "honours"
         parts.append(
-            f"{honours['side']} {honours['held']} {what} ({honours['in_one_hand']} in one hand)"
+            f"{side_name(honours['side'])} {honours['held']} {what} "
+            f"({honours['in_one_hand']} in one hand)"
         )
     for side, voids in (data.get("chicane") or {}).items():
         if voids:
-            parts.append(f"{'double ' if voids == 2 else ''}chicane {side}")
+            parts.append(f"{'double ' if voids == 2 else ''}chicane {side_name(side)}")
     for side, count in (data.get("revokes") or {}).items():
         if count:
-            parts.append(f"{_n(count, 'revoke')} by {side}")
+            parts.append(f"{_n(count, 'revoke')} by {side_name(side)}")
     return "; ".join(parts)
 
 
@@ -408,7 +409,7 @@ def _correction_law(correction: dict) -> str:
 
 
 def _points_text(points: dict, kind: str) -> str:
-    """A hand's points as a line of the sheet: "NS 0, EW 4"; Bridge below and above.
+    """A hand's points as a line of the sheet: "N-S 0, E-W 4"; Bridge below and above.
 
     Sides come NS first, and Call-Ace players in their seats' order as recorded: a
     JSON object's keys have no order of their own once stored (PostgreSQL's jsonb
@@ -416,10 +417,10 @@ def _points_text(points: dict, kind: str) -> str:
     """
     if kind == "bridge":
         return "; ".join(
-            f"{s} {points[s]['below']} below, {points[s]['above']} above" for s in SIDES
+            f"{side_name(s)} {points[s]['below']} below, {points[s]['above']} above" for s in SIDES
         )
     order = SIDES if kind == "euchre" else list(points)
-    return ", ".join(f"{who} {points[who]}" for who in order)
+    return ", ".join(f"{side_name(who)} {points[who]}" for who in order)
 
 
 def _ledger(sheet: dict) -> list[dict] | None:

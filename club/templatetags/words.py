@@ -6,6 +6,8 @@
 
 from django import template
 
+from scoring.rules.base import side_name as rules_side_name
+
 register = template.Library()
 
 # How the secretary says where a rubber stands (Rubber.Status, by value).
@@ -51,7 +53,7 @@ def movement_name(key: str) -> str:
 def side_name(side: str) -> str:
     """A partnership as the score sheet names it: "NS" -> "N-S", "EW" -> "E-W"; a
     Call-Ace player's name as is."""
-    return {"NS": "N-S", "EW": "E-W"}.get(side, side)
+    return rules_side_name(side)
 
 
 @register.filter

@@ -15,6 +15,14 @@ from typing import Any
 #: The two partnerships, in the order every tuple indexed by side uses (0 = NS, 1 = EW).
 SIDES = ("NS", "EW")
 SIDE_INDEX = {"NS": 0, "EW": 1}
+#: The partnerships as a score sheet names them to people ("N-S"): pages and exports.
+SIDE_NAMES = {"NS": "N-S", "EW": "E-W"}
+
+
+def side_name(side) -> str:
+    """A partnership in words ("NS" -> "N-S"); anything else (a Call-Ace player's name)
+    as it is."""
+    return SIDE_NAMES.get(str(side), str(side))
 
 #: Number words for explanation lines ("five tricks"), index = count.
 WORDS = (

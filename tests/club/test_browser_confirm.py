@@ -80,8 +80,8 @@ def test_the_other_side_confirms_and_disputes(browser_page, live_server, club, s
     dispute = page.get_by_test_id("dispute-table-1-hand-2")
     dispute.wait_for(timeout=8000)
     text = dispute.inner_text()
-    assert "Recorded by North-South: NS make, 3 tricks" in text
-    assert "Disputed by East-West: NS make, 2 tricks (euchred)" in text
+    assert "Recorded by North-South: N-S make, 3 tricks" in text
+    assert "Disputed by East-West: N-S make, 2 tricks (euchred)" in text
     shot(page, "confirm-3-board")
     dispute.get_by_test_id("settle-reason").fill("Dan showed the last trick")
     with page.expect_response(re.compile(r"/settle/$")):

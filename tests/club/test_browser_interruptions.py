@@ -209,7 +209,7 @@ def test_a_dispute_being_typed_stays_when_the_next_hand_is_recorded(
         evening_id=evening.pk, table_number=1, data={"makers": "EW", "tricks": 3}, table=table
     )
     # The poll brings the sheet with hand 2; the hands waiting are left as they are.
-    page.locator("#table-sheet").get_by_text("EW make, 3 tricks").wait_for(timeout=8000)
+    page.locator("#table-sheet").get_by_text("E-W make, 3 tricks").wait_for(timeout=8000)
     settled(page)
     assert block.locator("details").first.get_attribute("open") is not None
     assert block.locator("input[name=tricks]").input_value() == "2"
