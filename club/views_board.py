@@ -32,6 +32,7 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
+from core.echo import refusal
 from core.errors import Conflict
 from core.inputs import whole_number
 from core.text import clean_name
@@ -285,7 +286,7 @@ def board_action(request, pk: int):
             # Each decision's text names its law already ("ruling T2: Ann arrives ...").
             notice = [d["text"] for d in logged.decisions]
     except USER_ERRORS as exc:
-        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        error = refusal(exc)
         if kind == "cut" and not request.POST.get("draw"):
             error["typed"] = _typed_cut(request.POST)
         if kind == "close":
@@ -471,7 +472,7 @@ def table_record(request, token: str):
     in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
     queue sends the hand again."""
     table = _table(token)
-    error = notice = None
+    error = notice = typed = None
     status = 200
     correct = retry_after = None
     stale = False  # a correction of a rubber the table has moved on from
@@ -511,11 +512,15 @@ def table_record(request, token: str):
             )
             notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
     except USER_ERRORS as exc:
-        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        # A refused form comes back as it was sent (each field cut to ECHO_MAX characters);
+        # not a stale rubber's correction, which would be offered as one of the present
+        # rubber's hand of that number.
+        typed = None if stale else phone.form_values(request.POST)
+        error = refusal(exc, note=typed.note if typed else "")
         if stale:  # say which rubber the refused correction was of
             error["message"] = (
                 f"This correction was of {names['hand_label']} {correct} of the "
-                f"{names['rubber_label']} before this one, which is over: {exc.message}"
+                f"{names['rubber_label']} before this one, which is over: {error['message']}"
             )
         if isinstance(exc, Conflict):
             status = 409
@@ -525,9 +530,7 @@ def table_record(request, token: str):
         table,
         error=error,
         notice=notice,
-        # A refused form comes back as it was sent; not a stale rubber's correction,
-        # which would be offered as one of the present rubber's hand of that number.
-        entered=phone.form_values(request.POST) if error and not stale else None,
+        entered=typed.values if typed else None,
         correcting=None if stale else correct,
     )
     response = render(request, "club/_table.html", context, status=status)
