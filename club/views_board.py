@@ -15,6 +15,7 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
@@ -32,6 +33,7 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
+from config.ratelimit import api_rate_wait, too_many
 from core.echo import refusal
 from core.errors import Conflict
 from core.inputs import whole_number
@@ -42,6 +44,7 @@ from scoring.rules import ScoringError, get_ruleset
 from scoring.selectors import rubber_scoresheet
 
 USER_ERRORS = (UserError, FormationError, ScoringError)
+READS = ("GET", "HEAD", "OPTIONS")  # methods that change nothing: never throttled
 
 
 def _managed_evening(request, pk: int) -> Evening:
@@ -371,11 +374,33 @@ def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
     return response
 
 
+def _too_many_posts(request, token: str, wait: int) -> HttpResponse:
+    """Too many posts from the table's phone: nothing was done. 429 with Retry-After, which
+    the Idempotency-Key's record does not keep and on which the phone's queue keeps the hand
+    and sends it again once the wait is over (static/js/phone-queue.js)."""
+    seconds = f"{wait} second{'s' if wait != 1 else ''}"
+    return too_many(
+        request,
+        f"Too many requests from this table; wait {seconds} and try again.",
+        wait,
+        heading="Too many requests",
+        back=reverse("table-phone", args=[token]),
+        back_text="Back to the table's page",
+    )
+
+
 def phone_link(view):
-    """Every page under /t/<token>/ opens only with a live link."""
+    """Every page under /t/<token>/ opens only with a live link, and its posts (a hand, a
+    correction, the other side's answer) are counted as the API's requests are, in the
+    same windows (config.ratelimit.api_rate_wait: per address, or per account when logged
+    in): past the rate, 429. Reading the page and its polls is not counted."""
 
     @functools.wraps(view)
     def wrapped(request, token: str, *args, **kwargs):
+        if request.method not in READS:
+            wait = api_rate_wait(request, view)
+            if wait is not None:
+                return _too_many_posts(request, token, wait)
         try:
             return view(request, token, *args, **kwargs)
         except TableLinkDead as exc:
