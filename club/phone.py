@@ -13,6 +13,7 @@ from __future__ import annotations
 from club.evenings import evening_state
 from club.formation.state import SEATS
 from club.models import Table
+from core.echo import Typed, typed_again
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
@@ -107,9 +108,27 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     }
 
 
-def form_values(post) -> dict:
+#: The fields of the hand's form (templates/club/_table_hand_fields.html) and of the
+#: secretary's correction on the rubber's page (its reason), in words: a refusal says which
+#: was too long to show again whole (core.echo).
+TYPED_WORDS = {
+    "makers": "the makers", "declarer": "the declarer's side", "maker": "the maker",
+    "partner": "the partner called", "trump": "the trump", "tricks": "the tricks taken",
+    "tricks_ns": "the tricks taken by N-S", "doubles": "the doubles",
+    "revokes_NS": "the revokes by N-S", "revokes_EW": "the revokes by E-W",
+    "revoke": "the revoke", "law90": "the side at fault",
+    "honours_side": "the side holding honours", "honours_held": "the honours held",
+    "honours_in_one_hand": "the most honours in one hand",
+    "chicane_NS": "chicane N-S", "chicane_EW": "chicane E-W",
+    "wrong_cards": "the wrong number of cards", "no_score": "the players scoring nothing",
+    "reason": "the reason",
+}  # fmt: skip
+
+
+def form_values(post) -> Typed:
     """A posted entry or correction form's fields as the form shows them again after a
-    refusal, so nothing typed is lost (ticked boxes True, groups of boxes as lists)."""
+    refusal, so nothing typed is lost (ticked boxes True, groups of boxes as lists), each
+    text cut to ECHO_MAX characters with the note saying which was (core.echo)."""
     values: dict = {}
     for name in post:
         items = post.getlist(name)
@@ -119,7 +138,7 @@ def form_values(post) -> dict:
             values[name] = True
         elif items:
             values[name] = items[-1]
-    return values
+    return typed_again(values, TYPED_WORDS)
 
 
 #: The choices of the hand's form (templates/club/_table_hand_fields.html): Bridge's trumps

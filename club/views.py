@@ -2,16 +2,19 @@
 
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.decorators import method_decorator
+from django.utils.text import capfirst
 from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
 from club.selectors import clubs_directed_by, clubs_managed_by, clubs_visible_to
 from config.ratelimit import login_throttled
+from core.echo import CutWhenRefused, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
 
@@ -90,10 +93,10 @@ def player_detail(request, slug, pk):
 
 #: The fields of the form that opens an evening, named in words where a refusal names one.
 OPEN_EVENING_FIELDS = {
-    "title": "The evening's title:",
-    "date": "The date:",
-    "ruleset": "The rule set:",
-    "stake": "The stake:",
+    "title": "the evening's title",
+    "date": "the date",
+    "ruleset": "the rule set",
+    "stake": "the stake",
 }
 
 
@@ -112,7 +115,7 @@ def secretary_home(request):
     from config.api import field_error
     from scoring.rules import GAMES, ScoringError
 
-    error = typed = number = None
+    error = typed = number = refused = None
     if request.method == "POST":
         try:
             number = whole_number(request.POST, "club")
@@ -130,14 +133,17 @@ def secretary_home(request):
             return redirect("evening-board", pk=evening.pk)
         except ValidationError as exc:
             field, message = field_error(exc.detail)
-            error = {"message": message, "field": field, "law": None}
+            refused = UserError(message, field=field)
         except (UserError, ScoringError) as exc:
-            error = {"message": exc.message, "field": exc.field, "law": exc.law}
-        if error is not None:
-            # The field at fault named in words, and the form shown again as it was typed.
-            error["label"] = OPEN_EVENING_FIELDS.get(error["field"] or "")
-            typed = {name: request.POST.get(name, "") for name in OPEN_EVENING_FIELDS}
-            typed["club"] = number if error["field"] != "club" else None
+            refused = exc
+        if refused is not None:
+            # The field at fault named in words, and the form shown again as it was typed
+            # (each field cut to ECHO_MAX characters, the note saying which was).
+            again = typed_in(request.POST, OPEN_EVENING_FIELDS)
+            error = refusal(refused, note=again.note)
+            words = OPEN_EVENING_FIELDS.get(error["field"] or "")
+            error["label"] = f"{capfirst(words)}:" if words else None
+            typed = {**again.values, "club": number if error["field"] != "club" else None}
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
     # Clubs whose tournaments he directs without being their secretary.
     directed = clubs_directed_by(user=request.user).exclude(pk__in=clubs.values("pk"))
@@ -150,11 +156,18 @@ def secretary_home(request):
     )  # fmt: skip
 
 
+class LoginForm(CutWhenRefused, AuthenticationForm):
+    """Django's login form; refused, the name typed is shown again cut to ECHO_MAX
+    characters (core.echo)."""
+
+
 @method_decorator(sensitive_post_parameters(), name="dispatch")
 @method_decorator(login_throttled, name="dispatch")
 class LoginView(auth_views.LoginView):
     """Django's login page, behind the login throttle (THROTTLE_LOGIN per address) and
     django-axes' lockout (config.ratelimit)."""
+
+    authentication_form = LoginForm
 
     def render_to_response(self, context, **kwargs):
         """The login page, marked as such: a page's live request (a board's poll or

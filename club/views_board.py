@@ -15,6 +15,7 @@ import segno
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
@@ -32,6 +33,8 @@ from club.selectors import (
     table_by_link,
 )
 from config.api import UserError
+from config.ratelimit import api_rate_wait, too_many
+from core.echo import refusal
 from core.errors import Conflict
 from core.inputs import whole_number
 from core.text import clean_name
@@ -41,6 +44,7 @@ from scoring.rules import ScoringError, get_ruleset
 from scoring.selectors import rubber_scoresheet
 
 USER_ERRORS = (UserError, FormationError, ScoringError)
+READS = ("GET", "HEAD", "OPTIONS")  # methods that change nothing: never throttled
 
 
 def _managed_evening(request, pk: int) -> Evening:
@@ -285,7 +289,7 @@ def board_action(request, pk: int):
             # Each decision's text names its law already ("ruling T2: Ann arrives ...").
             notice = [d["text"] for d in logged.decisions]
     except USER_ERRORS as exc:
-        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        error = refusal(exc)
         if kind == "cut" and not request.POST.get("draw"):
             error["typed"] = _typed_cut(request.POST)
         if kind == "close":
@@ -370,11 +374,33 @@ def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
     return response
 
 
+def _too_many_posts(request, token: str, wait: int) -> HttpResponse:
+    """Too many posts from the table's phone: nothing was done. 429 with Retry-After, which
+    the Idempotency-Key's record does not keep and on which the phone's queue keeps the hand
+    and sends it again once the wait is over (static/js/phone-queue.js)."""
+    seconds = f"{wait} second{'s' if wait != 1 else ''}"
+    return too_many(
+        request,
+        f"Too many requests from this table; wait {seconds} and try again.",
+        wait,
+        heading="Too many requests",
+        back=reverse("table-phone", args=[token]),
+        back_text="Back to the table's page",
+    )
+
+
 def phone_link(view):
-    """Every page under /t/<token>/ opens only with a live link."""
+    """Every page under /t/<token>/ opens only with a live link, and its posts (a hand, a
+    correction, the other side's answer) are counted as the API's requests are, in the
+    same windows (config.ratelimit.api_rate_wait: per address, or per account when logged
+    in): past the rate, 429. Reading the page and its polls is not counted."""
 
     @functools.wraps(view)
     def wrapped(request, token: str, *args, **kwargs):
+        if request.method not in READS:
+            wait = api_rate_wait(request, view)
+            if wait is not None:
+                return _too_many_posts(request, token, wait)
         try:
             return view(request, token, *args, **kwargs)
         except TableLinkDead as exc:
@@ -450,7 +476,7 @@ def table_record(request, token: str):
     in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
     queue sends the hand again."""
     table = _table(token)
-    error = notice = None
+    error = notice = typed = None
     status = 200
     correct = retry_after = None
     stale = False  # a correction of a rubber the table has moved on from
@@ -491,11 +517,15 @@ def table_record(request, token: str):
             )
             notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
     except USER_ERRORS as exc:
-        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        # A refused form comes back as it was sent (each field cut to ECHO_MAX characters);
+        # not a stale rubber's correction, which would be offered as one of the present
+        # rubber's hand of that number.
+        typed = None if stale else phone.form_values(request.POST)
+        error = refusal(exc, note=typed.note if typed else "")
         if stale:  # say which rubber the refused correction was of
             error["message"] = (
                 f"This correction was of {names['hand_label']} {correct} of the "
-                f"{names['rubber_label']} before this one, which is over: {exc.message}"
+                f"{names['rubber_label']} before this one, which is over: {error['message']}"
             )
         if isinstance(exc, Conflict):
             status = 409
@@ -505,9 +535,7 @@ def table_record(request, token: str):
         table,
         error=error,
         notice=notice,
-        # A refused form comes back as it was sent; not a stale rubber's correction,
-        # which would be offered as one of the present rubber's hand of that number.
-        entered=phone.form_values(request.POST) if error and not stale else None,
+        entered=typed.values if typed else None,
         correcting=None if stale else correct,
     )
     response = render(request, "club/_table.html", context, status=status)

@@ -20,13 +20,10 @@ from club.views_board import (
     table_context,
 )
 from config.api import UserError
+from core.echo import refusal
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
-
-
-def _error(exc) -> dict:
-    return {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
 
 
 def _hand_named(post) -> tuple[int, int]:
@@ -62,7 +59,7 @@ def table_answer(request, token: str):
             )
             notice = [f"Hand {number} confirmed by {confirmations.who(done.answered_by)}."]
     except USER_ERRORS as exc:
-        error = _error(exc)
+        error = refusal(exc)
     return render(request, "club/_table.html", table_context(table, error=error, notice=notice))
 
 
@@ -87,7 +84,7 @@ def board_settle(request, pk: int):
         kept = "as recorded" if accept == "recorded" else "as disputed, and corrected"
         notice = [f"Hand {number} settled {kept} (law 5, ruling E9)."]
     except USER_ERRORS as exc:
-        error = _error(exc)
+        error = refusal(exc)
     evening.refresh_from_db()
     # Morphed in as every board button's answer is: a name being typed in the arrivals
     # form stays (the whole board replaced once took it).

@@ -10,6 +10,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from club import people as services
 from club.models import Club
 from club.selectors import clubs_directed_by, clubs_managed_by
+from core.echo import refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
 
@@ -25,6 +26,10 @@ def _secretary_club(request, slug: str) -> Club:
     raise Http404("No such club.")
 
 
+#: The fields of the form adding an officer that a refusal shows again, in words.
+TYPED_WORDS = {"username": "the login name", "full_name": "the full name", "role": "the role"}
+
+
 @sensitive_post_parameters("password", "password2")
 @login_required
 def people(request, slug: str):
@@ -36,7 +41,7 @@ def people(request, slug: str):
         action = request.POST.get("action", "")
         try:
             if action == "add":
-                typed = {k: request.POST.get(k, "") for k in ("username", "full_name", "role")}
+                typed = {k: request.POST.get(k, "") for k in TYPED_WORDS}
                 password = request.POST.get("password", "")
                 if password != request.POST.get("password2", ""):
                     raise UserError("The two passwords differ.", field="password")
@@ -59,7 +64,11 @@ def people(request, slug: str):
             else:
                 raise UserError("Unknown button.", field="action")
         except UserError as exc:
-            errors[exc.field or "action"] = exc.message
+            # The form shown again as it was typed, each field cut to ECHO_MAX characters.
+            again = typed_in(request.POST, TYPED_WORDS) if typed else None
+            typed = again.values if again else {}
+            note = again.note if again else ""
+            errors[exc.field or "action"] = refusal(exc, note=note)["message"]
         else:
             # Done: the page is asked for again, so that reloading it or coming back to
             # it does not send the form a second time (it said the account just made

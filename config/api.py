@@ -17,10 +17,15 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+# An error repeats at most ECHO_MAX characters of the caller's text, as a page does
+# (core/echo.py): an unknown key or choice is named, not echoed whole (a 2 MB body's one
+# key was answered with 2 MB, its details twice that).
+from core.echo import ECHO_MAX, capped
+
 # The error classes live in core (services raise them); the API's views import them here.
 from core.errors import Conflict, UserError
 
-__all__ = ["Conflict", "UserError", "error_body", "exception_handler", "paginated"]
+__all__ = ["ECHO_MAX", "Conflict", "UserError", "error_body", "exception_handler", "paginated"]
 
 
 def _user_error_types() -> tuple[type[Exception], ...]:
@@ -32,23 +37,6 @@ def _user_error_types() -> tuple[type[Exception], ...]:
     return (UserError, ScoringError, FormationError)
 
 
-# The most of a caller's text an error repeats, in its message, its field and each text
-# of its details: an unknown key or choice is named, not echoed whole (a 2 MB body's one
-# key was answered with 2 MB, its details twice that).
-ECHO_MAX = 500
-
-
-def _capped(value):
-    """`value` with every text in it (dictionaries' keys too) cut to ECHO_MAX characters."""
-    if isinstance(value, str):
-        return value if len(value) <= ECHO_MAX else f"{value[:ECHO_MAX]}…"
-    if isinstance(value, dict):
-        return {_capped(str(key)): _capped(inner) for key, inner in value.items()}
-    if isinstance(value, list | tuple):
-        return [_capped(inner) for inner in value]
-    return value
-
-
 def error_body(
     code: str, message: str, *, field=None, law=None, details: dict | None = None
 ) -> dict:
@@ -56,10 +44,10 @@ def error_body(
     return {
         "error": {
             "code": code,
-            "message": _capped(message),
-            "field": _capped(field),
+            "message": capped(message),
+            "field": capped(field),
             "law": law,
-            "details": _capped(details or {}),
+            "details": capped(details or {}),
         }
     }
 

@@ -1,4 +1,5 @@
-"""The HTML login doors' guards: the login form and the admin's login.
+"""The HTML doors' guards: the login form and the admin's login, and the table's phone's
+posts.
 
 Two guards stand at every login door, the API's token endpoint included:
 
@@ -8,7 +9,13 @@ Two guards stand at every login door, the API's token endpoint included:
 - django-axes: an account locked out from one address after LOGIN_FAILURE_LIMIT wrong
   passwords (settings AXES_*); `lockout_response` is the page it answers with.
 
-The client's address is config.clientaddr's, for both.
+A table's phone posts its hands to pages, not to the API; they are counted as the API
+counts its requests (`api_rate_wait`: the API's own throttles, THROTTLE_ANON per address,
+THROTTLE_USER per account, in the same windows), so the page is no way round the API's
+rates. Pages read (GET) are not counted: the public pages are read thousands of times a
+second.
+
+The client's address is config.clientaddr's, for all of them.
 """
 
 import functools
@@ -17,6 +24,7 @@ import math
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from rest_framework.settings import api_settings
 
 from config.api import error_body
 from config.throttles import LoginRateThrottle
@@ -36,21 +44,22 @@ def lockout_message() -> str:
     )
 
 
-def _too_many(request, message: str, retry_after: int, *, status: int = 429):
-    """The refusal: the API's error shape under /api/, a page everywhere else."""
+def too_many(request, message: str, retry_after: int, *, status: int = 429, **page):
+    """The refusal, with Retry-After: the API's error shape under /api/, a page everywhere
+    else (`page`: its `heading` and the link `back` to where the visitor came from, with
+    its `back_text`)."""
     if request.path.startswith("/api/"):
         response = JsonResponse(error_body("locked_out", message), status=status)
     else:
-        response = render(
-            request, "registration/too_many.html", {"message": message}, status=status
-        )
+        context = {"message": message, **page}
+        response = render(request, "registration/too_many.html", context, status=status)
     response["Retry-After"] = str(retry_after)
     return response
 
 
 def lockout_response(request, original_response=None, credentials=None):
     """django-axes' answer to a locked-out login (settings: AXES_LOCKOUT_CALLABLE)."""
-    return _too_many(request, lockout_message(), lockout_minutes() * 60)
+    return too_many(request, lockout_message(), lockout_minutes() * 60)
 
 
 def axes_username(request, credentials=None) -> str | None:
@@ -71,16 +80,32 @@ def axes_username(request, credentials=None) -> str | None:
     return name[: AccessAttempt._meta.get_field("username").max_length]
 
 
+def throttle_wait(request, view, throttles) -> int | None:
+    """None when each of `throttles` lets the request through, else the whole seconds to
+    wait: as DRF's views do, every throttle counts the request, and the longest wait any
+    asks for is the one said."""
+    waits = [throttle.wait() for throttle in throttles if not throttle.allow_request(request, view)]
+    if not waits:
+        return None
+    return max(1, math.ceil(max((wait for wait in waits if wait is not None), default=60)))
+
+
+def api_rate_wait(request, view) -> int | None:
+    """`throttle_wait` by the API's own throttles (REST_FRAMEWORK's DEFAULT_THROTTLE_CLASSES:
+    THROTTLE_ANON per address, THROTTLE_USER per account), counting the request in the
+    same windows as the API's requests."""
+    return throttle_wait(request, view, [kind() for kind in api_settings.DEFAULT_THROTTLE_CLASSES])
+
+
 def login_throttled(view):
     """Run the login throttle on a login view's POSTs; over the rate, answer 429."""
 
     @functools.wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.method == "POST":
-            throttle = LoginRateThrottle()
-            if not throttle.allow_request(request, view):
-                wait = math.ceil(throttle.wait() or 60)
-                return _too_many(
+            wait = throttle_wait(request, view, [LoginRateThrottle()])
+            if wait is not None:
+                return too_many(
                     request,
                     f"Too many login attempts from your address; wait {wait} seconds "
                     "and try again.",

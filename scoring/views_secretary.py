@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
+from core.echo import capped, refusal
 from core.errors import UserError
 from core.inputs import whole_number
 from core.text import REASON_MAX, clean_text
@@ -47,7 +48,7 @@ def _hand_to_correct(request, rubber: Rubber, posted) -> tuple[int | None, dict]
     irregularities included, as the phone's correction has them), so a correction changes
     what the secretary changes and loses nothing else."""
     if posted is not None and posted.get("change") == "correct":
-        return _named_hand(posted, "number"), phone.form_values(posted)
+        return _named_hand(posted, "number"), posted
     number = _named_hand(request.GET, "correct")
     if number is None or not 1 <= number <= rubber.hand_count:
         number = rubber.hand_count
@@ -154,7 +155,11 @@ def rubber_change(request, slug: str, pk: int):
     except USER_ERRORS as exc:
         from scoring.views import rubber_page
 
-        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
-        return rubber_page(request, club, rubber, error=error, posted=request.POST, status=400)
+        # The forms come back as they were posted, each field cut to ECHO_MAX characters
+        # (the reason as typed, even "on", which the hand's fields read as a ticked box).
+        typed = phone.form_values(request.POST)
+        posted = {**typed.values, "reason": capped(request.POST.get("reason", ""))}
+        error = refusal(exc, note=typed.note)
+        return rubber_page(request, club, rubber, error=error, posted=posted, status=400)
     messages.success(request, done)
     return redirect("rubber-detail", slug=club.slug, pk=rubber.pk)

@@ -9,6 +9,7 @@ field it names.
 from django import forms
 
 from club.models import Club, Evening
+from core.echo import CutWhenRefused
 from scoring.models import RULESET_CHOICES
 from tournaments.metrics import METRICS
 from tournaments.models import Tournament
@@ -25,9 +26,12 @@ def precedence_from(post) -> list[str]:
     return [key for key in post.getlist("precedence") if key]
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(CutWhenRefused, forms.Form):
     """A new tournament: what every tournament has, then a ladder's evenings, then a
-    progressive's movement and round format."""
+    progressive's movement and round format. Refused, it is shown again with what was
+    typed, each field cut to ECHO_MAX characters (core.echo)."""
+
+    typed_words = {"kind": "the kind of tournament", "precedence": "the metrics to rank by"}
 
     name = forms.CharField(max_length=120)
     slug = forms.SlugField(

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from club.models import Club
 from club.selectors import clubs_directed_by
 from club.views_board import live_board
+from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
 from tournaments import rounds, selectors, services
@@ -41,6 +42,10 @@ ACTIONS = {
     Tournament.Kind.LADDER: {"recalculate", "precedence", "attach", "detach"},
     Tournament.Kind.PROGRESSIVE: {"recalculate", "precedence", "seat", "enter", "leave", "bye"},
 }
+
+
+#: The director's fields typed in that a refusal shows again, in words.
+TYPED_WORDS = {"cards": "the cards cut", "name": "the name of the player arriving"}
 
 
 def _cut_cards(post) -> dict[str, list[str]] | None:
@@ -211,7 +216,7 @@ def act(request, pk: int):
     """The director's buttons: recalculate, seat the next round, a player's arrival,
     departure or bye, the metrics' order, and a ladder's evenings."""
     action = request.POST.get("action", "")
-    errors, notice = {}, None
+    errors, notice, typed = {}, None, None
     try:
         with transaction.atomic():
             # One director's change at a time (the evenings' list is read, then written).
@@ -219,12 +224,15 @@ def act(request, pk: int):
             notice = _do(request, tournament, action)
     except UserError as exc:
         tournament = _directed(request, pk)
-        errors[action if action in ACTIONS[tournament.kind] else "action"] = exc.message
+        # A refused form comes back as it was typed, each field cut to ECHO_MAX characters.
+        typed = typed_in(request.POST, TYPED_WORDS)
+        shown = action if action in ACTIONS[tournament.kind] else "action"
+        errors[shown] = refusal(exc, note=typed.note)["message"]
     else:
         tournament.refresh_from_db()
     context = _context(tournament, errors=errors, notice=notice)
-    if errors:  # a refused form comes back as it was typed
-        context["typed"] = {name: request.POST.get(name, "")[:500] for name in ("cards", "name")}
+    if typed is not None:
+        context["typed"] = typed.values
     if request.headers.get("HX-Request"):
         # Morphed in (static/js/live.js): fields typed in other forms keep their text.
         return live_board(render(request, "tournaments/_director.html", context), done=not errors)
@@ -257,7 +265,7 @@ def tournament_new(request, slug: str):
                     stake=values["stake"],
                 )
             except UserError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                form.add_error(exc.field if exc.field in form.fields else None, capped(exc.message))
             else:
                 return redirect("tournament-director", pk=tournament.pk)
         chosen = precedence_from(request.POST)

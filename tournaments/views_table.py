@@ -22,6 +22,7 @@ from club import phone, recording
 from club.confirmations import with_confirmations
 from club.selectors import club_is_managed_by
 from club.views_board import USER_ERRORS
+from core.echo import refusal
 from core.errors import Conflict
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
@@ -110,10 +111,11 @@ def round_table(request, pk: int, round_number: int, number: int):
             expected_number=whole_number(request.POST, "expected_number"),
         )
     except USER_ERRORS as exc:
-        error = {"message": exc.message, "law": getattr(exc, "law", None), "field": exc.field}
+        # The form comes back as it was typed, each value cut to ECHO_MAX characters.
+        typed = phone.form_values(request.POST)
         table.rubber.refresh_from_db()
         context = _context(
-            request, tournament, table, error=error, entered=phone.form_values(request.POST)
+            request, tournament, table, error=refusal(exc, note=typed.note), entered=typed.values
         )
         status = 409 if isinstance(exc, Conflict) else 400
         response = render(request, "tournaments/table.html", context, status=status)

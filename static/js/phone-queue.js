@@ -7,8 +7,10 @@
 // plainly how many hands are not sent yet; they go out by themselves when it returns
 // (and after a reload: the queue is kept). A hand leaves the queue only once the
 // service has answered it: recorded, or refused with its reason (the answer, the
-// table's live part, is shown). A retry of a hand whose answer was lost carries the
-// same key, so the service answers it from the first: never recorded twice.
+// table's live part, is shown); not when the service was busy or asked the phone to wait
+// (too many requests from the table: 429), when it goes again later. A retry of a hand
+// whose answer was lost carries the same key, so the service answers it from the first:
+// never recorded twice.
 (function () {
   "use strict";
 
@@ -133,12 +135,19 @@
     if (box) box.classList.toggle("htmx-request", on);
   }
 
-  function later() {
+  // Send the queue again in a while: RETRY_MS, or longer when the service said so.
+  function later(ms) {
     if (timer) return;
     timer = setTimeout(function () {
       timer = null;
       flush();
-    }, RETRY_MS);
+    }, Math.max(ms || 0, RETRY_MS));
+  }
+
+  // The refusal a page of the service says in words (its role=alert), parsed inertly.
+  function alertIn(html) {
+    var found = new DOMParser().parseFromString(html, "text/html").querySelector("[role=alert]");
+    return found ? found.textContent.trim() : "";
   }
 
   // Send the oldest hand; on an answer, drop it and go on with the next.
@@ -163,6 +172,18 @@
       },
       body: withoutFormToken(entry.body)
     }).then(function (response) {
+      // Too many requests from this table (429): nothing was recorded; the hand stays,
+      // and goes again by itself once the wait the service gives (Retry-After) is over.
+      if (response.status === 429) {
+        var wait = parseInt(response.headers.get("Retry-After"), 10) || 0;
+        return response.text().then(function (text) {
+          sending = false;
+          busy(false);
+          showQueue((alertIn(text) || "Too many requests from this table.") +
+            " What is waiting is kept on this phone and sent by itself then.");
+          later(wait * 1000);
+        });
+      }
       // Busy (a lock not granted in time, the same key still running) or a server
       // error: nothing was recorded; keep the hand and try again.
       if (response.status >= 500 || response.headers.get("Retry-After")) {

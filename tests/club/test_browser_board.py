@@ -15,6 +15,7 @@ from tests.club.test_browser_board_live import open_board, open_evening, seat_fo
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+WIDTH = "document.documentElement.scrollWidth"
 PLAYERS = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Iris", "Jack"]
 
 
@@ -188,3 +189,46 @@ def test_an_evening_refused_says_which_field_in_words(browser_page, live_server,
     # What was typed comes back, to be mended rather than typed again.
     assert page.locator("input[name=title]").input_value() == "Whist drive night"
     assert page.locator("input[name=stake]").input_value() == "a quarter"
+
+
+def test_a_megabyte_pasted_into_a_field_comes_back_cut_on_a_phone(
+    browser_page, live_server, club, secretary
+):
+    """A refused form shows again at most 500 characters of what was typed (core/echo.py):
+    a megabyte pasted into the evening's title came back whole. On a phone's screen the
+    refusal says in words which field was cut, nothing is wider than the screen, and the
+    form, mended, opens the evening."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.fill("input[name=title]", "x" * 1_000_000)
+    page.get_by_test_id("open-evening").click()
+    refusal = page.get_by_test_id("refusal")
+    text = refusal.inner_text()
+    assert text.startswith("Not opened. The evening's title: ")
+    assert "too long: at most 120 characters" in text
+    assert (
+        "What was typed for the evening's title (1,000,000 characters) is too long to show "
+        "again whole: only its first 500 are shown."
+    ) in text
+    title = page.locator("input[name=title]")
+    assert title.input_value() == "x" * 500 + "…"
+    assert title.get_attribute("aria-invalid") == "true"
+    assert page.evaluate(WIDTH) <= 360
+    shot(page, "board-9-a-megabyte-refused-on-a-phone")
+
+    # A message repeating a refused value ('"y…" is not a valid choice': a rule set none of
+    # the list's, as a page of another version might send) is cut to 500 characters too,
+    # and wraps within the screen.
+    page.eval_on_selector("select[name=ruleset] option", "o => o.value = 'y'.repeat(100000)")
+    page.fill("input[name=title]", "Whist drive night")
+    page.get_by_test_id("open-evening").click()
+    text = page.get_by_test_id("refusal").inner_text()
+    assert text.startswith('Not opened. The rule set: "' + "y" * 499 + "… What was typed for")
+    assert page.evaluate(WIDTH) <= 360
+
+    # The page still works: the form, mended, opens the evening.
+    page.fill("input[name=title]", "Whist drive night")
+    page.get_by_test_id("open-evening").click()
+    page.wait_for_url(re.compile(r"/secretary/evenings/\d+/$"))
+    assert Evening.objects.get().title == "Whist drive night"

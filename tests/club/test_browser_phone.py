@@ -2,14 +2,18 @@
 phone's width: a correction keeps the page and everything the hand had; two phones
 recording the same hand store it once and the second is told; a hand entered with the
 network gone waits in the phone's queue, survives a reload and is sent once when the
-network returns; seats, dealer and substitute in words; nothing wider than the screen.
+network returns, and one refused for too many requests from the table (429) waits and is
+sent once allowed; seats, dealer and substitute in words; nothing wider than the screen.
 Screenshots in artifacts/screenshots/phone-*.png."""
 
 import re
 
 import pytest
+from django.core.cache import cache
+from rest_framework.settings import api_settings
 
 from club import evenings, recording
+from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
 from tests.browser import shot
 from tests.worlds import bridge_and_call_ace_in_play, club_in_play
@@ -185,6 +189,46 @@ def test_seats_dealer_and_substitute_in_words_within_a_phones_width(phone, playe
     page.locator("form.hand[data-kind=record] details.irregular summary").click()
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-6-substitute")
+
+
+@pytest.fixture
+def one_post_a_minute(monkeypatch):
+    """The anonymous rate a table's phone is counted at (THROTTLE_ANON) at one request a
+    minute (DRF reads the rates into the class)."""
+    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "1/min"}
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", rates)
+
+
+def test_a_throttled_hand_stays_queued_and_is_sent_once_allowed(
+    browser_page, live_server, played, one_post_a_minute
+):
+    """Too many posts from the table (429, config/ratelimit.py): the hand is not dropped
+    from the phone's queue, which says why in words and sends it again by itself once the
+    wait the service gave (Retry-After) is over, not before."""
+    page = browser_page
+    page.clock.install()  # the phone's timers, run forward when the test says
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{played.table.token}/")
+    enter(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+
+    enter(page, makers="EW", tricks=5)  # the minute's second post: refused
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="Too many requests from this table; wait").wait_for()
+    text = queue.inner_text()
+    assert text.startswith("Not sent yet: 1 hand waiting (hand 3). Too many requests")
+    assert re.search(r"wait (59|60) seconds and try again\. What is waiting is kept", text)
+    assert len(hands(played)) == 2
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-10-throttled")
+
+    cache.clear()  # the minute is over: the table may post again
+    page.clock.run_for(20_000)  # its usual 3 s retry would have sent it by now
+    assert len(hands(played)) == 2 and queue.is_visible()
+    page.clock.run_for(45_000)  # past the wait the service gave
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
+    assert queue.is_hidden()
+    assert [h["makers"] for h in hands(played)] == ["NS", "NS", "EW"]
 
 
 def test_the_public_standings_fit_a_phone(browser_page, live_server, played):

@@ -152,11 +152,13 @@ def test_an_officer_refused_says_why_beside_the_field(client, people, club, form
 def test_a_hostile_officer_is_refused_beside_the_field(client, people, club, form, field, words):
     """Guards club.people._login_name and the full name's cleaning: a NUL in the login
     name (looked up before anything else) or in the full name was a 500 of the people page
-    on PostgreSQL, and a login name longer than the column too."""
+    on PostgreSQL, and a login name longer than the column too. The page says why beside
+    the field (a refused full name's reason was once not shown at all)."""
     response = client.post(people, {"action": "add", "role": "secretary", **form})
     assert response.status_code == 400
     assert field in response.context["errors"]
     assert words in response.context["errors"][field]
+    assert words in response.content.decode()
     assert get_user_model().objects.count() == 1  # the secretary alone
     assert club.secretaries.count() == 1 and not club.directors.exists()
 

@@ -1,18 +1,22 @@
 """The API's rates (config/throttles.py): anonymous callers, a table's phone among them,
-per address at THROTTLE_ANON; logged-in callers per account at THROTTLE_USER."""
+per address at THROTTLE_ANON; logged-in callers per account at THROTTLE_USER. The table's
+phone's posts to its pages are counted by the same throttles in the same windows
+(config/ratelimit.py); pages read are not counted."""
 
 import threading
 
 import pytest
 from django.core.cache import cache, caches
-from django.test import override_settings
+from django.test import Client, override_settings
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
 from config.throttles import AnonRateThrottle, UserRateThrottle, rate_log
 from core import redisops
+from scoring.models import Hand
 from tests.conftest import LOCAL_CACHE as LOCAL
 from tests.conftest import REDIS_DOWN as DOWN
+from tests.worlds import club_in_play
 
 
 @pytest.fixture
@@ -107,3 +111,59 @@ def test_without_redis_the_api_throttles_as_drf_does(club, two_a_minute):
         client = APIClient(REMOTE_ADDR="10.0.0.8")
         assert [client.get("/api/v1/clubs/").status_code for _ in range(3)] == [200, 200, 429]
         assert len(caches["default"].get("throttle_anon_10.0.0.8")) == 2  # DRF's list
+
+
+# --- the table's phone's posts --------------------------------------------------------------
+
+
+@pytest.fixture
+def played(db, django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening with hand 1 recorded (tests/worlds.py)."""
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+def hand(number: int) -> dict:
+    return {"makers": "NS", "tricks": "3", "expected_number": str(number)}
+
+
+def test_the_phones_posts_are_counted_as_the_apis_requests(played, rates):
+    url = f"/t/{played.table.token}/hand/"
+    phone = Client(REMOTE_ADDR="10.0.0.5")
+    answers = [phone.post(url, hand(number)) for number in (2, 3, 4, 5)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    refused = answers[3]
+    # Said in words, with how long to wait (DRF's rule: the window less the oldest's age).
+    wait = int(refused["Retry-After"])
+    assert 55 <= wait <= 60
+    page = refused.content.decode()
+    assert f"Too many requests from this table; wait {wait} seconds and try again." in page
+    assert f'href="/t/{played.table.token}/"' in page  # back to the table's page
+    assert Hand.objects.filter(rubber=played.rubber).count() == 4  # the fourth not recorded
+    # One window per address for both doors: the API is refused to it too, not another.
+    assert APIClient(REMOTE_ADDR="10.0.0.5").get("/api/v1/clubs/").status_code == 429
+    assert Client(REMOTE_ADDR="10.0.0.6").post(url, hand(5)).status_code == 200
+    # Reading is never counted: the page and its polls still answer.
+    assert {phone.get(f"/t/{played.table.token}/").status_code for _ in range(5)} == {200}
+
+
+def test_a_logged_in_caller_posting_at_the_table_is_counted_per_account(played, rates):
+    client = Client(REMOTE_ADDR="10.0.0.5")
+    client.force_login(played.secretary)
+    url = f"/t/{played.table.token}/hand/"
+    statuses = [client.post(url, {"tricks": "x"}).status_code for _ in range(6)]
+    assert statuses == [200] * 5 + [429]  # the user rate (5), not the anonymous one (3)
+
+
+def test_a_throttled_post_is_not_kept_for_its_idempotency_key(played, rates):
+    """The phone sends a refused hand again with the same key: once the wait is over it
+    is recorded, not answered 429 again from the key's record."""
+    url = f"/t/{played.table.token}/hand/"
+    phone = Client(REMOTE_ADDR="10.0.0.5")
+    for number in (2, 3, 4):
+        phone.post(url, hand(number), HTTP_IDEMPOTENCY_KEY=f"hand-{number}")
+    refused = phone.post(url, hand(5), HTTP_IDEMPOTENCY_KEY="hand-5")
+    assert refused.status_code == 429
+    cache.clear()  # the minute is over
+    again = phone.post(url, hand(5), HTTP_IDEMPOTENCY_KEY="hand-5")
+    assert again.status_code == 200 and "Hand 5 recorded." in again.content.decode()
+    assert Hand.objects.filter(rubber=played.rubber).count() == 5
