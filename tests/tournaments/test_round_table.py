@@ -172,3 +172,12 @@ def test_the_clubs_page_shows_a_decided_table_no_more_in_play(client, directing,
     # Its one deal decided the round (ruling P1): its rubber is unfinished, not in play.
     assert f"/clubs/somerset/rubbers/{decided.pk}/" not in page
     assert "euchre-somerset-1888" not in page  # the game in words, never its key
+
+
+def test_a_megabyte_typed_comes_back_cut_to_what_the_api_repeats(directing, round_one):
+    from tests.test_form_echo import BIG, shown_cut
+
+    answer = directing.post(url(round_one), {"makers": "NS", "tricks": BIG, "expected_number": "1"})
+    assert answer.status_code == 400
+    assert "Not recorded." in shown_cut(answer, "the tricks taken")
+    assert Hand.objects.filter(rubber=table_rubber(round_one)).count() == 0
