@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
-from scoring.models import SEAT_TOTALS, RubberPlayer
+from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
 from tournaments.models import StandingsVersion, Tournament
@@ -613,6 +613,34 @@ def test_a_backup_the_laws_refuse_is_refused_naming_the_row_and_nothing_is_writt
     assert counts() == before
 
 
+def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(club, commit):
+    """Ruling P1: a round of two deals that one side leads after them is over; a third
+    deal in the backup is refused as recording it would have been."""
+    from scoring import services as scoring
+    from tests.factories import MemberFactory
+
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        MemberFactory(club=club, name=name)
+    rubber = scoring.rubber_start(
+        club=club, ruleset="euchre-somerset-1888", deal_limit=2,
+        players={"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]},
+    )  # fmt: skip
+    for hand in (MARCH, THREE):
+        commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
+    data = roundtrip_json(club_export(club=club))
+    second = hand_row(data, 0, 2)
+    rows(data, "scoring.hand").append({"pk": 10**6, "fields": {**second["fields"], "number": 3}})
+    before = counts()
+    with pytest.raises(
+        BackupError,
+        match=HAND.format(row=2, number=3, kind="rubber", game=EUCHRE)
+        + r", field data: the round is 2 deals, they have all been played and one side is ahead "
+        r"\(a round that ends level goes on one deal at a time\) \(ruling P1\)\.$",
+    ):
+        club_import(data=data, slug="copy")
+    assert counts() == before
+
+
 def test_figures_that_disagree_with_the_hands_are_restored_as_the_laws_make_them(played, client):
     """A hand's points, explanation and game, a rubber's summary and result, a seat's
     side, the hand scores, games and money of a backup that disagree with its hands (as a
@@ -650,3 +678,55 @@ def test_figures_that_disagree_with_the_hands_are_restored_as_the_laws_make_them
     ]
     for rubber in copy.rubbers.all():
         assert client.get(f"/clubs/copy/rubbers/{rubber.pk}/").status_code == 200
+
+
+def test_a_backup_taken_before_the_lone_hand_fixes_restores_without_the_old_flags(played):
+    """Scoring 0011 and 0012 (tournaments 0010 and 0012 behind them) mended the lone hands
+    made in the database: a lone hand whose points were lost (ruling E6) and a Call-Ace
+    lone maker whose side revoked (ruling C3) are none. A backup taken before them holds
+    the old flags, on the hand's facts, its hand scores, the seats' totals and the
+    standings; restored, each is derived again from the hands, and the report says so."""
+    data = roundtrip_json(club_export(club=played))
+    lone, sitting = (rows(data, "scoring.rubber")[i]["pk"] for i in (0, 3))
+    lost = hand_row(data, 0, 1)
+    lost["fields"]["facts"]["lone_made"] = True  # as the code before recorded them
+    ann_in_sitting = Member.objects.get(club=played, name="Ann").pk
+    for score in rows(data, "scoring.handscore"):
+        fields = score["fields"]
+        if fields["hand"] == lost["pk"] and fields["side"] == "NS":
+            fields["lone_made"] = 1
+        if fields["rubber"] == sitting and fields["member"] == ann_in_sitting:
+            fields["lone_made"] = 1
+    old_seats = 0
+    for seat in rows(data, "scoring.rubberplayer"):
+        fields = seat["fields"]
+        if (fields["rubber"] == lone and fields["side"] == "NS") or (
+            fields["rubber"] == sitting and fields["member"] == ann_in_sitting
+        ):
+            fields["lone_hands"] += 1
+            old_seats += 1
+    for total in rows(data, "tournaments.tournamenttotal"):
+        total["fields"]["lone_hands"] = 1
+
+    report = []
+    copy = club_import(data=data, slug="copy", report=report)
+    rubber = copy.rubbers.order_by("pk")[0]
+    hand = rubber.hands.get(number=1)
+    assert hand.facts["lone_made"] is False
+    assert not HandScore.objects.filter(hand=hand, lone_made=1).exists()
+    seats = dict(
+        RubberPlayer.objects.filter(rubber=rubber).values_list("member__name", "lone_hands")
+    )
+    assert seats == {"Ann": 0, "Cora": 0, "Bob": 1, "Dan": 1}
+    assert RubberPlayer.objects.get(rubber__club=copy, rubber__ruleset="call-ace-foster-1905",
+                                    member__name="Ann").lone_hands == 0  # fmt: skip
+    ladder = Tournament.objects.get(club=copy, slug="winter")
+    standings = standings_published(tournament=ladder)["rows"]
+    assert {row["name"]: row["metrics"]["lone_hands"] for row in standings} == seats
+    assert old_seats == 3
+    assert report == [
+        "Scored again by the laws: the totals of 3 seat(s) in 2 rubber(s) differed from the "
+        "backup's, as in a backup taken before a fix of the scoring, and are restored as the "
+        f"laws make them (the first: Ann in rubber id {lone}: lone_hands 1 in the backup, 0 "
+        "now)."
+    ]
