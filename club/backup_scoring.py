@@ -152,11 +152,13 @@ def _hands_by_rubber(data: dict) -> dict[Any, list[_Hand]]:
         hands.sort(key=lambda hand: hand.number)
         for expected, hand in enumerate(hands, 1):
             if hand.number != expected:
-                said = "a second hand numbered" if hand.number < expected else "no hand"
+                if 1 <= hand.number < expected:
+                    wrong = f"two hands numbered {hand.number}"
+                else:
+                    wrong = f"a hand numbered {hand.number} and no hand {expected}"
                 raise BackupError(
-                    f"{hand.where(rubber)}, field number: rubber id {rubber} has {said} "
-                    f"{min(hand.number, expected)}; its hands are numbered 1, 2, 3 ... "
-                    "in the order played."
+                    f"{hand.where(rubber)}, field number: rubber id {rubber} has {wrong}; "
+                    "its hands are numbered 1, 2, 3 ... in the order played."
                 )
     return found
 

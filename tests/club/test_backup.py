@@ -530,6 +530,10 @@ def _hands_with_a_gap(data):
     rows(data, "scoring.hand").remove(hand_row(data, 1, 5))
 
 
+def _two_hands_numbered_alike(data):
+    hand_row(data, 1, 5)["fields"]["number"] = 4
+
+
 def _three_a_side(data):
     rows(data, "scoring.rubber")[0]["fields"]["players"]["NS"].append("Bob")
 
@@ -580,7 +584,10 @@ EUCHRE = r"Euchre \(Somerset Club laws, 1888\)"
          + r", field data: the rubber is over: no further hand can be scored in it "
          r"\(ruling E1\)\.$"),
         (_hands_with_a_gap, r"^scoring\.hand row \d+ \(id \d+: hand 6 of rubber id \d+\), field "
-         r"number: rubber id \d+ has no hand 5; its hands are numbered 1, 2, 3 \.\.\."),
+         r"number: rubber id \d+ has a hand numbered 6 and no hand 5; its hands are numbered "
+         r"1, 2, 3 \.\.\. in the order played\.$"),
+        (_two_hands_numbered_alike, r"^scoring\.hand row \d+ \(id \d+: hand 4 of rubber id \d+\), "
+         r"field number: rubber id \d+ has two hands numbered 4; its hands are numbered"),
         (_three_a_side, r"^scoring\.rubber row 0 \(id \d+\), field players\.NS: each side is a "
          r"list of two player names\.$"),
         (_a_seat_missing, r"^scoring\.rubber row 2 \(id \d+\), its seats "
