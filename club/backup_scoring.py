@@ -31,9 +31,10 @@ seat; and a version of a hand kept beside it (a correction's original and correc
 and the original's points, a removed hand, the other side's versions) that is not a hand
 of its rubber's game. Nothing is written then: the import is one transaction.
 
-The pure engines replay in process, some 35 microseconds a hand with its explanation, and
-the derived rows go in `CHUNK` to a statement where the backup's went one by one: a
-restore is faster than before it was checked (BENCHMARKS.md has the figures).
+The pure engines replay in process, some 20 microseconds a hand with its explanation and
+its players' scores, and the derived rows go in `CHUNK` to a statement where the backup's
+went one by one: a restore takes less CPU than before it was checked (BENCHMARKS.md, the
+eighth session of 26 November).
 """
 
 import re
