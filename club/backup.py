@@ -343,8 +343,8 @@ def club_import(
     The rubbers are scored again from their hands' data by the laws as they are written
     (club/backup_scoring.py, which says why): a hand the laws would not have accepted is
     refused, naming its row and field and the law; what the service derives from the
-    hands is derived again, and the report says how many hands and rubbers differed
-    from the backup's figures. The document's hand rows are completed in place."""
+    hands is derived again, and the report says how many seats' totals differed from the
+    backup's. The document's hand rows are completed in place."""
     _check(data)
     rescoring = Rescoring(data, progress)  # the hands found and their numbers checked
     spec = data["club"]
