@@ -10,6 +10,12 @@ so a backup restores into a database that holds other clubs.
 Users are not exported: a secretary, or the user who recorded a hand, is written by
 username and linked on import when a user of that name exists. Operational rows
 (idempotency records, worker heartbeats, the standings outbox) are not exported.
+
+What the service derives is derived again on import, so that a backup written before a
+derived column existed, or before a fix of the scoring, restores as the service would
+have it now: the rubbers are scored again from their hands' data by the laws, a hand they
+would not accept refused by name (club/backup_scoring.py); then the seats' roll-ups and
+the standings (`_derive`).
 """
 
 import datetime
@@ -21,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 
+from club.backup_scoring import DERIVED_COLUMNS, DERIVED_ROWS, BackupError, Rescoring
 from club.models import (
     Club,
     Cut,
@@ -67,8 +74,9 @@ MODELS: list[tuple[type[models.Model], str]] = [
 ]
 LABELS = {model._meta.label_lower: model for model, _ in MODELS}
 # Columns the service derives from other rows: a backup may lack them (written before
-# they existed); the import derives them again either way.
-DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS}
+# they existed); the import derives them again either way (the rubbers and their hands,
+# club/backup_scoring.py; the seats' roll-up and the registered apps', `_derive`).
+DERIVED = {(RubberPlayer, name) for name in SEAT_TOTALS} | DERIVED_COLUMNS
 # What an app that registered rows derives again from them after an import.
 _DERIVE: list[Callable[[Club], None]] = []
 
@@ -90,10 +98,6 @@ def register(
     DERIVED.update(derived)
     if derive is not None and derive not in _DERIVE:
         _DERIVE.append(derive)
-
-
-class BackupError(Exception):
-    """A backup that cannot be restored: not one, the wrong version, a slug taken."""
 
 
 def _label(model) -> str:
@@ -197,8 +201,9 @@ def _check(data) -> None:
 class _Importer:
     """Writes a backup's rows, remembering each old primary key's new one, per model."""
 
-    def __init__(self, club: Club):
+    def __init__(self, club: Club, rescoring: Rescoring):
         self.club = club
+        self.rescoring = rescoring
         self.new_pk: dict[type[models.Model], dict[int, int]] = {Club: {}}
         self.users: dict[str, int | None] = {}
         self.missing_users: set[str] = set()
@@ -240,6 +245,8 @@ class _Importer:
             ) from None
 
     def write(self, model, rows: list[dict], progress=None) -> None:
+        if model in DERIVED_ROWS:
+            return  # written from the hands as they are (club/backup_scoring.py)
         mapping = self.new_pk.setdefault(model, {})
         for index, row in enumerate(rows):
             where = f"{_label(model)} row {index}"
@@ -248,6 +255,7 @@ class _Importer:
                 obj, links = self.build(model, row)
             except (KeyError, TypeError, ValueError, ValidationError) as exc:
                 raise BackupError(f"{where} is malformed: {exc!r}") from exc
+            self.rescoring.prepare(model, obj, row, f"{where} (id {old})")
             try:
                 # raw: timestamps (auto_now_add) are kept as they were, as loaddata does.
                 obj.save_base(raw=True, force_insert=True)
@@ -256,6 +264,7 @@ class _Importer:
             except (IntegrityError, DataError) as exc:
                 raise BackupError(f"{where} breaks a constraint: {exc}") from exc
             mapping[old] = obj.pk
+            self.rescoring.written(model, obj, row)
             if progress is not None:
                 progress(1)
 
@@ -328,8 +337,16 @@ def club_import(
     """Restore a club from `club_export`'s document, all or nothing, under its own slug or
     `slug`. Secretaries and the users named on rows are linked by username when such a
     user exists; the lines appended to `report` say which were not found. `progress`, if
-    given, is called with 1 for each row written (`backup_rows` counts them), for a bar."""
+    given, is called with the number of rows written as they are (`backup_rows` counts
+    them), for a bar.
+
+    The rubbers are scored again from their hands' data by the laws as they are written
+    (club/backup_scoring.py, which says why): a hand the laws would not have accepted is
+    refused, naming its row and field and the law; what the service derives from the
+    hands is derived again, and the report says how many seats' totals differed from the
+    backup's. The document's hand rows are completed in place."""
     _check(data)
+    rescoring = Rescoring(data, progress)  # the hands found and their numbers checked
     spec = data["club"]
     slug = slug or spec["slug"]
     if Club.objects.filter(slug=slug).exists():
@@ -356,13 +373,14 @@ def club_import(
             club.save()
     except (ValidationError, IntegrityError, DataError) as exc:
         raise BackupError(f"The backup's club cannot be written: {exc}") from exc
-    importer = _Importer(club)
+    importer = _Importer(club, rescoring)
     secretaries = [importer.user_id(name) for name in spec.get("secretaries", [])]
     club.secretaries.set([pk for pk in secretaries if pk is not None])
     directors = [importer.user_id(name) for name in spec.get("directors", [])]
     club.directors.set([pk for pk in directors if pk is not None])
     for section in data["models"]:
         importer.write(LABELS[section["model"]], section["rows"], progress)
+    rescoring.finish()
     _derive(club)
     if report is not None:
         if importer.missing_users:
@@ -373,4 +391,5 @@ def club_import(
             report.append(
                 f"{importer.tokens_renewed} table phone link(s) were in use and were renewed."
             )
+        report.extend(rescoring.differences(club))
     return club

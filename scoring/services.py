@@ -14,6 +14,7 @@ evening logs the hand and moves on; the standings note the change in their outbo
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -82,6 +83,15 @@ def _roster_members(club: Model, names: list[str]) -> dict[str, Model]:
     return members
 
 
+def _rubber_terms(rules: RuleSet, options: Any, players: Any) -> tuple[dict, Any]:
+    """A rubber's options and players as its rule set checks and normalises them: its
+    players named (a rubber is played by members of the club, not by a number)."""
+    options = rules.validate_options(options)
+    if players is None or isinstance(players, int):
+        raise ScoringError("name the players of the rubber", field="players")
+    return options, rules.validate_players(players)
+
+
 @transaction.atomic
 def rubber_start(
     *,
@@ -103,10 +113,7 @@ def rubber_start(
     the club's rows (club.models), which scoring refers to by foreign key only.
     """
     rules = get_ruleset(ruleset)
-    options = rules.validate_options(options)
-    if players is None or isinstance(players, int):
-        raise ScoringError("name the players of the rubber", field="players")
-    players = rules.validate_players(players)
+    options, players = _rubber_terms(rules, options, players)
     if stake is None:
         stake = evening.stake if evening is not None else Decimal("0")
     stake = parse_stake(str(stake) if isinstance(stake, Decimal) else stake)
@@ -174,11 +181,40 @@ def _replay(rules: RuleSet, rubber: Rubber, raw_hands: Iterable[dict]):
     return state, scored
 
 
+def _round_over(rubber: Rubber, *, field: str) -> ScoringError:
+    """The refusal of a deal after a round of fixed deals was decided (ruling P1)."""
+    return ScoringError(
+        f"the round is {rubber.deal_limit} deals, they have all been played and one side "
+        "is ahead (a round that ends level goes on one deal at a time)",
+        field=field,
+        law="ruling P1",
+    )
+
+
 def tricks_column(rules: RuleSet, canonical: dict) -> int:
     """The trick count kept in its own column (checked by a constraint): the makers'
     (Euchre, Call-Ace) or North-South's (Bridge)."""
     tricks = canonical["tricks"]
     return tricks["NS"] if isinstance(tricks, dict) else tricks
+
+
+# What a hand's row keeps of the rule set's scoring of it (`hand_columns`).
+HAND_COLUMNS = ["data", "tricks", "points", "lines", "facts", "game_won"]
+
+
+def hand_columns(rules: RuleSet, hand, result) -> dict[str, Any]:
+    """A hand's columns (`HAND_COLUMNS`) from the rule set's checked hand and its result:
+    the hand as the rule set writes it (its canonical data), the tricks, the points, the
+    explanation, the facts and the game it won."""
+    canonical = hand.as_dict()
+    return {
+        "data": canonical,
+        "tricks": tricks_column(rules, canonical),
+        "points": result.points,
+        "lines": [str(line) for line in result.lines],
+        "facts": result.facts,
+        "game_won": result.game_won or "",
+    }
 
 
 def player_scores(rules: RuleSet, rubber: Rubber, result) -> dict[str, dict]:
@@ -291,15 +327,10 @@ def _write_from(*, rubber: Rubber, rules: RuleSet, state, scored: list, rows: li
     if changed:  # a correction: the hands re-scored lose their old scores
         HandScore.objects.filter(rubber=rubber, hand__number__gt=first).delete()
     for (hand, result), row in zip(scored[first:], rows, strict=True):
-        canonical = hand.as_dict()
-        row.data = canonical
-        row.tricks = tricks_column(rules, canonical)
-        row.points = result.points
-        row.lines = [str(line) for line in result.lines]
-        row.facts = result.facts
-        row.game_won = result.game_won or ""
+        for name, value in hand_columns(rules, hand, result).items():
+            setattr(row, name, value)
     # A correction re-scores every later hand: one UPDATE for them all, not one each.
-    Hand.objects.bulk_update(changed, ["data", "tricks", "points", "lines", "facts", "game_won"])
+    Hand.objects.bulk_update(changed, HAND_COLUMNS)
     # The rows every hand writes, sent with the rubber's summary in one statement
     # (core/compiled.py: a new hand's scores take its key from its insert).
     writes = compiled.Writes()
@@ -316,6 +347,80 @@ def _write_from(*, rubber: Rubber, rules: RuleSet, state, scored: list, rows: li
 
 
 WRITTEN_FROM_STATE = ["summary", "hand_count", "winner", "value", "status", "completed_at"]
+
+
+def rubber_from_state(*, rubber: Rubber, rules: RuleSet, state, hand_count: int) -> bool:
+    """Set the rubber's columns the rule set's state decides (`WRITTEN_FROM_STATE`), and
+    say whether it is complete, and so settles its money. An abandoned rubber stays
+    abandoned: a correction does not revive it, it keeps no winner and settles nothing
+    (see `rubber_abandon`), even when its corrected hands would have won it."""
+    summary = rules.summary(state)
+    complete = rules.is_complete(state)
+    rubber.summary = summary
+    rubber.hand_count = hand_count
+    if rubber.status == Rubber.Status.ABANDONED:
+        rubber.winner, rubber.value = "", None
+        return False
+    rubber.winner = summary["rubber"].get("winner") or ""
+    rubber.value = summary["rubber"].get("value")
+    rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
+    rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
+    return complete
+
+
+def game_columns(summary: dict) -> list[dict]:
+    """The columns of each finished game's row, from the rule set's summary."""
+    return [
+        {
+            "number": game["number"],
+            "winner": game["winner"],
+            "value": game.get("value"),
+            "lap": game.get("lap") or 0,
+            "scores": game.get("scores") or {},
+            "detail": game,
+        }
+        for game in summary.get("games", [])
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Rescored:
+    """What the rule set makes of a rubber's hands (`rubber_rescored`), beside the rubber."""
+
+    hands: list[dict]  # each hand's columns (`hand_columns`), in order
+    games: list[dict]  # each finished game's columns (`game_columns`)
+    settlement: list[Decimal] | None  # each seat's money, by position, once it is complete
+
+
+def rubber_rescored(*, rubber: Rubber, hands: list) -> Rescored:
+    """A rubber scored again from its hands' data (`hands`, in order), as recording them
+    one by one writes it, without reading or writing the database: the rubber's options
+    and players are set as its rule set normalises them and its `WRITTEN_FROM_STATE`
+    columns as the hands leave it; its hands' columns, games and money are returned.
+    The points each player scored on a hand are `player_scores` of the hand.
+
+    Raises ScoringError naming the rubber's field (`ruleset`, `options.…`, `players`) or
+    a hand's (`hands[3].tricks`: the fourth hand) where the rule set refuses it: a hand
+    it would not have accepted where it stands (a hand after the rubber was over, a
+    deal after a round of fixed deals was decided, ruling P1). For a restored backup
+    (club/backup_scoring.py)."""
+    rules = get_ruleset(rubber.ruleset)
+    rubber.options, rubber.players = _rubber_terms(rules, rubber.options, rubber.players)
+    state, scored = _replay(rules, rubber, hands)
+    if rubber.deal_limit is not None:
+        past = deal_past_the_end(rubber.deal_limit, [result.points for _, result in scored])
+        if past is not None:
+            raise _round_over(rubber, field=f"hands[{past - 1}]")
+    complete = rubber_from_state(rubber=rubber, rules=rules, state=state, hand_count=len(scored))
+    settlement = None
+    if complete:
+        ledger = rules.settle(state, rubber.stake, rubber.players)
+        settlement = [ledger[name] for name, _ in players_of(rules, rubber.players)]
+    return Rescored(
+        hands=[hand_columns(rules, hand, result) for hand, result in scored],
+        games=game_columns(rubber.summary),
+        settlement=settlement,
+    )
 
 
 def _write_rubber(
@@ -339,36 +444,14 @@ def _write_rubber(
 
     `writes`, the hand rows the caller has queued, go in the rubber's own statement.
     """
-    summary = rules.summary(state)
-    games = summary.get("games", [])
-    if games != (rubber.summary or {}).get("games", []):
+    stored_games = (rubber.summary or {}).get("games", [])
+    may_hold_money = rubber.status != Rubber.Status.IN_PROGRESS
+    complete = rubber_from_state(rubber=rubber, rules=rules, state=state, hand_count=hand_count)
+    if rubber.summary.get("games", []) != stored_games:
         Game.objects.filter(rubber=rubber).delete()
         Game.objects.bulk_create(
-            Game(
-                rubber=rubber,
-                number=game["number"],
-                winner=game["winner"],
-                value=game.get("value"),
-                lap=game.get("lap") or 0,
-                scores=game.get("scores") or {},
-                detail=game,
-            )
-            for game in games
+            Game(rubber=rubber, **columns) for columns in game_columns(rubber.summary)
         )
-    may_hold_money = rubber.status != Rubber.Status.IN_PROGRESS
-    complete = rules.is_complete(state)
-    rubber.summary = summary
-    rubber.hand_count = hand_count
-    if rubber.status == Rubber.Status.ABANDONED:
-        # A correction does not revive it: it keeps no winner and settles nothing (see
-        # `rubber_abandon`), even when its corrected hands would have won it.
-        complete = False
-        rubber.winner, rubber.value = "", None
-    else:
-        rubber.winner = summary["rubber"].get("winner") or ""
-        rubber.value = summary["rubber"].get("value")
-        rubber.status = Rubber.Status.COMPLETE if complete else Rubber.Status.IN_PROGRESS
-        rubber.completed_at = (rubber.completed_at or timezone.now()) if complete else None
     # What the rules' state makes of the rubber, and nothing else (its players and options
     # are written by their own services).
     writes = writes or compiled.Writes()
@@ -462,12 +545,7 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
     if rubber.deal_limit is not None and fixed_deals_over(
         rubber.deal_limit, [result.points for _, result in scored]
     ):
-        raise ScoringError(
-            f"the round is {rubber.deal_limit} deals, they have all been played and one side "
-            "is ahead (a round that ends level goes on one deal at a time)",
-            field="hand",
-            law="ruling P1",
-        )
+        raise _round_over(rubber, field="hand")
     hand = rules.validate_hand(state, data, field_prefix="hand")
     state, result = rules.apply(state, hand)
     scored.append((hand, result))

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
-from scoring.models import SEAT_TOTALS, RubberPlayer
+from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
 from tournaments.models import StandingsVersion, Tournament
@@ -416,3 +416,324 @@ def _delete_club(club: Club) -> None:
     Settlement.objects.filter(rubber__club=club).delete()
     RubberPlayer.objects.filter(rubber__club=club).delete()
     club.delete()
+
+
+# --- The rubbers scored again as they are restored (club/backup_scoring.py) -------------
+
+LOST = {"makers": "NS", "tricks": 4, "alone": True, "revokes": ["NS"]}  # ruling E6: lost
+MADE = {"makers": "EW", "tricks": 4, "alone": True, "revokes": ["NS"]}  # a lone hand made
+BRIDGE = {"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}}
+
+
+@pytest.fixture
+def played(club, secretary, commit):
+    """A club with a ladder over an evening of two Euchre rubbers: one of a lone hand
+    whose points were lost (ruling E6) and a lone hand made, its second hand corrected
+    and a third taken off; one swept and settled. Beside them a Bridge rubber and a
+    Call-Ace sitting, closed, whose lone maker's side revoked (ruling C3)."""
+    from scoring import services as scoring
+    from tests.factories import EveningFactory, MemberFactory
+
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        MemberFactory(club=club, name=name)
+    evening = EveningFactory(club=club, stake="0.25")
+    commit(
+        services.tournament_create,
+        club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk],
+    )  # fmt: skip
+
+    def rubber(ruleset="euchre-somerset-1888", players=None, evening=evening):
+        players = players or {"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]}
+        return scoring.rubber_start(club=club, evening=evening, ruleset=ruleset, players=players)
+
+    def play(rubber, *hands):
+        for hand in hands:
+            commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
+
+    lone = rubber()
+    play(lone, LOST, THREE)
+    commit(
+        recording.hand_correct,
+        rubber_id=lone.pk, number=2, data=MADE, reason="Wrong hand written", user=secretary,
+        is_secretary=True,
+    )  # fmt: skip
+    play(lone, THREE)
+    commit(
+        recording.hand_remove, rubber_id=lone.pk, number=3, reason="Entered twice",
+        is_secretary=True,
+    )  # fmt: skip
+    play(rubber(), *SWEEP)
+    play(rubber("bridge-elwell-1907", evening=None), BRIDGE)
+    sitting = rubber("call-ace-foster-1905", ["Ann", "Bob", "Cora", "Dan"], evening=None)
+    play(sitting, {"maker": "Ann", "alone": True, "tricks": 4, "revoke": "makers"})
+    commit(recording.sitting_close, rubber_id=sitting.pk)
+    return club
+
+
+def rows(data: dict, label: str) -> list[dict]:
+    """The rows of one model in a backup."""
+    return next(section for section in data["models"] if section["model"] == label)["rows"]
+
+
+def hand_row(data: dict, rubber_index: int, number: int) -> dict:
+    """The row of hand `number` of the club's `rubber_index`-th rubber (0: the first)."""
+    rubber = rows(data, "scoring.rubber")[rubber_index]["pk"]
+    return next(
+        row
+        for row in rows(data, "scoring.hand")
+        if row["fields"]["rubber"] == rubber and row["fields"]["number"] == number
+    )
+
+
+def counts() -> dict:
+    """How many rows the database holds of each model a backup restores, and clubs."""
+    return {"clubs": Club.objects.count(), **{m: m.objects.count() for m, _ in MODELS}}
+
+
+def test_every_game_round_trips_scored_again_as_it_was(played, client):
+    """Euchre, Bridge and Call-Ace, a correction, a removed hand, a settled rubber and a
+    closed sitting: each rubber scored again by its laws as it is restored is what was
+    exported, row for row, and the report finds no seat that differed."""
+    before = canonical(played, tokens=False)
+    report = []
+    copy = club_import(data=roundtrip_json(club_export(club=played)), slug="copy", report=report)
+    assert canonical(copy, tokens=False) == before
+    assert report == []
+    for rubber in copy.rubbers.all():
+        assert client.get(f"/clubs/copy/rubbers/{rubber.pk}/").status_code == 200
+
+
+def _bad_tricks(data):
+    hand_row(data, 0, 2)["fields"]["data"]["tricks"] = 6
+
+
+def _bridge_hand_in_euchre(data):
+    hand_row(data, 0, 1)["fields"]["data"] = BRIDGE
+
+
+def _bridge_rubber_of_euchre_hands(data):
+    rows(data, "scoring.rubber")[0]["fields"]["ruleset"] = "bridge-elwell-1907"
+
+
+def _unknown_game(data):
+    rows(data, "scoring.rubber")[1]["fields"]["ruleset"] = "whist"
+
+
+def _hand_after_the_rubber_was_won(data):
+    ninth = hand_row(data, 1, 9)
+    rows(data, "scoring.hand").append(
+        {"pk": 10**6, "fields": {**ninth["fields"], "number": 10, "data": THREE}}
+    )
+
+
+def _hands_with_a_gap(data):
+    rows(data, "scoring.hand").remove(hand_row(data, 1, 5))
+
+
+def _two_hands_numbered_alike(data):
+    hand_row(data, 1, 5)["fields"]["number"] = 4
+
+
+def _three_a_side(data):
+    rows(data, "scoring.rubber")[0]["fields"]["players"]["NS"].append("Bob")
+
+
+def _a_seat_missing(data):
+    bridge = rows(data, "scoring.rubber")[2]["pk"]
+    seats = rows(data, "scoring.rubberplayer")
+    seats.remove([seat for seat in seats if seat["fields"]["rubber"] == bridge][-1])
+
+
+def _a_seat_of_no_place(data):
+    rows(data, "scoring.rubberplayer")[0]["fields"]["position"] = 4
+
+
+def _a_stranger_in_call_ace(data):
+    hand_row(data, 3, 1)["fields"]["data"]["maker"] = "Zed"
+
+
+def _a_corrections_original(data):
+    rows(data, "scoring.handcorrection")[0]["fields"]["previous_data"]["tricks"] = 9
+
+
+def _a_corrections_original_points(data):
+    rows(data, "scoring.handcorrection")[0]["fields"]["previous_points"] = {"NS": "1", "EW": 0}
+
+
+def _a_removed_hand(data):
+    del rows(data, "scoring.removedhand")[0]["fields"]["data"]["tricks"]
+
+
+HAND = r"scoring\.hand row {row} \(id \d+: hand {number} of {kind} id \d+, {game}\)"
+EUCHRE = r"Euchre \(Somerset Club laws, 1888\)"
+
+
+@pytest.mark.parametrize(
+    ("spoil", "refusal"),
+    [
+        (_bad_tricks, HAND.format(row=1, number=2, kind="rubber", game=EUCHRE)
+         + r", field data\.tricks: 6 is out of range: must be from 0 to 5 \(law 2\)\.$"),
+        (_bridge_hand_in_euchre, HAND.format(row=0, number=1, kind="rubber", game=EUCHRE)
+         + r", field data\.declarer: unknown key 'declarer'\.$"),
+        (_bridge_rubber_of_euchre_hands,
+         HAND.format(row=0, number=1, kind="rubber", game=r"Bridge \(Elwell's laws, revised 1907\)")
+         + r", field data\.alone: unknown key 'alone'\.$"),
+        (_unknown_game, r"^scoring\.rubber row 1 \(id \d+\), field ruleset: unknown rule set "
+         r"'whist'"),
+        (_hand_after_the_rubber_was_won, HAND.format(row=13, number=10, kind="rubber", game=EUCHRE)
+         + r", field data: the rubber is over: no further hand can be scored in it "
+         r"\(ruling E1\)\.$"),
+        (_hands_with_a_gap, r"^scoring\.hand row \d+ \(id \d+: hand 6 of rubber id \d+\), field "
+         r"number: rubber id \d+ has a hand numbered 6 and no hand 5; its hands are numbered "
+         r"1, 2, 3 \.\.\. in the order played\.$"),
+        (_two_hands_numbered_alike, r"^scoring\.hand row \d+ \(id \d+: hand 4 of rubber id \d+\), "
+         r"field number: rubber id \d+ has two hands numbered 4; its hands are numbered"),
+        (_three_a_side, r"^scoring\.rubber row 0 \(id \d+\), field players\.NS: each side is a "
+         r"list of two player names\.$"),
+        (_a_seat_missing, r"^scoring\.rubber row 2 \(id \d+\), its seats "
+         r"\(scoring\.rubberplayer\): no seat for Dan; a rubber has a seat for each"),
+        (_a_seat_of_no_place, r"^scoring\.rubberplayer row 0 \(id \d+\), field position: 4 is "
+         r"no seat of rubber \d+, whose 4 players sit at places 0 to 3\.$"),
+        (_a_stranger_in_call_ace,
+         HAND.format(row=12, number=1, kind="sitting", game=r"Call-Ace Euchre \(Foster, 1905\)")
+         + r", field data\.maker: 'Zed' is not a player at this sitting\.$"),
+        (_a_corrections_original, r"^scoring\.handcorrection row 0 \(id \d+\), field "
+         r"previous_data\.tricks: 9 is out of range: must be from 0 to 5 \(law 2\)\.$"),
+        (_a_corrections_original_points, r"^scoring\.handcorrection row 0 \(id \d+\), field "
+         r"previous_points: \{'NS': '1', 'EW': 0\} are not the points of a hand of this game"),
+        (_a_removed_hand, r"^scoring\.removedhand row 0 \(id \d+\), field data\.tricks: give the "
+         r"tricks the makers took \(law 2\)\.$"),
+    ],
+)  # fmt: skip
+def test_a_backup_the_laws_refuse_is_refused_naming_the_row_and_nothing_is_written(
+    played, spoil, refusal
+):
+    """Guards club.backup_scoring: a hand the rules would not accept where it stands in its
+    rubber's game, a rubber whose game or players they refuse, seats that are not one for
+    each player, a version of a hand kept beside it that is no hand of the game: refused,
+    naming the model, the row's place and old id, the field, what is wrong and the law."""
+    data = roundtrip_json(club_export(club=played))
+    spoil(data)
+    before = counts()
+    with pytest.raises(BackupError, match=refusal):
+        club_import(data=data, slug="copy")
+    assert counts() == before
+
+
+def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(club, commit):
+    """Ruling P1: a round of two deals that one side leads after them is over; a third
+    deal in the backup is refused as recording it would have been."""
+    from scoring import services as scoring
+    from tests.factories import MemberFactory
+
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        MemberFactory(club=club, name=name)
+    rubber = scoring.rubber_start(
+        club=club, ruleset="euchre-somerset-1888", deal_limit=2,
+        players={"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]},
+    )  # fmt: skip
+    for hand in (MARCH, THREE):
+        commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
+    data = roundtrip_json(club_export(club=club))
+    second = hand_row(data, 0, 2)
+    rows(data, "scoring.hand").append({"pk": 10**6, "fields": {**second["fields"], "number": 3}})
+    before = counts()
+    with pytest.raises(
+        BackupError,
+        match=HAND.format(row=2, number=3, kind="rubber", game=EUCHRE)
+        + r", field data: the round is 2 deals, they have all been played and one side is ahead "
+        r"\(a round that ends level goes on one deal at a time\) \(ruling P1\)\.$",
+    ):
+        club_import(data=data, slug="copy")
+    assert counts() == before
+
+
+def test_figures_that_disagree_with_the_hands_are_restored_as_the_laws_make_them(played, client):
+    """A hand's points, explanation and game, a rubber's summary and result, a seat's
+    side, the hand scores, games and money of a backup that disagree with its hands (as a
+    backup taken before a fix of the scoring, or edited) are restored as replaying the
+    hands makes them; the report counts the seats whose totals differed."""
+    before = canonical(played, tokens=False)
+    data = roundtrip_json(club_export(club=played))
+    second = hand_row(data, 0, 2)["fields"]
+    second.update(points={"NS": 0, "EW": 99}, lines=[{"not": "a line"}], game_won="NS")
+    swept = rows(data, "scoring.rubber")[1]["fields"]
+    swept.update(summary={}, winner="EW", value=10, status="in_progress", hand_count=3)
+    rows(data, "scoring.rubberplayer")[0]["fields"]["side"] = "EW"
+    for label, name, value in [
+        ("scoring.handscore", "points", 42),
+        ("scoring.game", "winner", "EW"),
+        ("scoring.settlement", "amount", "999.00"),
+    ]:
+        for row in rows(data, label):
+            row["fields"][name] = value
+    del rows(data, "scoring.handscore")[:5]  # and some missing: all written from the hands
+    # What the standings sum, the seats' totals: one of the swept rubber's differs.
+    swept_id = rows(data, "scoring.rubber")[1]["pk"]
+    ann = next(s for s in rows(data, "scoring.rubberplayer") if s["fields"]["rubber"] == swept_id)
+    points = ann["fields"]["points"]
+    ann["fields"].update(points=42, won=False)
+
+    report = []
+    copy = club_import(data=data, slug="copy", report=report)
+    assert canonical(copy, tokens=False) == before
+    assert report == [
+        "Scored again by the laws: the totals of 1 seat(s) in 1 rubber(s) differed from the "
+        "backup's, as in a backup taken before a fix of the scoring, and are restored as the "
+        f"laws make them (the first: Ann in rubber id {swept_id}: points 42 in the backup, "
+        f"{points} now, won False in the backup, True now)."
+    ]
+    for rubber in copy.rubbers.all():
+        assert client.get(f"/clubs/copy/rubbers/{rubber.pk}/").status_code == 200
+
+
+def test_a_backup_taken_before_the_lone_hand_fixes_restores_without_the_old_flags(played):
+    """Scoring 0011 and 0012 (tournaments 0010 and 0012 behind them) mended the lone hands
+    made in the database: a lone hand whose points were lost (ruling E6) and a Call-Ace
+    lone maker whose side revoked (ruling C3) are none. A backup taken before them holds
+    the old flags, on the hand's facts, its hand scores, the seats' totals and the
+    standings; restored, each is derived again from the hands, and the report says so."""
+    data = roundtrip_json(club_export(club=played))
+    lone, sitting = (rows(data, "scoring.rubber")[i]["pk"] for i in (0, 3))
+    lost = hand_row(data, 0, 1)
+    lost["fields"]["facts"]["lone_made"] = True  # as the code before recorded them
+    ann_in_sitting = Member.objects.get(club=played, name="Ann").pk
+    for score in rows(data, "scoring.handscore"):
+        fields = score["fields"]
+        if fields["hand"] == lost["pk"] and fields["side"] == "NS":
+            fields["lone_made"] = 1
+        if fields["rubber"] == sitting and fields["member"] == ann_in_sitting:
+            fields["lone_made"] = 1
+    old_seats = 0
+    for seat in rows(data, "scoring.rubberplayer"):
+        fields = seat["fields"]
+        if (fields["rubber"] == lone and fields["side"] == "NS") or (
+            fields["rubber"] == sitting and fields["member"] == ann_in_sitting
+        ):
+            fields["lone_hands"] += 1
+            old_seats += 1
+    for total in rows(data, "tournaments.tournamenttotal"):
+        total["fields"]["lone_hands"] = 1
+
+    report = []
+    copy = club_import(data=data, slug="copy", report=report)
+    rubber = copy.rubbers.order_by("pk")[0]
+    hand = rubber.hands.get(number=1)
+    assert hand.facts["lone_made"] is False
+    assert not HandScore.objects.filter(hand=hand, lone_made=1).exists()
+    seats = dict(
+        RubberPlayer.objects.filter(rubber=rubber).values_list("member__name", "lone_hands")
+    )
+    assert seats == {"Ann": 0, "Cora": 0, "Bob": 1, "Dan": 1}
+    assert RubberPlayer.objects.get(rubber__club=copy, rubber__ruleset="call-ace-foster-1905",
+                                    member__name="Ann").lone_hands == 0  # fmt: skip
+    ladder = Tournament.objects.get(club=copy, slug="winter")
+    standings = standings_published(tournament=ladder)["rows"]
+    assert {row["name"]: row["metrics"]["lone_hands"] for row in standings} == seats
+    assert old_seats == 3
+    assert report == [
+        "Scored again by the laws: the totals of 3 seat(s) in 2 rubber(s) differed from the "
+        "backup's, as in a backup taken before a fix of the scoring, and are restored as the "
+        f"laws make them (the first: Ann in rubber id {lone}: lone_hands 1 in the backup, 0 "
+        "now)."
+    ]

@@ -358,6 +358,26 @@ def test_a_clubs_backup_keeps_its_hands_confirmations(club, table, rubber, secre
     )
 
 
+def test_a_backup_whose_disputed_version_is_no_hand_is_refused(club, table, rubber):
+    """Guards club.backup_scoring: the other side's version of a hand is restored only if
+    it is a hand of the rubber's game (the board shows it, a settling records it)."""
+    from club.backup import BackupError, club_export, club_import
+    from club.models import Club
+
+    from_phone(table)
+    confirmations.hand_dispute(rubber_id=rubber.pk, number=1, by="EW", data=EW_EUCHRED)
+    data = club_export(club=club)
+    section = next(s for s in data["models"] if s["model"] == "club.handconfirmation")
+    section["rows"][0]["fields"]["disputed_version"] = {"makers": "NS", "tricks": 6}
+    with pytest.raises(
+        BackupError,
+        match=r"^club\.handconfirmation row 0 \(id \d+\), field disputed_version\.tricks: 6 is "
+        r"out of range: must be from 0 to 5 \(law 2\)\.$",
+    ):
+        club_import(data=data, slug="somerset-copy")
+    assert not Club.objects.filter(slug="somerset-copy").exists()
+
+
 @pytest.mark.parametrize("number", ["\uff11", "1.0", "-1", ""])  # a fullwidth one, ...
 def test_the_answer_form_refuses_a_hand_number_not_written_in_digits(client, table, rubber, number):
     from_phone(table)

@@ -2,7 +2,10 @@
 
 All or nothing, in one transaction; every row gets a new primary key, so the club
 restores into a database holding other clubs. A slug in use is refused: give another
-with --slug. Secretaries are linked by username where such a user exists.
+with --slug. Secretaries are linked by username where such a user exists. The rubbers are
+scored again from their hands by the laws (club/backup_scoring.py): a hand they would not
+accept is refused, naming its row, field and law; the report names the seats whose totals
+differed from the backup's.
 """
 
 from django.core.management.base import BaseCommand, CommandError
