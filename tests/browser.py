@@ -34,3 +34,15 @@ def settled(page) -> None:
     page.wait_for_function(
         "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
     )
+
+
+def enter_at_once(pages, tricks: int) -> None:
+    """Two phones (or sheets) at one table fill the hand's form, the first for N-S, the
+    second for E-W, and send it at once: each page's script posts without waiting for the
+    other (the service records one, refuses the other by its `expected_number`)."""
+    for page, makers in zip(pages, ("NS", "EW"), strict=True):
+        form = page.locator("form.hand[data-kind=record]")
+        form.locator(f"input[name=makers][value={makers}]").check()
+        form.locator("input[name=tricks]").fill(str(tricks))
+    for page in pages:
+        page.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")

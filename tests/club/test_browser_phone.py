@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 from club import evenings, recording
 from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
-from tests.browser import shot
+from tests.browser import enter_at_once, shot
 from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -97,13 +97,7 @@ def test_two_phones_recording_the_same_hand_store_it_once(phone, played, live_se
         second = other.new_page()
         second.set_default_timeout(10_000)
         second.goto(f"{live_server.url}/t/{played.table.token}/")
-        for page, makers in ((first, "NS"), (second, "EW")):
-            form = page.locator("form.hand[data-kind=record]")
-            form.locator(f"input[name=makers][value={makers}]").check()
-            form.locator("input[name=tricks]").fill("3")
-        # Both sent at once: each page's script posts without waiting for the other.
-        first.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
-        second.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+        enter_at_once((first, second), tricks=3)
         for page in (first, second):
             page.wait_for_selector("[data-testid=phone-notice], [data-testid=phone-error]")
         assert len(hands(played)) == 2  # hand 1 and one hand 2: never two

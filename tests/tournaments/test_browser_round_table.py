@@ -8,7 +8,7 @@ import re
 import pytest
 
 from scoring.models import Hand
-from tests.browser import log_in, shot
+from tests.browser import enter_at_once, log_in, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,12 +84,7 @@ def test_two_directors_entering_the_same_deal_store_it_once(
         second.set_default_timeout(10_000)
         log_in(second, live_server, "secretary")
         second.goto(address)
-        for page, makers in ((first, "NS"), (second, "EW")):
-            form = page.locator("form.hand[data-kind=record]")
-            form.locator(f"input[name=makers][value={makers}]").check()
-            form.locator("input[name=tricks]").fill("4")
-        first.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
-        second.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+        enter_at_once((first, second), tricks=4)
         answers = "[data-testid=phone-notice], [data-testid=refusal]"
         for page in (first, second):
             page.wait_for_selector(answers)
