@@ -171,9 +171,7 @@ def _over_words(rubber: Rubber, game) -> str | None:
     word a refusal."""
     if rubber.is_complete:
         return f"the {game.rubber_label} is over: no {game.hand_label} follows it."
-    if rubber.deal_limit is None or rubber.hand_count < rubber.deal_limit:
-        return None
-    if rubber.seats.filter(round_won=True).exists():
+    if rubber.round_decided():
         return (
             f"the round's deals are played and one side is ahead (ruling P1): no "
             f"{game.hand_label} follows."

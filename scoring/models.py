@@ -102,6 +102,16 @@ class Rubber(models.Model):
     def is_complete(self) -> bool:
         return self.status == self.Status.COMPLETE
 
+    def round_decided(self) -> bool:
+        """A round of fixed deals decided (ruling P1): all its deals played and one side
+        ahead, which its seats' `round_won` says (scoring.rollup); its rubber stays in
+        progress and takes no more deals. A query, unless the count says not yet."""
+        if self.deal_limit is None or self.hand_count < self.deal_limit:
+            return False
+        return self.status == self.Status.IN_PROGRESS and (
+            self.seats.filter(round_won=True).exists()
+        )
+
 
 # The per-rubber totals kept on each seat (scoring.rollup): derived from the rubber's
 # hand scores, games and settlements (the sums), and from the rubber itself, so the

@@ -45,6 +45,7 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
 
     raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
     sheet = scoresheet_display(raw)
+    sheet["round_over"] = rubber.round_decided()  # its verdict, not "in progress" (P1)
     context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
     context.update(secretary_context(request, club, rubber, posted=posted))
     return render(request, "scoring/rubber_detail.html", context, status=status)

@@ -61,10 +61,10 @@ def _context(
     played = next(t for t in round_as_dict(table.round)["tables"] if t["number"] == table.number)
     sheet = scoresheet_display(raw)
     # A round of fixed deals is over once a side is ahead after them, its rubber still
-    # unfinished (tournaments.rounds._table_winner): nothing more is recorded then, and
-    # the sheet says so instead of "in progress".
+    # unfinished (ruling P1): nothing more is recorded then, and the sheet says so
+    # instead of "in progress".
     over = bool(played["winner"])
-    sheet["round_over"] = over and rubber.status == Rubber.Status.IN_PROGRESS
+    sheet["round_over"] = rubber.round_decided()
     return {
         "tournament": tournament,
         "club": club,

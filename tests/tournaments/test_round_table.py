@@ -181,3 +181,16 @@ def test_a_megabyte_typed_comes_back_cut_to_what_the_api_repeats(directing, roun
     assert answer.status_code == 400
     assert "Not recorded." in shown_cut(answer, "the tricks taken")
     assert Hand.objects.filter(rubber=table_rubber(round_one)).count() == 0
+
+
+def test_a_decided_rounds_sheet_says_it_is_over_on_its_public_page_too(
+    client, directing, round_one
+):
+    rubber = table_rubber(round_one)
+    assert rubber.round_decided() is False
+    directing.post(url(round_one), {"makers": "NS", "tricks": "3", "expected_number": "1"})
+    rubber.refresh_from_db()
+    assert rubber.round_decided() is True and rubber.status == "in_progress"
+    page = html.unescape(client.get(f"/clubs/somerset/rubbers/{rubber.pk}/").content.decode())
+    assert "The round's deals are played and one side is ahead: the table is over" in page
+    assert "In progress." not in page
