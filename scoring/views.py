@@ -43,12 +43,19 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
     (scoring/views_secretary.py), and a refused change is shown with what he typed."""
     from scoring.views_secretary import secretary_context
 
-    raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
-    sheet = scoresheet_display(raw)
-    sheet["round_over"] = rubber.round_decided()  # its verdict, not "in progress" (P1)
+    sheet = rubber_sheet(rubber, club)
     context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
     context.update(secretary_context(request, club, rubber, posted=posted))
     return render(request, "scoring/rubber_detail.html", context, status=status)
+
+
+def rubber_sheet(rubber, club) -> dict:
+    """The rows of one rubber's sheet (`scoresheet_display`), each hand with the other
+    side's word on it, for any page that shows the sheet."""
+    raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
+    sheet = scoresheet_display(raw)
+    sheet["round_over"] = rubber.round_decided()  # its verdict, not "in progress" (P1)
+    return sheet
 
 
 def scoresheet_display(sheet: dict) -> dict:

@@ -231,28 +231,36 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     return played
 
 
+def sides_of(seats: dict) -> dict[str, str]:
+    """A table's partnerships in words from its seats: {"NS": "Ann & Bob", "EW": ...}."""
+    return {
+        "NS": f"{seats.get('N', '')} & {seats.get('S', '')}",
+        "EW": f"{seats.get('E', '')} & {seats.get('W', '')}",
+    }
+
+
+def table_as_dict(played: Round, table: RoundTable) -> dict:
+    """One table of a round as the API and pages show it: seats, rubber and result."""
+    seats = next(t["seats"] for t in played.seating["tables"] if t["number"] == table.number)
+    winner = _table_winner(table.rubber)
+    return {
+        "number": table.number,
+        "seats": seats,
+        "rubber": table.rubber_id,
+        "hands": table.rubber.hand_count,
+        "deals": table.rubber.deal_limit,
+        "winner": winner,
+        # Ruling P1: played out level, it goes on one deal at a time.
+        "level": _is_level(table.rubber, winner),
+    }
+
+
 def round_as_dict(played: Round) -> dict:
     """A round as the API and pages show it: tables, seats, byes, rubbers and results."""
-    tables = []
     rows = played.tables.select_related("rubber").prefetch_related("rubber__seats")
-    for table in rows.order_by("number"):
-        seats = next(t["seats"] for t in played.seating["tables"] if t["number"] == table.number)
-        winner = _table_winner(table.rubber)
-        tables.append(
-            {
-                "number": table.number,
-                "seats": seats,
-                "rubber": table.rubber_id,
-                "hands": table.rubber.hand_count,
-                "deals": table.rubber.deal_limit,
-                "winner": winner,
-                # Ruling P1: played out level, it goes on one deal at a time.
-                "level": _is_level(table.rubber, winner),
-            }
-        )
     return {
         "number": played.number,
-        "tables": tables,
+        "tables": [table_as_dict(played, table) for table in rows.order_by("number")],
         "byes": played.seating.get("byes", []),
         "requested_byes": played.seating.get("requested_byes", []),
         "relaxations": played.seating.get("relaxations", []),

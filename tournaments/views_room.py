@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from club.selectors_room import rubber_score
 from tournaments import selectors
 from tournaments.models import Round, RoundTable, Tournament
+from tournaments.rounds import sides_of
 from tournaments.views import _tournament
 
 POLL_SECONDS = 3
@@ -49,13 +50,13 @@ def _round(played: Round | None) -> dict | None:
     seats = {t["number"]: t["seats"] for t in played.seating.get("tables", [])}
     tables = []
     for table in played.tables.select_related("rubber").order_by("number"):
-        seat = seats.get(table.number) or {}
+        sides = sides_of(seats.get(table.number) or {})
         rubber = table.rubber
         tables.append(
             {
                 "number": table.number,
-                "ns": f"{seat.get('N', '')} & {seat.get('S', '')}",
-                "ew": f"{seat.get('E', '')} & {seat.get('W', '')}",
+                "ns": sides["NS"],
+                "ew": sides["EW"],
                 "score": rubber_score(rubber) if rubber else None,
                 "finished": rubber is not None and rubber.status != rubber.Status.IN_PROGRESS,
             }

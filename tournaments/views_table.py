@@ -19,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from club import phone, recording
-from club.confirmations import with_confirmations
 from club.selectors import club_is_managed_by
 from club.views_board import USER_ERRORS
 from core.echo import refusal
@@ -29,10 +28,9 @@ from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
 from scoring.rules.games import get_game
-from scoring.selectors import rubber_scoresheet
-from scoring.views import scoresheet_display
+from scoring.views import rubber_sheet
 from tournaments.models import RoundTable
-from tournaments.rounds import round_as_dict
+from tournaments.rounds import sides_of, table_as_dict
 from tournaments.views_director import _directed
 
 
@@ -52,34 +50,20 @@ def _context(
 ) -> dict:
     rubber: Rubber = table.rubber
     club = tournament.club
-    raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
-    game = get_game(rubber.ruleset)
-    seats = next(
-        (t["seats"] for t in table.round.seating.get("tables", []) if t["number"] == table.number),
-        {},
-    )
-    played = next(t for t in round_as_dict(table.round)["tables"] if t["number"] == table.number)
-    sheet = scoresheet_display(raw)
-    # A round of fixed deals is over once a side is ahead after them, its rubber still
-    # unfinished (ruling P1): nothing more is recorded then, and the sheet says so
-    # instead of "in progress".
-    over = bool(played["winner"])
-    sheet["round_over"] = rubber.round_decided()
+    played = table_as_dict(table.round, table)
     return {
         "tournament": tournament,
         "club": club,
         "table": table,
         "rubber": rubber,
-        "seats": seats,
-        "sides": {
-            "NS": f"{seats.get('N', '')} & {seats.get('S', '')}",
-            "EW": f"{seats.get('E', '')} & {seats.get('W', '')}",
-        },
+        "sides": sides_of(played["seats"]),
         "result": played,
-        "sheet": sheet,
-        "in_play": rubber.status == Rubber.Status.IN_PROGRESS and not over,
+        "sheet": rubber_sheet(rubber, club),
+        # Over once it is won, or its round of fixed deals decided (ruling P1): nothing
+        # more is recorded then.
+        "in_play": rubber.status == Rubber.Status.IN_PROGRESS and not played["winner"],
         "next_number": phone.next_hand_number(rubber),
-        "hand_label": game.hand_label,
+        "hand_label": get_game(rubber.ruleset).hand_label,
         "rules": get_ruleset(rubber.ruleset),
         "players": rubber.players if isinstance(rubber.players, list) else [],
         "values": entered or {},
@@ -101,7 +85,8 @@ def round_table(request, pk: int, round_number: int, number: int):
     table = _round_table(tournament, round_number, number)
     if request.method != "POST":
         return render(request, "tournaments/table.html", _context(request, tournament, table))
-    label = get_game(table.rubber.ruleset).hand_label.capitalize()
+    error = entered = notice = None
+    status, retry = 201, False
     try:
         hand = hand_input(table.rubber.ruleset).from_form(request.POST)
         recorded = recording.hand_record(
@@ -113,23 +98,22 @@ def round_table(request, pk: int, round_number: int, number: int):
     except USER_ERRORS as exc:
         # The form comes back as it was typed, each value cut to ECHO_MAX characters.
         typed = phone.form_values(request.POST)
-        table.rubber.refresh_from_db()
-        context = _context(
-            request, tournament, table, error=refusal(exc, note=typed.note), entered=typed.values
-        )
-        status = 409 if isinstance(exc, Conflict) else 400
-        response = render(request, "tournaments/table.html", context, status=status)
-        if isinstance(exc, Conflict) and exc.code == "locked":
-            response["Retry-After"] = "1"
-        return response
-    notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
-    if request.headers.get("HX-Request"):
-        # The page's queue (static/js/phone-queue.js) sent it: the answer is the page, whose
-        # live part it shows; a retry with the same Idempotency-Key gets this answer again.
-        table.rubber.refresh_from_db()
-        context = _context(request, tournament, table, notice=notice)
-        return render(request, "tournaments/table.html", context, status=201)
-    messages.success(request, " ".join(notice))
-    return redirect(
-        reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
-    )
+        error, entered = refusal(exc, note=typed.note), typed.values
+        conflict = isinstance(exc, Conflict)
+        status, retry = (409 if conflict else 400), conflict and exc.code == "locked"
+    else:
+        label = get_game(table.rubber.ruleset).hand_label.capitalize()
+        notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
+        if not request.headers.get("HX-Request"):
+            messages.success(request, " ".join(notice))
+            return redirect(
+                reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
+            )
+        # Else the page's queue (static/js/phone-queue.js) sent it: the answer is the page,
+        # whose live part it shows; a retry with the same Idempotency-Key gets it again.
+    table.rubber.refresh_from_db()
+    context = _context(request, tournament, table, error=error, entered=entered, notice=notice)
+    response = render(request, "tournaments/table.html", context, status=status)
+    if retry:
+        response["Retry-After"] = "1"
+    return response
