@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework.permissions import SAFE_METHODS
 
 from club import closing, confirmations, evenings, phone, phone_links, recording, services
 from club.evening_undo import evening_undo, logged_action
@@ -44,7 +45,6 @@ from scoring.rules import ScoringError, get_ruleset
 from scoring.selectors import rubber_scoresheet
 
 USER_ERRORS = (UserError, FormationError, ScoringError)
-READS = ("GET", "HEAD", "OPTIONS")  # methods that change nothing: never throttled
 
 
 def _managed_evening(request, pk: int) -> Evening:
@@ -397,7 +397,7 @@ def phone_link(view):
 
     @functools.wraps(view)
     def wrapped(request, token: str, *args, **kwargs):
-        if request.method not in READS:
+        if request.method not in SAFE_METHODS:  # a read changes nothing: never counted
             wait = api_rate_wait(request, view)
             if wait is not None:
                 return _too_many_posts(request, token, wait)
