@@ -36,6 +36,29 @@ from django.db.models import ForeignKey, IntegerField, Lookup, Model, QuerySet
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
 
+try:
+    from psycopg import _queries as psycopg_queries
+except ImportError:  # psycopg2 or no PostgreSQL driver: nothing to tune
+    psycopg_queries = None
+
+# psycopg turns a statement's `%s` placeholders into PostgreSQL's `$1, $2, ...` each time
+# it is run, and remembers the answer (an LRU of 128 statement texts) only for a text of
+# at most 4,096 bytes with at most 50 parameters: the limit keeps out the ORM's one-off
+# bulk inserts, whose many values would fill the cache. A recorded hand's `Writes` (its
+# row, its players' scores, the rubber's summary) is one short text with 51 parameters
+# at Euchre's four seats and more at Call-Ace's seven, so it was converted anew on
+# every hand: a tenth of the request's Python instructions (callgrind, BENCHMARKS.md).
+# The count's limit is raised for texts still within psycopg's length limit, which is
+# kept: a bulk insert of many rows is longer than 4,096 bytes and still not remembered,
+# and 128 texts of at most 4,096 bytes and PARAMETERS_REMEMBERED parameters are a few MB.
+# The attribute is psycopg's own (psycopg/_queries.py, 3.1 to 3.3); should it go,
+# tests/test_compiled.py fails rather than the hand's path quietly slowing down.
+PARAMETERS_REMEMBERED = 256
+if psycopg_queries is not None and hasattr(psycopg_queries, "MAX_CACHED_STATEMENT_PARAMS"):
+    psycopg_queries.MAX_CACHED_STATEMENT_PARAMS = max(
+        psycopg_queries.MAX_CACHED_STATEMENT_PARAMS, PARAMETERS_REMEMBERED
+    )
+
 
 @IntegerField.register_lookup
 @ForeignKey.register_lookup

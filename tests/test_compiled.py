@@ -273,3 +273,37 @@ def test_a_compiled_read_works_out_its_converters_once(season, monkeypatch):
         )
     orm_reads = len(ids)  # the ORM's own reads above work them out each time
     assert len(worked_out) == orm_reads + 1
+
+
+def test_no_statement_of_a_recorded_hand_is_converted_anew(
+    db, postgres, django_capture_on_commit_callbacks, monkeypatch
+):
+    """psycopg remembers how it turned a statement's `%s` into `$1, $2, ...` only for
+    texts of few parameters: a recorded hand's `Writes` (51 at Euchre, more at Call-Ace)
+    was converted again on every hand, a tenth of the request's Python. At each game's
+    table, the second hand's statements are all remembered from the first's."""
+    from psycopg import _queries
+
+    from club import recording
+    from tests.worlds import bridge_and_call_ace_in_play, club_in_play
+
+    world = club_in_play(django_capture_on_commit_callbacks)
+    others = bridge_and_call_ace_in_play(world.club)
+    hands = [
+        (world.table, [{"makers": "EW", "tricks": 3}, {"makers": "NS", "tricks": 4}]),
+        (others.bridge, [{"declarer": "EW", "trump": "NT", "tricks": {"NS": 5, "EW": 8}}] * 2),
+        (others.call_ace, [{"maker": name, "tricks": 3} for name in others.call_ace_order[1:3]]),
+    ]
+    converted = []
+    anew = _queries._query2pg_nocache  # what psycopg calls for a text it does not remember
+
+    def counted(query, encoding):
+        converted.append(query)
+        return anew(query, encoding)
+
+    monkeypatch.setattr(_queries, "_query2pg_nocache", counted)
+    for table, (first, second) in hands:
+        recording.hand_record(evening_id=table.evening_id, table_number=table.number, data=first)
+        converted.clear()
+        recording.hand_record(evening_id=table.evening_id, table_number=table.number, data=second)
+        assert converted == [], f"{table.evening.ruleset}: {[q[:60] for q in converted]}"
