@@ -260,6 +260,33 @@ def test_the_phones_poll_is_answered_304_until_the_table_changes(client, round_o
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+def test_the_phones_posts_are_throttled_as_the_apis_requests(round_one, monkeypatch):
+    """Past the anonymous rate (config/ratelimit.py), 429 in words with Retry-After and the
+    way back to the table's own page; nothing recorded, and not kept for its key, so the
+    phone's queue sends the deal again once the wait is over."""
+    from django.core.cache import cache
+    from django.test import Client
+    from rest_framework.settings import api_settings
+
+    from config.throttles import AnonRateThrottle
+
+    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "1/min"}
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", rates)
+    token = link(round_one).token
+    phone = Client(REMOTE_ADDR="10.0.0.5")
+    assert phone.post(f"/p/{token}/hand/", {"tricks": "x"}).status_code == 400  # counted
+    refused = phone.post(f"/p/{token}/hand/", deal(expected_number="1"), HTTP_IDEMPOTENCY_KEY="k")
+    assert refused.status_code == 429 and refused["Retry-After"]
+    page = page_of(refused)
+    assert "Too many requests from this table; wait" in page
+    assert f'href="/p/{token}/"' in page  # back to the table's page
+    assert hands(at_table(round_one)) == []
+    assert phone.get(f"/p/{token}/").status_code == 200  # reading is never counted
+    cache.clear()  # the minute is over
+    again = phone.post(f"/p/{token}/hand/", deal(expected_number="1"), HTTP_IDEMPOTENCY_KEY="k")
+    assert again.status_code == 200 and "Hand 1 recorded." in page_of(again)
+
+
 # --- a fresh link, age, and the tournament's end --------------------------------------------
 
 
