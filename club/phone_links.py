@@ -1,11 +1,12 @@
 """The address the phones at the tables reach the service at, and the LAN address a laptop
 serves them on (`manage.py quickstart --lan`).
 
-A table's phone link (`/t/<token>/`) and its QR code must carry an address a phone can open.
-The secretary's board is often opened at 127.0.0.1 on the laptop that serves it, an address
-that on a phone means the phone itself: so links and codes use `settings.PUBLIC_BASE_URL`
-when it is set (quickstart --lan sets it to the laptop's LAN address), and the board says so
-when it is opened at a loopback address that no phone can reach.
+A table's phone link (`/t/<token>/`; a progressive tournament's table's, `/p/<token>/`) and
+its QR code must carry an address a phone can open. The secretary's board (or the director's
+page) is often opened at 127.0.0.1 on the laptop that serves it, an address that on a phone
+means the phone itself: so links and codes use `settings.PUBLIC_BASE_URL` when it is set
+(quickstart --lan sets it to the laptop's LAN address), and the page says so when it is
+opened at a loopback address that no phone can reach.
 """
 
 from __future__ import annotations
@@ -73,9 +74,15 @@ def phone_base_url(request) -> str:
     return settings.PUBLIC_BASE_URL or f"{request.scheme}://{request.get_host()}"
 
 
+def phone_url(request, page: str, token: str) -> str:
+    """A phone link whole, at the address phones open (`phone_base_url`): the page named
+    `page` ("table-phone"; a progressive's table, "tournament-phone") of the link `token`."""
+    return phone_base_url(request) + reverse(page, args=[token])
+
+
 def table_link(request, table) -> str:
     """A table's phone link, whole, as printed on its card and encoded in its QR code."""
-    return phone_base_url(request) + reverse("table-phone", args=[table.token])
+    return phone_url(request, "table-phone", table.token)
 
 
 def qr_svg(link: str, *, scale: int = 5) -> str:

@@ -74,11 +74,16 @@ ASK_FOR_NEW_CARD = "Ask the club's secretary for the table's new card."
 
 
 class TableLinkDead(Exception):
-    """A table's phone link that opens nothing, with the reason (a key of DEAD_LINK)."""
+    """A table's phone link that opens nothing, with the reason (`code`, a key of
+    DEAD_LINK) in words and whom to ask for a new card: an evening's table asks its
+    secretary; another kind of table (a progressive's, tournaments.table_links) says its
+    own `reason` and `ask`."""
 
-    def __init__(self, code: str):
+    def __init__(self, code: str, *, reason: str | None = None, ask: str = ASK_FOR_NEW_CARD):
         self.code = code
-        self.message = f"{DEAD_LINK[code]} {ASK_FOR_NEW_CARD}"
+        self.reason = reason or DEAD_LINK[code]
+        self.ask = ask
+        self.message = f"{self.reason} {ask}"
         super().__init__(self.message)
 
 

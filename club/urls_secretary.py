@@ -32,6 +32,16 @@ urlpatterns = [
         name="tournament-table",
     ),
     path(
+        "tournaments/<int:pk>/table-cards/",
+        views_director.table_cards,
+        name="tournament-table-cards",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/<int:number>/qr.svg",
+        views_director.table_qr,
+        name="tournament-table-qr",
+    ),
+    path(
         "evenings/<int:pk>/tables/<int:number>/qr.svg",
         views_board.table_qr,
         name="table-qr",

@@ -26,13 +26,7 @@ from club.evening_undo import evening_undo, logged_action
 from club.formation import FormationError
 from club.history import describe, evening_history
 from club.models import Evening, Table
-from club.selectors import (
-    ASK_FOR_NEW_CARD,
-    DEAD_LINK,
-    TableLinkDead,
-    clubs_managed_by,
-    table_by_link,
-)
+from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
 from config.api import UserError
 from config.ratelimit import api_rate_wait, too_many
 from core.echo import refusal
@@ -366,7 +360,7 @@ def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
     response = render(
         request,
         "club/table_dead.html",
-        {"reason": DEAD_LINK[refusal.code], "ask": ASK_FOR_NEW_CARD},
+        {"reason": refusal.reason, "ask": refusal.ask},
         status=403,
     )
     if request.headers.get("HX-Request"):
@@ -374,7 +368,7 @@ def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
     return response
 
 
-def _too_many_posts(request, token: str, wait: int) -> HttpResponse:
+def _too_many_posts(request, back: str, wait: int) -> HttpResponse:
     """Too many posts from the table's phone: nothing was done. 429 with Retry-After, which
     the Idempotency-Key's record does not keep and on which the phone's queue keeps the hand
     and sends it again once the wait is over (static/js/phone-queue.js)."""
@@ -384,13 +378,14 @@ def _too_many_posts(request, token: str, wait: int) -> HttpResponse:
         f"Too many requests from this table; wait {seconds} and try again.",
         wait,
         heading="Too many requests",
-        back=reverse("table-phone", args=[token]),
+        back=back,
         back_text="Back to the table's page",
     )
 
 
-def phone_link(view):
-    """Every page under /t/<token>/ opens only with a live link, and its posts (a hand, a
+def phone_link(view, *, page: str = "table-phone"):
+    """Every page under a table's link (/t/<token>/; a progressive's table's, /p/<token>/,
+    its `page` the link's own) opens only with a live link, and its posts (a hand, a
     correction, the other side's answer) are counted as the API's requests are, in the
     same windows (config.ratelimit.api_rate_wait: per address, or per account when logged
     in): past the rate, 429. Reading the page and its polls is not counted."""
@@ -400,7 +395,7 @@ def phone_link(view):
         if request.method not in SAFE_METHODS:  # a read changes nothing: never counted
             wait = api_rate_wait(request, view)
             if wait is not None:
-                return _too_many_posts(request, token, wait)
+                return _too_many_posts(request, reverse(page, args=[token]), wait)
         try:
             return view(request, token, *args, **kwargs)
         except TableLinkDead as exc:

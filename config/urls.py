@@ -9,6 +9,7 @@ from club import views as club_views
 from club import views_board, views_confirm
 from config.ratelimit import login_throttled
 from core.health import healthz
+from tournaments import views_phone
 
 urlpatterns = [
     path("", club_views.home, name="home"),
@@ -19,6 +20,9 @@ urlpatterns = [
     path("t/<str:token>/", views_board.table_phone, name="table-phone"),
     path("t/<str:token>/hand/", views_board.table_record, name="table-record"),
     path("t/<str:token>/answer/", views_confirm.table_answer, name="table-answer"),
+    # A progressive tournament's table, for the whole tournament (tournaments.table_links).
+    path("p/<str:token>/", views_phone.table_phone, name="tournament-phone"),
+    path("p/<str:token>/hand/", views_phone.table_phone_record, name="tournament-phone-record"),
     path("clubs/", include("club.urls_public")),
     path("api/v1/", include("config.urls_api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

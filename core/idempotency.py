@@ -1,7 +1,8 @@
 """Idempotent writes: the Idempotency-Key header (IETF draft) on every write.
 
-A write (POST, PUT, PATCH, DELETE) to the API or to a table's phone page that carries
-an `Idempotency-Key` header is done at most once per key for the same caller:
+A write (POST, PUT, PATCH, DELETE) to the API or to a table's phone page (an evening's
+table's, `/t/`; a progressive tournament's table's, `/p/`) that carries an
+`Idempotency-Key` header is done at most once per key for the same caller:
 
 - a retry with the same key, the same body and the same query string gets the stored
   answer again (`Idempotent-Replayed: true`);
@@ -32,7 +33,7 @@ from core import compiled
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
-PREFIXES = ("/api/", "/t/")
+PREFIXES = ("/api/", "/t/", "/p/")
 # Never stored: a login's answer holds the caller's token, and its body the password (the
 # record would keep both, the password's digest unsalted, for a day). A login is safe to
 # send again: it answers the same token.

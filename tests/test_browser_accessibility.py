@@ -1,8 +1,9 @@
 """Every kind of page passes axe-core with no serious or critical violation (issue #15,
-item 10): the secretary's home and board, the evening sheet, the printed table cards,
-the club's people, the director's page, a progressive's table as its director scores it,
-the public club home, players, evening results, standings, a player's record, a rubber, the
-two room displays, the table's phone page and the login page.
+item 10): the secretary's home and board, the evening sheet, the printed table cards (an
+evening's, a progressive's), the club's people, the director's page, a progressive's table
+as its director scores it, the public club home, players, evening results, standings, a
+player's record, a rubber, the two room displays, the table's phone page (an evening's
+table's, a progressive's) and the login page.
 
 axe-core is the copy bundled in axe-playwright-python (no download at test time); it runs
 in Debian's chromium. Each page is checked as it first loads and, where it polls, after a
@@ -79,6 +80,8 @@ def test_no_page_has_a_serious_or_critical_violation(browser_page, live_server, 
         "player record": f"/clubs/{club.slug}/players/{member.pk}/",
         "rubber": f"/clubs/{club.slug}/rubbers/{rubber.pk}/",
         "table's phone": f"/t/{table.token}/",
+        # A progressive's table's phone, its players' (tournaments/views_phone.py).
+        "a progressive's table's phone": f"/p/{spring.table_links.get(number=1).token}/",
     }
     secretary = {
         "secretary home": "/secretary/",
@@ -90,6 +93,7 @@ def test_no_page_has_a_serious_or_critical_violation(browser_page, live_server, 
         "director (ladder)": f"/secretary/tournaments/{ladder.pk}/",
         # A progressive's table as its director scores it (tournaments/views_table.py).
         "a progressive's table": f"/secretary/tournaments/{spring.pk}/rounds/1/tables/1/",
+        "a progressive's table cards": f"/secretary/tournaments/{spring.pk}/table-cards/",
         # With the forms to correct a hand or take one off (scoring/views_secretary.py).
         "rubber, as its secretary": f"/clubs/{club.slug}/rubbers/{rubber.pk}/",
     }

@@ -10,7 +10,9 @@ which the public pages and their caches are keyed on.
 import uuid
 
 from django.db import models
+from django.utils import timezone
 
+from club.models import new_table_token
 from core.audit import audited
 from scoring.models import RULESET_CHOICES
 
@@ -140,6 +142,49 @@ class RoundTable(models.Model):
 
     def __str__(self):
         return f"Table {self.number}, {self.round}"
+
+
+@audited("TournamentTable")
+class TournamentTable(models.Model):
+    """A progressive tournament's table by its number, for the whole tournament, and the
+    phone link its players record their deals with (tournaments.table_links).
+
+    The link belongs to the table's number, not to one round's table (`RoundTable`): the
+    card with its QR code stands on the physical table while the movement moves the
+    players, so table 3's link records at whatever round table 3 is playing now, and
+    the card is printed once for the evening. A player who moves on takes no link with
+    him that the card's next players need; one who keeps the page open on his phone sees
+    the table's number and its new players, and a card copied or lost is replaced by a
+    fresh link (the old one then says it was replaced), as an evening's table's is.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="table_links",
+        db_index=False,  # tournamenttable_unique_number leads with it
+    )
+    number = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    # When the current token was issued (a fresh link resets it), and the token it replaced,
+    # kept only so that a phone still holding it is told why it no longer works.
+    link_issued_at = models.DateTimeField(default=timezone.now, editable=False)
+    replaced_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=None, editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint("tournament", "number", name="tournamenttable_unique_number"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1), name="tournamenttable_number_gte_1"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number} of {self.tournament}"
 
 
 class TournamentTotal(models.Model):

@@ -20,6 +20,7 @@ from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
+from tournaments.table_links import table_links_issue
 
 
 def directors_at_round_tables(user, club):
@@ -166,7 +167,8 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     a cryptographic source, or with `cards`, those the players actually cut: each
     player's, in the order he cut them (for tables, then for partners). Either way every
     card is kept with the round (ruling T10). Refused while a table of the last round
-    has no result ("only confirmed results").
+    has no result ("only confirmed results"). A table number seated for the first time
+    is given its phone link (tournaments.table_links).
     """
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
     _progressive(tournament)
@@ -228,6 +230,9 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
             stake=tournament.stake,  # ruling P2: 0 settles nothing
         )
         RoundTable.objects.create(round=played, number=table.number, rubber=rubber)
+    # Each table's phone link, for the whole tournament (tournaments.table_links): a table
+    # number seated for the first time gets its card now; the others keep theirs.
+    table_links_issue(tournament=tournament, numbers=[table.number for table in seating.tables])
     return played
 
 

@@ -8,22 +8,27 @@ and get the page's live part back; without JavaScript they post the ordinary way
 get the whole page.
 """
 
+import io
+
+import segno
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.http import Http404
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
+from club import phone_links
 from club.models import Club
 from club.selectors import clubs_directed_by
 from club.views_board import live_board
+from club.views_cards import HOW_TO, HOW_TO_ANY, PER_PAGE, SCAN
 from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
-from tournaments import rounds, selectors, services
+from tournaments import rounds, selectors, services, table_links
 from tournaments.forms import TournamentForm, metric_choices, precedence_from
 from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentTable
 from tournaments.movements import Guarantee, MovementError
 
 # What a movement promises, in the director's words, for its report of what it could
@@ -40,7 +45,15 @@ GUARANTEES = {
 # the top for a button the page does not show.
 ACTIONS = {
     Tournament.Kind.LADDER: {"recalculate", "precedence", "attach", "detach"},
-    Tournament.Kind.PROGRESSIVE: {"recalculate", "precedence", "seat", "enter", "leave", "bye"},
+    Tournament.Kind.PROGRESSIVE: {
+        "recalculate",
+        "precedence",
+        "seat",
+        "enter",
+        "leave",
+        "bye",
+        "new_link",
+    },
 }
 
 
@@ -96,7 +109,26 @@ def _rounds(tournament: Tournament) -> list[dict]:
     return seated
 
 
-def _context(tournament: Tournament, *, errors=None, notice=None) -> dict:
+def _phones(request, tournament: Tournament) -> list[dict]:
+    """Each table's phone link (tournaments.table_links), for the director to hand out:
+    its number, token, the link whole at an address phones open, and whether the latest
+    round seats the table."""
+    if tournament.kind != Tournament.Kind.PROGRESSIVE:
+        return []
+    latest = tournament.rounds.order_by("-number").first()
+    seated = set(latest.tables.values_list("number", flat=True)) if latest else set()
+    return [
+        {
+            "number": link.number,
+            "token": link.token,
+            "link": phone_links.phone_url(request, "tournament-phone", link.token),
+            "in_play": link.number in seated,
+        }
+        for link in tournament.table_links.order_by("number")
+    ]
+
+
+def _context(request, tournament: Tournament, *, errors=None, notice=None) -> dict:
     next_round = (
         tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
     ) + 1
@@ -123,6 +155,8 @@ def _context(tournament: Tournament, *, errors=None, notice=None) -> dict:
         ),
         "errors": errors or {},
         "notice": notice,
+        "phones": _phones(request, tournament),
+        "reach": phone_links.board_reach(request),  # can phones open the links' codes?
     }
 
 
@@ -134,7 +168,7 @@ def _precedence_rows(chosen: list[str]) -> list[str]:
 @login_required
 def director(request, pk: int):
     """A tournament as its director runs it."""
-    return render(request, "tournaments/director.html", _context(_directed(request, pk)))
+    return render(request, "tournaments/director.html", _context(request, _directed(request, pk)))
 
 
 @login_required
@@ -193,6 +227,16 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
     if action == "precedence":
         services.tournament_update(tournament=tournament, precedence=precedence_from(request.POST))
         return "The standings are ranked anew by the metrics in this order."
+    if action == "new_link":
+        number = whole_number(request.POST, "table")
+        link = tournament.table_links.filter(number=number).first() if number else None
+        if link is None:
+            raise UserError("Choose one of the tournament's tables by its number.", field="table")
+        table_links.table_link_renew(link_id=link.pk, user=request.user)
+        return (
+            f"Table {link.number} has a fresh link: print its new card; the old one no longer "
+            "works."
+        )
     if action in ("attach", "detach"):
         if tournament.kind != Tournament.Kind.LADDER:
             raise UserError("Only a ladder counts whole evenings.", field="evening")
@@ -230,13 +274,71 @@ def act(request, pk: int):
         errors[shown] = refusal(exc, note=typed.note)["message"]
     else:
         tournament.refresh_from_db()
-    context = _context(tournament, errors=errors, notice=notice)
+    context = _context(request, tournament, errors=errors, notice=notice)
     if typed is not None:
         context["typed"] = typed.values
     if request.headers.get("HX-Request"):
         # Morphed in (static/js/live.js): fields typed in other forms keep their text.
         return live_board(render(request, "tournaments/_director.html", context), done=not errors)
     return render(request, "tournaments/director.html", context, status=400 if errors else 200)
+
+
+def _table_link(request, tournament: Tournament, number: int) -> str:
+    link = get_object_or_404(TournamentTable, tournament=tournament, number=number)
+    return phone_links.phone_url(request, "tournament-phone", link.token)
+
+
+@login_required
+@require_GET
+def table_qr(request, pk: int, number: int):
+    """The QR code of a progressive's table's phone link, as SVG, to print or show."""
+    link = _table_link(request, _directed(request, pk), number)
+    buffer = io.BytesIO()
+    segno.make(link, error="m").save(buffer, kind="svg", scale=5, border=2)
+    return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
+
+
+#: The cards' last line: a progressive's card stays on its table, and its phone corrects
+#: nothing (tournaments.table_links).
+STAYS = (
+    "The card stays on this table when the players move. A slip in a recorded hand? "
+    "Tell the director."
+)
+
+
+@login_required
+@require_GET
+def table_cards(request, pk: int):
+    """A progressive's table cards, to print: one a table the rounds have seated, for the
+    whole tournament (tournaments.table_links), two or four to an A4 page."""
+    tournament = _directed(request, pk)
+    per_page = request.GET.get("per_page", "4")
+    if per_page not in {str(n) for n in PER_PAGE}:
+        return HttpResponseBadRequest(
+            f"per_page: {per_page[:20]!r} is not a choice; print 2 or 4 cards to an A4 page.",
+            content_type="text/plain; charset=utf-8",
+        )
+    cards = [
+        {"number": phone["number"], "link": phone["link"], "qr": phone_links.qr_svg(phone["link"])}
+        for phone in _phones(request, tournament)
+    ]
+    game = HOW_TO.get(tournament.ruleset, HOW_TO_ANY)
+    latest = tournament.rounds.order_by("-number").first()
+    size = int(per_page)
+    return render(
+        request,
+        "tournaments/table_cards.html",
+        {
+            "tournament": tournament,
+            "club": tournament.club,
+            "how_to": [SCAN, game[1], STAYS],
+            "per_page": size,
+            "choices": PER_PAGE,
+            "sheets": [cards[i : i + size] for i in range(0, len(cards), size)],
+            "reach": phone_links.board_reach(request),
+            "over": table_links.tournament_over(tournament, latest),
+        },
+    )
 
 
 @login_required

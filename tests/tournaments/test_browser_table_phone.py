@@ -1,0 +1,146 @@
+"""A progressive's table scored by its players on their own phones (360 px, Debian's
+chromium): the director hands out the table's link from his page; a deal entered with the
+network gone waits on the phone and is sent once it returns; the phone says the round is
+over at the table and to wait for the director, and shows the next round's rubber at the
+table by itself once he seats it; two phones at one table entering the same deal record it
+once, the second told in words. Screenshots in artifacts/screenshots/table-phone-*.png."""
+
+import re
+
+import pytest
+
+from club import recording
+from scoring.models import Hand
+from tests.browser import enter_at_once, log_in, shot
+from tournaments import rounds, table_links
+from tournaments.models import TournamentTable
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+WIDTH = "document.documentElement.scrollWidth"
+
+
+def deals(tournament, round_number: int = 1, number: int = 1) -> list[dict]:
+    rubber = tournament.rounds.get(number=round_number).tables.get(number=number).rubber
+    return list(Hand.objects.filter(rubber=rubber).values_list("data", flat=True))
+
+
+def enter(page, *, makers: str, tricks: int):
+    form = page.locator("form.hand[data-kind=record]")
+    form.locator(f"input[name=makers][value={makers}]").check()
+    form.locator("input[name=tricks]").fill(str(tricks))
+    form.get_by_test_id("record-hand").click()
+
+
+def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
+    browser_page, live_server, round_one, director
+):
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server, "director")
+    page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
+    assert page.evaluate(WIDTH) <= PHONE["width"]  # the tables' links and their buttons
+    page.get_by_test_id("phones").scroll_into_view_if_needed()
+    shot(page, "table-phone-1-directors-links")
+    address = page.get_by_test_id("phone-link-1").get_attribute("href")
+    token = TournamentTable.objects.get(tournament=round_one, number=1).token
+    assert address == f"/p/{token}/"
+
+    # The players' phone: no login, the card's link.
+    phone = page.context.browser.new_context(viewport=PHONE).new_page()
+    try:
+        phone.set_default_timeout(10_000)
+        phone.goto(f"{live_server.url}{address}")
+        assert phone.locator("h1").inner_text() == "Table 1"
+        assert phone.get_by_test_id("seats").is_visible()
+        phone.context.set_offline(True)
+        enter(phone, makers="NS", tricks=3)
+        queue = phone.get_by_test_id("phone-queue")
+        queue.filter(has_text="Not sent yet: 1 hand waiting").wait_for()
+        assert phone.get_by_test_id("phone-notice").count() == 0  # not "recorded" before it is
+        assert deals(round_one) == []
+        assert phone.evaluate(WIDTH) <= PHONE["width"]
+        shot(phone, "table-phone-2-offline")
+
+        phone.context.set_offline(False)
+        phone.evaluate("window.dispatchEvent(new Event('online'))")
+        phone.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+        assert queue.is_hidden()
+        assert [d["makers"] for d in deals(round_one)] == ["NS"]
+        # Its one deal ends the round at the table (ruling P1): what next, in words.
+        state = phone.get_by_test_id("table-state").inner_text()
+        assert "Round 1 is over at this table: won by" in state
+        assert "Wait for the director to seat round 2" in state
+        assert "still playing: table 2" in state
+        assert phone.locator("form.hand[data-kind=record]").count() == 0
+        assert phone.evaluate(WIDTH) <= PHONE["width"]
+        shot(phone, "table-phone-3-round-over")
+
+        # Table 2 finishes, the director seats round 2: the phone left open shows table 1's
+        # new players and rubber by itself, and records there.
+        other = round_one.rounds.get(number=1).tables.get(number=2)
+        recording.hand_record(rubber_id=other.rubber_id, data={"makers": "EW", "tricks": 3})
+        rounds.round_seat_next(tournament_id=round_one.pk, user=director)
+        phone.get_by_test_id("table-round").filter(has_text="round 2").wait_for(timeout=8000)
+        assert phone.locator("[data-next-label]").inner_text() == "1"
+        north = round_one.rounds.get(number=2).seating["tables"][0]["seats"]["N"]
+        seats = phone.get_by_test_id("seats").inner_text()
+        assert re.search(rf"north\s+{north}\b", seats, re.IGNORECASE), seats
+        enter(phone, makers="EW", tricks=4)
+        phone.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+        assert [d["makers"] for d in deals(round_one, 2)] == ["EW"]
+        assert [d["makers"] for d in deals(round_one)] == ["NS"]  # round 1's, untouched
+        assert phone.evaluate(WIDTH) <= PHONE["width"]
+        shot(phone, "table-phone-4-next-round")
+    finally:
+        phone.context.close()
+
+
+def test_two_phones_at_one_table_entering_the_same_deal_record_it_once(
+    browser_page, live_server, round_one, postgres
+):
+    """PostgreSQL only: on SQLite the live server's threads share the test's connection,
+    so two requests at once are not two transactions."""
+    address = f"{live_server.url}/p/{TournamentTable.objects.get(number=1).token}/"
+    first = browser_page
+    first.set_viewport_size(PHONE)
+    first.goto(address)
+    other = first.context.browser.new_context(viewport=PHONE)
+    try:
+        second = other.new_page()
+        second.set_default_timeout(10_000)
+        second.goto(address)
+        enter_at_once((first, second), tricks=4)
+        answers = "[data-testid=phone-notice], [data-testid=phone-error]"
+        for page in (first, second):
+            page.wait_for_selector(answers)
+        assert len(deals(round_one)) == 1  # never two
+        texts = [page.locator(answers).first.inner_text() for page in (first, second)]
+        assert sum("Hand 1 recorded." in text for text in texts) == 1
+        refused = next(text for text in texts if "Not recorded." in text)
+        assert "Hand 1 is already recorded at this table" in refused
+        loser = first if "Not recorded." in texts[0] else second
+        assert loser.evaluate(WIDTH) <= PHONE["width"]
+        shot(loser, "table-phone-5-second-refused")
+    finally:
+        other.close()
+
+
+def test_a_phone_holding_a_replaced_link_is_told_in_words(browser_page, live_server, round_one):
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    old = TournamentTable.objects.get(tournament=round_one, number=1).token
+    page.goto(f"{live_server.url}/p/{old}/")
+    table_links.table_link_renew(
+        link_id=TournamentTable.objects.get(tournament=round_one, number=1).pk
+    )
+    # The page's poll finds its link dead: the page reloads and says why.
+    page.get_by_test_id("dead-link").wait_for(timeout=8000)
+    assert page.get_by_test_id("dead-link").inner_text() == (
+        "This table's link was replaced by a new one."
+    )
+    assert "Ask the tournament's director for the table's new card." in page.inner_text("main")
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    assert re.search(r"/p/[^/]+/$", page.url)
+    shot(page, "table-phone-6-replaced")

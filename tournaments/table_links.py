@@ -1,0 +1,241 @@
+"""A progressive tournament's tables' phone links: the card on each physical table, with its
+QR code, that the players at that table record their deals with from a phone.
+
+Why a link belongs to the table's number for the whole tournament, not to one round's
+table: the card stands on the table while the movement moves the players, and the
+movement numbers each round's tables from 1 again, so table 3's link records at whatever
+round table 3 is playing now (`table_now`) and the director prints his cards once. A
+link for each round's table would mean a new card on every table at every round, handed
+out while the players change places.
+
+- **Issued** when a round first seats a table of that number (`table_links_issue`, from
+  `tournaments.rounds.round_seat_next`, in its transaction): round 1 gives every table
+  its link; a later round with more tables gives the new ones theirs.
+- **What it records**: only its own table's rubber (or fixed deals) of the latest round,
+  checked on the rubber locked (`may_record`, `club.recording.hand_record`'s
+  `authorize`): a deal queued on a phone for the round before is refused, never
+  recorded in the next round's rubber, and the rubber of any other table is refused.
+  It corrects nothing: a slip is the club's secretary's to correct (law 5, ruling E9),
+  as on the director's page.
+- **How long it lives**: until the club's `table_link_hours` after the end of the day
+  (in the site's time zone) the tournament's latest round was seated on, or after the
+  link was issued if that is later (`table_link_expires_at`). A progressive has no date
+  of its own; its rounds are its evening. An evening of the default 6 hours whose last
+  round was seated at 22:40 leaves the links alive until 06:00 the next morning.
+- **Renewed** by the director (`table_link_renew`): the old token dies at once, and a
+  phone still holding it is told that the link was replaced.
+- **A finished tournament** (`tournament_over`: its planned rounds all seated and every
+  table of the last played out) records nothing more: its links still show the table's
+  last sheet, and refuse a deal saying that the tournament is over.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from club.models import new_table_token
+from club.selectors import TableLinkDead
+from core.audit import audit_context
+from core.db import lock_one
+from core.errors import Conflict, UserError
+from scoring.models import Rubber
+from scoring.rules.games import get_game
+from tournaments.models import Round, RoundTable, Tournament, TournamentTable
+
+#: Why a progressive's table link no longer works, in words for the phone.
+DEAD_LINK = {
+    "link_replaced": "This table's link was replaced by a new one.",
+    "link_expired": "This table's link has expired.",
+}
+ASK_THE_DIRECTOR = "Ask the tournament's director for the table's new card."
+
+
+def _dead(code: str) -> TableLinkDead:
+    return TableLinkDead(code, reason=DEAD_LINK[code], ask=ASK_THE_DIRECTOR)
+
+
+def table_links_issue(*, tournament: Tournament, numbers: list[int]) -> None:
+    """A link for each of these table numbers that has none yet (a round seated: called
+    in its transaction, the tournament's row locked)."""
+    have = set(tournament.table_links.filter(number__in=numbers).values_list("number", flat=True))
+    TournamentTable.objects.bulk_create(
+        TournamentTable(tournament=tournament, number=number)
+        for number in sorted(set(numbers) - have)
+    )
+
+
+@transaction.atomic
+def table_link_renew(*, link_id: int, user=None) -> TournamentTable:
+    """Issue a fresh link for a progressive's table (a card lost or copied): the old token
+    dies at once (a phone still holding it is told it was replaced). Kept by the audit
+    triggers (who, when, the old and new token), as an evening's table's is."""
+    link = lock_one(
+        TournamentTable.objects.select_related("tournament__club").filter(pk=link_id),
+        what="table",
+    )
+    link.replaced_token = link.token
+    link.token = new_table_token()
+    link.link_issued_at = timezone.now()
+    who = user.username if user is not None and user.is_authenticated else None
+    with audit_context(user=who, reason=f"a fresh phone link for table {link.number}"):
+        link.save(update_fields=["token", "replaced_token", "link_issued_at"])
+    return link
+
+
+def table_link_expires_at(*, link: TournamentTable, latest: Round | None) -> datetime.datetime:
+    """When a progressive's table link dies of age: the club's `table_link_hours` after the
+    end of the day its tournament's latest round (`latest`) was seated on, in the site's
+    time zone, or after the link was issued if that is later."""
+    zone = timezone.get_default_timezone()
+    start = link.link_issued_at
+    if latest is not None:
+        day = timezone.localtime(latest.created_at, zone).date()
+        try:
+            day_ends = datetime.datetime.combine(
+                day + datetime.timedelta(days=1), datetime.time(), tzinfo=zone
+            )
+        except OverflowError:  # seated on the calendar's last day: never of age
+            return datetime.datetime.max.replace(tzinfo=datetime.UTC)
+        start = max(start, day_ends)
+    return start + datetime.timedelta(hours=link.tournament.club.table_link_hours)
+
+
+def _could_be_token(token: str) -> bool:
+    """Whether `token` could be a link at all: not longer than the column, without NUL
+    (which PostgreSQL's text cannot hold)."""
+    return (
+        bool(token)
+        and len(token) <= TournamentTable.token.field.max_length
+        and ("\x00" not in token)
+    )
+
+
+@dataclass
+class AtTable:
+    """What a table's link finds at its table now: the tournament's latest round (None
+    before the first is seated), that round's table of the link's number (None when the
+    round seats fewer tables), and whether the tournament is over."""
+
+    link: TournamentTable
+    round: Round | None
+    table: RoundTable | None
+    over: bool
+
+    @property
+    def last_round(self) -> bool:
+        """Whether the round at the table is the tournament's last planned one."""
+        planned = self.link.tournament.rounds_planned
+        return bool(planned and self.round is not None and self.round.number >= planned)
+
+
+def table_by_link(*, token: str) -> AtTable:
+    """The table a live link opens and what is at it now, or TableLinkDead saying why not
+    (`unknown_link`, which the phone's page answers 404; `link_replaced`; `link_expired`)."""
+    if not _could_be_token(token):
+        raise TableLinkDead("unknown_link")
+    link = TournamentTable.objects.select_related("tournament__club").filter(token=token).first()
+    if link is None:
+        if TournamentTable.objects.filter(replaced_token=token).exists():
+            raise _dead("link_replaced")
+        raise TableLinkDead("unknown_link")
+    at = table_now(link)
+    if timezone.now() >= table_link_expires_at(link=link, latest=at.round):
+        raise _dead("link_expired")
+    return at
+
+
+def table_now(link: TournamentTable) -> AtTable:
+    """The link's table as the tournament stands: its latest round, the round's table of
+    the link's number with its rubber, and whether the tournament is over."""
+    latest = link.tournament.rounds.order_by("-number").first()
+    table = None
+    if latest is not None:
+        table = (
+            latest.tables.select_related("rubber")
+            .prefetch_related("rubber__seats")
+            .filter(number=link.number)
+            .first()
+        )
+    over = tournament_over(link.tournament, latest)
+    return AtTable(link=link, round=latest, table=table, over=over)
+
+
+def unfinished_tables(played: Round) -> list[int]:
+    """The numbers of a round's tables still being played: no seat of the table's rubber
+    has won the table yet (its `round_won`, scoring.rollup, which is how
+    tournaments.rounds reads a table's winner)."""
+    tables = played.tables.exclude(rubber__seats__round_won=True).order_by("number")
+    return list(tables.values_list("number", flat=True))
+
+
+def tournament_over(tournament: Tournament, latest: Round | None) -> bool:
+    """Whether a progressive is over: it has its planned number of rounds, all seated
+    (`latest`, its latest round), and every table of the last has its result (ruling P1
+    for fixed deals). A progressive with no number of rounds planned ends when its
+    director stops seating rounds, which no link can tell: its links die of age."""
+    planned = tournament.rounds_planned
+    if not planned or latest is None or latest.number < planned:
+        return False
+    return not unfinished_tables(latest)
+
+
+def over_words(at: AtTable) -> str:
+    """A finished tournament, in words, for its links' pages and refusals."""
+    return (
+        f"The tournament is over: every table has played its last round, round "
+        f"{at.round.number}, and this table's link records nothing more."
+    )
+
+
+def over_refusal(at: AtTable) -> Conflict:
+    """The refusal of a deal sent by a finished tournament's link."""
+    return Conflict(over_words(at), field="rubber", code="tournament_over")
+
+
+def may_record(link: TournamentTable) -> Callable[[Rubber | None], None]:
+    """The check a table's link makes of the rubber it records at (`hand_record`'s
+    `authorize`, made on the rubber locked, so a round seated meanwhile is seen): the
+    tournament not over, and the rubber its own table's in the latest round. A deal
+    entered for the round before (queued on the phone while the round changed) is a
+    409 naming that round; another table's rubber is refused. Nothing is written."""
+
+    def check(rubber: Rubber | None) -> None:
+        if rubber is None:
+            return  # hand_record answers that there is no such rubber
+        at = table_now(link)
+        game = get_game(rubber.ruleset)
+        if at.over:
+            raise over_refusal(at)
+        if at.table is not None and at.table.rubber_id == rubber.pk:
+            return
+        earlier = (
+            RoundTable.objects.select_related("round")
+            .filter(round__tournament_id=link.tournament_id, number=link.number, rubber=rubber)
+            .first()
+        )
+        if earlier is not None:
+            now = (
+                f"if it belongs to round {at.round.number}, now in play at this table, enter "
+                "it again."
+                if at.table is not None
+                else f"table {link.number} is not in play in round {at.round.number}."
+            )
+            raise Conflict(
+                f"This {game.hand_label} was entered for round {earlier.round.number} at this "
+                f"table, which is over, so it was not recorded; {now}",
+                field="rubber",
+                code="rubber_over",
+            )
+        raise UserError(
+            f"This table's link records only table {link.number}'s own {game.rubber_label} "
+            "of the round in play; the one sent is another table's.",
+            field="rubber",
+            code="permission_denied",
+        )
+
+    return check
