@@ -1,7 +1,8 @@
 """Idempotent writes: the Idempotency-Key header (IETF draft) on every write.
 
 A write (POST, PUT, PATCH, DELETE) to the API or to a table's phone page (an evening's
-table's, `/t/`; a progressive tournament's table's, `/p/`) that carries an
+table's, `/t/`; a progressive tournament's table's, `/p/`), or to a progressive's table
+scored by its director (`/secretary/tournaments/`, sent by the same queue) that carries an
 `Idempotency-Key` header is done at most once per key for the same caller:
 
 - a retry with the same key, the same body and the same query string gets the stored
@@ -33,7 +34,10 @@ from core import compiled
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
-PREFIXES = ("/api/", "/t/", "/p/")
+# The API, the tables' phones (an evening's, a progressive's) and the progressive's
+# tables scored by its director, whose page sends its deals through the phone's queue
+# (templates/tournaments/table.html); a request without the header is never recorded.
+PREFIXES = ("/api/", "/t/", "/p/", "/secretary/tournaments/")
 # Never stored: a login's answer holds the caller's token, and its body the password (the
 # record would keep both, the password's digest unsalted, for a day). A login is safe to
 # send again: it answers the same token.

@@ -74,6 +74,20 @@ def test_the_same_deal_sent_twice_is_recorded_once(directing, round_one):
     assert Hand.objects.filter(rubber=table_rubber(round_one)).count() == 1
 
 
+def test_a_deal_sent_again_with_its_idempotency_key_is_answered_from_the_first(
+    directing, round_one
+):
+    """The page's queue (static/js/phone-queue.js) sends each deal with an Idempotency-Key:
+    a retry whose first answer was lost gets that answer again, not a refusal."""
+    form = {"makers": "NS", "tricks": "3", "expected_number": "1"}
+    first = directing.post(url(round_one), form, HTTP_IDEMPOTENCY_KEY="deal-1", HTTP_HX_REQUEST="1")
+    again = directing.post(url(round_one), form, HTTP_IDEMPOTENCY_KEY="deal-1", HTTP_HX_REQUEST="1")
+    assert first.status_code == again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.content == first.content
+    assert Hand.objects.filter(rubber=table_rubber(round_one)).count() == 1
+
+
 def test_a_bad_deal_is_refused_with_its_law_and_the_form_as_typed(directing, round_one):
     answer = directing.post(url(round_one), {"makers": "EW", "tricks": "6", "expected_number": "1"})
     assert answer.status_code == 400
