@@ -158,8 +158,26 @@ class Evening(models.Model):
         return rules.title if rules is not None else self.ruleset
 
 
+class PhoneLink(models.Model):
+    """A table's phone link: the secret in its address (`token`), a bearer secret left on
+    a card table, and what a fresh link leaves behind. An evening's table (`Table`) and a
+    progressive's table by its number (tournaments.models.TournamentTable) are each one;
+    `club.services.phone_link_renew` gives either a fresh one."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
+    # When the current token was issued (a fresh link resets it), and the token it replaced,
+    # kept only so that a phone still holding it is told why it no longer works.
+    link_issued_at = models.DateTimeField(default=timezone.now, editable=False)
+    replaced_token = models.CharField(
+        max_length=64, unique=True, null=True, blank=True, default=None, editable=False
+    )
+
+    class Meta:
+        abstract = True
+
+
 @audited("Table")
-class Table(models.Model):
+class Table(PhoneLink):
     """A table of an evening. Its token is the secret in the link a player's phone uses."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tables")
@@ -170,13 +188,6 @@ class Table(models.Model):
         db_index=False,  # table_unique_number leads with it
     )
     number = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
-    # When the current token was issued (a fresh link resets it), and the token it replaced,
-    # kept only so that a phone still holding it is told why it no longer works.
-    link_issued_at = models.DateTimeField(default=timezone.now, editable=False)
-    replaced_token = models.CharField(
-        max_length=64, unique=True, null=True, blank=True, default=None, editable=False
-    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

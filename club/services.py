@@ -4,7 +4,7 @@ transaction each."""
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from club.models import Club, Member, Table, new_table_token
+from club.models import Club, Member, PhoneLink, Table, new_table_token
 from core.audit import audit_context
 from core.db import lock_one
 from core.errors import UserError
@@ -93,21 +93,26 @@ def member_update(
     return member
 
 
+def phone_link_renew(link: PhoneLink, *, user=None) -> None:
+    """Give a table's phone link, locked by the caller, a fresh token: the old one dies at
+    once (a phone still holding it is told the link was replaced), and the new one's age
+    counts from now. Kept by the audit triggers (who, when, the old and new token), for an
+    evening's table and a progressive's alike."""
+    link.replaced_token = link.token
+    link.token = new_table_token()
+    link.link_issued_at = timezone.now()
+    who = user.username if user is not None and user.is_authenticated else None
+    with audit_context(user=who, reason=f"a fresh phone link for table {link.number}"):
+        link.save(update_fields=["token", "replaced_token", "link_issued_at"])
+
+
 @transaction.atomic
 def table_renew_link(*, table_id: int, user=None) -> Table:
     """Issue a fresh phone link for a table (a lost or copied card): the old token dies at
-    once (a phone still holding it is told the link was replaced), and the new one lives
-    as long as the club's `table_link_hours` allow from now or the evening's day.
-
-    The change is kept by the audit triggers on tables (who, when, the old and new token).
-    """
+    once, and the new one lives as long as the club's `table_link_hours` allow from now
+    or the evening's day (`phone_link_renew`)."""
     table = lock_one(
         Table.objects.select_related("evening", "club").filter(pk=table_id), what="table"
     )
-    table.replaced_token = table.token
-    table.token = new_table_token()
-    table.link_issued_at = timezone.now()
-    who = user.username if user is not None and user.is_authenticated else None
-    with audit_context(user=who, reason=f"a fresh phone link for table {table.number}"):
-        table.save(update_fields=["token", "replaced_token", "link_issued_at"])
+    phone_link_renew(table, user=user)
     return table

@@ -10,9 +10,8 @@ which the public pages and their caches are keyed on.
 import uuid
 
 from django.db import models
-from django.utils import timezone
 
-from club.models import new_table_token
+from club.models import PhoneLink
 from core.audit import audited
 from scoring.models import RULESET_CHOICES
 
@@ -145,7 +144,7 @@ class RoundTable(models.Model):
 
 
 @audited("TournamentTable")
-class TournamentTable(models.Model):
+class TournamentTable(PhoneLink):
     """A progressive tournament's table by its number, for the whole tournament, and the
     phone link its players record their deals with (tournaments.table_links).
 
@@ -165,13 +164,6 @@ class TournamentTable(models.Model):
         db_index=False,  # tournamenttable_unique_number leads with it
     )
     number = models.PositiveSmallIntegerField()
-    token = models.CharField(max_length=64, unique=True, default=new_table_token, editable=False)
-    # When the current token was issued (a fresh link resets it), and the token it replaced,
-    # kept only so that a phone still holding it is told why it no longer works.
-    link_issued_at = models.DateTimeField(default=timezone.now, editable=False)
-    replaced_token = models.CharField(
-        max_length=64, unique=True, null=True, blank=True, default=None, editable=False
-    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -38,9 +38,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from club.models import new_table_token
 from club.selectors import TableLinkDead
-from core.audit import audit_context
+from club.services import phone_link_renew
 from core.db import lock_one
 from core.errors import Conflict, UserError
 from scoring.models import Rubber
@@ -72,18 +71,13 @@ def table_links_issue(*, tournament: Tournament, numbers: list[int]) -> None:
 @transaction.atomic
 def table_link_renew(*, link_id: int, user=None) -> TournamentTable:
     """Issue a fresh link for a progressive's table (a card lost or copied): the old token
-    dies at once (a phone still holding it is told it was replaced). Kept by the audit
-    triggers (who, when, the old and new token), as an evening's table's is."""
+    dies at once (a phone still holding it is told it was replaced), as an evening's
+    table's does (club.services.phone_link_renew)."""
     link = lock_one(
         TournamentTable.objects.select_related("tournament__club").filter(pk=link_id),
         what="table",
     )
-    link.replaced_token = link.token
-    link.token = new_table_token()
-    link.link_issued_at = timezone.now()
-    who = user.username if user is not None and user.is_authenticated else None
-    with audit_context(user=who, reason=f"a fresh phone link for table {link.number}"):
-        link.save(update_fields=["token", "replaced_token", "link_issued_at"])
+    phone_link_renew(link, user=user)
     return link
 
 
