@@ -83,11 +83,19 @@ def test_table_cards_print_two_or_four_to_an_a4_page(
         assert card.locator("ol.how-to li").count() == 3
         assert card.locator("svg.qr path").get_attribute("d") in qr_svg(link)
 
+    assert_printed_on_a4(page, cards_in_all=TABLES, per_page=per_page, name="table-cards")
+
+
+def assert_printed_on_a4(page, *, cards_in_all: int, per_page: int, name: str) -> None:
+    """The cards page laid out for print: a sheet an A4 page inside its margins, `per_page`
+    cards on each, none split between pages, each card's QR code and words inside it; and
+    the PDF chromium prints has as many A4 pages as the cards need. Shared by the evening's
+    cards and a progressive's (tests/tournaments/test_browser_table_phone.py)."""
     page.emulate_media(media="print")
     assert not page.get_by_test_id("phone-reach").is_visible()
     assert not page.locator("header.site").is_visible()
     sheets = page.locator("section.card-sheet")
-    assert sheets.count() == math.ceil(TABLES / per_page)
+    assert sheets.count() == math.ceil(cards_in_all / per_page)
     width_mm, height_mm = PRINTABLE_MM
     for s in range(sheets.count()):
         sheet = sheets.nth(s)
@@ -97,7 +105,7 @@ def test_table_cards_print_two_or_four_to_an_a4_page(
         if s < sheets.count() - 1:  # each sheet is a page of its own
             assert sheet.evaluate("e => getComputedStyle(e).breakAfter") == "page"
         on_sheet = sheet.locator("article.table-print-card")
-        assert on_sheet.count() == min(per_page, TABLES - s * per_page)
+        assert on_sheet.count() == min(per_page, cards_in_all - s * per_page)
         for c in range(on_sheet.count()):
             card = on_sheet.nth(c)
             inner = card.bounding_box()
@@ -116,13 +124,13 @@ def test_table_cards_print_two_or_four_to_an_a4_page(
                 assert piece["y"] + piece["height"] <= inner["y"] + inner["height"] + 0.5
             qr = card.locator("svg.qr").bounding_box()
             assert qr["width"] >= 50 * PX_PER_MM  # big enough for a phone across the table
-    shot(page, f"table-cards-print-{per_page}")
+    shot(page, f"{name}-print-{per_page}")
 
     pdf = page.pdf(format="A4", prefer_css_page_size=True, print_background=True)
-    (SHOTS / f"table-cards-{per_page}.pdf").write_bytes(pdf)
-    pages = pdf_pages(pdf)
-    assert len(pages) == math.ceil(TABLES / per_page)  # no card spilled onto a page of its own
-    assert {(round(w), round(h)) for w, h in pages} == {(595, 842)}  # A4 in points
+    (SHOTS / f"{name}-{per_page}.pdf").write_bytes(pdf)
+    # No card spilled onto a page of its own.
+    assert len(pdf_pages(pdf)) == math.ceil(cards_in_all / per_page)
+    assert {(round(w), round(h)) for w, h in pdf_pages(pdf)} == {(595, 842)}  # A4 in points
 
 
 def test_the_table_cards_page_fits_a_phone_screen(browser_page, live_server, club, secretary):

@@ -144,3 +144,33 @@ def test_a_phone_holding_a_replaced_link_is_told_in_words(browser_page, live_ser
     assert page.evaluate(WIDTH) <= PHONE["width"]
     assert re.search(r"/p/[^/]+/$", page.url)
     shot(page, "table-phone-6-replaced")
+
+
+@pytest.mark.parametrize("per_page", [4, 2])
+def test_the_tables_cards_print_on_a4_with_each_tables_link(
+    browser_page, live_server, round_one, director, settings, per_page
+):
+    """The director prints the progressive's table cards from his page: one card a table
+    seated, carrying its link for the whole tournament (`/p/<token>/`), laid out on A4 as
+    the evening's cards are (tests/club/test_browser_table_cards.py)."""
+    from club.phone_links import qr_svg
+    from tests.club.test_browser_table_cards import assert_printed_on_a4
+
+    base = "http://192.0.2.7:8000"  # a documentation address: nothing is sent to it
+    settings.PUBLIC_BASE_URL = base
+    page = browser_page
+    log_in(page, live_server, "director")
+    page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
+    page.get_by_test_id("table-cards").click()
+    page.wait_for_url(re.compile(r"/table-cards/$"))
+    if per_page == 2:
+        page.get_by_role("link", name="2", exact=True).click()
+        page.wait_for_url(re.compile(r"per_page=2$"))
+    links = TournamentTable.objects.filter(tournament=round_one).order_by("number")
+    assert page.locator("article.table-print-card").count() == len(links) == 2
+    for link in links:
+        address = f"{base}/p/{link.token}/"
+        card = page.locator(f"article[data-table='{link.number}']")
+        assert card.get_by_test_id(f"link-{link.number}").inner_text() == address
+        assert card.locator("svg.qr path").get_attribute("d") in qr_svg(address)
+    assert_printed_on_a4(page, cards_in_all=len(links), per_page=per_page, name="progressive-cards")
