@@ -54,6 +54,7 @@ from core.errors import Conflict, UserError
 from core.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
+from scoring.rules.games import get_game
 
 # The events a secretary (or a replay) may log; hands go through club.recording.
 SECRETARY_EVENTS = {
@@ -658,11 +659,40 @@ def rubber_to_change(
         return rubber, None
     evening = _lock_evening(evening_id, expected_version)
     check_change(evening, None, table, table_number, doing)
+    if ordinal is not None and rubber_id is not None:
+        message = f"Table {table_number} has no rubber {ordinal} this evening."
+        raise UserError(message, field="rubber")
     if rubber_id is not None:
-        named = f"rubber {ordinal}" if ordinal is not None else "such rubber"
-        raise UserError(f"Table {table_number} has no {named} this evening.", field="rubber")
+        in_play = rubbers.filter(status=Rubber.Status.IN_PROGRESS).exists()
+        raise _taken_back(evening, table_number, in_play=in_play, doing=doing)
     found = _table_rubber(evening, table_number)
     return _as_locked(lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True)), evening
+
+
+def _taken_back(evening: Evening, table_number: int, *, in_play: bool, doing: str) -> Conflict:
+    """The refusal of a change a device meant for a rubber, named by id, that its table no
+    longer has: a phone's queued hand, say, whose rubber the secretary has since taken back
+    by undoing the cut (Call-Ace: the first jack) that began it (club.evening_undo, which
+    takes back only a rubber no hand was played in). Like a hand meant for a rubber that is
+    over (club.recording, `rubber_over`): a 409, final, never recorded in another rubber."""
+    game = get_game(evening.ruleset)
+    rubber, hand = game.rubber_label, game.hand_label
+    began = "the cut" if game.cutting else "the first jack"
+    if doing == "records":
+        what, undone = f"This {hand} was entered for", f"the {hand} was not recorded"
+    else:
+        what, undone = "This change was made to", "nothing was changed"
+    then = (
+        f"if the {hand} belongs to the {rubber} now in play, enter it again."
+        if in_play
+        else f"once the table has its new {rubber}, enter the {hand} again if it belongs to it."
+    )
+    return Conflict(
+        f"{what} a {rubber} that table {table_number} no longer has: the secretary undid "
+        f"{began} that began it, so {undone}. Ask the secretary; {then}",
+        field="rubber",
+        code="rubber_gone",
+    )
 
 
 def _log_change(
