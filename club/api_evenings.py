@@ -28,7 +28,7 @@ class EveningOutput(serializers.ModelSerializer):
 
 
 class EveningInput(serializers.Serializer):
-    title = TextField(required=False, default="", allow_blank=True)
+    title = TextField(required=False, default="", allow_blank=True, words="The evening's title")
     date = serializers.DateField()
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     options = serializers.DictField(required=False, default=dict)

@@ -187,7 +187,9 @@ class RubberInput(serializers.Serializer):
             if not isinstance(names, list):
                 return names
             return [
-                clean_name(n, field=f"{path}[{i}]") if isinstance(n, str) else n
+                clean_name(n, field=f"{path}[{i}]", label="The player's name")
+                if isinstance(n, str)
+                else n
                 for i, n in enumerate(names)
             ]
 
