@@ -245,7 +245,7 @@ def test_euchre_sheet_shows_a_correction_beside_the_original(client, euchre_shee
     assert "(secretary)" not in play
     assert "“EW took two tricks, not three”" in play
     # The explanation of the corrected score is there to unfold.
-    assert "law 2: makers EW euchred, two tricks: 2 to NS" in play
+    assert "law 2: E-W make, two tricks (euchred): 2 to N-S" in play
     assert "corrected" not in page.cells[f"rubber-{rubber.pk}-hand-5"][1]
 
 

@@ -283,7 +283,11 @@ def test_ruling_B6_the_revoking_side_is_held_at_twenty_eight():
     # NS keep ten tricks: 4 x 8 = 32, but only 8 bring them to 28; 24 are not scored.
     assert r.points["NS"]["below"] == 8
     assert r.game_won is None and state.ns == 28
-    assert any(line.law == "ruling B6" and "28" in line.text for line in r.lines)
+    assert [str(line) for line in r.lines if line.law == "ruling B6"] == [
+        "ruling B6: 1 revoke by N-S: 3 tricks move to E-W (N-S 10, E-W 3)",
+        "ruling B6: N-S revoked: their score toward game stops at 28; 24 of the trick points "
+        "are not scored",
+    ]
 
 
 def test_ruling_B6_a_side_already_at_twenty_nine_gains_nothing_toward_game():
