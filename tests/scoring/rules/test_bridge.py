@@ -435,6 +435,20 @@ def test_bad_hands_are_user_errors_naming_field_and_law(raw, field, law):
     assert (err.value.field, err.value.law) == (field, law)
 
 
+def test_a_chicane_refused_names_the_sides_in_words():
+    """Ruling B4's refusals reach the phone's page: the sides as people name them."""
+    with pytest.raises(ScoringError) as err:
+        BRIDGE.validate_hand(BRIDGE.start({}), hand(chicane={"NS": 2}, honours=honours("NS", 5, 5)))
+    assert err.value.message == (
+        "N-S hold no trumps (double chicane): E-W must hold all five honours"
+    )
+    with pytest.raises(ScoringError) as err:
+        BRIDGE.validate_hand(BRIDGE.start({}), hand(chicane={"EW": 1}, honours=honours("EW", 4, 3)))
+    assert err.value.message == (
+        "one E-W hand is void of trumps: all their honours are in the other"
+    )
+
+
 def test_no_trumps_with_the_aces_divided_scores_no_honours():
     """Ruling B3: honours at no trumps need three aces or more."""
     _, r = score(hand("NT", ns=7, honours=None))
