@@ -21,7 +21,7 @@ from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
 from core.inputs import WholeNumberField
-from core.text import NameField, TextField
+from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 
 CENT = Decimal("0.01")
 
@@ -33,8 +33,8 @@ class ClubOutput(serializers.ModelSerializer):
 
 
 class ClubCreateInput(serializers.Serializer):
-    name = TextField()
-    slug = serializers.SlugField(max_length=60)
+    name = TextField(words="The club's name")
+    slug = BoundedSlugField(max_length=60, words="The club's address")
     currency = serializers.RegexField(r"^[A-Z]{3}$", default="USD")
     is_public = serializers.BooleanField(default=True)
     secretary = serializers.CharField(required=False, help_text="username of the secretary")
@@ -65,7 +65,7 @@ class ClubListView(APIView):
 
 
 class ClubUpdateInput(serializers.Serializer):
-    name = TextField(required=False)
+    name = TextField(required=False, words="The club's name")
     currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
     is_public = serializers.BooleanField(required=False)
     table_link_hours = WholeNumberField(
@@ -106,7 +106,7 @@ class MemberOutput(serializers.ModelSerializer):
 
 
 class MemberInput(serializers.Serializer):
-    name = NameField()
+    name = NameField(words="The member's name")
     is_guest = serializers.BooleanField(default=False)
     new_player = serializers.BooleanField(
         default=False,
@@ -168,8 +168,9 @@ class TokenInput(serializers.Serializer):
     # No longer than a login name can be (the login form's field has the same bound):
     # django-axes writes a failed one into a column of 255 characters, and a longer one
     # was a 500 on PostgreSQL.
-    username = serializers.CharField(
-        max_length=get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD).max_length
+    username = BoundedCharField(
+        max_length=get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD).max_length,
+        words="The login name",
     )
     password = serializers.CharField(style={"input_type": "password"})
 

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from club import confirmations
 from club.permissions import manages_club, table_of_request
-from core.text import REASON_MAX, TextField
+from core.text import REASON_MAX, BoundedCharField, TextField
 
 
 class ConfirmationOutput(serializers.Serializer):
@@ -31,8 +31,9 @@ class ConfirmationOutput(serializers.Serializer):
 
 
 class ConfirmInput(serializers.Serializer):
-    by = serializers.CharField(
+    by = BoundedCharField(
         max_length=80,
+        words="The side that answers",
         help_text='the side that answers, "NS" or "EW" (Call-Ace: a player other than the maker)',
     )
 

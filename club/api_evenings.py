@@ -28,7 +28,7 @@ class EveningOutput(serializers.ModelSerializer):
 
 
 class EveningInput(serializers.Serializer):
-    title = TextField(required=False, default="", allow_blank=True)
+    title = TextField(required=False, default="", allow_blank=True, words="The evening's title")
     date = serializers.DateField()
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     options = serializers.DictField(required=False, default=dict)
@@ -48,9 +48,19 @@ class EventInput(serializers.Serializer):
 
 
 class TableHandInput(HandRecordInput):
-    """A hand for a table's rubber in progress, with the evening's version the device saw."""
+    """A hand for a table's rubber in progress, with the evening's version the device saw
+    and, as the table's phone sends it, the rubber the hand was entered for."""
 
     expected_version = WholeNumberField(required=False)
+    rubber = WholeNumberField(
+        required=False,
+        help_text=(
+            "the id of the rubber the hand was entered for (one kept on a device to send "
+            "later): a hand for a rubber that is over is refused with 409 (code rubber_over), "
+            "and one for a rubber the table no longer has, its cut undone, with 409 (code "
+            "rubber_gone); never recorded in the rubber in play"
+        ),
+    )
 
 
 class HandCorrectInput(serializers.Serializer):
@@ -255,6 +265,7 @@ class TableHandsView(APIView):
             table=table,
             expected_version=data.validated_data.get("expected_version"),
             expected_number=data.validated_data.get("expected_number"),
+            meant_rubber=data.validated_data.get("rubber"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(

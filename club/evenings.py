@@ -54,12 +54,26 @@ from core.errors import Conflict, UserError
 from core.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
+from scoring.rules.games import get_game
 
 # The events a secretary (or a replay) may log; hands go through club.recording.
 SECRETARY_EVENTS = {
     "arrive", "depart", "form_table", "cut", "deal_jack", "claim", "withdraw", "rubber_end",
     "substitute", "leave", "change_table", "break_up", "dealer_choice", "announce",
 }  # fmt: skip
+# The texts an action may carry, in words, as a refusal of one names it (core.text).
+EVENT_WORDS = {
+    "player": "The player's name",
+    "substitute": "The substitute's name",
+    "broken_by": "The name of the player who broke up the table",
+    "consent": "The name of a player consenting",
+    "exposed": "The name of a player who exposed cards",
+    "cards": "The name of a player cutting",
+    "thrown": "The name of a player thrown a card",
+    "chosen cards": "The cards the dealer chose",
+    "chosen counters": "The counters the dealer chose",
+    "cut_id": "The name of the cut",
+}
 # The keys each action takes besides "type" (docs/evening-log.md); any other is refused.
 # "draw" asks the service to draw the cards (ruling T10); "new_player" says that an
 # arrival whose name looks like a member's is someone else all the same.
@@ -97,7 +111,7 @@ def evening_open(
     from scoring.rules import get_ruleset
 
     rules = get_ruleset(ruleset)
-    title = clean_text(title, field="title", max_length=TITLE_MAX, label="The title")
+    title = clean_text(title, field="title", max_length=TITLE_MAX, label="The evening's title")
     if isinstance(date, str):
         try:
             date = datetime.date.fromisoformat(date)
@@ -407,33 +421,43 @@ def _checked_action(event) -> dict:
     event = dict(event)
     for key in ("player", "substitute", "broken_by"):
         if isinstance(event.get(key), str):
-            event[key] = clean_name(event[key], field=key)
+            event[key] = clean_name(event[key], field=key, label=EVENT_WORDS[key])
     if isinstance(event.get("consent"), list):
         event["consent"] = [
-            clean_name(name, field=f"consent[{i}]") if isinstance(name, str) else name
+            clean_name(name, field=f"consent[{i}]", label=EVENT_WORDS["consent"])
+            if isinstance(name, str)
+            else name
             for i, name in enumerate(event["consent"])
         ]
     exposed = event.get("exposed")
     if isinstance(exposed, dict):
         event["exposed"] = {
-            clean_name(name, field="exposed"): shown for name, shown in exposed.items()
+            clean_name(name, field="exposed", label=EVENT_WORDS["exposed"]): shown
+            for name, shown in exposed.items()
         }
     if kind == "dealer_choice":
         for key in ("cards", "counters"):
             if isinstance(event.get(key), str):
-                event[key] = clean_text(event[key], field=key, max_length=TITLE_MAX, label=key)
+                event[key] = clean_text(
+                    event[key], field=key, max_length=TITLE_MAX, label=EVENT_WORDS[f"chosen {key}"]
+                )
     cards = event.get("cards")
     if isinstance(cards, dict):
-        event["cards"] = {clean_name(name, field="cards"): card for name, card in cards.items()}
+        event["cards"] = {
+            clean_name(name, field="cards", label=EVENT_WORDS["cards"]): card
+            for name, card in cards.items()
+        }
     elif isinstance(cards, list):
         event["cards"] = [
-            [clean_name(throw[0], field=f"cards[{i}]"), *throw[1:]]
+            [clean_name(throw[0], field=f"cards[{i}]", label=EVENT_WORDS["thrown"]), *throw[1:]]
             if isinstance(throw, list) and throw and isinstance(throw[0], str)
             else throw
             for i, throw in enumerate(cards)
         ]
     if isinstance(event.get("cut_id"), str):
-        event["cut_id"] = clean_text(event["cut_id"], field="cut_id", max_length=KEY_MAX)
+        event["cut_id"] = clean_text(
+            event["cut_id"], field="cut_id", max_length=KEY_MAX, label=EVENT_WORDS["cut_id"]
+        )
     if "new_player" in event and not isinstance(event["new_player"], bool):
         raise UserError("'new_player' is true or false.", field="new_player")
     return event
@@ -658,11 +682,40 @@ def rubber_to_change(
         return rubber, None
     evening = _lock_evening(evening_id, expected_version)
     check_change(evening, None, table, table_number, doing)
+    if ordinal is not None and rubber_id is not None:
+        message = f"Table {table_number} has no rubber {ordinal} this evening."
+        raise UserError(message, field="rubber")
     if rubber_id is not None:
-        named = f"rubber {ordinal}" if ordinal is not None else "such rubber"
-        raise UserError(f"Table {table_number} has no {named} this evening.", field="rubber")
+        in_play = rubbers.filter(status=Rubber.Status.IN_PROGRESS).exists()
+        raise _taken_back(evening, table_number, in_play=in_play, doing=doing)
     found = _table_rubber(evening, table_number)
     return _as_locked(lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True)), evening
+
+
+def _taken_back(evening: Evening, table_number: int, *, in_play: bool, doing: str) -> Conflict:
+    """The refusal of a change a device meant for a rubber, named by id, that its table no
+    longer has: a phone's queued hand, say, whose rubber the secretary has since taken back
+    by undoing the cut (Call-Ace: the first jack) that began it (club.evening_undo, which
+    takes back only a rubber no hand was played in). Like a hand meant for a rubber that is
+    over (club.recording, `rubber_over`): a 409, final, never recorded in another rubber."""
+    game = get_game(evening.ruleset)
+    rubber, hand = game.rubber_label, game.hand_label
+    began = "the cut" if game.cutting else "the first jack"
+    if doing == "records":
+        what, undone = f"This {hand} was entered for", f"the {hand} was not recorded"
+    else:
+        what, undone = "This change was made to", "nothing was changed"
+    then = (
+        f"if the {hand} belongs to the {rubber} now in play, enter it again."
+        if in_play
+        else f"once the table has its new {rubber}, enter the {hand} again if it belongs to it."
+    )
+    return Conflict(
+        f"{what} a {rubber} that table {table_number} no longer has: the secretary undid "
+        f"{began} that began it, so {undone}. Ask the secretary; {then}",
+        field="rubber",
+        code="rubber_gone",
+    )
 
 
 def _log_change(

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 
 from club.models import Club
 from core.errors import UserError
-from core.text import clean_name
+from core.text import clean_name, too_long
 
 ROLES = {"secretary": "secretaries", "director": "directors"}
 ROLE_TITLES = {"secretary": "secretary", "director": "tournament director"}
@@ -35,7 +35,7 @@ def _login_name(username: str) -> str:
         raise UserError("Give the login name.", field="username")
     longest = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
     if len(username) > longest:
-        raise UserError(f"A login name is at most {longest} characters.", field="username")
+        raise UserError(too_long("The login name", longest, len(username)), field="username")
     try:
         user_model.username_validator(username)
     except ValidationError as exc:

@@ -138,7 +138,9 @@ def hand_record(
     `meant_rubber`, at an evening's table, the id of the rubber the device entered the
     hand for (the phone's): that rubber is locked, and a hand for it once it is over
     (queued on a phone, or waiting for its lock, while the table played on) is refused
-    with a 409, never recorded in the rubber now in play.
+    with a 409 (`rubber_over`), never recorded in the rubber now in play; so is one for a
+    rubber the table no longer has, taken back by an undo of its cut (`rubber_gone`,
+    club.evenings.rubber_to_change).
     `authorize(rubber)`, with a rubber named by id: the door's check that its caller may
     write to it, made on the rubber locked (scoring.api.write_access).
     """

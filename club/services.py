@@ -14,7 +14,9 @@ from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 @transaction.atomic
 def club_create(*, name: str, slug: str, currency: str, is_public: bool, secretary) -> Club:
     """Create a club with its first secretary."""
-    name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
+    name = clean_text(
+        name, field="name", max_length=TITLE_MAX, label="The club's name", required=True
+    )
     if Club.objects.filter(slug=slug).exists():
         raise UserError(f"A club with the address {slug!r} exists already.", field="slug")
     club = Club.objects.create(name=name, slug=slug, currency=currency, is_public=is_public)
@@ -59,7 +61,7 @@ def member_create(
 ) -> Member:
     """Add a player to the club's roster. Names are unique in a club, ignoring case and
     spaces; a name that looks like a member's needs `new_player` (see `member_named`)."""
-    name = clean_name(name)
+    name = clean_name(name, label="The member's name")
     if member_named(club=club, name=name, new_player=new_player) is not None:
         raise UserError(f"{name} is on the club's roster already.", field="name")
     try:
@@ -78,7 +80,7 @@ def member_update(
 ) -> Member:
     """Rename a member or change his guest status."""
     if name is not None:
-        name = clean_name(name)
+        name = clean_name(name, label="The member's name")
         other = member_named(club=member.club, name=name, new_player=new_player, exclude=member)
         if other is not None:
             raise UserError(f"{name} is on the club's roster already.", field="name")

@@ -141,8 +141,11 @@ def secretary_home(request):
             # (each field cut to ECHO_MAX characters, the note saying which was).
             again = typed_in(request.POST, OPEN_EVENING_FIELDS)
             error = refusal(refused, note=again.note)
-            words = OPEN_EVENING_FIELDS.get(error["field"] or "")
-            error["label"] = f"{capfirst(words)}:" if words else None
+            # Named before the message unless the message names it already ("The
+            # evening's title is 120 characters at most ...": core.text.too_long).
+            words = capfirst(OPEN_EVENING_FIELDS.get(error["field"] or "", ""))
+            named = not words or error["message"].startswith(words)
+            error["label"] = None if named else f"{words}:"
             typed = {**again.values, "club": number if error["field"] != "club" else None}
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
     # Clubs whose tournaments he directs without being their secretary.

@@ -291,7 +291,9 @@ def board_action(request, pk: int):
         if getattr(exc, "code", None) == "near_duplicate":
             # The arrivals form asks again, the name kept (it was clean and short enough),
             # with the box that says it is a new player.
-            error["arrival"] = clean_name(request.POST.get("player", ""))
+            error["arrival"] = clean_name(
+                request.POST.get("player", ""), field="player", label=evenings.EVENT_WORDS["player"]
+            )
             error["member"] = exc.details.get("member")
     evening.refresh_from_db()
     response = render(

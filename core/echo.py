@@ -23,6 +23,8 @@ from typing import Any
 
 from django.http import QueryDict
 
+from core.text import too_long
+
 # The most of a caller's text a refusal repeats, in the API's error (its message, its field
 # and each text of its details) and in a page's refused form (each field, and the message).
 ECHO_MAX = 500
@@ -111,24 +113,48 @@ class CutWhenRefused:
     """A Django form (listed before forms.Form among its bases) that, when refused, shows
     again each value typed cut to ECHO_MAX characters, and those its messages repeat too
     (Django's own repeat a refused choice), with a message of its own among the form's
-    naming in words each field that was cut: `typed_words`, or its label ("the address")."""
+    naming in words each field that was cut: `typed_words`, or its label ("the address").
+    A text past its field's limit is refused in the same words, as every door refuses one
+    (core.text.too_long: "The tournament's name is 120 characters at most; this one has
+    312."), not in Django's own words ("Ensure this value has at most 120 characters").
+    """
 
     typed_words: dict[str, str] = {}
 
     def full_clean(self):
         super().full_clean()
         if self.is_bound and self._errors:
+            self._say_lengths_in_words()
             self._cut_what_is_shown_again()
+
+    def _word(self, name: str, field) -> str:
+        """The field as a message names it: `typed_words`, or "the " and its label."""
+        label = str(field.label or name.replace("_", " "))
+        return self.typed_words.get(name, f"the {label[:1].lower()}{label[1:]}")
 
     def _words(self) -> dict[str, str]:
         words = {}
         for name, field in self.fields.items():
             if not getattr(field.widget, "render_value", True):
                 continue  # a password, never shown again
-            label = str(field.label or name.replace("_", " "))
-            default = f"the {label[:1].lower()}{label[1:]}"
-            words[self.add_prefix(name)] = self.typed_words.get(name, default)
+            words[self.add_prefix(name)] = self._word(name, field)
         return words
+
+    def _say_lengths_in_words(self) -> None:
+        for name, errors in self._errors.items():
+            field = self.fields.get(name)
+            if field is None:
+                continue
+            for error in errors.data:
+                params = getattr(error, "params", None) or {}
+                if getattr(error, "code", None) == "max_length" and "show_value" in params:
+                    words = self._word(name, field)
+                    error.message = too_long(
+                        f"{words[:1].upper()}{words[1:]}",
+                        params["limit_value"],
+                        params["show_value"],
+                    )
+                    error.params = None
 
     def _cut_what_is_shown_again(self) -> None:
         form = self.data

@@ -31,6 +31,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 
 from core import compiled
+from core.text import too_long
 
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
@@ -163,7 +164,8 @@ class IdempotencyMiddleware:
         from core.models import IdempotencyRecord
 
         if len(key) > 255:
-            return _problem(400, "invalid", "An Idempotency-Key is at most 255 characters.")
+            words = too_long("The Idempotency-Key header", 255, len(key))
+            return _problem(400, "too_long", words)
         if not key.isprintable():
             # A NUL in it, which PostgreSQL's text cannot hold, was a 500.
             return _problem(

@@ -6,7 +6,10 @@ log) cleans text through these functions, so a rule written here holds everywher
 - a **name** (a member, a player arriving) is at most `NAME_MAX` characters; a **title**
   (an evening, a club, a tournament) at most `TITLE_MAX`; a **reason** (a correction, a
   hand removed, an evening reopened) at most `REASON_MAX`. Past it the answer is a 400
-  naming the field, and the text is never echoed back;
+  naming the field in words, its limit and the length sent (`too_long`: "The evening's
+  title is 120 characters at most; this one has 312."), and the text is never echoed
+  back. Every call names its field in words (`label`); the API's text fields do so by
+  `words` (`InWords`), and so does every API field with a length limit;
 - a name is normalised to Unicode NFKC (so the full-width letters of "Ann" are "Ann"), its inner
   spaces collapsed and its ends trimmed; control characters (NUL, the rest of C0 and
   C1), bidirectional overrides and isolates, zero-width and other invisible formatting
@@ -59,13 +62,20 @@ def _refusal(ch: str, label: str, field: str) -> UserError:
     return UserError(f"{label} holds {what}; type it again as plain text.", field=field)
 
 
+def too_long(label: str, max_length: int, length: int) -> str:
+    """The refusal of a text past its limit, in words: the field (`label`, "The evening's
+    title"), its limit and the length sent. The one wording at every door: the services'
+    cleaning, the API's fields (`InWords`) and the HTML forms (core.echo.CutWhenRefused)."""
+    return f"{label} is {max_length:,} characters at most; this one has {length:,}."
+
+
 def _check_length(text: str, *, label: str, field: str, max_length: int, slack: int = 1) -> None:
     if len(text) > max_length * slack:
         raise UserError(
-            f"{label} is too long: at most {max_length} characters.",
+            too_long(label, max_length, len(text)),
             field=field,
             code="too_long",
-            details={"max_length": max_length},
+            details={"max_length": max_length, "length": len(text)},
         )
 
 
@@ -75,14 +85,13 @@ def _string(value, *, label: str, field: str) -> str:
     return value
 
 
-def clean_name(
-    value, *, field: str = "name", max_length: int = NAME_MAX, label: str = "The name"
-) -> str:
+def clean_name(value, *, label: str, field: str = "name", max_length: int = NAME_MAX) -> str:
     """A person's name as it is kept: NFKC, inner spaces collapsed, ends trimmed.
 
-    Refuses (UserError naming `field`): anything but a string, an empty name, a name
-    longer than `max_length`, and control, bidirectional, zero-width, other
-    invisible formatting, surrogate, private-use and unassigned characters.
+    Refuses (UserError naming `field`, and in its message the field in words, `label`:
+    "The member's name"): anything but a string, an empty name, a name longer than
+    `max_length`, and control, bidirectional, zero-width, other invisible formatting,
+    surrogate, private-use and unassigned characters.
     """
     value = _string(value, label=label, field=field)
     # The raw text is measured first (a generous bound) so a 100 KB name is refused
@@ -108,13 +117,14 @@ def clean_text(
     *,
     field: str,
     max_length: int,
-    label: str = "The text",
+    label: str,
     required: bool = False,
     multiline: bool = False,
 ) -> str:
     """A title or a reason as it is kept: NFC, ends trimmed (and, unless `multiline`,
     inner spaces collapsed). Refuses what `clean_name` refuses, except that a
-    multi-line text keeps its line breaks and tabs; an empty text only if `required`."""
+    multi-line text keeps its line breaks and tabs; an empty text only if `required`.
+    `label` is the field in words, as the refusal names it ("The evening's title")."""
     value = _string(value, label=label, field=field)
     _check_length(value, label=label, field=field, max_length=max_length, slack=4)
     text = unicodedata.normalize("NFC", value.replace("\r\n", "\n"))
@@ -176,22 +186,64 @@ def name_skeleton(name: str) -> str:
 # --- the API's fields --------------------------------------------------------------------------
 
 
-class NameField(serializers.CharField):
+class InWords:
+    """A DRF text field whose refusals name it in words (`words`: "The evening's title";
+    by default "The " and its name, "The reason"): a text past its `max_length` is refused
+    with `too_long`'s sentence, not DRF's "Ensure this field has no more than 120
+    characters." Mixed into every text field of the API with a length limit (a test holds
+    them to it)."""
+
+    def __init__(self, *, words: str | None = None, **kwargs):
+        self.words = words
+        super().__init__(**kwargs)
+
+    @property
+    def in_words(self) -> str:
+        """The field as a refusal names it."""
+        if self.words:
+            return self.words
+        # A list's item has no name of its own: it is named by its list's.
+        name = self.field_name or getattr(self.parent, "field_name", "") or "text"
+        return f"The {name.replace('_', ' ')}"
+
+    def to_internal_value(self, data):
+        return self.clean(super().to_internal_value(data))
+
+    def clean(self, value: str) -> str:
+        """The text as kept, or a ValidationError in words; checked before the field's
+        validators (DRF's own length check among them) run."""
+        if self.max_length is not None and len(value) > self.max_length:
+            raise serializers.ValidationError(
+                too_long(self.in_words, self.max_length, len(value)), code="too_long"
+            )
+        return value
+
+
+class BoundedCharField(InWords, serializers.CharField):
+    """DRF's CharField, its length refused in words (`InWords`)."""
+
+
+class BoundedSlugField(InWords, serializers.SlugField):
+    """DRF's SlugField, its length refused in words (`InWords`)."""
+
+
+class NameField(BoundedCharField):
     """A serializer field for a person's name, cleaned by `clean_name`."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", NAME_MAX)
         super().__init__(**kwargs)
 
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
+    def clean(self, value: str) -> str:
         try:
-            return clean_name(value, field=self.field_name, max_length=self.max_length)
+            return clean_name(
+                value, field=self.field_name, max_length=self.max_length, label=self.in_words
+            )
         except UserError as exc:
             raise serializers.ValidationError(exc.message, code=exc.code) from exc
 
 
-class TextField(serializers.CharField):
+class TextField(BoundedCharField):
     """A serializer field for a title or a reason, cleaned by `clean_text`."""
 
     def __init__(self, *, multiline: bool = False, **kwargs):
@@ -199,11 +251,11 @@ class TextField(serializers.CharField):
         self.multiline = multiline
         super().__init__(**kwargs)
 
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
+    def clean(self, value: str) -> str:
         try:
             return clean_text(
-                value, field=self.field_name, max_length=self.max_length, multiline=self.multiline
-            )
+                value, field=self.field_name, max_length=self.max_length,
+                label=self.in_words, multiline=self.multiline,
+            )  # fmt: skip
         except UserError as exc:
             raise serializers.ValidationError(exc.message, code=exc.code) from exc

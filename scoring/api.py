@@ -6,7 +6,6 @@ shapes for the OpenAPI schema and check only what is not a matter of law.
 
 from collections.abc import Callable
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -188,7 +187,9 @@ class RubberInput(serializers.Serializer):
             if not isinstance(names, list):
                 return names
             return [
-                clean_name(n, field=f"{path}[{i}]") if isinstance(n, str) else n
+                clean_name(n, field=f"{path}[{i}]", label="The player's name")
+                if isinstance(n, str)
+                else n
                 for i, n in enumerate(names)
             ]
 
@@ -242,6 +243,16 @@ def _rubber(request, slug: str, pk: int, *, to_write: bool = False) -> Rubber:
     return rubber
 
 
+#: A write to a rubber the caller cannot see, in words: one the table no longer has (a
+#: rubber is taken back when the secretary undoes the cut that began it, while no hand has
+#: been played in it) is told what to do, and is not told apart from another club's.
+NO_SUCH_RUBBER = (
+    "This club has no such rubber (a rubber is taken back when the secretary undoes the "
+    "cut that began it), so nothing was recorded or changed; ask the secretary which "
+    "rubber the table plays now."
+)
+
+
 def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], None]]:
     """Who may write to one of the club's rubbers: the club's secretary, the phone at the
     rubber's own table, or a club's director at a progressive's table (a recorder the
@@ -266,7 +277,7 @@ def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], No
 
     def check(rubber: Rubber | None) -> None:
         if rubber is None or rubber.club_id != club.pk:
-            raise Http404("No Rubber matches the given query.")
+            raise exceptions.NotFound(NO_SUCH_RUBBER)
         if referee is not None:
             if not referee(rubber):
                 raise exceptions.PermissionDenied(
@@ -277,7 +288,7 @@ def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], No
         own_table = table is not None and rubber.table_id == table.pk
         # A table's link sees only its own table's rubbers when the club is private.
         if not (secretary or club.is_public or own_table):
-            raise Http404("No Rubber matches the given query.")
+            raise exceptions.NotFound(NO_SUCH_RUBBER)
         if not secretary and not own_table:
             raise exceptions.PermissionDenied("This table's link opens only its own hands.")
 

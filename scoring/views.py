@@ -339,8 +339,11 @@ def _call_ace_play(data: dict) -> str:
 
 
 def _game_specs(sheet: dict) -> list[dict]:
-    """The finished games, then the game in progress (if any), in one shape."""
-    specs = [{**g, "in_progress": False} for g in sheet["games"]]
+    """The finished games, then the game in progress (if any), in one shape; each game's
+    winners in words for the page ("N-S"), as its explanation lines name them."""
+    specs = [
+        {**g, "winner_words": side_name(g["winner"]), "in_progress": False} for g in sheet["games"]
+    ]
     current = sheet.get("current")
     if current:
         specs.append(

@@ -82,7 +82,11 @@ def test_opening_an_evening(world, client):
     client.force_login(world.secretary)
     post = {"club": world.club.pk, "title": BIG, "ruleset": "euchre-somerset-1888"}
     page = shown_cut(client.post("/secretary/", post), "the evening's title")
-    assert "Not opened.</strong> The evening's title: " in page
+    # The message names the field itself: no "The evening's title:" before it.
+    assert (
+        "Not opened.</strong> The evening's title is 120 characters at most; this one has "
+        "1,000,000. What was typed for the evening's title"
+    ) in page
 
 
 def test_the_people_page(world, client):
@@ -90,7 +94,7 @@ def test_the_people_page(world, client):
     post = {"action": "add", "username": "eliza", "full_name": BIG, "role": "secretary",
             "password": "lone-hand-1888", "password2": "lone-hand-1888"}  # fmt: skip
     page = shown_cut(client.post("/secretary/clubs/somerset/people/", post), "the full name")
-    assert "The full name is too long: at most 150 characters." in page
+    assert "The full name is 150 characters at most; this one has 1,000,000." in page
     assert 'value="eliza"' in page  # the login name, short, shown again whole
 
 
@@ -99,7 +103,8 @@ def test_the_new_tournament_form(world, client):
     post = {"name": "Spring", "slug": BIG, "kind": "ladder", "precedence": "points_won"}
     response = client.post("/secretary/clubs/somerset/tournaments/new/", post)
     assert response.status_code == 400
-    page = shown_cut(response, "the address")
+    page = shown_cut(response, "the tournament's address")
+    assert "The tournament's address is 60 characters at most; this one has 1,000,000." in page
     assert 'value="Spring"' in page
     # Django's own message repeating a refused choice is cut too.
     post = {"name": "Spring", "slug": "spring", "kind": BIG, "precedence": "points_won"}
@@ -114,7 +119,8 @@ def test_a_late_correction_on_the_rubbers_page(world, client):
     response = client.post(f"/clubs/somerset/rubbers/{world.rubber.pk}/change/", post)
     assert response.status_code == 400
     page = shown_cut(response, "the reason")
-    assert "Not changed." in page and "The reason is too long: at most 500 characters." in page
+    assert "Not changed." in page
+    assert "The reason is 500 characters at most; this one has 1,000,000." in page
     assert 'name="tricks" min="0" max="5" required inputmode="numeric" value="4"' in page
 
 

@@ -13,7 +13,7 @@ from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from config.schema import ErrorOutput
 from core.inputs import WholeNumberField
-from core.text import NameField, TextField
+from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
 from tournaments import rounds, selectors, services
 from tournaments.filters import StandingsFilter
@@ -51,8 +51,8 @@ def _precedence_field() -> serializers.ListField:
 
 
 class TournamentInput(serializers.Serializer):
-    name = TextField()
-    slug = serializers.SlugField(max_length=60)
+    name = TextField(words="The tournament's name")
+    slug = BoundedSlugField(max_length=60, words="The tournament's address")
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES, required=False, default="")
     is_public = serializers.BooleanField(default=True)
@@ -63,25 +63,27 @@ class TournamentInput(serializers.Serializer):
     movement = serializers.CharField(required=False, default="")
     rounds_planned = WholeNumberField(min_value=1, max_value=100, required=False)
     deals_per_round = WholeNumberField(min_value=1, max_value=100, required=False)
-    stake = serializers.CharField(
+    stake = BoundedCharField(
         required=False,
         max_length=20,
+        words="The stake",
         help_text="a progressive's stake per point as a decimal string (\"0.25\"): each round's "
         "table settles at it as an evening's rubber does (rulings P2, M1); none settles nothing",
     )
 
 
 class TournamentUpdateInput(serializers.Serializer):
-    name = TextField(required=False)
+    name = TextField(required=False, words="The tournament's name")
     is_public = serializers.BooleanField(required=False)
     precedence = _precedence_field()
     evenings = serializers.ListField(
         child=WholeNumberField(min_value=1, max_value=2**63 - 1), required=False
     )
     standings_round = WholeNumberField(min_value=0, required=False)
-    stake = serializers.CharField(
+    stake = BoundedCharField(
         required=False,
         max_length=20,
+        words="The stake",
         help_text="a progressive's stake per point, until its first round is seated (ruling P2)",
     )
 
@@ -285,7 +287,7 @@ class RecalculationView(APIView):
 
 
 class EntryInput(serializers.Serializer):
-    name = NameField()
+    name = NameField(words="The player's name")
     new_player = serializers.BooleanField(
         default=False,
         help_text="the name looks like a member's, and this is a new player all the same",
@@ -316,7 +318,9 @@ class RoundOutput(serializers.Serializer):
 
 class RoundInput(serializers.Serializer):
     cards = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField(max_length=3), max_length=12),
+        child=serializers.ListField(
+            child=BoundedCharField(max_length=3, words="A card"), max_length=12
+        ),
         required=False,
         help_text="for a round seated by a cut: the cards each player actually cut, in the "
         'order he cut them, for tables then for partners ({"Ann": ["JS", "9H"]}); without '

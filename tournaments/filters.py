@@ -1,10 +1,19 @@
 """Query filters for the standings (django-filter): one place that reads `?player=`."""
 
 import django_filters
+from django import forms
 
+from core.echo import CutWhenRefused
 from tournaments.models import TournamentTotal
 
 PLAYER_MAX = 80  # as the public page reads it
+
+
+class StandingsSearch(CutWhenRefused, forms.Form):
+    """The filter's form: a name searched for past its limit is refused in words, as every
+    text is (core.text.too_long), not in Django's."""
+
+    typed_words = {"player": "the name searched for"}
 
 
 class StandingsFilter(django_filters.FilterSet):
@@ -23,3 +32,4 @@ class StandingsFilter(django_filters.FilterSet):
     class Meta:
         model = TournamentTotal
         fields = ["player"]
+        form = StandingsSearch

@@ -31,7 +31,12 @@ class TournamentForm(CutWhenRefused, forms.Form):
     progressive's movement and round format. Refused, it is shown again with what was
     typed, each field cut to ECHO_MAX characters (core.echo)."""
 
-    typed_words = {"kind": "the kind of tournament", "precedence": "the metrics to rank by"}
+    typed_words = {
+        "name": "the tournament's name",
+        "slug": "the tournament's address",
+        "kind": "the kind of tournament",
+        "precedence": "the metrics to rank by",
+    }
 
     name = forms.CharField(max_length=120)
     slug = forms.SlugField(

@@ -53,7 +53,7 @@ def tournament_enter(
     from core.text import clean_name
 
     _progressive(tournament)
-    name = clean_name(name)
+    name = clean_name(name, label="The player's name")
     member = member_named(
         club=tournament.club, name=name, new_player=new_player
     ) or Member.objects.create(club=tournament.club, name=name, is_guest=True)

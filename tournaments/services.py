@@ -497,7 +497,9 @@ def tournament_create(
     from core.errors import UserError
     from core.text import TITLE_MAX, clean_text
 
-    name = clean_text(name, field="name", max_length=TITLE_MAX, label="The name", required=True)
+    name = clean_text(
+        name, field="name", max_length=TITLE_MAX, label="The tournament's name", required=True
+    )
 
     if Tournament.objects.filter(club=club, slug=slug).exists():
         raise UserError(f"The club has a tournament called {slug!r} already.", field="slug")
@@ -570,7 +572,7 @@ def tournament_update(
         from core.text import TITLE_MAX, clean_text
 
         tournament.name = clean_text(
-            name, field="name", max_length=TITLE_MAX, label="The name", required=True
+            name, field="name", max_length=TITLE_MAX, label="The tournament's name", required=True
         )
         changed.append("name")
     if is_public is not None:

@@ -20,6 +20,7 @@ from .base import (
     check_mapping,
     check_partnership_players,
     check_side,
+    side_name,
 )
 from .euchre import settle_partnership
 
@@ -297,14 +298,15 @@ class BridgeRules(RuleSet):
             if chicane[s] == 2 and (h_side == s or held != 5):
                 # Both of that side's hands are void, so the adversaries hold every honour.
                 raise ScoringError(
-                    f"{SIDES[s]} hold no trumps (double chicane): {SIDES[1 - s]} must hold all "
-                    "five honours",
+                    f"{side_name(SIDES[s])} hold no trumps (double chicane): "
+                    f"{side_name(SIDES[1 - s])} must hold all five honours",
                     field=f"{p}.honours",
                     law="ruling B4",
                 )
             if chicane[s] == 1 and h_side == s and in_one != held:
                 raise ScoringError(
-                    f"one {SIDES[s]} hand is void of trumps: all their honours are in the other",
+                    f"one {side_name(SIDES[s])} hand is void of trumps: all their honours are in "
+                    "the other",
                     field=f"{p}.honours.in_one_hand",
                     law="ruling B4",
                 )
@@ -333,9 +335,10 @@ class BridgeRules(RuleSet):
                 if revokes[s]:
                     n = revokes[s]
                     lines.append(Line("ruling B6", (
-                        f"{n} revoke{'s' if n > 1 else ''} by {SIDES[s]}: {moved[s]} "
-                        f"trick{' moves' if moved[s] == 1 else 's move'} to {SIDES[1 - s]} "
-                        f"(NS {tricks[0]}, EW {tricks[1]})")))
+                        f"{n} revoke{'s' if n > 1 else ''} by {side_name(SIDES[s])}: "
+                        f"{moved[s]} trick{' moves' if moved[s] == 1 else 's move'} to "
+                        f"{side_name(SIDES[1 - s])} ({side_name('NS')} {tricks[0]}, "
+                        f"{side_name('EW')} {tricks[1]})")))
 
         # Ruling B1: the side with more than six tricks scores each above six at the trump's
         # value, doubled once for each double or redouble.
@@ -374,10 +377,11 @@ class BridgeRules(RuleSet):
                         above[1 - s] -= c
                     if lines is not None:
                         what = "double chicane" if chicane[s] == 2 else "chicane"
-                        how = (f"added to {SIDES[s]}'s honours" if h_side == s
-                               else f"deducted from {SIDES[1 - s]}'s honours")
+                        how = (f"added to {side_name(SIDES[s])}'s honours" if h_side == s
+                               else f"deducted from {side_name(SIDES[1 - s])}'s honours")
                         lines.append(Line("ruling B4", (
-                            f"{what} for {SIDES[s]}, {'four' if chicane[s] == 2 else 'three'} "
+                            f"{what} for {side_name(SIDES[s])}, "
+                            f"{'four' if chicane[s] == 2 else 'three'} "
                             f"honours' worth: {c} {how}")))
 
         # Ruling B5: slam counts only tricks won in play and not lost by the side's own revoke.
@@ -391,7 +395,7 @@ class BridgeRules(RuleSet):
                 if lines is not None:
                     name = "grand slam" if own == 13 else "little slam"
                     lines.append(Line("ruling B5", (
-                        f"{SIDES[s]} took {WORDS[own]} tricks: {name}, {bonus}")))
+                        f"{side_name(SIDES[s])} took {WORDS[own]} tricks: {name}, {bonus}")))
 
         hands = state.hands + 1
         below_ns = state.below_ns + below[0]
@@ -425,15 +429,16 @@ class BridgeRules(RuleSet):
         complete = wins == 2
         if lines is not None:
             lines.append(Line("ruling B2", (
-                f"{SIDES[won]} reach {game[won]}: game {len(games)} is theirs "
+                f"{side_name(SIDES[won])} reach {game[won]}: game {len(games)} is theirs "
                 "(the excess over thirty counts)")))
         new = BridgeState(state.odd_trick_cap, 0, 0, games, below_ns, below_ew, above_ns,
                           above_ew, won if complete else -1, complete, hands)
         if complete and lines is not None:
             totals = _totals(new)
             lines.append(Line("ruling B7", (
-                f"{SIDES[won]} win two games and the rubber: {RUBBER_BONUS} added; the rubber "
-                f"is worth {totals[won] - totals[1 - won]} (NS {totals[0]}, EW {totals[1]})")))
+                f"{side_name(SIDES[won])} win two games and the rubber: {RUBBER_BONUS} added; "
+                f"the rubber is worth {totals[won] - totals[1 - won]} ({side_name('NS')} "
+                f"{totals[0]}, {side_name('EW')} {totals[1]})")))
         return new, HandResult(points, SIDES[won], complete, facts, self, state, hand)
 
     @staticmethod
@@ -446,7 +451,7 @@ class BridgeRules(RuleSet):
             dbl = f", redoubled: {per}"
         elif hand.doubles > 2:
             dbl = f", doubled {hand.doubles} times: {per}"
-        side = SIDES[odd_side]
+        side = side_name(SIDES[odd_side])
         lines.append(Line("ruling B1", (
             f"{side} take {WORDS[odd + 6]} tricks, {WORDS[odd]} above six at "
             f"{TRUMP_NAMES[hand.trump]} ({TRICK_VALUE[hand.trump]} each{dbl}): "
@@ -472,7 +477,7 @@ class BridgeRules(RuleSet):
                 what += ", four in one hand,"
         note = " (doubling does not touch honours)" if hand.doubles else ""
         lines.append(Line("ruling B3", (
-            f"{SIDES[hand.honours_side]} held {what} at {TRUMP_NAMES[hand.trump]}: "
+            f"{side_name(SIDES[hand.honours_side])} held {what} at {TRUMP_NAMES[hand.trump]}: "
             f"{value}{note}")))
 
     # --- the rubber ----------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Four-hand partnership Euchre, the Somerset Club laws of 1888 (laws 1-7, 50, 63, 70, 71, 90, 102).
 
-Sides are indexed 0 (NS) and 1 (EW) inside the engine and named "NS"/"EW" at its edges.
+Sides are indexed 0 (NS) and 1 (EW) inside the engine and named "NS"/"EW" at its edges (the
+hands' data, points and facts); the explanation lines, for people, name them in words as the
+pages do ("N-S make, three tricks": `side_name`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .base import (
     check_partnership_players,
     check_side,
     money,
+    side_name,
 )
 
 #: Points that win a game (law 2).
@@ -268,7 +271,8 @@ class EuchreRules(RuleSet):
                 lap += pts
             elif lines is not None:
                 lines.append(Line("ruling E6", (
-                    f"{pts} to {SIDES[side]} lost: {SIDES[won]} had already reached five")))
+                    f"{pts} to {side_name(SIDES[side])} lost: {side_name(SIDES[won])} had "
+                    "already reached five")))
 
         hands = state.hands + 1
         lone = SIDES[makers] if alone else None
@@ -320,7 +324,7 @@ class EuchreRules(RuleSet):
         """
         games = state.games
         winner = state.winner
-        w = SIDES[won]
+        w = side_name(SIDES[won])
         while True:
             loser_score = score[1 - won]
             value = 1 if loser_score else 2  # law 7, ruling E3 (a lap carried in counts)
@@ -350,15 +354,15 @@ class EuchreRules(RuleSet):
         game = games[-1]
         number = len(games)
         won = game.winner
-        w = SIDES[won]
+        w, loser = side_name(SIDES[won]), side_name(SIDES[1 - won])
         loser_score = game.ew if won == 0 else game.ns
         lines.append(Line("ruling E6", f"{w} reach five and win game {number}"))
         if game.value == 2:
             lines.append(Line("law 7", (
-                f"game {number} counts two: {SIDES[1 - won]} failed to score (ruling E3)")))
+                f"game {number} counts two: {loser} failed to score (ruling E3)")))
         else:
             lines.append(Line("law 7", (
-                f"game {number} counts one: {SIDES[1 - won]} scored {loser_score} (ruling E3)")))
+                f"game {number} counts one: {loser} scored {loser_score} (ruling E3)")))
         if game.lap and not complete:
             lines.append(Line("ruling E2", (
                 f"{w}'s {game.lap} beyond five is a lap, carried into game {number + 1}")))
@@ -367,7 +371,8 @@ class EuchreRules(RuleSet):
                 f"{w}'s lap of {game.lap} is lost: game {number} is the last of the rubber")))
         if decided:
             lines.append(Line("ruling E1", (
-                f"{SIDES[winner]} have won two of the first three games: the rubber is theirs")))
+                f"{side_name(SIDES[winner])} have won two of the first three games: the rubber "
+                "is theirs")))
             if number == 2:
                 lines.append(Line("law 1", "the third game is played all the same"))
         if number == 3 and game.lap:
@@ -376,8 +381,9 @@ class EuchreRules(RuleSet):
         if complete:
             totals = _totals(games, winner)
             lines.append(Line("ruling E4", (
-                f"rubber to {SIDES[winner]}, worth {totals[winner] - totals[1 - winner]} "
-                f"(NS {totals[0]}, EW {totals[1]}, two for the rubber included; law 7)")))
+                f"rubber to {side_name(SIDES[winner])}, worth "
+                f"{totals[winner] - totals[1 - winner]} ({side_name('NS')} {totals[0]}, "
+                f"{side_name('EW')} {totals[1]}, two for the rubber included; law 7)")))
 
     # --- explanation helpers (only called when explaining) -------------------------------------
 
@@ -390,31 +396,32 @@ class EuchreRules(RuleSet):
                 f"{both} revoke{'s' if both > 1 else ''} by each side cancel (ruling E7)")))
         if net:
             n = abs(net)
-            offender = SIDES[1 - r_side]
+            offender = side_name(SIDES[1 - r_side])
             per = ", five each in a lone hand" if hand.alone else ""
             lines.append(Line("law 63", (
                 f"{n} revoke{'s' if n > 1 else ''} by {offender}{per}: {r_pts} to "
-                f"{SIDES[r_side]}, scored before the hand (law 4, ruling E6)")))
+                f"{side_name(SIDES[r_side])}, scored before the hand (law 4, ruling E6)")))
             lines.append(Line("law 70", "the hand is played out and scored all the same"))
 
     @staticmethod
     def _explain_hand(hand: EuchreHand, h_side: int, h_pts: int, lines: list[Line]) -> None:
         tricks = WORDS[hand.tricks]
         trick_s = "trick" if hand.tricks == 1 else "tricks"
-        makers = SIDES[hand.makers]
+        # The makers as the sheet's Play column names them ("N-S make, three tricks").
+        makers = side_name(SIDES[hand.makers])
+        scorers = side_name(SIDES[h_side])
         if hand.law50:
             lines.append(Line("law 50", (
                 f"an adversary abandoned his hand against {makers}'s lone hand: {h_pts} "
                 "(ruling E5)")))
         elif not hand.alone:
             if hand.tricks == 5:
-                lines.append(Line("law 2", f"makers {makers}, five tricks (march): {h_pts}"))
+                lines.append(Line("law 2", f"{makers} make, five tricks (march): {h_pts}"))
             elif h_side == hand.makers:
-                lines.append(Line("law 2", f"makers {makers}, {tricks} tricks: {h_pts}"))
+                lines.append(Line("law 2", f"{makers} make, {tricks} tricks: {h_pts}"))
             else:
                 lines.append(Line("law 2", (
-                    f"makers {makers} euchred, {tricks} {trick_s}: {h_pts} to "
-                    f"{SIDES[h_side]}")))
+                    f"{makers} make, {tricks} {trick_s} (euchred): {h_pts} to {scorers}")))
         elif hand.tricks == 5 and hand.law102:
             lines.append(Line("law 102", (
                 f"lone hand, five tricks, but the partner exposed a card: {h_pts} (ruling E5)")))
@@ -422,7 +429,7 @@ class EuchreRules(RuleSet):
             lines.append(Line("law 3", f"lone hand, {tricks} tricks: {h_pts}"))
         else:
             lines.append(Line("law 3", (
-                f"lone hand euchred, {tricks} {trick_s}: {h_pts} to {SIDES[h_side]}")))
+                f"lone hand euchred, {tricks} {trick_s}: {h_pts} to {scorers}")))
             if hand.law102:
                 lines.append(Line("law 102", "a euchre still scores four (ruling E5)"))
 
@@ -430,13 +437,14 @@ class EuchreRules(RuleSet):
     def _explain_law90(hand: EuchreHand, h_side: int, h_pts: int, forfeit: int,
                        lines: list[Line]) -> None:
         off = hand.law90
+        offender = side_name(SIDES[off])
         lone = " in a lone hand" if hand.alone else ""
         lines.append(Line("law 90", (
-            f"{SIDES[off]} held the wrong number of cards or failed to discard: they forfeit "
-            f"{forfeit}{lone} to {SIDES[1 - off]} (ruling E8)")))
+            f"{offender} held the wrong number of cards or failed to discard: they forfeit "
+            f"{forfeit}{lone} to {side_name(SIDES[1 - off])} (ruling E8)")))
         if h_side == off and h_pts:
             lines.append(Line("law 90", (
-                f"{SIDES[off]} score nothing on this hand: their {h_pts} is not counted "
+                f"{offender} score nothing on this hand: their {h_pts} is not counted "
                 "(ruling E8)")))
 
     # --- the rubber ----------------------------------------------------------------------------

@@ -72,20 +72,23 @@ def error_of(response):
 )
 def test_a_name_with_control_bidi_or_invisible_characters_is_refused(text, what):
     with pytest.raises(UserError) as error:
-        clean_name(text, field="player")
+        clean_name(text, field="player", label="The player's name")
+    assert error.value.message.startswith("The player's name holds ")
     assert what in error.value.message
     assert error.value.field == "player"
 
 
 def test_names_are_normalised_and_matched_ignoring_case_and_spaces():
-    assert clean_name(f"  {FULL_WIDTH_ANN}   Smith ") == "Ann Smith"
+    assert clean_name(f"  {FULL_WIDTH_ANN}   Smith ", label="The name") == "Ann Smith"
     assert name_key("A nn") == name_key("ANN") == name_key(FULL_WIDTH_ANN) == "ann"
     # Look-alike letters from another script share the skeleton, not the key.
     assert name_key(CYRILLIC_ANN) != name_key("Ann")
     assert name_skeleton(CYRILLIC_ANN) == name_skeleton("Ann") == name_skeleton("\u0391NN")
     assert name_skeleton("Bob") != name_skeleton("Ann")
-    with pytest.raises(UserError, match="at most 80"):
-        clean_name("x" * (NAME_MAX + 1))
+    with pytest.raises(UserError) as error:
+        clean_name("x" * (NAME_MAX + 1), label="The member's name")
+    assert error.value.message == "The member's name is 80 characters at most; this one has 81."
+    assert error.value.details == {"max_length": 80, "length": 81}
 
 
 # --- the API --------------------------------------------------------------------------------
@@ -94,9 +97,11 @@ def test_names_are_normalised_and_matched_ignoring_case_and_spaces():
 def test_the_api_refuses_a_huge_name_with_400_naming_the_field(secretary_api, club, evening):
     events = reverse("api-evening-events", args=[club.slug, evening.pk])
     error = error_of(secretary_api.post(events, {"type": "arrive", "player": HUGE}, format="json"))
-    assert error["field"] == "player" and "at most 80 characters" in error["message"]
+    assert error["field"] == "player"
+    assert error["message"] == "The player's name is 80 characters at most; this one has 100,000."
     error = error_of(secretary_api.post(reverse("api-members", args=[club.slug]), {"name": HUGE}))
     assert error["field"] == "name"
+    assert error["message"] == "The member's name is 80 characters at most; this one has 100,000."
     assert not Member.objects.filter(club=club).exists()
     assert Evening.objects.get(pk=evening.pk).version == 0
 
@@ -105,7 +110,8 @@ def test_the_api_refuses_a_huge_or_hidden_reason(secretary_api, club, evening):
     evenings.evening_close(evening_id=evening.pk)
     reopen = reverse("api-evening-reopen", args=[club.slug, evening.pk])
     error = error_of(secretary_api.post(reopen, {"reason": "x" * (REASON_MAX + 1)}, format="json"))
-    assert error["field"] == "reason" and "at most 500" in error["message"]
+    assert error["field"] == "reason"
+    assert error["message"] == "The reason is 500 characters at most; this one has 501."
     error = error_of(secretary_api.post(reopen, {"reason": "typo\u202e"}, format="json"))
     assert error["field"] == "reason" and "U+202E" in error["message"]
     assert Evening.objects.get(pk=evening.pk).status == "closed"
@@ -272,7 +278,9 @@ def test_the_board_refuses_a_huge_name_without_echoing_it(client, secretary, clu
     client.force_login(secretary)
     response = board_post(client, evening, type="arrive", player=HUGE)
     assert response.status_code == 200
-    assert b"at most 80 characters" in response.content
+    assert b"The player&#x27;s name is 80 characters at most; this one has 100,000." in (
+        response.content
+    )
     assert HUGE[:200].encode() not in response.content
     assert Evening.objects.get(pk=evening.pk).version == 0
 
@@ -298,7 +306,11 @@ def test_the_secretary_home_caps_an_evening_title(client, secretary, club):
         reverse("secretary-home"),
         {"club": club.pk, "ruleset": "euchre-somerset-1888", "stake": "0", "title": HUGE},
     )
-    assert response.status_code == 400 and b"at most 120 characters" in response.content
+    assert response.status_code == 400
+    assert (
+        "<strong>Not opened.</strong> The evening&#x27;s title is 120 characters at most; this "
+        "one has 100,000."
+    ) in response.content.decode()
     assert not Evening.objects.exists()
 
 

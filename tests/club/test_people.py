@@ -142,11 +142,11 @@ def test_an_officer_refused_says_why_beside_the_field(client, people, club, form
     [
         ({"username": "ann\x00"}, "username", "letters, digits and @ . + - _ only"),
         ({"username": "t" * 151, "password": STRONG, "password2": STRONG}, "username",
-         "at most 150 characters"),
+         "The login name is 150 characters at most; this one has 151."),
         ({"username": "tom", "full_name": "Tom\x00", "password": STRONG, "password2": STRONG},
          "full_name", "control character"),
         ({"username": "tom", "full_name": "T" * 200, "password": STRONG, "password2": STRONG},
-         "full_name", "too long"),
+         "full_name", "The full name is 150 characters at most; this one has 200."),
     ],
 )  # fmt: skip
 def test_a_hostile_officer_is_refused_beside_the_field(client, people, club, form, field, words):

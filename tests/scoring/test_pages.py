@@ -202,21 +202,21 @@ def test_euchre_sheet_shows_games_laps_values_rubber_and_ledger(client, euchre_s
     assert hand[2][2:] == ["1", "4 +4"]
     assert hand[3][1].startswith("N-S make, 5 tricks (march); revoke by E-W")
     assert hand[3][2:] == ["5 +5 lap 1", "4"]
-    assert "Game 1 to NS: single, counts 1 (ruling E3)" in game[1]
-    assert "NS's lap of 1: carried into game 2 (ruling E2)" in game[1]
+    assert "Game 1 to N-S: single, counts 1 (ruling E3)" in game[1]
+    assert "N-S's lap of 1: carried into game 2 (ruling E2)" in game[1]
 
     # Game 2 opens with NS's lap of 1; EW never score: double.
     assert "Lap carried in from game 1 (ruling E2) 1 0" in game[2]
     assert hand[4][2:] == ["3 +2", "0"]
-    assert "Game 2 to NS: double, counts 2 (ruling E3)" in game[2]
+    assert "Game 2 to N-S: double, counts 2 (ruling E3)" in game[2]
     # Game 3 opens with NS's lap of 3; game 4 with EW's lap of 1, and its lap is lost.
     assert "Lap carried in from game 2 (ruling E2) 3 0" in game[3]
-    assert "Game 3 to EW: single, counts 1" in game[3]
+    assert "Game 3 to E-W: single, counts 1" in game[3]
     assert "Lap carried in from game 3 (ruling E2) 0 1" in game[4]
     assert "a fourth game" in game[4]
     assert hand[11][2:] == ["0", "5 +1 lap 3, lost"]
-    assert "Game 4 to EW: double, counts 2" in game[4]
-    assert "EW's lap of 3: lost, the rubber's last game (ruling E2)" in game[4]
+    assert "Game 4 to E-W: double, counts 2" in game[4]
+    assert "E-W's lap of 3: lost, the rubber's last game (ruling E2)" in game[4]
 
     # Ruling E4: NS 1 + 2 and two for the rubber, EW 1 + 2: worth 2.
     result = page.text[f"rubber-{rubber.pk}-result"]
@@ -245,7 +245,7 @@ def test_euchre_sheet_shows_a_correction_beside_the_original(client, euchre_shee
     assert "(secretary)" not in play
     assert "“EW took two tricks, not three”" in play
     # The explanation of the corrected score is there to unfold.
-    assert "law 2: makers EW euchred, two tricks: 2 to NS" in play
+    assert "law 2: E-W make, two tricks (euchred): 2 to N-S" in play
     assert "corrected" not in page.cells[f"rubber-{rubber.pk}-hand-5"][1]
 
 
@@ -270,16 +270,16 @@ def test_bridge_sheet_shows_the_line_games_rubber_and_ledger(client, club, roste
     assert above.index("20 little slam, hand 3") < above.index("16 honours less chicane, hand 1")
     assert "100 honours, hand 2" in above and "4 honours, hand 3" in above
     # Below the line, game by game: tricks, then the game's rule.
-    assert "Game 1: NS 48 hand 1" in line
-    assert "Game 2: EW 48 hand 2" in line
-    assert "Game 3: NS 12 hand 3 24 hand 5 16 hand 4 8 hand 6" in line
+    assert "Game 1: N-S 48 hand 1" in line
+    assert "Game 2: E-W 48 hand 2" in line
+    assert "Game 3: N-S 12 hand 3 24 hand 5 16 hand 4 8 hand 6" in line
 
     # Hand 4: NS's revoke moves three tricks and holds them at 28 (ruling B6).
     hand4 = page.cells[f"rubber-{rubber.pk}-hand-4"]
     assert hand4[1].startswith("N-S declare diamonds; N-S 13 tricks, E-W 0; N-S 5 honours")
     assert "1 revoke by N-S" in hand4[1]
     assert hand4[2:] == ["16", "54", "", ""]
-    assert "Game 3 to NS (ruling B2) 36 24" in page.text[f"rubber-{rubber.pk}-game-3"]
+    assert "Game 3 to N-S (ruling B2) 36 24" in page.text[f"rubber-{rubber.pk}-game-3"]
 
     # Ruling B7: NS 84 + 90 + 100 = 274, EW 72 + 120 = 192, worth 82.
     result = page.text[f"rubber-{rubber.pk}-result"]

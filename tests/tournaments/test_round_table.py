@@ -46,7 +46,7 @@ def test_a_director_records_the_deal_and_the_table_is_won(directing, round_one):
     assert answer.status_code == 200
     page = answer.content.decode()
     assert "Hand 1 recorded." in page
-    assert "makers NS, three tricks: 1" in page  # the hand's own line (law 2)
+    assert "law 2: N-S make, three tricks: 1" in page  # the hand's own line, in words
     rubber.refresh_from_db()
     assert rubber.hand_count == 1
     # One deal a round: the deal ends the table, won by the side ahead (tournaments.rounds).

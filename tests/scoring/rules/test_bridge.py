@@ -283,7 +283,11 @@ def test_ruling_B6_the_revoking_side_is_held_at_twenty_eight():
     # NS keep ten tricks: 4 x 8 = 32, but only 8 bring them to 28; 24 are not scored.
     assert r.points["NS"]["below"] == 8
     assert r.game_won is None and state.ns == 28
-    assert any(line.law == "ruling B6" and "28" in line.text for line in r.lines)
+    assert [str(line) for line in r.lines if line.law == "ruling B6"] == [
+        "ruling B6: 1 revoke by N-S: 3 tricks move to E-W (N-S 10, E-W 3)",
+        "ruling B6: N-S revoked: their score toward game stops at 28; 24 of the trick points "
+        "are not scored",
+    ]
 
 
 def test_ruling_B6_a_side_already_at_twenty_nine_gains_nothing_toward_game():
@@ -429,6 +433,20 @@ def test_bad_hands_are_user_errors_naming_field_and_law(raw, field, law):
     with pytest.raises(ScoringError) as err:
         BRIDGE.validate_hand(BRIDGE.start({}), raw)
     assert (err.value.field, err.value.law) == (field, law)
+
+
+def test_a_chicane_refused_names_the_sides_in_words():
+    """Ruling B4's refusals reach the phone's page: the sides as people name them."""
+    with pytest.raises(ScoringError) as err:
+        BRIDGE.validate_hand(BRIDGE.start({}), hand(chicane={"NS": 2}, honours=honours("NS", 5, 5)))
+    assert err.value.message == (
+        "N-S hold no trumps (double chicane): E-W must hold all five honours"
+    )
+    with pytest.raises(ScoringError) as err:
+        BRIDGE.validate_hand(BRIDGE.start({}), hand(chicane={"EW": 1}, honours=honours("EW", 4, 3)))
+    assert err.value.message == (
+        "one E-W hand is void of trumps: all their honours are in the other"
+    )
 
 
 def test_no_trumps_with_the_aces_divided_scores_no_honours():

@@ -5,6 +5,7 @@ from decimal import Decimal
 import pytest
 
 from scoring.rules import RULESETS, ScoringError, get_ruleset
+from scoring.rules.base import WORDS
 from scoring.rules.euchre import EuchreGame, EuchreState
 
 EUCHRE = get_ruleset("euchre-somerset-1888")
@@ -43,13 +44,15 @@ def texts(result):
 def test_law_2_makers_three_or_four_tricks_score_one(tricks):
     _, r = score(hand("EW", tricks))
     assert r.points == {"NS": 0, "EW": 1}
-    assert r.lines[0].law == "law 2"
+    # The sides in words, as the sheet's Play column names them (side_name).
+    assert texts(r) == [f"law 2: E-W make, {WORDS[tricks]} tricks: 1"]
 
 
 def test_law_2_makers_march_scores_two():
     _, r = score(hand("NS", 5))
     assert r.points == {"NS": 2, "EW": 0}
     assert r.facts["march"] == "NS"
+    assert texts(r) == ["law 2: N-S make, five tricks (march): 2"]
 
 
 @pytest.mark.parametrize("tricks", [0, 1, 2])
@@ -57,7 +60,8 @@ def test_law_2_makers_euchred_adversaries_score_two(tricks):
     _, r = score(hand("NS", tricks))
     assert r.points == {"NS": 0, "EW": 2}
     assert r.facts["euchred"] == "NS"
-    assert r.lines[0].law == "law 2" and "euchred" in r.lines[0].text
+    trick_s = "trick" if tricks == 1 else "tricks"
+    assert texts(r) == [f"law 2: N-S make, {WORDS[tricks]} {trick_s} (euchred): 2 to E-W"]
 
 
 # --- law 3: the lone hand ----------------------------------------------------------------------

@@ -1,0 +1,87 @@
+"""A hand queued on the phone for a rubber the table no longer has (issue: a queued hand
+for a rubber that no longer exists), in Debian's chromium at a 360 px phone's width: the
+network is cut, a hand is entered, the secretary undoes the cut that began the rubber
+and the four cut again; the network returns, and the hand is refused in words, once: the
+queue drops it (it is not sent again), the form holds it as typed, nothing is recorded.
+Screenshot in artifacts/screenshots/phone-11-rubber-taken-back.png."""
+
+import datetime
+import re
+import time
+from decimal import Decimal
+
+import pytest
+
+from club import evenings
+from club.evening_undo import evening_undo
+from club.models import Table
+from scoring.models import Hand, Rubber
+from tests.browser import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+SIX = {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS", "Edith": "10S", "Frank": "9S"}
+
+
+def act(evening, **event):
+    return evenings.evening_act(evening_id=evening.pk, event=event)
+
+
+def test_a_queued_hand_for_a_rubber_taken_back_is_refused_once_in_words(
+    browser_page, live_server, club
+):
+    evening = evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+    for name in SIX:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    act(evening, type="cut", cards=SIX)
+    act(evening, type="cut", cards={"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"})
+    table = Table.objects.get(evening=evening, number=1)
+
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{table.token}/")
+    answers = []  # the service's answers to the hand's posts (one offline gets none)
+    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    page.context.set_offline(True)
+    form = page.locator("form.hand[data-kind=record]")
+    form.locator("input[name=makers][value=EW]").check()
+    form.locator("input[name=tricks]").fill("4")
+    form.get_by_test_id("record-hand").click()
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="Not sent yet: 1 hand waiting (hand 1)").wait_for()
+
+    # Meanwhile the secretary undoes the cut for partners and the four cut again.
+    evening_undo(evening_id=evening.pk, reason="the wrong pack")
+    act(evening, type="cut", cards={"Ann": "AH", "Bob": "JH", "Cora": "KH", "Dan": "QH"})
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+
+    error = page.get_by_test_id("phone-error")
+    error.wait_for()
+    assert re.sub(r"\s+", " ", error.inner_text()) == (
+        "Not recorded. This hand was entered for a rubber that table 1 no longer has: the "
+        "secretary undid the cut that began it, so the hand was not recorded. Ask the "
+        "secretary; if the hand belongs to the rubber now in play, enter it again."
+    )
+    assert queue.is_hidden()
+    # The form holds the hand as typed, ready to send for the new rubber.
+    assert form.locator("input[name=makers][value=EW]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "4"
+    new = Rubber.objects.get(evening=evening)
+    assert form.locator("input[name=rubber]").input_value() == str(new.pk)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "phone-11-rubber-taken-back")
+
+    time.sleep(4)  # past the queue's retry (3 s): the refused hand is not sent again
+    assert answers == [409] and not Hand.objects.exists()
+    assert page.evaluate("!Object.keys(localStorage).some(k => JSON.parse(localStorage[k]).length)")
+
+    # Sent again from the form, it is the new rubber's hand 1.
+    form.get_by_test_id("record-hand").click()
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+    assert list(Hand.objects.values_list("rubber_id", "number")) == [(new.pk, 1)]
