@@ -115,7 +115,7 @@ def test_a_deal_from_the_phone_is_recorded_through_the_one_service(client, round
     assert answer.status_code == 200
     page = page_of(answer)
     assert "Hand 1 recorded." in page
-    assert "makers NS, three tricks: 1" in page  # the hand's own line (law 2)
+    assert "N-S make, three tricks: 1" in page  # the hand's own line (law 2)
     assert [h["makers"] for h in hands(table)] == ["NS"]
     assert Hand.objects.get(rubber=table.rubber).recorded_by is None  # no one's login
     # The standings heard of it in the hand's transaction (tournaments.receivers' outbox).
