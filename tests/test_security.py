@@ -7,7 +7,8 @@ quietly open a way in (docs/security.md):
   as text on every page, public and the secretary's;
 - a login or logout that leads off the site (`next`);
 - a table's page, whose address is its bearer secret, sent to no other site (Referer)
-  and shown in no other site's frame.
+  and shown in no other site's frame;
+- ids and page numbers no row has (thirty digits, negative, not numbers): never a 500.
 
 Who may read or write what, route by route, is tests/test_permissions.py's.
 """
@@ -72,6 +73,36 @@ def test_every_post_is_refused_without_the_pages_csrf_token(played):
     assert refused and all(status == 403 and said for _, status, said in refused), [
         r for r in refused if r[1] != 403 or not r[2]
     ]
+
+
+HUGE = "9" * 30  # past any id a row has, and past what PostgreSQL's bigint holds
+PAGING = ["page=-1", "page=0", "page=abc", f"page={HUGE}", "page_size=-5", f"page_size={HUGE}"]
+
+
+def test_ids_and_pages_no_row_has_answer_no_server_error(played):
+    """Every route with ids of thirty digits (read, and posted to), and the paged lists with
+    page numbers and sizes negative, huge or not numbers: a 4xx or the nearest page, never
+    a 500 (an id past bigint reaching PostgreSQL would be one)."""
+    secretary, ids = played
+    page = Client(raise_request_exception=False)
+    page.force_login(secretary)
+    failed = []
+    for route in url_patterns():
+        url = _concrete(re.sub(r"<int:[^>]+>", HUGE, route), ids)
+        if url is None or url.startswith("/admin/"):
+            continue
+        for method in ("get", "post"):
+            if getattr(page, method)(url).status_code >= 500:
+                failed.append((method, url))
+    slug = ids["s"]
+    lists = [f"/api/v1/clubs/{slug}/{name}/" for name in ("members", "rubbers", "evenings")]
+    lists += [f"/api/v1/clubs/{slug}/tournaments/winter/standings/"]
+    lists += [f"/clubs/{slug}/tournaments/winter/", f"/clubs/{slug}/tournaments/winter/standings/"]
+    for url in lists:
+        for query in PAGING:
+            if page.get(f"{url}?{query}").status_code >= 500:
+                failed.append(("get", f"{url}?{query}"))
+    assert failed == []
 
 
 P1 = "<script>alert(1)</script>"
