@@ -372,6 +372,10 @@ class EveningReopenView(APIView):
         return Response(EveningOutput(evening).data)
 
 
+# The tables' links are bearer secrets: an answer holding them is kept in no cache.
+NO_STORE = {"Cache-Control": "no-store, private"}
+
+
 class TableLinkOutput(serializers.Serializer):
     number = WholeNumberField()
     link = serializers.CharField()
@@ -389,7 +393,8 @@ class EveningTablesView(APIView):
             [
                 {"number": t.number, "link": phone_links.table_link(request, t)}
                 for t in evening.tables.order_by("number")
-            ]
+            ],
+            headers=NO_STORE,
         )
 
 
@@ -401,7 +406,10 @@ class TableNewLinkView(APIView):
         evening = _evening(request, slug, pk, write=True)
         table = get_object_or_404(Table, evening=evening, number=number)
         table = services.table_renew_link(table_id=table.pk, user=request.user)
-        return Response({"number": table.number, "link": phone_links.table_link(request, table)})
+        return Response(
+            {"number": table.number, "link": phone_links.table_link(request, table)},
+            headers=NO_STORE,
+        )
 
 
 class EveningLedgerCsvView(APIView):

@@ -182,11 +182,18 @@ def _check(data) -> None:
             f"This backup is version {data.get('version')!r}; this server reads version {VERSION}."
         )
     club = data.get("club")
-    if not isinstance(club, dict) or not club.get("slug") or not club.get("name"):
+    if not isinstance(club, dict) or not all(
+        isinstance(club.get(key), str) and club[key] for key in ("slug", "name")
+    ):
         raise BackupError("The backup's 'club' needs a name and a slug.")
+    for key in ("secretaries", "directors"):
+        names = club.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise BackupError(f"The backup's club's {key!r} must be a list of login names.")
     sections = data.get("models")
     if not isinstance(sections, list) or not all(
-        isinstance(s, dict) and isinstance(s.get("rows"), list) for s in sections
+        isinstance(s, dict) and isinstance(s.get("model"), str) and isinstance(s.get("rows"), list)
+        for s in sections
     ):
         raise BackupError("The backup's 'models' must be a list of {model, rows}.")
     order = [_label(model) for model, _ in MODELS]
@@ -252,6 +259,10 @@ class _Importer:
             where = f"{_label(model)} row {index}"
             try:
                 old = row["pk"]
+                if not isinstance(old, int) or isinstance(old, bool):
+                    # A list or an object could not even be remembered (hashed): a
+                    # TypeError's traceback, not the backup's refusal.
+                    raise BackupError(f"{where} is malformed: its id {old!r} is not a number.")
                 obj, links = self.build(model, row)
             except (KeyError, TypeError, ValueError, ValidationError) as exc:
                 raise BackupError(f"{where} is malformed: {exc!r}") from exc
@@ -285,9 +296,11 @@ class _Importer:
                 value = self.remap(model, field, value)
             elif value is not None and not isinstance(field, models.JSONField):
                 value = field.to_python(value)
-                if isinstance(field, models.CharField):
+                if isinstance(field, models.CharField | models.IntegerField):
                     # Its length and a slug's form, as a form would check them: a slug
                     # that is none broke every page linking to its row (NoReverseMatch).
+                    # A whole number within what its column holds: 10**30 was the
+                    # database driver's OverflowError, a traceback, not a refusal.
                     field.run_validators(value)
             setattr(obj, field.attname, value)
         links = {

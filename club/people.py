@@ -6,10 +6,11 @@ standings) and nothing else (`club.selectors.clubs_directed_by`). A club always 
 at least one secretary. Used by the club's people page and `manage.py create_secretary`.
 """
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from club.models import Club
 from core.errors import UserError
@@ -74,18 +75,79 @@ def officer_user_create(*, username: str, password: str, full_name: str = ""):
     return user
 
 
-@transaction.atomic
+def _known_to(user, account) -> bool:
+    """Whether `account` holds a role (secretary or director) at one of the clubs `user` is
+    secretary of: he sees it on those clubs' people pages already. Staff know every one."""
+    if user.is_staff:
+        return True
+    managed = Club.objects.filter(secretaries=user)
+    return (
+        get_user_model()
+        .objects.filter(Q(clubs__in=managed) | Q(directed_clubs__in=managed), pk=account.pk)
+        .exists()
+    )
+
+
+def _not_known(username: str) -> UserError:
+    """The answer to a login name that is no officer of the secretary's clubs and came with
+    no password: the same words whether an account has the name or none does, so that a
+    secretary cannot learn from it which login names exist."""
+    return UserError(
+        f"{username!r} is no officer of your clubs: someone who has an account already types "
+        "its password below to agree to be added; for someone new, give a password (and a "
+        "full name) to make his account.",
+        field="password",
+    )
+
+
 def club_officer_add(
-    *, club: Club, username: str, role: str, password: str = "", full_name: str = ""
+    *,
+    club: Club,
+    username: str,
+    role: str,
+    password: str = "",
+    full_name: str = "",
+    added_by=None,
+    request=None,
 ):
     """Make an account a secretary or director of the club, creating the account when
-    there is none by that name (a password is then needed). Returns (user, created)."""
+    there is none by that name (a password is then needed). Returns (user, created).
+
+    `added_by`, the secretary naming the officer on the club's people page (None for
+    `manage.py create_secretary`, run by whoever runs the site): an existing account joins
+    without more ado only if it holds a role at one of his clubs already; any other joins
+    only with its own password, typed by its owner (checked as a login's is, through
+    `request`: django-axes counts a wrong one). So a secretary neither learns whether a
+    login name he does not know exists (half of what logging in as its owner takes) nor
+    makes anyone an officer of his club, showing his full name there, without his word.
+    The password is checked before the officer is added, in a transaction of its own: a
+    wrong one counted by django-axes stays counted when the refusal undoes the rest."""
     relation = _role(role)
     username = _login_name(username) if username.strip() else ""
     user = get_user_model().objects.filter(username__iexact=username).first() if username else None
+    if user is not None and added_by is not None and not _known_to(added_by, user):
+        if not password:
+            raise _not_known(username)
+        if authenticate(request, username=user.username, password=password) != user:
+            raise UserError(
+                f"There is an account called {username!r} already, and that is not its "
+                "password: its owner types his own password to agree to be added; for "
+                "someone new, choose another login name.",
+                field="password",
+            )
+    with transaction.atomic():
+        return _officer_add(
+            club=club, relation=relation, role=role, user=user, username=username,
+            password=password, full_name=full_name, added_by=added_by,
+        )  # fmt: skip
+
+
+def _officer_add(*, club, relation, role, user, username, password, full_name, added_by):
     created = False
     if user is None:
         if not password:
+            if added_by is not None:
+                raise _not_known(username)
             raise UserError(
                 f"There is no account called {username!r}: give a password to make one.",
                 field="password",

@@ -17,7 +17,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import quote_etag
-from django.views.decorators.cache import cache_control
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.permissions import SAFE_METHODS
 
@@ -147,7 +147,11 @@ def _close_answers(evening: Evening, post) -> list[dict]:
     return answers
 
 
+# The board, its live part, the table cards and the QR codes show every table's phone
+# link, a bearer secret: never kept in a cache, so that on a shared laptop the Back
+# button after logging out (a browser's back-forward or HTTP cache) cannot show them.
 @login_required
+@never_cache
 def board(request, pk: int):
     """The secretary's board for one evening."""
     evening = _managed_evening(request, pk)
@@ -158,7 +162,7 @@ def board(request, pk: int):
 
 @login_required
 @require_GET
-@cache_control(no_cache=True, private=True)
+@cache_control(no_cache=True, no_store=True, private=True)  # the tables' links (see `board`)
 def board_fragment(request, pk: int):
     """The board's live part, for polling: 304 while the evening is unchanged."""
     evening = _managed_evening(request, pk)
@@ -314,6 +318,7 @@ def live_board(response: HttpResponse, *, done: bool) -> HttpResponse:
 
 
 @login_required
+@never_cache  # the table's link (see `board`)
 def table_qr(request, pk: int, number: int):
     """The QR code of a table's phone link, as SVG, to print or show on the board."""
     evening = _managed_evening(request, pk)

@@ -10,6 +10,7 @@ its card again.
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from club import phone_links
@@ -49,6 +50,7 @@ def _chunks(items: list, size: int) -> list[list]:
 
 @login_required
 @require_GET
+@never_cache  # every table's link, a bearer secret (club.views_board.board)
 def table_cards(request, pk: int):
     """The evening's table cards, to print: two or four to an A4 page."""
     evening = (

@@ -10,6 +10,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 from club import people as services
 from club.models import Club
 from club.selectors import clubs_directed_by, clubs_managed_by
+from config.ratelimit import throttle_wait, too_many
+from config.throttles import LoginRateThrottle
 from core.echo import refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -45,7 +47,23 @@ def people(request, slug: str):
                 password = request.POST.get("password", "")
                 if password != request.POST.get("password2", ""):
                     raise UserError("The two passwords differ.", field="password")
-                user, created = services.club_officer_add(club=club, password=password, **typed)
+                if password:
+                    # A password checked (an account's own, for its owner's word) or a login
+                    # name found free: counted as a login door's attempt, per address.
+                    wait = throttle_wait(request, people, [LoginRateThrottle()])
+                    if wait is not None:
+                        return too_many(
+                            request,
+                            "Too many officers added with a password from your address; "
+                            f"wait {wait} seconds and try again.",
+                            wait,
+                            heading="Too many attempts",
+                            back=request.path,
+                            back_text="Back to the club's people",
+                        )
+                user, created = services.club_officer_add(
+                    club=club, password=password, added_by=request.user, request=request, **typed
+                )
                 notice = (
                     f"{'A new account, ' if created else ''}{user.username}, is now a "
                     f"{services.ROLE_TITLES[typed['role']]} of the club."

@@ -405,6 +405,50 @@ def test_a_hostile_backup_is_refused_and_nothing_is_written(rich, client, where,
     assert client.get("/").status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("secretaries", [{"username": "secretary"}]), ("secretaries", "secretary"),
+     ("directors", [1]), ("name", {"en": "Somerset"})],
+)  # fmt: skip
+def test_a_backup_whose_club_names_no_login_names_is_refused(rich, key, value):
+    """Guards club.backup._check: a club's secretaries written as objects was a TypeError's
+    traceback (hashing one, to look its user up); as one string, each of its letters was
+    looked up as a login name; a name that is an object was written as its Python text."""
+    clubs = Club.objects.count()
+    data = roundtrip_json(club_export(club=rich))
+    data["club"][key] = value
+    with pytest.raises(BackupError, match=r"The backup's '?club"):
+        club_import(data=data, slug="copy")
+    assert Club.objects.count() == clubs
+
+
+@pytest.mark.parametrize(
+    ("model", "key", "value", "words"),
+    [
+        ("club.member", "pk", [1], r"club\.member row 0 is malformed: its id"),
+        ("club.member", "pk", {"id": 1}, r"club\.member row 0 is malformed: its id"),
+        ("club.evening", "version", 10**30, r"club\.evening row 0 is malformed"),
+        ("tournaments.tournament", "rounds_planned", 10**30, r"tournaments\.tournament row 0"),
+    ],
+)
+def test_a_backup_with_ids_or_numbers_no_row_can_hold_is_refused(rich, model, key, value, words):
+    """Guards club.backup._Importer.write and build: a row's id that is a list or an object
+    (a TypeError, hashing it), or a number past what its column holds (an OverflowError
+    from the database's driver: 10**30 for an evening's version), ended the import in a
+    traceback rather than its refusal naming the row. Nothing was written either way."""
+    clubs = Club.objects.count()
+    data = roundtrip_json(club_export(club=rich))
+    row = next(s for s in data["models"] if s["model"] == model)["rows"][0]
+    if key == "pk":
+        row["pk"] = value
+    else:
+        row["fields"][key] = value
+    with pytest.raises(BackupError, match=words):
+        club_import(data=data, slug="copy")
+    assert Club.objects.count() == clubs
+    assert not Club.objects.filter(slug="copy").exists()
+
+
 def _delete_club(club: Club) -> None:
     """Delete a club and everything it owns (some foreign keys protect, so in order)."""
     from scoring.models import HandScore, RubberPlayer, Settlement

@@ -4,9 +4,11 @@ where a club's secretaries add and remove its secretaries and tournament directo
 import io
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from config.throttles import LoginRateThrottle
 from tests.factories import UserFactory
 
 STRONG = "lone-hand-march-1888"
@@ -106,19 +108,28 @@ def test_a_secretary_adds_a_new_director_and_an_existing_secretary(client, peopl
     tom = get_user_model().objects.get(username="tom")
     assert tom.get_full_name() == "Tom Moore" and list(club.directors.all()) == [tom]
     assert tom.check_password(STRONG)
+    # Someone who has an account (of no club of this secretary's) types its own password.
     existing = UserFactory(username="eliza")
     response = client.post(
-        people, {"action": "add", "username": "Eliza", "role": "secretary"}, follow=True
-    )
+        people,
+        {"action": "add", "username": "Eliza", "role": "secretary",
+         "password": "correct horse battery", "password2": "correct horse battery"},
+        follow=True,
+    )  # fmt: skip
     assert "eliza, is now a secretary" in response.content.decode()
     assert set(club.secretaries.all()) == {secretary, existing}
+    # An officer of his clubs (now eliza, or tom) needs no password: he sees them already.
+    response = client.post(
+        people, {"action": "add", "username": "tom", "role": "secretary"}, follow=True
+    )
+    assert "tom, is now a secretary" in response.content.decode()
 
 
 @pytest.mark.parametrize(
     ("form", "field", "words"),
     [
         ({"username": "nobody"}, "password",
-         "There is no account called &#x27;nobody&#x27;: give a password"),
+         "&#x27;nobody&#x27; is no officer of your clubs: someone who has an account"),
         ({"username": "tom", "password": STRONG, "password2": "other"}, "password",
          "The two passwords differ."),
         ({"username": "tom", "password": "12345678", "password2": "12345678"}, "password",
@@ -161,6 +172,55 @@ def test_a_hostile_officer_is_refused_beside_the_field(client, people, club, for
     assert words in response.content.decode()
     assert get_user_model().objects.count() == 1  # the secretary alone
     assert club.secretaries.count() == 1 and not club.directors.exists()
+
+
+@pytest.mark.parametrize("password", ["", "a wrong guess at it 1888"])
+def test_a_secretary_cannot_learn_whether_an_account_exists_nor_take_it_in(
+    client, people, club, secretary, other_club, password
+):
+    """Any club's secretary typed a login name on his people page and learnt whether an
+    account has it ("There is no account called ..."), and if it had, made it an officer
+    of his club without its owner's word, its full name then shown on his page: another
+    club's secretary, or the site's staff, whose login name is half of what logging in
+    as them takes. Now an account that holds no role at his clubs joins only with its own
+    password, typed by its owner. Without one, the answer is the same whether or not the
+    account exists; a wrong one is refused, counted as a wrong password by django-axes."""
+    stranger = UserFactory(username="stranger", first_name="Private", last_name="Person")
+    other_club.secretaries.add(stranger)
+    form = {"action": "add", "role": "director", "password": password, "password2": password}
+    # Without a password, an account and no account at all; with one, only the account (a
+    # free name and a password make a new account, as asked).
+    names = ("stranger", "nobody") if not password else ("stranger",)
+    answers = [client.post(people, {**form, "username": name}) for name in names]
+    for answer in answers:
+        assert answer.status_code == 400
+        assert "Private Person" not in answer.content.decode()
+    assert not club.directors.exists() and not club.secretaries.filter(pk=stranger.pk).exists()
+    said = [
+        a.context["errors"]["password"].replace(n, "") for a, n in zip(answers, names, strict=True)
+    ]
+    if not password:  # the same words for an account and for none
+        assert said[0] == said[1]
+        assert "no officer of your clubs" in said[0]
+    else:  # the name is taken, and the wrong password is counted as a login's would be
+        assert "not its password" in said[0]
+        assert AccessAttempt.objects.filter(username="stranger").exists()
+
+
+def test_adding_with_a_password_is_behind_the_login_throttle(client, people, club, monkeypatch):
+    """Each add with a password checks one (an existing account's) or tells whether a login
+    name is free: counted with the login doors' attempts from the address (THROTTLE_LOGIN)."""
+    rates = {**LoginRateThrottle.THROTTLE_RATES, "login": "2/min"}
+    monkeypatch.setattr(LoginRateThrottle, "THROTTLE_RATES", rates)
+    UserFactory(username="stranger")
+    guess = "a wrong guess at it 1888"
+    form = {"action": "add", "role": "director", "username": "stranger",
+            "password": guess, "password2": guess}  # fmt: skip
+    assert [client.post(people, form).status_code for _ in range(3)] == [400, 400, 429]
+    refused = client.post(people, form)
+    assert refused.status_code == 429 and "Too many" in refused.content.decode()
+    assert "Retry-After" in refused
+    assert not club.directors.exists()
 
 
 def test_roles_removed_but_never_the_last_secretary(client, people, club, secretary):

@@ -219,6 +219,20 @@ def test_quickstart_lan_serves_every_interface_and_accepts_the_lan_host(tmp_path
     assert "0.0.0.0" not in output and "Starting development server" not in output
 
 
+def test_served_to_the_network_every_page_carries_the_content_security_policy(db, client, settings):
+    """`quickstart --lan` serves a club's phones and its secretary over the club's Wi-Fi,
+    with the production posture's debugging pages off, but without its Content-Security-
+    Policy (on only with DJANGO_ENV=production): a page's only script would then not be
+    limited to the service's own files, nor its pages kept out of another site's frames
+    by the policy as well as by X-Frame-Options."""
+    from club.management.commands.quickstart import serve_to_network
+
+    serve_to_network()
+    response = client.get("/accounts/login/")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+
+
 # --- the board and the QR codes -----------------------------------------------------------
 
 

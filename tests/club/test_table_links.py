@@ -150,6 +150,30 @@ def test_a_fresh_link_from_the_board(played):
     assert Client().get(f"/t/{old}/").status_code == 403
 
 
+def test_what_shows_the_tables_links_is_kept_in_no_cache(played, client):
+    """A table's link is a bearer secret (it records that table's hands). The board, its
+    live part, the table cards, a QR code and the API's answers listing or renewing the
+    links carried no Cache-Control: a browser keeps such a page in its back-forward or
+    HTTP cache, and on the club's shared laptop the Back button after the secretary logged
+    out could show every table's link to whoever sat down next."""
+    client.force_login(played.secretary)
+    evening = played.evening.pk
+    pages = [
+        f"/secretary/evenings/{evening}/",
+        f"/secretary/evenings/{evening}/board/",
+        f"/secretary/evenings/{evening}/table-cards/",
+        f"/secretary/evenings/{evening}/tables/1/qr.svg",
+    ]
+    secretary = token_client(played.secretary)
+    api = f"/api/v1/clubs/{played.club.slug}/evenings/{evening}/tables/"
+    answers = [client.get(url) for url in pages]
+    answers += [secretary.get(api), secretary.post(f"{api}1/new-link/")]
+    for response in answers:
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"], response.request["PATH_INFO"]
+        assert "private" in response["Cache-Control"]
+
+
 def test_a_dead_link_tells_a_polling_phone_to_reload(played):
     close_abandoning(played.evening.pk)
     response = Client().get(f"/t/{played.table.token}/", HTTP_HX_REQUEST="true")

@@ -81,9 +81,12 @@ def serve_to_network() -> None:
     """Served beyond this machine, the service shows no one Django's debugging pages (a
     failure's traceback, its code and its variables, or every address of the site under a
     404): DEBUG is off, and WhiteNoise serves the static files from where they lie, as
-    DEBUG did (there is no collectstatic on a laptop)."""
+    DEBUG did (there is no collectstatic on a laptop). Its pages carry the production's
+    Content-Security-Policy (config/security.py): only the service's own scripts, and no
+    other site's frame."""
     settings.DEBUG = False
     settings.WHITENOISE_USE_FINDERS = True
+    settings.CSP_ENABLED = True
 
 
 def login_password(*, private: bool) -> str | None:
