@@ -7,6 +7,7 @@ from tournaments.models import (
     StandingsVersion,
     Tournament,
     TournamentPlayer,
+    TournamentTable,
     TournamentTotal,
 )
 
@@ -31,6 +32,16 @@ class RoundAdmin(admin.ModelAdmin):
 @admin.register(RoundTable)
 class RoundTableAdmin(admin.ModelAdmin):
     list_display = ["__str__", "rubber"]
+
+
+@admin.register(TournamentTable)
+class TournamentTableAdmin(admin.ModelAdmin):
+    """A progressive's table by its number, with its phone link (a bearer secret: shown,
+    never edited here; the director's page gives a fresh one)."""
+
+    list_display = ["__str__", "tournament", "number", "link_issued_at"]
+    list_filter = ["tournament"]
+    readonly_fields = ["token", "replaced_token", "link_issued_at"]
 
 
 @admin.register(TournamentTotal)
