@@ -17,6 +17,13 @@ puts the corrected hand to the other side again.
 
 Rows are written from scoring's signals (connected in ClubConfig.ready()), in the
 hand's own transaction, and by the services below.
+
+Not at a progressive's tables (docs/movements.md, "The tables' phones"): their phone
+(tournaments/views_phone.py) records with no evening's `table`, so no row is written for
+its deals, and a correction from it reaches `on_hand_corrected` as a secretary's would
+(`via.table` None), which finds no row to settle. Asking for the other side's word there
+would need the door named in `via`, an answer under `/p/`, a place for the director to
+settle, and a ruling on seating the next round from a disputed result.
 """
 
 from django.db import transaction

@@ -108,6 +108,39 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     }
 
 
+def hand_forms(
+    rubber: Rubber | None,
+    hands: list[dict],
+    *,
+    error: dict | None = None,
+    entered: dict | None = None,
+    correcting: int | None = None,
+) -> dict:
+    """The values of a table's phone's two hand forms, the same at an evening's table and
+    a progressive's: the entry form's for the next hand, and the last hand with its
+    correction form's (`last_hand`). A refused form's values (`entered`) are shown again
+    in the correction form when it was correcting the last hand (`correcting`, its number;
+    its panel then open), else in the entry form. A door passes neither for a refused
+    correction of another rubber's hand, which is not to be offered as this rubber's."""
+    last = last_hand(rubber, hands)
+    if last is not None and entered is not None and correcting == last["number"]:
+        last["values"] = entered
+    return {
+        "entry_values": entered if entered is not None and correcting is None else {},
+        "last_hand": last,
+        "correcting": correcting if error else None,
+    }
+
+
+def done_words(*, label: str, hand, correcting: int | None) -> list[str]:
+    """What a table's phone says once a hand is recorded (its number and lines) or
+    corrected (`correcting`, its number), with the game's `label` for a hand."""
+    label = label.capitalize()
+    if correcting is not None:
+        return [f"{label} {correcting} corrected."]
+    return [f"{label} {hand.number} recorded.", *hand.lines]
+
+
 #: The fields of the hand's form (templates/club/_table_hand_fields.html) and of the
 #: secretary's correction on the rubber's page (its reason), in words: a refusal says which
 #: was too long to show again whole (core.echo).

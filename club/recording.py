@@ -31,6 +31,12 @@ from scoring import services as scoring
 from scoring.models import Hand, RemovedHand, Rubber
 from scoring.rules.games import get_game
 
+#: A door's check that its caller may change a rubber named by id (a progressive's table
+#: link, the API's write access), made on the rubber locked, first (None: no such rubber,
+#: which the door answers as it will). It may return a second check, of the rubber once
+#: changed, made before commit; what either raises rolls the transaction back whole.
+Authorize = Callable[[Rubber | None], Callable[[Rubber], None] | None]
+
 
 def _at_evening_table(rubber: Rubber) -> bool:
     return bool(rubber.evening_id and rubber.table_id)
@@ -46,10 +52,11 @@ def _holding(
     expected_version: int | None,
     table: Table | None,
     doing: str,
-    authorize: Callable[[Rubber | None], None] | None = None,
-) -> Iterator[tuple[Rubber, Evening | None]]:
+    authorize: Authorize | None = None,
+) -> Iterator[tuple[Rubber, Evening | None, Callable[[Rubber], None]]]:
     """One transaction holding the rubber to change, its row locked after the evening's
-    checks, and the evening when it had to be locked first (see the module's docstring).
+    checks, the evening when it had to be locked first (see the module's docstring), and
+    the check to make of the change once written (`authorize`'s, or none).
     A lock not granted in time is a retryable 409 (core/db.py). `authorize`, the door's
     check that its caller may write to the rubber, is made on the rubber locked, first:
     what it raises rolls the transaction back with nothing written."""
@@ -73,25 +80,24 @@ def _hold(
     expected_version: int | None,
     table: Table | None,
     doing: str,
-    authorize: Callable[[Rubber | None], None] | None = None,
-) -> tuple[Rubber, Evening | None]:
+    authorize: Authorize | None = None,
+) -> tuple[Rubber, Evening | None, Callable[[Rubber], None]]:
     if evening_id is None:
         if rubber_id is None:
             raise TypeError("Name the rubber: rubber_id, or evening_id and table_number.")
         rubber = evenings.lock_placed(rubber_id)
-        if authorize is not None:
-            authorize(rubber)  # None: no such rubber, which the door answers as it will
+        changed = authorize(rubber) if authorize is not None else None
         if rubber is None:
             raise UserError("There is no such rubber.", field="rubber", code="not_found")
         if _at_evening_table(rubber):
             number = rubber.table.number
             evenings.check_change(rubber.evening, expected_version, table, number, doing)
-        return rubber, None
+        return rubber, None, changed or _nothing
     if table_number is None:
         raise TypeError("Name the evening's table: table_number.")
     if authorize is not None:
         raise TypeError("authorize: for a rubber named by id.")
-    return evenings.rubber_to_change(
+    rubber, evening = evenings.rubber_to_change(
         evening_id=evening_id,
         table_number=table_number,
         expected_version=expected_version,
@@ -100,6 +106,11 @@ def _hold(
         ordinal=rubber_number,
         doing=doing,
     )
+    return rubber, evening, _nothing
+
+
+def _nothing(rubber: Rubber) -> None:
+    """No door's check of the change."""
 
 
 def _scoring_table(rubber: Rubber, table: Table | None, *, recording: bool) -> Table | None:
@@ -124,7 +135,7 @@ def hand_record(
     expected_version: int | None = None,
     expected_number: int | None = None,
     meant_rubber: int | None = None,
-    authorize: Callable[[Rubber | None], None] | None = None,
+    authorize: Authorize | None = None,
 ) -> Hand:
     """Record the next hand of a rubber: the one named by id, or the one in progress at
     an evening's table (`evening_id`, `table_number`). A rubber named by id at an
@@ -142,7 +153,7 @@ def hand_record(
     rubber the table no longer has, taken back by an undo of its cut (`rubber_gone`,
     club.evenings.rubber_to_change).
     `authorize(rubber)`, with a rubber named by id: the door's check that its caller may
-    write to it, made on the rubber locked (scoring.api.write_access).
+    write to it, made on the rubber locked (scoring.api.write_access; `Authorize`).
     """
     if meant_rubber is not None and (evening_id is None or rubber_id is not None):
         raise TypeError("meant_rubber: with evening_id and table_number, not rubber_id.")
@@ -150,7 +161,7 @@ def hand_record(
         rubber_id=rubber_id or meant_rubber, evening_id=evening_id, table_number=table_number,
         rubber_number=None, expected_version=expected_version, table=table, doing="records",
         authorize=authorize,
-    ) as (rubber, evening):  # fmt: skip
+    ) as (rubber, evening, changed):  # fmt: skip
         if meant_rubber is not None:
             _check_in_play(rubber)
         named = rubber_id is not None and _at_evening_table(rubber)
@@ -158,13 +169,15 @@ def hand_record(
             raise UserError("This rubber is not the table's current one.", field="hand")
         if expected_number is not None:
             _check_expected_number(rubber, expected_number)
-        return scoring.rubber_record_hand(
+        hand = scoring.rubber_record_hand(
             rubber=rubber,
             data=data,
             user=user,
             table=_scoring_table(rubber, table, recording=True),
             via=Via(user=user, table=table, expected_version=expected_version, evening=evening),
         )
+        changed(rubber)
+        return hand
 
 
 def _over_words(rubber: Rubber, game) -> str | None:
@@ -247,20 +260,23 @@ def hand_correct(
     table: Table | None = None,
     is_secretary: bool = False,
     expected_version: int | None = None,
+    authorize: Authorize | None = None,
 ) -> Hand:
     """Correct hand `number` of a rubber (law 5, ruling E9) and re-score the hands after
     it. The rubber is named by id, or by its evening's table and its ordinal there
     (`rubber_number`, as the log names it). At an evening's table a correction may change
     a finished rubber's figures but not whether it is finished (law 15).
+    `authorize`, with a rubber named by id: the door's check (`Authorize`; a progressive's
+    table link's, tournaments.table_links.may_correct), and of the correction once made.
     """
     if evening_id is not None and rubber_number is None and rubber_id is None:
         raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
     with _holding(
         rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
         rubber_number=rubber_number, expected_version=expected_version, table=table,
-        doing="corrects",
-    ) as (rubber, evening):  # fmt: skip
-        return scoring.rubber_correct_hand(
+        doing="corrects", authorize=authorize,
+    ) as (rubber, evening, changed):  # fmt: skip
+        hand = scoring.rubber_correct_hand(
             rubber=rubber,
             number=number,
             data=data,
@@ -270,6 +286,8 @@ def hand_correct(
             is_secretary=is_secretary,
             via=Via(user=user, table=table, expected_version=expected_version, evening=evening),
         )
+        changed(rubber)
+        return hand
 
 
 def hand_remove(
@@ -292,7 +310,7 @@ def hand_remove(
     with _holding(
         rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
         rubber_number=rubber_number, expected_version=None, table=table, doing="changes",
-    ) as (rubber, evening):  # fmt: skip
+    ) as (rubber, evening, _):  # fmt: skip
         if _at_evening_table(rubber) and rubber.is_complete:
             raise UserError(
                 "The rubber is over and the table has cut in and out on its end (law 15); "

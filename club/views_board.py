@@ -427,9 +427,6 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
             rubber_scoresheet(rubber=rubber), rubber=rubber, club=table.club
         )
     hands = phone.rubber_hands(scoresheet)
-    last = phone.last_hand(rubber, hands)
-    if last is not None and entered is not None and correcting == last["number"]:
-        last["values"] = entered
     return {
         "table": table,
         "evening": table.evening,
@@ -443,9 +440,8 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
         **phone.table_seats(table=table, rubber=rubber, hands=hands),
         **phone.words(table=table, rubber=rubber),
         "next_number": phone.next_hand_number(rubber),
-        "entry_values": entered if entered is not None and correcting is None else {},
-        "last_hand": last,
-        "correcting": correcting if error else None,
+        "record_url": reverse("table-record", args=[table.token]),
+        **phone.hand_forms(rubber, hands, error=error, entered=entered, correcting=correcting),
         "etag": quote_etag(
             f"table-{table.pk}-{table.evening.version}"
             + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)
@@ -488,7 +484,6 @@ def table_record(request, token: str):
         correct = whole_number(request.POST, "correct")
         hand = hand_input(table.evening.ruleset).from_form(request.POST)
         names = phone.words(table=table, rubber=None)
-        label = names["hand_label"].capitalize()
         if correct is not None:
             # The rubber the correction was made on (a queued one may arrive once the
             # next rubber has a hand of that number): never the latest in its stead.
@@ -498,7 +493,7 @@ def table_record(request, token: str):
             if rubber is None:
                 raise UserError("No hand has been recorded at this table.")
             stale = rubber != rubbers.first()
-            recording.hand_correct(
+            recorded = recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
                 rubber_id=rubber.pk,
@@ -506,7 +501,6 @@ def table_record(request, token: str):
                 data=hand,
                 table=table,
             )
-            notice = [f"{label} {correct} corrected."]
         else:
             recorded = recording.hand_record(
                 evening_id=table.evening_id,
@@ -517,7 +511,7 @@ def table_record(request, token: str):
                 # A hand queued for a rubber since won is refused under the rubber's lock.
                 meant_rubber=whole_number(request.POST, "rubber"),
             )
-            notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
+        notice = phone.done_words(label=names["hand_label"], hand=recorded, correcting=correct)
     except USER_ERRORS as exc:
         # A refused form comes back as it was sent (each field cut to ECHO_MAX characters);
         # not a stale rubber's correction, which would be offered as one of the present

@@ -49,10 +49,13 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
     return render(request, "scoring/rubber_detail.html", context, status=status)
 
 
-def rubber_sheet(rubber, club) -> dict:
+def rubber_sheet(rubber, club, *, scoresheet: dict | None = None) -> dict:
     """The rows of one rubber's sheet (`scoresheet_display`), each hand with the other
-    side's word on it, for any page that shows the sheet."""
-    raw = with_confirmations(rubber_scoresheet(rubber=rubber), rubber=rubber, club=club)
+    side's word on it, for any page that shows the sheet; from its `scoresheet`
+    (`rubber_scoresheet`) when the page has read it already."""
+    if scoresheet is None:
+        scoresheet = rubber_scoresheet(rubber=rubber)
+    raw = with_confirmations(scoresheet, rubber=rubber, club=club)
     sheet = scoresheet_display(raw)
     sheet["round_over"] = rubber.round_decided()  # its verdict, not "in progress" (P1)
     return sheet

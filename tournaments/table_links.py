@@ -15,8 +15,10 @@ out while the players change places.
   checked on the rubber locked (`may_record`, `club.recording.hand_record`'s
   `authorize`): a deal queued on a phone for the round before is refused, never
   recorded in the next round's rubber, and the rubber of any other table is refused.
-  It corrects nothing: a slip is the club's secretary's to correct (law 5, ruling E9),
-  as on the director's page.
+- **What it corrects**: the last deal of that same rubber, as an evening's table's phone
+  corrects its last hand (law 5, ruling E9), through `club.recording.hand_correct`; a
+  round over at the table keeps its result (`may_correct` says why). Anything else is
+  the club's secretary's to correct, as the club's referee, on the rubber's page.
 - **How long it lives**: until the club's `table_link_hours` after the end of the day
   (in the site's time zone) the tournament's latest round was seated on, or after the
   link was issued if that is later (`table_link_expires_at`). A progressive has no date
@@ -26,7 +28,7 @@ out while the players change places.
   phone still holding it is told that the link was replaced.
 - **A finished tournament** (`tournament_over`: its planned rounds all seated and every
   table of the last played out) records nothing more: its links still show the table's
-  last sheet, and refuse a deal saying that the tournament is over.
+  last sheet, and refuse a deal or a correction saying that the tournament is over.
 """
 
 from __future__ import annotations
@@ -38,8 +40,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from club.recording import Authorize
 from club.selectors import TableLinkDead
 from club.services import phone_link_renew
+from club.templatetags.words import winners
 from core.db import lock_one
 from core.errors import Conflict, UserError
 from scoring.models import Rubber
@@ -52,6 +56,11 @@ DEAD_LINK = {
     "link_expired": "This table's link has expired.",
 }
 ASK_THE_DIRECTOR = "Ask the tournament's director for the table's new card."
+#: Who corrects a deal the players at a progressive's table may no longer correct.
+ASK_THE_REFEREE = (
+    "ask the director: the club's secretary corrects it as the club's referee, and the "
+    "original is kept beside the correction"
+)
 
 
 def _dead(code: str) -> TableLinkDead:
@@ -186,9 +195,36 @@ def over_words(at: AtTable) -> str:
     )
 
 
-def over_refusal(at: AtTable) -> Conflict:
-    """The refusal of a deal sent by a finished tournament's link."""
+def over_refusal(at: AtTable, *, correcting: str = "") -> Conflict:
+    """The refusal of a deal sent by a finished tournament's link, or of a correction
+    (`correcting`, the deal in words: "hand 3")."""
+    if correcting:
+        return Conflict(
+            f"{over_words(at)} This correction of {correcting} was not made; {ASK_THE_REFEREE}.",
+            field="rubber",
+            code="tournament_over",
+            law="ruling E9",
+        )
     return Conflict(over_words(at), field="rubber", code="tournament_over")
+
+
+def _earlier_round(link: TournamentTable, rubber: Rubber) -> RoundTable | None:
+    """The round table of the link's number, in an earlier round, that played `rubber`."""
+    return (
+        RoundTable.objects.select_related("round")
+        .filter(round__tournament_id=link.tournament_id, number=link.number, rubber=rubber)
+        .first()
+    )
+
+
+def _another_tables(link: TournamentTable, game) -> UserError:
+    """The refusal of another table's rubber sent by a table's link."""
+    return UserError(
+        f"This table's link records only table {link.number}'s own {game.rubber_label} "
+        "of the round in play; the one sent is another table's.",
+        field="rubber",
+        code="permission_denied",
+    )
 
 
 def may_record(link: TournamentTable) -> Callable[[Rubber | None], None]:
@@ -207,11 +243,7 @@ def may_record(link: TournamentTable) -> Callable[[Rubber | None], None]:
             raise over_refusal(at)
         if at.table is not None and at.table.rubber_id == rubber.pk:
             return
-        earlier = (
-            RoundTable.objects.select_related("round")
-            .filter(round__tournament_id=link.tournament_id, number=link.number, rubber=rubber)
-            .first()
-        )
+        earlier = _earlier_round(link, rubber)
         if earlier is not None:
             now = (
                 f"if it belongs to round {at.round.number}, now in play at this table, enter "
@@ -225,11 +257,86 @@ def may_record(link: TournamentTable) -> Callable[[Rubber | None], None]:
                 field="rubber",
                 code="rubber_over",
             )
+        raise _another_tables(link, game)
+
+    return check
+
+
+def _round_won(rubber: Rubber) -> str | None:
+    """The side that won the round at the table (its seats' `round_won`, scoring.rollup, as
+    tournaments.rounds reads a table's winner), or None while it is being played."""
+    return rubber.seats.filter(round_won=True).values_list("side", flat=True).first()
+
+
+def may_correct(link: TournamentTable, *, number: int) -> Authorize:
+    """The check a table's link makes of the rubber whose deal `number` its players correct
+    (`hand_correct`'s `authorize`, on the rubber locked), and of the correction once made.
+
+    The limits are the evening's table's phone's (club/views_board.py), with what a
+    progressive adds:
+
+    - **Which deal**: the last recorded, while no later one is (law 5, ruling E9; the
+      Bridge laws' and Call-Ace's own limits): the scoring service refuses an earlier one
+      in the words the evening's phone shows, and after that only the club's secretary,
+      its referee, corrects it, with a reason.
+    - **Which rubber**: the table's own in the round in play. The round before at this
+      table is over once the director has seated the next, which he seats from its result,
+      and the players have moved: a correction queued for it on a phone is refused (409,
+      naming the round), as a deal queued for it is; another table's rubber is refused.
+    - **A round over at the table** (its rubber won, or its fixed deals decided, ruling
+      P1): as at an evening's table, where a correction may change a finished rubber's
+      figures but not whether it is finished (`club.recording.hand_correct`, law 15: the
+      table has cut in and out on its end), the last deal's figures may be corrected
+      while the round is the latest, but not who won the round, nor whether it is over
+      (a level round's P1 deals): the director seats the next round from that result,
+      moving winners and losers, and may be seating it now, without waiting for any
+      rubber's lock. Checked once the correction is written, on the round's result as
+      scoring wrote it (`round_won`); refused with nothing kept.
+    - **A finished tournament** (`tournament_over`) corrects nothing, as a closed evening
+      does not: its standings are final, and its links record nothing more.
+    """
+
+    def check(rubber: Rubber | None) -> Callable[[Rubber], None] | None:
+        if rubber is None:
+            return None  # hand_correct answers that there is no such rubber
+        at = table_now(link)
+        game = get_game(rubber.ruleset)
+        label = f"{game.hand_label} {number}"
+        if at.over:
+            raise over_refusal(at, correcting=label)
+        if at.table is not None and at.table.rubber_id == rubber.pk:
+            won = _round_won(rubber)
+            return None if won is None else _keeps_result(at, rubber, won, label)
+        earlier = _earlier_round(link, rubber)
+        if earlier is not None:
+            raise Conflict(
+                f"This correction of {label} was entered for round {earlier.round.number} at "
+                "this table, which is over (the director has seated the next round from its "
+                f"result), so it was not made; {ASK_THE_REFEREE}.",
+                field="rubber",
+                code="rubber_over",
+                law="ruling E9",
+            )
+        raise _another_tables(link, game)
+
+    return check
+
+
+def _keeps_result(at: AtTable, rubber: Rubber, won: str, label: str) -> Callable[[Rubber], None]:
+    """The check of a correction at a table whose round is over, won by side `won`: the
+    round's result stands (see `may_correct`)."""
+    ended_by = "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
+
+    def check(changed: Rubber) -> None:
+        if _round_won(changed) == won:
+            return
         raise UserError(
-            f"This table's link records only table {link.number}'s own {game.rubber_label} "
-            "of the round in play; the one sent is another table's.",
-            field="rubber",
-            code="permission_denied",
+            f"This correction of {label} would change who won round {at.round.number} at "
+            f"this table ({winners(rubber.players, won)} won it, {ended_by}), and the "
+            "director seats the next round from that result; correct the figures only, or "
+            f"{ASK_THE_REFEREE}.",
+            field="hand",
+            law="ruling E9",
         )
 
     return check

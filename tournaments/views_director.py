@@ -299,10 +299,10 @@ def table_qr(request, pk: int, number: int):
 
 
 #: The cards' last line: a progressive's card stays on its table, and its phone corrects
-#: nothing (tournaments.table_links).
+#: the last hand as an evening's does (tournaments.table_links).
 STAYS = (
-    "The card stays on this table when the players move. A slip in a recorded hand? "
-    "Tell the director."
+    "The card stays on this table when the players move. A slip? Correct it before the "
+    "next hand is recorded."
 )
 
 

@@ -24,6 +24,7 @@ import hashlib
 
 from django.http import Http404, HttpResponseNotModified
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.http import quote_etag
 from django.views.decorators.http import require_POST
 
@@ -38,6 +39,7 @@ from core.inputs import whole_number
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules.games import get_game
+from scoring.selectors import rubber_scoresheet
 from scoring.views import rubber_sheet
 from tournaments import table_links
 from tournaments.rounds import sides_of, table_as_dict
@@ -45,6 +47,14 @@ from tournaments.table_links import AtTable
 
 #: Every page under /p/<token>/: a live link only, its posts throttled as the API's.
 tournament_phone_link = functools.partial(phone_link, page="tournament-phone")
+
+#: What a progressive adds to the laws' limits on correcting (table_links.may_correct).
+CORRECTION_LIMITS = (
+    "Here: the last deal of this table's round, while the round is the one in play. Once "
+    "the round is over at this table a correction may change its figures but not who won "
+    "it: the director seats the next round from that result. After that, and once the "
+    "tournament is over, ask the director: the club's secretary corrects it."
+)
 
 
 def _at(token: str) -> AtTable:
@@ -72,13 +82,16 @@ def _state(at: AtTable, rubber: Rubber | None, result: dict | None) -> str:
     return "level" if result["level"] else "playing"
 
 
-def phone_context(at: AtTable, *, error=None, notice=None, entered=None) -> dict:
+def phone_context(at: AtTable, *, error=None, notice=None, entered=None, correcting=None) -> dict:
     """The phone page: the table's round and players, the form for its next deal while it
-    is in play, what happens next when it is not, and the table's score sheet."""
+    is in play, what happens next when it is not, its last deal with the form correcting
+    it while the tournament goes on, and the table's score sheet. `entered` holds a
+    refused form's values to show again (`correcting` the deal it was correcting)."""
     link, played = at.link, at.round
     tournament = link.tournament
     club = tournament.club
     rubber = at.table.rubber if at.table is not None else None
+    scoresheet = rubber_scoresheet(rubber=rubber) if rubber is not None else None
     result = table_as_dict(played, at.table) if rubber is not None else None
     seats = result["seats"] if result else {}
     sides = sides_of(seats) if seats else {}
@@ -116,14 +129,22 @@ def phone_context(at: AtTable, *, error=None, notice=None, entered=None) -> dict
         "over_words": table_links.over_words(at) if at.over else "",
         "last_round": at.last_round,
         "standings_public": club.is_public and tournament.is_public,
-        "sheet": rubber_sheet(rubber, club) if rubber is not None else None,
+        "sheet": rubber_sheet(rubber, club, scoresheet=scoresheet) if rubber else None,
         "next_number": phone.next_hand_number(rubber),
+        "record_url": reverse("tournament-phone-record", args=[link.token]),
+        **phone.hand_forms(
+            rubber,
+            phone.rubber_hands(scoresheet),
+            error=error,
+            entered=entered,
+            correcting=correcting,
+        ),
+        "correction_limits": CORRECTION_LIMITS,
         "game_title": game.title,
         "hand_label": game.hand_label,
         "rubber_label": game.rubber_label,
         "rules": game.rules,
         "players": rubber.players if rubber and isinstance(rubber.players, list) else [],
-        "entry_values": entered or {},
         "error": error,
         "notice": notice,
         **phone.HAND_CHOICES,
@@ -145,13 +166,13 @@ def table_phone(request, token: str):
     return render(request, "tournaments/phone.html", context)
 
 
-def _rubber_to_record(at: AtTable, post) -> int:
-    """The rubber the phone meant its deal for (the form's `rubber`: a deal queued while
-    the round changed is then not recorded in the next round's rubber), else the one at
-    the table now; refused in words when the tournament is over or the round seats no
-    table of this number."""
-    if at.over:  # said again under the rubber's lock (table_links.may_record)
-        raise table_links.over_refusal(at)
+def _rubber_to_change(at: AtTable, post, *, correcting: str = "") -> int:
+    """The rubber the phone meant its deal or correction (`correcting`, the deal in words)
+    for (the form's `rubber`: one queued while the round changed is then not made in the
+    next round's rubber), else the one at the table now; refused in words when the
+    tournament is over or the round seats no table of this number."""
+    if at.over:  # said again under the rubber's lock (table_links.may_record, may_correct)
+        raise table_links.over_refusal(at, correcting=correcting)
     meant = whole_number(post, "rubber")
     if meant is not None:
         return meant
@@ -167,40 +188,59 @@ def _rubber_to_record(at: AtTable, post) -> int:
 @require_POST
 @tournament_phone_link
 def table_phone_record(request, token: str):
-    """Record the table's next deal from its phone. The phone sends `expected_number`, the
-    number it means the deal to have: a second phone (or tap) sending the same number
-    gets 409 and the page says which deal is recorded. A refused form comes back as it
-    was sent, 400 (409 for a deal already recorded, or entered for a round that is over;
-    a lock not granted in time answers 409 with Retry-After, not kept by the
-    Idempotency-Key, so the phone's queue sends the deal again)."""
+    """Record the table's next deal, or correct its last (the form's `correct`, the deal's
+    number), from its phone, as an evening's table's phone does (club/views_board.py's
+    `table_record`). The phone sends `expected_number`, the number it means a new deal to
+    have: a second phone (or tap) sending the same number gets 409 and the page says which
+    deal is recorded. A correction goes through `club.recording.hand_correct` within the
+    limits `table_links.may_correct` says (law 5, ruling E9; a round over at the table
+    keeps its result). A refused form comes back as it was sent, 400 (409 for a deal
+    already recorded, or entered for a round that is over; a lock not granted in time
+    answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's queue
+    sends the deal again)."""
     at = _at(token)
     link = at.link
-    error = notice = typed = None
+    error = notice = typed = correct = None
     status, retry = 200, False
+    stale = False  # a correction of a rubber the table has moved on from
     try:
-        rubber_id = _rubber_to_record(at, request.POST)
+        correct = whole_number(request.POST, "correct")
+        label = get_game(link.tournament.ruleset).hand_label
+        rubber_id = _rubber_to_change(
+            at, request.POST, correcting=f"{label} {correct}" if correct is not None else ""
+        )
+        stale = correct is not None and (at.table is None or rubber_id != at.table.rubber_id)
         hand = hand_input(link.tournament.ruleset).from_form(request.POST)
         add_to_audit_context(tournament=link.tournament_id, table=link.number)
-        recorded = recording.hand_record(
-            rubber_id=rubber_id,
-            data=hand,
-            expected_number=whole_number(request.POST, "expected_number"),
-            authorize=table_links.may_record(link),
-        )
+        if correct is not None:
+            recorded = recording.hand_correct(
+                rubber_id=rubber_id,
+                number=correct,
+                data=hand,
+                authorize=table_links.may_correct(link, number=correct),
+            )
+        else:
+            recorded = recording.hand_record(
+                rubber_id=rubber_id,
+                data=hand,
+                expected_number=whole_number(request.POST, "expected_number"),
+                authorize=table_links.may_record(link),
+            )
     except USER_ERRORS as exc:
-        # The form comes back as it was typed, each value cut to ECHO_MAX characters.
-        typed = phone.form_values(request.POST)
-        error = refusal(exc, note=typed.note)
+        # The form comes back as it was typed, each value cut to ECHO_MAX characters; not a
+        # stale round's correction, which would be offered as one of this round's deal.
+        typed = None if stale else phone.form_values(request.POST)
+        error = refusal(exc, note=typed.note if typed else "")
         conflict = isinstance(exc, Conflict)
         status, retry = (409 if conflict else 400), conflict and exc.code == "locked"
     else:
-        label = get_game(link.tournament.ruleset).hand_label.capitalize()
-        notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
+        notice = phone.done_words(label=label, hand=recorded, correcting=correct)
     context = phone_context(
         table_links.table_now(link),
         error=error,
         notice=notice,
         entered=typed.values if typed else None,
+        correcting=None if stale else correct,
     )
     # The phone's queue (an htmx request) shows the live part; a form posted without
     # JavaScript gets the whole page.

@@ -3,7 +3,8 @@ chromium): the director hands out the table's link from his page; a deal entered
 network gone waits on the phone and is sent once it returns; the phone says the round is
 over at the table and to wait for the director, and shows the next round's rubber at the
 table by itself once he seats it; two phones at one table entering the same deal record it
-once, the second told in words. Screenshots in artifacts/screenshots/table-phone-*.png."""
+once, the second told in words; a player corrects the last deal and sees the corrected
+sheet. Screenshots in artifacts/screenshots/table-phone-*.png."""
 
 import re
 
@@ -95,6 +96,51 @@ def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
         shot(phone, "table-phone-4-next-round")
     finally:
         phone.context.close()
+
+
+def test_a_player_corrects_the_last_deal_and_sees_the_corrected_sheet(
+    browser_page, live_server, round_one
+):
+    """As at an evening's table (law 5, ruling E9): the last deal's form filled with it,
+    sent by the phone's queue (kept while the network is gone, with its Idempotency-Key),
+    the sheet showing the corrected deal with the original beside it. Its one deal ended
+    the round at the table (ruling P1): its figures may still be corrected."""
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/p/{TournamentTable.objects.get(number=1).token}/")
+    enter(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+    assert "Round 1 is over at this table" in page.get_by_test_id("table-state").inner_text()
+
+    panel = page.get_by_test_id("last-hand")
+    panel.locator("summary").first.click()
+    form = panel.locator("form.correct")
+    assert form.locator("input[name=makers][value=NS]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "3"
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "table-phone-7-correcting")
+
+    page.context.set_offline(True)
+    form.locator("input[name=tricks]").fill("5")
+    form.get_by_test_id("correct-hand").click()
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="(correction of hand 1)").wait_for()
+    assert [d["tricks"] for d in deals(round_one)] == [3]  # not corrected before it is sent
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+    assert queue.is_hidden()
+    assert [d["tricks"] for d in deals(round_one)] == [5]
+
+    row = page.locator("#table-sheet tr.hand.corrected")
+    assert row.count() == 1
+    text = row.inner_text()
+    assert "N-S make, 5 tricks (march)" in text and "+2" in text  # law 2
+    assert "was N-S make, 3 tricks" in text  # the original beside it (ruling E9)
+    assert "corrected by the players, before the next hand" in text and "(law 5)" in text
+    assert "Round 1 is over at this table" in page.get_by_test_id("table-state").inner_text()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "table-phone-8-corrected")
 
 
 def test_two_phones_at_one_table_entering_the_same_deal_record_it_once(

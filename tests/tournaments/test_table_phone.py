@@ -101,7 +101,7 @@ def test_the_phone_shows_its_table_its_players_and_the_next_deals_form(client, r
     assert "Hand <span data-next-label>1</span>" in page
     assert 'name="expected_number" value="1"' in page
     assert f'name="rubber" value="{table.rubber_id}"' in page
-    assert "law 5, ruling E9" in page  # a slip is the secretary's to correct
+    assert 'data-kind="correct"' not in page  # no deal to correct yet
     assert "euchre-somerset-1888" not in page  # the game in words
 
 

@@ -1,0 +1,235 @@
+"""The players at a progressive's table correct its last deal from the phone, as an
+evening's table's players do (law 5, ruling E9), through the one recording service
+(club.recording.hand_correct): within the laws' limits, at their own table's rubber of the
+round in play, the result of a round over at the table kept (tournaments.table_links.
+may_correct), nothing once the tournament is over; every refusal in words naming its field
+and its law or ruling; the same correction sent again with its Idempotency-Key made once."""
+
+import pytest
+
+from club import recording
+from scoring.models import Hand, HandCorrection
+from tournaments import rounds
+from tournaments.models import StandingsDirty
+from tournaments.table_links import ASK_THE_REFEREE
+
+from .test_table_phone import at_table, deal, hands, link, page_of, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def send(client, tournament, form: dict, number: int = 1, **headers):
+    """A form posted from table `number`'s phone, as its queue sends it (htmx)."""
+    return client.post(
+        f"/p/{link(tournament, number).token}/hand/", form, HTTP_HX_REQUEST="true", **headers
+    )
+
+
+def correction(table, number=1, **fields) -> dict:
+    """The correction form of deal `number` at `table`: the deal as the phone sends it."""
+    return deal(**fields, correct=str(number), rubber=str(table.rubber_id))
+
+
+@pytest.fixture
+def two_deals(make, director):
+    """A rotation progressive of two deals a round, round 1 seated: two tables."""
+    tournament = make("rotation", deals=2)
+    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
+    return tournament
+
+
+def refused(answer, status: int, *words: str, field: str, law: str | None) -> str:
+    """The refusal's page: its status, its words, its field for scripts and its law (None:
+    a refusal no law or ruling speaks to)."""
+    assert answer.status_code == status
+    page = page_of(answer)
+    alert = page[page.index('role="alert"') :].split("</div>", 1)[0]
+    assert "Not recorded." in alert
+    for said in words:
+        assert said in alert, said
+    assert f'data-field="{field}"' in alert
+    if law is None:
+        assert 'class="law"' not in alert
+    else:
+        assert law in alert
+    return page
+
+
+def test_the_last_deal_corrected_from_the_phone_changes_the_sheet_and_the_standings(
+    client, two_deals
+):
+    table = at_table(two_deals)
+    recorded = page_of(send(client, two_deals, deal(expected_number="1")))
+    # The page offers the last deal's correction, filled with it, as an evening's phone does.
+    assert 'data-testid="last-hand"' in recorded and "Correct hand 1" in recorded
+    assert 'name="correct" value="1"' in recorded
+    assert f'<input type="hidden" name="rubber" value="{table.rubber_id}">' in recorded
+    assert 'value="NS" required checked' in recorded
+    assert "Ruling E9: the players may correct a hand's score until the next hand" in recorded
+    assert "may change its figures but not who won it" in recorded
+    StandingsDirty.objects.all().delete()  # as the worker leaves it
+
+    answer = send(client, two_deals, correction(table, tricks="5"))
+    assert answer.status_code == 200
+    page = page_of(answer)
+    assert "Hand 1 corrected." in page
+    corrected = Hand.objects.get(rubber=table.rubber)
+    assert corrected.data["tricks"] == 5 and corrected.points == {"NS": 2, "EW": 0}
+    line = next(line for line in corrected.lines if "five tricks" in line)
+    assert line.split(": ", 1)[1] in page  # the sheet shows the corrected deal
+    assert "Correct hand 1 (corrected already)" in page
+    kept = HandCorrection.objects.get(hand=corrected)
+    assert kept.kind == HandCorrection.Kind.FREE and kept.law == "law 5"
+    assert kept.previous_data["tricks"] == 3  # the original beside it (ruling E9)
+    # The standings heard of it in the correction's transaction (their outbox).
+    assert StandingsDirty.objects.filter(tournament=two_deals).count() == 4
+
+
+def test_a_refused_correction_comes_back_as_typed_in_its_own_form(client, two_deals):
+    table = at_table(two_deals)
+    send(client, two_deals, deal(expected_number="1"))
+    answer = send(client, two_deals, correction(table, makers="EW", tricks="6"))
+    page = refused(answer, 400, "6 is out of range", field="hands[0].tricks", law="law 2")
+    corrections = page[page.index('data-kind="correct"') :]
+    assert 'value="EW" checked' in corrections and 'value="6"' in corrections
+    assert '<details class="panel last-hand" data-testid="last-hand" open>' in page
+    assert [h["makers"] for h in hands(table)] == ["NS"]
+    assert not HandCorrection.objects.exists()
+
+
+def test_an_earlier_deal_is_the_secretarys_to_correct(client, two_deals):
+    table = at_table(two_deals)
+    send(client, two_deals, deal(expected_number="1"))
+    send(client, two_deals, deal("EW", expected_number="2"))
+    answer = send(client, two_deals, correction(table, number=1, tricks="5"))
+    refused(
+        answer,
+        400,
+        "Too late for the players to change this hand: a later hand has been recorded. Only "
+        "the secretary, as the club's referee, may change it now.",
+        field="number",
+        law="law 5, ruling E9",
+    )
+    assert [h["tricks"] for h in hands(table)] == [3, 3]
+    assert not HandCorrection.objects.exists()
+
+
+def test_another_tables_rubber_is_refused(client, two_deals):
+    other = at_table(two_deals, number=2)
+    recording.hand_record(rubber_id=other.rubber_id, data={"makers": "EW", "tricks": 3})
+    answer = send(client, two_deals, correction(other, tricks="5"), number=1)
+    refused(
+        answer,
+        400,
+        "This table's link records only table 1's own rubber of the round in play; the one "
+        "sent is another table's.",
+        field="rubber",
+        law=None,
+    )
+    assert [h["tricks"] for h in hands(other)] == [3]
+
+
+def test_a_round_over_at_the_table_keeps_its_result(client, round_one):
+    """One deal a round: it ends the round at the table (ruling P1). Its figures may still
+    be corrected while the round is the latest; who won it may not."""
+    table = at_table(round_one)
+    seats = round_one.rounds.get(number=1).seating["tables"][0]["seats"]
+    page = page_of(send(client, round_one, deal(expected_number="1")))
+    assert "Round 1 is over at this table" in page and "Correct hand 1" in page
+
+    answer = send(client, round_one, correction(table, makers="EW"))
+    refused(
+        answer,
+        400,
+        f"This correction of hand 1 would change who won round 1 at this table ({seats['N']} "
+        f"& {seats['S']} (N-S) won it, ruling P1), and the director seats the next round from "
+        f"that result; correct the figures only, or {ASK_THE_REFEREE}.",
+        field="hand",
+        law="ruling E9",
+    )
+    assert [h["makers"] for h in hands(table)] == ["NS"]
+    assert not HandCorrection.objects.exists()
+
+    answer = send(client, round_one, correction(table, tricks="5"))
+    assert "Hand 1 corrected." in page_of(answer)
+    assert [h["tricks"] for h in hands(table)] == [5]
+
+
+def test_a_decided_round_made_level_again_is_refused_and_a_level_one_may_be_decided(
+    client, two_deals
+):
+    """Ruling P1: a level round goes on one deal at a time. A correction may decide a round
+    still being played, but not reopen one decided."""
+    table = at_table(two_deals)
+    send(client, two_deals, deal("NS", expected_number="1"))
+    send(client, two_deals, deal("NS", expected_number="2"))
+    answer = send(client, two_deals, correction(table, number=2, makers="EW"))
+    refused(answer, 400, "would change who won round 1 at this table", field="hand", law="E9")
+    assert [h["makers"] for h in hands(table)] == ["NS", "NS"]
+
+    other = at_table(two_deals, number=2)
+    for number, makers in ((1, "NS"), (2, "EW")):
+        send(client, two_deals, deal(makers, expected_number=str(number)), number=2)
+    assert "Level after the round's 2 deals" in page_of(
+        client.get(f"/p/{link(two_deals, 2).token}/")
+    )
+    answer = send(client, two_deals, correction(other, number=2, makers="EW", tricks="5"), 2)
+    page = page_of(answer)
+    assert "Hand 2 corrected." in page and "Round 1 is over at this table" in page
+
+
+def test_the_round_before_is_refused_once_the_next_is_seated(client, round_one, director):
+    earlier = at_table(round_one)
+    play_out(round_one)
+    rounds.round_seat_next(tournament_id=round_one.pk, user=director)
+    answer = send(client, round_one, correction(earlier, tricks="5"))
+    page = refused(
+        answer,
+        409,
+        "This correction of hand 1 was entered for round 1 at this table, which is over (the "
+        "director has seated the next round from its result), so it was not made; "
+        f"{ASK_THE_REFEREE}.",
+        field="rubber",
+        law="ruling E9",
+    )
+    assert [h["tricks"] for h in hands(earlier)] == [3]
+    # Not offered as a correction of round 2's deal: round 2 has none yet.
+    assert 'data-kind="correct"' not in page and 'value="5"' not in page
+
+
+def test_a_finished_tournament_corrects_nothing(client, round_one):
+    round_one.rounds_planned = 1
+    round_one.save(update_fields=["rounds_planned"])
+    table = at_table(round_one)
+    play_out(round_one)
+    assert 'data-kind="correct"' not in page_of(client.get(f"/p/{link(round_one).token}/"))
+    answer = send(client, round_one, correction(table, tricks="5"))
+    refused(
+        answer,
+        409,
+        "The tournament is over: every table has played its last round, round 1, and this "
+        f"table's link records nothing more. This correction of hand 1 was not made; "
+        f"{ASK_THE_REFEREE}.",
+        field="rubber",
+        law="ruling E9",
+    )
+    assert [h["tricks"] for h in hands(table)] == [3]
+
+
+def test_a_correction_sent_again_with_its_idempotency_key_is_made_once(client, two_deals):
+    table = at_table(two_deals)
+    send(client, two_deals, deal(expected_number="1"))
+    form = correction(table, tricks="4")
+    first = send(client, two_deals, form, HTTP_IDEMPOTENCY_KEY="correction-once")
+    second = send(client, two_deals, form, HTTP_IDEMPOTENCY_KEY="correction-once")
+    assert first.status_code == second.status_code == 200
+    assert second["Idempotent-Replayed"] == "true"
+    assert second.content == first.content
+    assert HandCorrection.objects.count() == 1
+    assert Hand.objects.get(rubber=table.rubber).correction_count == 1
+    # The same key with another correction is refused, never made.
+    other = send(
+        client, two_deals, correction(table, tricks="5"), HTTP_IDEMPOTENCY_KEY="correction-once"
+    )
+    assert other.status_code == 422
+    assert [h["tricks"] for h in hands(table)] == [4]
