@@ -11,13 +11,23 @@
 // (too many requests from the table: 429), when it goes again later. A retry of a hand
 // whose answer was lost carries the same key, so the service answers it from the first:
 // never recorded twice.
+//
+// A refusal is shown by the answer's live part, the form refilled as it was typed; the next
+// answer replaces it. So a refusal the player may not have seen (its hand had waited in the
+// queue, through a lost connection, a busy server or a reload, or another went out after
+// it) is also kept in a list beside the queue, in storage per table, until the player
+// dismisses it: which hand, what was entered, that it was not recorded, and the service's
+// words why.
 (function () {
   "use strict";
 
   var RETRY_MS = 3000;
+  var KEPT_REFUSALS = 20;
   var storageKey = "cardclub-phone-queue:" + location.pathname;
+  var refusedKey = "cardclub-phone-refused:" + location.pathname;
   var sending = false;
   var timer = null;
+  var unsaid = []; // refusals listed and not yet said to a screen reader
 
   function load() {
     try {
@@ -29,6 +39,14 @@
 
   function save(queue) {
     localStorage.setItem(storageKey, JSON.stringify(queue));
+  }
+
+  // Everything still in the queue has waited: the player may no longer be looking when it
+  // goes out, so a refusal of it is kept in the list.
+  function markWaited() {
+    var queue = load();
+    if (!queue.length) return;
+    save(queue.map(function (entry) { entry.waited = true; return entry; }));
   }
 
   // A random key without crypto.randomUUID, which a page served over the club's own
@@ -64,6 +82,212 @@
       "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
       (problem || "They are kept on this phone and sent as soon as the connection returns.");
+  }
+
+  // --- the hands refused after waiting -------------------------------------------------
+
+  function loadRefused() {
+    try {
+      return JSON.parse(localStorage.getItem(refusedKey) || "[]");
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function saveRefused(list) {
+    if (!list.length) {
+      localStorage.removeItem(refusedKey);
+      return;
+    }
+    localStorage.setItem(refusedKey, JSON.stringify(list.slice(-KEPT_REFUSALS)));
+  }
+
+  function capitalised(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  // A label's or a legend's own words, without its fields and its notes, cut before a law
+  // in brackets or an explanation after a colon: "Played alone (law 3)", "Played alone".
+  function ownWords(node) {
+    if (!node) return "";
+    var copy = node.cloneNode(true);
+    var inner = copy.querySelectorAll("input, select, textarea, p, details");
+    Array.prototype.forEach.call(inner, function (node) { node.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim().split(/ \(|: /)[0].trim();
+  }
+
+  // A field's name as the form shows it: its label, after its group's legend where the
+  // label alone does not say what it is ("honours, held by").
+  function fieldName(field) {
+    var label = ownWords(field.closest("label"));
+    var fieldset = field.closest("fieldset");
+    var legend = fieldset ? ownWords(fieldset.querySelector("legend")) : "";
+    if (!legend) return label;
+    if (!label) return legend;
+    var first = legend.split(" ")[0].toLowerCase();
+    if (label.toLowerCase().indexOf(first) >= 0) return label;
+    return legend + ", " + label.charAt(0).toLowerCase() + label.slice(1);
+  }
+
+  // What was entered in a hand's form, in the form's own words, the fields left as they
+  // were (nothing chosen, none, 0) left out: "makers: N-S Ann & Bob; tricks taken by the
+  // makers: 3".
+  function described(form) {
+    var parts = [];
+    var groups = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.disabled || field.type === "hidden" || field.type === "submit" ||
+          field.type === "button") return;
+      if (field.type === "radio" || field.type === "checkbox") {
+        if (!field.checked) return;
+        var several = form.querySelectorAll("input[name='" + field.name + "']").length > 1;
+        if (!several) { // a tick box of its own: its words say it ("played alone")
+          parts.push(fieldName(field));
+          return;
+        }
+        var fieldset = field.closest("fieldset");
+        var name = fieldset ? ownWords(fieldset.querySelector("legend")) : "";
+        if (!(field.name in groups)) {
+          groups[field.name] = { name: name, values: [] };
+          parts.push(groups[field.name]);
+        }
+        groups[field.name].values.push(ownWords(field.closest("label")));
+        return;
+      }
+      var value = field.tagName === "SELECT"
+        ? (field.value === "" ? "" : field.options[field.selectedIndex].text.trim())
+        : field.value.trim();
+      if (value === "" || (value === "0" && !field.required)) return;
+      parts.push(fieldName(field) + ": " + value);
+    });
+    return parts.map(function (part) {
+      var text = typeof part === "string" ? part
+        : (part.name ? part.name + ": " : "") + part.values.join(", ");
+      // "Tricks taken..." reads on in a sentence as "tricks taken..."; "N-S ..." stays.
+      return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+    }).join("; ");
+  }
+
+  // The refusal an answer carries, in the service's words (its live part's role=alert,
+  // which a live part has for a refusal alone; parsed inertly), without the "Not
+  // recorded." the list says itself; null when the answer is not a refusal.
+  function refusalIn(html, status) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var found = page.querySelector("#table-live [role=alert]");
+    if (found) {
+      return found.textContent.replace(/\s+/g, " ").trim().replace(/^Not recorded\.\s*/, "");
+    }
+    return status >= 400 ? "The club's server refused it without saying why." : null;
+  }
+
+  // The list's box, beside the queue's (outside the live part, so no answer swapped in
+  // hides it): made here, the same on every page that has the queue.
+  function refusedBox() {
+    var box = document.getElementById("phone-refused");
+    if (box) return box;
+    var queue = document.getElementById("phone-queue");
+    if (!queue) return null;
+    box = document.createElement("section");
+    box.id = "phone-refused";
+    box.className = "alert error no-print";
+    box.dataset.testid = "phone-refused";
+    box.setAttribute("aria-labelledby", "phone-refused-title");
+    box.hidden = true;
+    var title = document.createElement("p");
+    title.id = "phone-refused-title";
+    var list = document.createElement("ul");
+    list.className = "refused-list";
+    // New refusals are said at once to a screen reader (by a live region always there,
+    // outside the box, which may just be shown); the list is not said again each time.
+    var news = document.createElement("p");
+    news.id = "phone-refused-news";
+    news.className = "visually-hidden";
+    news.setAttribute("role", "alert");
+    var all = document.createElement("button");
+    all.type = "button";
+    all.className = "secondary";
+    all.dataset.testid = "dismiss-all-refused";
+    all.textContent = "Dismiss all";
+    all.addEventListener("click", function () {
+      saveRefused([]);
+      showRefused();
+    });
+    box.append(title, list, all);
+    queue.after(box, news);
+    return box;
+  }
+
+  function refusedItem(refused) {
+    var item = document.createElement("li");
+    item.dataset.key = refused.key;
+    item.dataset.testid = "refused-hand";
+    var what = document.createElement("p");
+    var which = document.createElement("strong");
+    which.textContent = capitalised(refused.label);
+    what.append(which, (refused.what ? " (" + refused.what + ")" : "") + " was not recorded.");
+    var why = document.createElement("p");
+    why.textContent = refused.why;
+    var dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "secondary";
+    dismiss.dataset.testid = "dismiss-refused";
+    dismiss.textContent = "Dismiss";
+    dismiss.setAttribute("aria-label", "Dismiss: " + refused.label + " not recorded");
+    dismiss.addEventListener("click", function () {
+      var next = item.nextElementSibling || item.previousElementSibling;
+      saveRefused(loadRefused().filter(function (other) { return other.key !== refused.key; }));
+      showRefused();
+      var focus = next && next.querySelector("button");
+      if (focus) focus.focus();
+    });
+    item.append(what, why, dismiss);
+    return item;
+  }
+
+  // Draw the list as stored, items added and taken away one by one.
+  function showRefused() {
+    var box = refusedBox();
+    if (!box) return;
+    var refused = loadRefused();
+    var list = box.querySelector("ul");
+    var wanted = {};
+    refused.forEach(function (entry) { wanted[entry.key] = true; });
+    Array.prototype.forEach.call(list.querySelectorAll("li"), function (item) {
+      if (!wanted[item.dataset.key]) item.remove();
+    });
+    refused.forEach(function (entry) {
+      var shown = list.querySelector("li[data-key='" + entry.key + "']");
+      if (!shown) list.append(refusedItem(entry));
+    });
+    box.hidden = !refused.length;
+    var title = box.querySelector("#phone-refused-title");
+    var heading = document.createElement("strong");
+    heading.textContent = "Not recorded: " + refused.length +
+      (refused.length === 1 ? " refusal" : " refusals") + " from the club's server.";
+    title.replaceChildren(heading,
+      " Enter again what belongs on the sheet, and dismiss each once the table has seen it.");
+    box.querySelector("[data-testid=dismiss-all-refused]").hidden = refused.length < 2;
+  }
+
+  // The refusals listed since the queue last stopped, said together once it stops (sent
+  // out, or waiting again), so that one said does not cut off the one before.
+  function sayRefused() {
+    var news = document.getElementById("phone-refused-news");
+    if (!news || !unsaid.length) return;
+    news.textContent = unsaid.map(function (entry) {
+      return capitalised(entry.label) + " was not recorded. " + entry.why;
+    }).join(" ");
+    unsaid = [];
+  }
+
+  function remember(entry, why) {
+    var refused = loadRefused();
+    if (refused.some(function (other) { return other.key === entry.key; })) return;
+    var kept = { key: entry.key, label: entry.label, what: entry.what || "", why: why };
+    refused.push(kept);
+    saveRefused(refused);
+    unsaid.push(kept);
+    showRefused();
   }
 
   function swapLive(html) {
@@ -137,6 +361,7 @@
 
   // Send the queue again in a while: RETRY_MS, or longer when the service said so.
   function later(ms) {
+    sayRefused();
     if (timer) return;
     timer = setTimeout(function () {
       timer = null;
@@ -156,6 +381,7 @@
     var queue = load();
     if (!queue.length) {
       showQueue();
+      sayRefused();
       return;
     }
     var entry = queue[0];
@@ -179,6 +405,7 @@
         return response.text().then(function (text) {
           sending = false;
           busy(false);
+          markWaited();
           showQueue((alertIn(text) || "Too many requests from this table.") +
             " What is waiting is kept on this phone and sent by itself then.");
           later(wait * 1000);
@@ -189,6 +416,7 @@
       if (response.status >= 500 || response.headers.get("Retry-After")) {
         sending = false;
         busy(false);
+        markWaited();
         showQueue("The club's server is busy; trying again.");
         later();
         return;
@@ -204,6 +432,7 @@
         // for again, which gives the browser a fresh cookie, and the hand goes again.
         sending = false;
         busy(false);
+        markWaited();
         showQueue("The phone had to renew its page; sending again.");
         fetch(location.pathname, { credentials: "same-origin" }).then(later, later);
         return;
@@ -212,15 +441,19 @@
         drop(entry);
         sending = false;
         busy(false);
-        if ((response.headers.get("Content-Type") || "").indexOf("text/html") === 0) {
-          swapLive(text);
-        }
+        var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+        // Refused: kept in the list when the player may not have seen it; the answer's
+        // live part says it too, until the next answer replaces it.
+        var why = refusalIn(html ? text : "", response.status);
+        if (why !== null && (entry.waited || load().length)) remember(entry, why);
+        if (html) swapLive(text);
         showQueue();
         flush();
       });
     }).catch(function () {
       sending = false; // no connection: the hand stays in the queue
       busy(false);
+      markWaited();
       showQueue();
       later();
     });
@@ -239,6 +472,15 @@
     save(load().filter(function (other) { return other.key !== entry.key; }));
   }
 
+  // What the page calls a hand ("hand", "deal"): the word before the number in the title
+  // of the form for the next one.
+  function handWord(form) {
+    var title = form.querySelector(".form-title") || document.querySelector(".form-title");
+    var word = title && title.firstChild && title.firstChild.nodeType === Node.TEXT_NODE
+      ? title.firstChild.textContent.trim().toLowerCase() : "";
+    return word || "hand";
+  }
+
   // The button pressed is part of what is sent (a confirmation's "by").
   function enqueue(form, submitter) {
     var data = new URLSearchParams(new FormData(form));
@@ -252,7 +494,7 @@
         if (entry.kind === "record" && entry.number >= number) number = entry.number + 1;
       });
       data.set("expected_number", String(number));
-      label = "hand " + number;
+      label = handWord(form) + " " + number;
       var next = document.querySelector("[data-next-label]");
       if (next) next.textContent = String(number + 1);
       var expected = form.querySelector("input[name=expected_number]");
@@ -260,7 +502,7 @@
     } else if (form.dataset.kind === "answer") {
       label = (submitter && submitter.dataset.queueLabel) || form.dataset.queueLabel;
     } else {
-      label = "correction of hand " + data.get("correct");
+      label = "correction of " + handWord(form) + " " + data.get("correct");
     }
     queue.push({
       key: newKey(),
@@ -268,7 +510,8 @@
       body: data.toString(),
       kind: form.dataset.kind,
       number: form.dataset.kind === "record" ? parseInt(data.get("expected_number"), 10) : null,
-      label: label
+      label: label,
+      what: described(form)
     });
     save(queue);
     if (form.dataset.kind === "record") form.reset();
@@ -288,7 +531,13 @@
   });
 
   window.addEventListener("online", flush);
+  // Another tab of the same table's page dismissed or added a refusal.
+  window.addEventListener("storage", function (event) {
+    if (event.key === refusedKey) showRefused();
+  });
   document.addEventListener("DOMContentLoaded", function () {
+    markWaited(); // left from before the page was (re)loaded
+    showRefused();
     showQueue();
     flush();
   });

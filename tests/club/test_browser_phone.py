@@ -213,6 +213,7 @@ def test_a_throttled_hand_stays_queued_and_is_sent_once_allowed(
     assert text.startswith("Not sent yet: 1 hand waiting (hand 3). Too many requests")
     assert re.search(r"wait (59|60) seconds and try again\. What is waiting is kept", text)
     assert len(hands(played)) == 2
+    assert page.get_by_test_id("refused-hand").count() == 0  # waiting, not refused
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-10-throttled")
 
@@ -222,6 +223,7 @@ def test_a_throttled_hand_stays_queued_and_is_sent_once_allowed(
     page.clock.run_for(45_000)  # past the wait the service gave
     page.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
     assert queue.is_hidden()
+    assert page.get_by_test_id("refused-hand").count() == 0
     assert [h["makers"] for h in hands(played)] == ["NS", "NS", "EW"]
 
 

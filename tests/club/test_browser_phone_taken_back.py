@@ -2,8 +2,9 @@
 for a rubber that no longer exists), in Debian's chromium at a 360 px phone's width: the
 network is cut, a hand is entered, the secretary undoes the cut that began the rubber
 and the four cut again; the network returns, and the hand is refused in words, once: the
-queue drops it (it is not sent again), the form holds it as typed, nothing is recorded.
-Screenshot in artifacts/screenshots/phone-11-rubber-taken-back.png."""
+queue drops it (it is not sent again) and, the hand having waited, lists it until it is
+dismissed; the form holds it as typed, nothing is recorded. Screenshot in
+artifacts/screenshots/phone-11-rubber-taken-back.png."""
 
 import datetime
 import re
@@ -79,7 +80,17 @@ def test_a_queued_hand_for_a_rubber_taken_back_is_refused_once_in_words(
 
     time.sleep(4)  # past the queue's retry (3 s): the refused hand is not sent again
     assert answers == [409] and not Hand.objects.exists()
-    assert page.evaluate("!Object.keys(localStorage).some(k => JSON.parse(localStorage[k]).length)")
+    assert page.evaluate(
+        "!JSON.parse(localStorage.getItem('cardclub-phone-queue:' + location.pathname)).length"
+    )
+    # The hand had waited on the phone: its refusal is also listed until dismissed.
+    listed = page.get_by_test_id("refused-hand")
+    assert listed.count() == 1
+    assert re.match(
+        r"Hand 1 \(makers: E-W \w+ & \w+; tricks taken by the makers: 4\) was not "
+        r"recorded\. This hand was entered for a rubber that table 1 no longer has",
+        re.sub(r"\s+", " ", listed.inner_text()),
+    )
 
     # Sent again from the form, it is the new rubber's hand 1.
     form.get_by_test_id("record-hand").click()
