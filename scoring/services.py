@@ -183,9 +183,10 @@ def _replay(rules: RuleSet, rubber: Rubber, raw_hands: Iterable[dict]):
 
 def _round_over(rubber: Rubber, *, field: str) -> ScoringError:
     """The refusal of a deal after a round of fixed deals was decided (ruling P1)."""
+    deals = "its one deal has" if rubber.deal_limit == 1 else f"its {rubber.deal_limit} deals have"
     return ScoringError(
-        f"the round is {rubber.deal_limit} deals, they have all been played and one side "
-        "is ahead (a round that ends level goes on one deal at a time)",
+        f"the round is over: {deals} been played and one side is ahead (a round that "
+        "ends level goes on one deal at a time)",
         field=field,
         law="ruling P1",
     )

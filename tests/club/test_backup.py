@@ -687,7 +687,7 @@ def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(club, commit
     with pytest.raises(
         BackupError,
         match=HAND.format(row=2, number=3, kind="rubber", game=EUCHRE)
-        + r", field data: the round is 2 deals, they have all been played and one side is ahead "
+        + r", field data: the round is over: its 2 deals have been played and one side is ahead "
         r"\(a round that ends level goes on one deal at a time\) \(ruling P1\)\.$",
     ):
         club_import(data=data, slug="copy")

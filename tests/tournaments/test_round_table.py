@@ -208,3 +208,22 @@ def test_a_decided_rounds_sheet_says_it_is_over_on_its_public_page_too(
     page = html.unescape(client.get(f"/clubs/somerset/rubbers/{rubber.pk}/").content.decode())
     assert "The round's deals are played and one side is ahead: the table is over" in page
     assert "In progress." not in page
+
+
+def test_a_deal_after_a_decided_round_of_one_deal_is_refused_in_the_singular(round_one):
+    """The scoring service's own refusal (ruling P1), which a backup's import and any door
+    that skips the table's checks meet: a round of one deal says 'its one deal', not '1
+    deals'."""
+    from scoring import services as scoring
+    from scoring.rules import ScoringError
+
+    rubber = table_rubber(round_one)
+    scoring.rubber_record_hand(rubber=rubber, data={"makers": "NS", "tricks": 3})
+    rubber.refresh_from_db()
+    with pytest.raises(ScoringError) as refused:
+        scoring.rubber_record_hand(rubber=rubber, data={"makers": "EW", "tricks": 3})
+    assert str(refused.value.message).startswith(
+        "the round is over: its one deal has been played and one side is ahead"
+    )
+    assert refused.value.law == "ruling P1"
+    assert Hand.objects.filter(rubber=rubber).count() == 1
