@@ -235,7 +235,7 @@ class LogoutView(APIView):
                 "the table a fresh link, which ends this one."
             )
         elif request.user.is_authenticated:
-            logout(request._request)
+            logout(request._request)  # Django's request, whose session is flushed
         else:
             raise exceptions.NotAuthenticated(
                 "Nothing to log out of: send the token to end as 'Authorization: Token <key>'."
