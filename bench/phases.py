@@ -266,15 +266,15 @@ def phase_prepare_load(args) -> dict:
     """Tables, players and rubbers for the load, a secretary's token, and the plan the
     load generator reads."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
+    from club.secretary_tokens import token_issue
     from tournaments.metrics import DEFAULT_PRECEDENCE
 
     club = Club.objects.get(slug=args.club)
     tournament = _season(args.club)
     user, _ = get_user_model().objects.get_or_create(username=SECRETARY)
     club.secretaries.add(user)
-    token, _ = Token.objects.get_or_create(user=user)
+    secretary_key, _ = token_issue(user=user)  # a login's token (API_TOKEN_DAYS)
     tables = _bench_tables(club, args.clients)
     _settle_outbox(args.club)
     ids = dict(Member.objects.filter(club=club).values_list("name", "pk"))
@@ -296,7 +296,7 @@ def phase_prepare_load(args) -> dict:
         "tournament": tournament.slug,
         "tournament_id": tournament.pk,
         "evening": tables[0][0].evening_id,
-        "secretary_token": token.key,
+        "secretary_token": secretary_key,
         "points_column": precedence.index("points"),
         "clients": clients,
     }

@@ -1,6 +1,9 @@
 from django.contrib import admin
+from rest_framework.authtoken.models import TokenProxy
 
+from club import secretary_tokens
 from club.models import (
+    ApiToken,
     Club,
     Cut,
     Evening,
@@ -65,6 +68,42 @@ class HandConfirmationAdmin(admin.ModelAdmin):
     list_filter = ["state", "rubber__club"]
     raw_id_fields = ["hand", "rubber", "settled_by"]
 
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """The API's tokens, one a login (club/secretary_tokens.py): read here, and deleted
+    here to end one at once (its holder is then told it is not known). Tokens are issued
+    only by a login; the key is shown once, to its holder, and not kept."""
+
+    list_display = ["user", "created", "expires", "state"]
+    list_select_related = ["user"]
+    search_fields = ["user__username"]
+    date_hierarchy = "created"
+    fields = ["user", "created", "expires", "state", "logged_out_at"]
+    readonly_fields = fields
+
+    @admin.display(description="ends of age")
+    def expires(self, token):
+        return secretary_tokens.token_expires(token)
+
+    @admin.display(description="state")
+    def state(self, token):
+        try:
+            secretary_tokens.token_user_check(token)
+        except secretary_tokens.TokenEnded as ended:
+            return ended.message
+        return "live"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+# DRF's token table is no longer read (club.ApiToken replaced it): not offered to staff.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 from core.audit import register_history_admin  # noqa: E402
 

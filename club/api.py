@@ -2,19 +2,18 @@
 
 from decimal import Decimal
 
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import authenticate, get_user_model, logout
 from django.contrib.auth.signals import user_logged_in
 from django.db.models import ProtectedError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from club import selectors_public, services
-from club.models import Club, Member
+from club import secretary_tokens, selectors_public, services
+from club.models import ApiToken, Club, Member
 from club.permissions import club_for_request, table_of_request
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of
 from config.api import LoginLockedOut, Pagination, UserError, paginated
@@ -175,9 +174,19 @@ class TokenInput(serializers.Serializer):
     password = serializers.CharField(style={"input_type": "password"})
 
 
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField(help_text="send it as 'Authorization: Token <token>'")
+    expires = serializers.DateTimeField(
+        help_text="when it ends of age (API_TOKEN_DAYS after this login), unless logged out "
+        "or the account's password changes first"
+    )
+
+
 class TokenView(APIView):
-    """Exchange a secretary's username and password for his API token: behind the login
-    throttle (per address) and django-axes' lockout (per account and address)."""
+    """Exchange a secretary's username and password for an API token of this login's own:
+    behind the login throttle (per address) and django-axes' lockout (per account and
+    address). It ends when logged out (`auth/logout/`), when the account's password
+    changes, and at `expires` (club.secretary_tokens)."""
 
     authentication_classes = []
     throttle_classes = [LoginRateThrottle]
@@ -190,10 +199,7 @@ class TokenView(APIView):
             wait, detail="Too many login attempts from your address; wait and try again."
         )
 
-    @extend_schema(
-        request=TokenInput,
-        responses=inline_serializer("TokenOutput", {"token": serializers.CharField()}),
-    )
+    @extend_schema(request=TokenInput, responses=TokenOutput)
     def post(self, request):
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
@@ -207,8 +213,34 @@ class TokenView(APIView):
         # A login like the form's: django-axes clears this account's failures here, and
         # Django records the last login.
         user_logged_in.send(sender=user.__class__, request=request, user=user)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        key, token = secretary_tokens.token_issue(user=user)
+        return Response(
+            TokenOutput({"token": key, "expires": secretary_tokens.token_expires(token)}).data
+        )
+
+
+class LogoutView(APIView):
+    """End the login this request is sent with: its token (`Authorization: Token`), which
+    is then refused in words; the account's other logins keep theirs. Sent with a session
+    (and its CSRF token), the session ends. A table's link is no login: the board's fresh
+    link for the table is what ends it."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request):
+        if isinstance(request.auth, ApiToken):
+            secretary_tokens.token_logout(token=request.auth)
+        elif table_of_request(request) is not None:
+            raise exceptions.PermissionDenied(
+                "A table's link is not a login to log out of; the secretary's board gives "
+                "the table a fresh link, which ends this one."
+            )
+        elif request.user.is_authenticated:
+            logout(request._request)  # Django's request, whose session is flushed
+        else:
+            raise exceptions.NotAuthenticated(
+                "Nothing to log out of: send the token to end as 'Authorization: Token <key>'."
+            )
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MeView(APIView):

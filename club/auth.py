@@ -1,8 +1,14 @@
 """API authentication: a secretary's token, and a table's token for the phone at the table.
 
-    Authorization: Token <secretary token>     -> request.user is the secretary
+    Authorization: Token <secretary token>     -> request.user is the secretary,
+                                                  request.auth is his ApiToken
     Authorization: Table <table token>         -> request.user is anonymous,
                                                   request.auth is the Table
+
+A secretary's token (one a login through the API, club.secretary_tokens) ends when it is
+logged out, when the account's password changes and API_TOKEN_DAYS after its login; an
+ended one is refused with 401 and a code saying why (token_logged_out,
+token_password_changed, token_expired).
 
 A table token opens only that table's rubbers and hands, on its own evening, and only
 while it lives (club.selectors.table_by_link): a dead one is refused with 401 and a code
@@ -19,9 +25,18 @@ from rest_framework.authentication import (
 
 
 class SecretaryTokenAuthentication(TokenAuthentication):
-    """DRF's token authentication (keyword `Token`) for secretaries and staff."""
+    """DRF's token authentication (keyword `Token`, its header parsing) for secretaries,
+    tournament directors and staff, with the tokens of club.secretary_tokens."""
 
     keyword = "Token"
+
+    def authenticate_credentials(self, key):
+        from club.secretary_tokens import TokenEnded, token_user
+
+        try:
+            return token_user(key)
+        except TokenEnded as exc:
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from exc
 
 
 class TableTokenAuthentication(BaseAuthentication):

@@ -306,3 +306,30 @@ class HandConfirmation(models.Model):
 
     def __str__(self):
         return f"hand {self.hand_id}: {self.state}"
+
+
+class ApiToken(models.Model):
+    """The token one login through the API gave (`Authorization: Token <key>`): a secretary's,
+    a tournament director's or staff's. club/secretary_tokens.py issues and checks them.
+
+    Only the key's SHA-256 is kept, so the table does not hand out working keys to whoever
+    reads it. A token ends when it is logged out, when its account's password changes (its
+    `password_stamp` no longer matches the account's password: every way of changing it,
+    even an UPDATE behind the model's back) and API_TOKEN_DAYS after its login; the row
+    stays a while after (purged at a login, `secretary_tokens.KEPT_AFTER_END`) so that a
+    client sending it is told in words why it ended.
+    """
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+    password_stamp = models.CharField(max_length=64)
+    logged_out_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "API token"
+
+    def __str__(self):
+        return f"{self.user} {self.created:%Y-%m-%d %H:%M}"

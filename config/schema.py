@@ -15,7 +15,8 @@ same central mechanisms answer for every view:
   control characters (and a body
   larger than DATA_UPLOAD_MAX_MEMORY_SIZE, which Django refuses with 400, not 413:
   config.api.bad_request);
-- 401: a token that is not valid (any operation), a wrong password (the token view);
+- 401: a token that is not valid or has ended (any operation), a wrong password (the
+  token view), nothing to log out of (the logout);
 - 403: a write by someone who may not make it (a reader, a table's token outside its
   table, a late correction under the laws, a session without its CSRF token), and any
   club's operation a table's token or a reader may not see in full;
@@ -67,7 +68,11 @@ class ErrorOutput(serializers.Serializer):
 
 ERROR = {
     "400": "Bad input: the field at fault is named in error.field.",
-    "401": "No valid credentials (a token that is not valid, or a wrong password).",
+    "401": (
+        "No valid credentials: a token that is not valid or has ended (error.code says why: "
+        "token_logged_out, token_password_changed, token_expired; a table's dead link its "
+        "own), or a wrong password."
+    ),
     "403": "Not allowed: the caller may not do this, or the laws forbid it now.",
     "404": "No such row, or one the caller may not see.",
     "409": (

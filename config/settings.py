@@ -29,6 +29,9 @@ Variables:
     LOGIN_FAILURE_LIMIT   wrong passwords for one account from one address before it is
                           locked out there (default 5)
     LOGIN_LOCKOUT_MINUTES how long that lockout lasts (default 15)
+    API_TOKEN_DAYS        days an API token (POST /api/v1/auth/token/) lives from the login
+                          that gave it, used or not (default 30); it ends sooner when logged
+                          out or when the account's password changes (club/secretary_tokens.py)
 """
 
 import os
@@ -93,6 +96,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    # DRF's own token table is no longer read (club.ApiToken replaced it; the migration
+    # club 0011 carried its tokens over): installed for that migration's history only.
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files, no CDN
@@ -320,6 +325,14 @@ AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
 AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_USERNAME_CALLABLE = "config.ratelimit.axes_username"  # cut to what its records hold
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
+# An API token lives this many days from the login that gave it, however often it is used
+# (counting from the last use would write on every request); logging out and a password
+# change end it sooner (club/secretary_tokens.py).
+API_TOKEN_DAYS = env.int("API_TOKEN_DAYS", default=30)
+if not 1 <= API_TOKEN_DAYS <= 3650:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("API_TOKEN_DAYS is a number of days from 1 to 3650.")
 
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -9,6 +9,7 @@ from tournaments import api as tournaments_api
 
 urlpatterns = [
     path("auth/token/", club_api.TokenView.as_view(), name="api-token"),
+    path("auth/logout/", club_api.LogoutView.as_view(), name="api-logout"),
     path("me/", club_api.MeView.as_view(), name="api-me"),
     path("clubs/", club_api.ClubListView.as_view(), name="api-clubs"),
     path("clubs/<slug:slug>/", club_api.ClubDetailView.as_view(), name="api-club"),

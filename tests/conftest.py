@@ -156,13 +156,15 @@ def staff(db):
 
 
 def token_client(user):
-    """An API client authenticated by the user's token, as a secretary's script would be."""
-    from rest_framework.authtoken.models import Token
+    """An API client authenticated by a token of the user's, as a secretary's script would
+    be after logging in (club.secretary_tokens)."""
     from rest_framework.test import APIClient
 
+    from club.secretary_tokens import token_issue
+
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    key, _ = token_issue(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

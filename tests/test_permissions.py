@@ -59,6 +59,9 @@ MATRIX = [
      dict.fromkeys(ROLES, 200)),
     ("post", "/api/v1/auth/token/", {"username": "secretary", "password": "correct horse battery"},
      dict.fromkeys(ROLES, 200)),
+    # A logout ends the caller's own token; a table's link is no login to end.
+    ("post", "/api/v1/auth/logout/", None,
+     {"anonymous": 401, "table": 403, "secretary": 204, "other": 204, "staff": 204}),
     ("get", "/api/v1/me/", None, dict.fromkeys(ROLES, 200)),
     ("get", "/api/v1/clubs/{s}/rubbers/", None, TABLE_READ),
     ("post", "/api/v1/clubs/{s}/rubbers/",
@@ -288,6 +291,8 @@ def test_api_matrix_for_other_table_links(world, kind):
             continue  # the login endpoint ignores the caller's credentials
         if kind in DEAD:
             want = 401
+        elif path == "/api/v1/auth/logout/":
+            want = expected["table"]  # any live table link: no login to end
         elif kind == "other_club":
             want = expected["anonymous"]
         else:

@@ -55,7 +55,7 @@ def _keep_connection():
 def world(db, django_capture_on_commit_callbacks, _keep_connection):
     """A private club with members, an evening with a table and its rubber, and a ladder;
     the path parameters that name them, and the secretary's token header."""
-    from rest_framework.authtoken.models import Token
+    from club.secretary_tokens import token_issue
 
     played = club_in_play(django_capture_on_commit_callbacks)
     club, secretary, members, evening = (
@@ -64,7 +64,7 @@ def world(db, django_capture_on_commit_callbacks, _keep_connection):
         played.members,
         played.evening,
     )
-    token = Token.objects.create(user=secretary)
+    key, _ = token_issue(user=secretary)
     rubber = played.rubber
     ann = members["Ann"].pk
     # The real rows, by the name of the path parameter; "pk" depends on the path.
@@ -77,7 +77,7 @@ def world(db, django_capture_on_commit_callbacks, _keep_connection):
         "hand": 1,
     }
     pks = {"/members/": ann, "/players/": ann, "/rubbers/": rubber.pk, "/evenings/": evening.pk}
-    return real, pks, {"Authorization": f"Token {token.key}"}
+    return real, pks, {"Authorization": f"Token {key}"}
 
 
 def real_path_parameters(case, real, pks) -> dict | None:

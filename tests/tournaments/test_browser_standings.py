@@ -5,9 +5,9 @@ import json
 import urllib.request
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from club import recording
+from club.secretary_tokens import token_issue
 from tests.browser import shot
 from tests.tournaments.conftest import start
 from tournaments import services
@@ -33,7 +33,7 @@ def test_standings_page_changes_without_a_reload(
     shot(page, "standings-before")
     page.evaluate("window.__not_reloaded = true")
 
-    token = Token.objects.create(user=secretary).key
+    token = token_issue(user=secretary)[0]
     request = urllib.request.Request(
         f"{live_server.url}/api/v1/clubs/somerset/rubbers/{rubber.pk}/hands/",
         data=json.dumps({"makers": "EW", "tricks": 5, "alone": True}).encode(),
