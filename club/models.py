@@ -35,8 +35,9 @@ class Club(models.Model):
     is_public = models.BooleanField(
         default=True, help_text="Public clubs show their standings and evenings to anyone."
     )
-    # A table's phone link is a bearer secret left on a card table (club.tokens): it dies
-    # this many hours after the end of its evening's day (or after it was issued, if later).
+    # A table's phone link is a bearer secret left on a card table: it dies this many hours
+    # after the end of its evening's day, or after it was issued if later
+    # (club.selectors.table_link_expires_at).
     table_link_hours = models.PositiveSmallIntegerField(
         default=6,
         validators=[MinValueValidator(1), MaxValueValidator(168)],
