@@ -36,13 +36,25 @@ def settled(page) -> None:
     )
 
 
+def fill_hand(page, *, makers: str, tricks: int):
+    """Fill the page's form for the next Euchre hand (a table's phone, a progressive's, a
+    director's sheet): the side that made trumps and its tricks. Returns the form."""
+    form = page.locator("form.hand[data-kind=record]")
+    form.locator(f"input[name=makers][value={makers}]").check()
+    form.locator("input[name=tricks]").fill(str(tricks))
+    return form
+
+
+def enter_hand(page, *, makers: str, tricks: int) -> None:
+    """Fill the next hand's form (`fill_hand`) and tap its button."""
+    fill_hand(page, makers=makers, tricks=tricks).get_by_test_id("record-hand").click()
+
+
 def enter_at_once(pages, tricks: int) -> None:
     """Two phones (or sheets) at one table fill the hand's form, the first for N-S, the
     second for E-W, and send it at once: each page's script posts without waiting for the
     other (the service records one, refuses the other by its `expected_number`)."""
     for page, makers in zip(pages, ("NS", "EW"), strict=True):
-        form = page.locator("form.hand[data-kind=record]")
-        form.locator(f"input[name=makers][value={makers}]").check()
-        form.locator("input[name=tricks]").fill(str(tricks))
+        fill_hand(page, makers=makers, tricks=tricks)
     for page in pages:
         page.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")

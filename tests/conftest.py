@@ -124,6 +124,21 @@ def club(db):
 
 
 @pytest.fixture
+def evening(club):
+    """An evening of Euchre at the club (Somerset, 1888), a quarter a point, nobody yet
+    arrived. Directories with evenings of their own (tests/tournaments) override it."""
+    import datetime
+    from decimal import Decimal
+
+    from club import evenings
+
+    return evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+
+
+@pytest.fixture
 def other_club(db):
     from tests.factories import ClubFactory
 

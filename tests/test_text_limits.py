@@ -4,17 +4,14 @@ characters at most; this one has 312."), never "The text is too long" nor DRF's 
 Django's "Ensure this field has no more than 120 characters", in the API's error and in
 the HTML forms alike."""
 
-import datetime
 import html
 import inspect
-from decimal import Decimal
 
 import pytest
 from django import forms
 from django.urls import get_resolver, reverse
 from rest_framework import serializers
 
-from club import evenings
 from club.api import TokenInput
 from club.api_confirm import ConfirmInput
 from core.text import InWords
@@ -28,14 +25,6 @@ LONG = "x" * 312
 
 def said(message: str, words: str, limit: int, length: int = 312) -> bool:
     return message == f"{words} is {limit:,} characters at most; this one has {length:,}."
-
-
-@pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
 
 
 @pytest.fixture

@@ -19,16 +19,6 @@ THREE = {"makers": "NS", "tricks": 3}
 
 
 @pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club,
-        date=datetime.date(1888, 11, 21),
-        ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )
-
-
-@pytest.fixture
 def board(client, secretary):
     client.force_login(secretary)
     return client

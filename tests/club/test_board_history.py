@@ -2,9 +2,6 @@
 and removals with a reason, and words rather than labels on the secretary's pages
 (issue #15, items 4 and 9)."""
 
-import datetime
-from decimal import Decimal
-
 import pytest
 from django.urls import reverse
 
@@ -17,14 +14,6 @@ pytestmark = pytest.mark.django_db
 
 FOUR = ["Ann", "Bob", "Cora", "Dan"]
 MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
-
-
-@pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
 
 
 def act(evening, **event):

@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 from club import evenings, recording
 from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
-from tests.browser import enter_at_once, shot
+from tests.browser import enter_at_once, fill_hand, shot
 from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,9 +46,7 @@ def hands(played) -> list[dict]:
 
 
 def enter(page, *, makers: str, tricks: int, revokes_ew: int = 0):
-    form = page.locator("form.hand[data-kind=record]")
-    form.locator(f"input[name=makers][value={makers}]").check()
-    form.locator("input[name=tricks]").fill(str(tricks))
+    form = fill_hand(page, makers=makers, tricks=tricks)
     if revokes_ew:
         form.locator("details.irregular summary").click()
         form.locator("input[name=revokes_EW]").fill(str(revokes_ew))

@@ -12,7 +12,7 @@ import pytest
 
 from club import recording
 from scoring.models import Hand
-from tests.browser import shot
+from tests.browser import fill_hand, shot
 from tests.test_browser_accessibility import grave_violations
 from tests.worlds import club_in_play
 
@@ -42,9 +42,7 @@ def stored(page, prefix: str) -> list:
 
 
 def enter(page, *, makers: str, tricks: int, law102: bool = False):
-    form = page.locator("form.hand[data-kind=record]")
-    form.locator(f"input[name=makers][value={makers}]").check()
-    form.locator("input[name=tricks]").fill(str(tricks))
+    form = fill_hand(page, makers=makers, tricks=tricks)
     if law102:
         form.locator("details.irregular summary").click()
         form.locator("input[name=law102]").check()

@@ -6,41 +6,26 @@ queue drops it (it is not sent again) and, the hand having waited, lists it unti
 dismissed; the form holds it as typed, nothing is recorded. Screenshot in
 artifacts/screenshots/phone-11-rubber-taken-back.png."""
 
-import datetime
 import re
 import time
-from decimal import Decimal
 
 import pytest
 
-from club import evenings
 from club.evening_undo import evening_undo
 from club.models import Table
 from scoring.models import Hand, Rubber
-from tests.browser import shot
+from tests.browser import fill_hand, shot
+from tests.club.test_rubber_taken_back import cut_again, partners_cut
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
-SIX = {"Ann": "JS", "Bob": "AS", "Cora": "KS", "Dan": "QS", "Edith": "10S", "Frank": "9S"}
-
-
-def act(evening, **event):
-    return evenings.evening_act(evening_id=evening.pk, event=event)
 
 
 def test_a_queued_hand_for_a_rubber_taken_back_is_refused_once_in_words(
     browser_page, live_server, club
 ):
-    evening = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
-    for name in SIX:
-        act(evening, type="arrive", player=name)
-    act(evening, type="form_table")
-    act(evening, type="cut", cards=SIX)
-    act(evening, type="cut", cards={"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"})
+    evening = partners_cut(club)
     table = Table.objects.get(evening=evening, number=1)
 
     page = browser_page
@@ -49,16 +34,14 @@ def test_a_queued_hand_for_a_rubber_taken_back_is_refused_once_in_words(
     answers = []  # the service's answers to the hand's posts (one offline gets none)
     page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
     page.context.set_offline(True)
-    form = page.locator("form.hand[data-kind=record]")
-    form.locator("input[name=makers][value=EW]").check()
-    form.locator("input[name=tricks]").fill("4")
+    form = fill_hand(page, makers="EW", tricks=4)
     form.get_by_test_id("record-hand").click()
     queue = page.get_by_test_id("phone-queue")
     queue.filter(has_text="Not sent yet: 1 hand waiting (hand 1)").wait_for()
 
     # Meanwhile the secretary undoes the cut for partners and the four cut again.
     evening_undo(evening_id=evening.pk, reason="the wrong pack")
-    act(evening, type="cut", cards={"Ann": "AH", "Bob": "JH", "Cora": "KH", "Dan": "QH"})
+    cut_again(evening)
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
 

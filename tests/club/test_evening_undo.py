@@ -2,7 +2,6 @@
 effect is replaying the log without the action it names; refused, with the reason, when
 the last entry is a hand, the evening is closed, or the action settled a rubber."""
 
-import datetime
 from decimal import Decimal
 
 import pytest
@@ -18,14 +17,6 @@ pytestmark = pytest.mark.django_db
 
 SIX = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
 MARCH = {"makers": "NS", "tricks": 5}
-
-
-@pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
 
 
 def act(evening, **event):

@@ -1,7 +1,6 @@
 """Running an evening through the service and the API: the log, the tables, the rubbers,
 cutting in and out, the ledger, closing, replaying; every figure checked by the laws."""
 
-import datetime
 import io
 import json
 from decimal import Decimal
@@ -22,14 +21,6 @@ MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
 # Three games of march, march, three tricks: N-S win every game double (ruling E3) and the
 # third game is always played (ruling E1): 2 + 2 + 2 + 2 for the rubber = 8 (ruling E4).
 SWEEP = [MARCH, MARCH, THREE] * 3
-
-
-@pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
 
 
 def act(evening, **event):

@@ -2,7 +2,6 @@
 evening's actions and a replayed log refuse the same text for the same reasons, match
 names to the roster the same way, and take only the documented keys of an action."""
 
-import datetime
 import io
 import json
 from decimal import Decimal
@@ -23,14 +22,6 @@ FULL_WIDTH_ANN = "\uff21\uff4e\uff4e"  # "Ann" in full-width letters
 CYRILLIC_ANN = "\u0410nn"  # a Cyrillic capital A, then Latin "nn"
 SIX = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
 MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
-
-
-@pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
 
 
 @pytest.fixture

@@ -2,9 +2,6 @@
 door: the rubber named by id or by its evening's table, the evening and the standings
 learning of it from scoring's signals, in the same transaction."""
 
-import datetime
-from decimal import Decimal
-
 import pytest
 from django.db import transaction
 
@@ -18,14 +15,6 @@ from scoring.models import Rubber
 from tests.club.test_evenings import MARCH, THREE, seat_six
 from tournaments import services as tournaments
 from tournaments.models import StandingsDirty
-
-
-@pytest.fixture
-def evening(club):
-    return evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
 
 
 def _logged(evening) -> list[dict]:

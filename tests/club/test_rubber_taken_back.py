@@ -34,10 +34,9 @@ def act(evening, **event):
     return evenings.evening_act(evening_id=evening.pk, event=event)
 
 
-@pytest.fixture
-def taken_back(club):
-    """Table 1 of a Euchre evening: its four cut for partners, the rubber that began (the
-    one the phone showed) was taken back by an undo of that cut; no rubber in play."""
+def partners_cut(club):
+    """Table 1 of a Euchre evening: six arrived, the table cut (law 12) and its four cut
+    for partners, so its first rubber has begun."""
     evening = evenings.evening_open(
         club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
         stake=Decimal("0.25"),
@@ -47,6 +46,14 @@ def taken_back(club):
     act(evening, type="form_table")
     act(evening, type="cut", cards=SIX_CARDS)
     act(evening, type="cut", cards=PARTNERS)
+    return evening
+
+
+@pytest.fixture
+def taken_back(club):
+    """Table 1 of a Euchre evening: its four cut for partners, the rubber that began (the
+    one the phone showed) was taken back by an undo of that cut; no rubber in play."""
+    evening = partners_cut(club)
     rubber = Rubber.objects.get(evening=evening)
     evening_undo(evening_id=evening.pk, reason="the wrong pack")
     assert not Rubber.objects.filter(pk=rubber.pk).exists()

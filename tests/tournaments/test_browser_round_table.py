@@ -7,25 +7,13 @@ import re
 
 import pytest
 
-from scoring.models import Hand
-from tests.browser import enter_at_once, log_in, shot
+from tests.browser import enter_at_once, enter_hand, log_in, shot
+from tests.tournaments.test_table_phone import at_table, hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
-
-
-def deals(tournament, number: int) -> list[dict]:
-    rubber = tournament.rounds.get(number=1).tables.get(number=number).rubber
-    return list(Hand.objects.filter(rubber=rubber).values_list("data", flat=True))
-
-
-def enter(page, *, makers: str, tricks: int):
-    form = page.locator("form.hand[data-kind=record]")
-    form.locator(f"input[name=makers][value={makers}]").check()
-    form.locator("input[name=tricks]").fill(str(tricks))
-    form.get_by_test_id("record-hand").click()
 
 
 def test_a_director_scores_a_round_on_a_phone_one_deal_sent_after_the_network_returns(
@@ -38,7 +26,7 @@ def test_a_director_scores_a_round_on_a_phone_one_deal_sent_after_the_network_re
     page.get_by_test_id("table-1-1").click()
     page.wait_for_url(re.compile(r"/rounds/1/tables/1/$"))
     assert page.locator("h1").inner_text() == "Round 1, table 1"
-    enter(page, makers="NS", tricks=3)
+    enter_hand(page, makers="NS", tricks=3)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
     assert "Won by " in page.get_by_test_id("table-over").inner_text()
     assert page.locator("form.hand[data-kind=record]").count() == 0  # the deal ends it
@@ -48,17 +36,17 @@ def test_a_director_scores_a_round_on_a_phone_one_deal_sent_after_the_network_re
     # Table 2, the network gone as the deal is entered: it waits, and goes once it returns.
     page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/rounds/1/tables/2/")
     page.context.set_offline(True)
-    enter(page, makers="EW", tricks=5)
+    enter_hand(page, makers="EW", tricks=5)
     queue = page.get_by_test_id("phone-queue")
     queue.filter(has_text="Not sent yet: 1 hand waiting").wait_for()
     assert page.get_by_test_id("phone-notice").count() == 0
-    assert deals(round_one, 2) == []
+    assert hands(at_table(round_one, number=2)) == []
     shot(page, "round-table-2-offline")
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
     assert queue.is_hidden()
-    assert [d["makers"] for d in deals(round_one, 2)] == ["EW"]
+    assert [d["makers"] for d in hands(at_table(round_one, number=2))] == ["EW"]
 
     # Every table has its result: the next round can be seated from the director's page.
     page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
@@ -88,7 +76,7 @@ def test_two_directors_entering_the_same_deal_store_it_once(
         answers = "[data-testid=phone-notice], [data-testid=refusal]"
         for page in (first, second):
             page.wait_for_selector(answers)
-        assert len(deals(round_one, 1)) == 1  # never two
+        assert len(hands(at_table(round_one))) == 1  # never two
         texts = [page.locator(answers).first.inner_text() for page in (first, second)]
         assert sum("Hand 1 recorded." in text for text in texts) == 1
         refused = next(text for text in texts if "Not recorded." in text)

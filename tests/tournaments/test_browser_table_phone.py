@@ -11,8 +11,8 @@ import re
 import pytest
 
 from club import recording
-from scoring.models import Hand
-from tests.browser import enter_at_once, log_in, shot
+from tests.browser import enter_at_once, enter_hand, log_in, shot
+from tests.tournaments.test_table_phone import at_table, hands
 from tournaments import rounds, table_links
 from tournaments.models import TournamentTable
 
@@ -20,18 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
-
-
-def deals(tournament, round_number: int = 1, number: int = 1) -> list[dict]:
-    rubber = tournament.rounds.get(number=round_number).tables.get(number=number).rubber
-    return list(Hand.objects.filter(rubber=rubber).values_list("data", flat=True))
-
-
-def enter(page, *, makers: str, tricks: int):
-    form = page.locator("form.hand[data-kind=record]")
-    form.locator(f"input[name=makers][value={makers}]").check()
-    form.locator("input[name=tricks]").fill(str(tricks))
-    form.get_by_test_id("record-hand").click()
 
 
 def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
@@ -56,11 +44,11 @@ def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
         assert phone.locator("h1").inner_text() == "Table 1"
         assert phone.get_by_test_id("seats").is_visible()
         phone.context.set_offline(True)
-        enter(phone, makers="NS", tricks=3)
+        enter_hand(phone, makers="NS", tricks=3)
         queue = phone.get_by_test_id("phone-queue")
         queue.filter(has_text="Not sent yet: 1 hand waiting").wait_for()
         assert phone.get_by_test_id("phone-notice").count() == 0  # not "recorded" before it is
-        assert deals(round_one) == []
+        assert hands(at_table(round_one)) == []
         assert phone.evaluate(WIDTH) <= PHONE["width"]
         shot(phone, "table-phone-2-offline")
 
@@ -68,7 +56,7 @@ def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
         phone.evaluate("window.dispatchEvent(new Event('online'))")
         phone.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
         assert queue.is_hidden()
-        assert [d["makers"] for d in deals(round_one)] == ["NS"]
+        assert [d["makers"] for d in hands(at_table(round_one))] == ["NS"]
         # Its one deal ends the round at the table (ruling P1): what next, in words.
         state = phone.get_by_test_id("table-state").inner_text()
         assert "Round 1 is over at this table: won by" in state
@@ -88,10 +76,10 @@ def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
         north = round_one.rounds.get(number=2).seating["tables"][0]["seats"]["N"]
         seats = phone.get_by_test_id("seats").inner_text()
         assert re.search(rf"north\s+{north}\b", seats, re.IGNORECASE), seats
-        enter(phone, makers="EW", tricks=4)
+        enter_hand(phone, makers="EW", tricks=4)
         phone.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
-        assert [d["makers"] for d in deals(round_one, 2)] == ["EW"]
-        assert [d["makers"] for d in deals(round_one)] == ["NS"]  # round 1's, untouched
+        assert [d["makers"] for d in hands(at_table(round_one, 2))] == ["EW"]
+        assert [d["makers"] for d in hands(at_table(round_one))] == ["NS"]  # round 1's, untouched
         assert phone.evaluate(WIDTH) <= PHONE["width"]
         shot(phone, "table-phone-4-next-round")
     finally:
@@ -108,7 +96,7 @@ def test_a_player_corrects_the_last_deal_and_sees_the_corrected_sheet(
     page = browser_page
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/p/{TournamentTable.objects.get(number=1).token}/")
-    enter(page, makers="NS", tricks=3)
+    enter_hand(page, makers="NS", tricks=3)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
     assert "Round 1 is over at this table" in page.get_by_test_id("table-state").inner_text()
 
@@ -125,12 +113,13 @@ def test_a_player_corrects_the_last_deal_and_sees_the_corrected_sheet(
     form.get_by_test_id("correct-hand").click()
     queue = page.get_by_test_id("phone-queue")
     queue.filter(has_text="(correction of hand 1)").wait_for()
-    assert [d["tricks"] for d in deals(round_one)] == [3]  # not corrected before it is sent
+    # Not corrected before it is sent.
+    assert [d["tricks"] for d in hands(at_table(round_one))] == [3]
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     page.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
     assert queue.is_hidden()
-    assert [d["tricks"] for d in deals(round_one)] == [5]
+    assert [d["tricks"] for d in hands(at_table(round_one))] == [5]
 
     row = page.locator("#table-sheet tr.hand.corrected")
     assert row.count() == 1
@@ -161,7 +150,7 @@ def test_two_phones_at_one_table_entering_the_same_deal_record_it_once(
         answers = "[data-testid=phone-notice], [data-testid=phone-error]"
         for page in (first, second):
             page.wait_for_selector(answers)
-        assert len(deals(round_one)) == 1  # never two
+        assert len(hands(at_table(round_one))) == 1  # never two
         texts = [page.locator(answers).first.inner_text() for page in (first, second)]
         assert sum("Hand 1 recorded." in text for text in texts) == 1
         refused = next(text for text in texts if "Not recorded." in text)

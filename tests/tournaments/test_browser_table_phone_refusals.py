@@ -8,7 +8,7 @@ import re
 import pytest
 
 from club import recording
-from tests.browser import shot
+from tests.browser import enter_hand, shot
 from tournaments.models import TournamentTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,10 +17,7 @@ PHONE = {"width": 360, "height": 740}
 
 
 def enter(page, *, makers: str, tricks: int):
-    form = page.locator("form.hand[data-kind=record]")
-    form.locator(f"input[name=makers][value={makers}]").check()
-    form.locator("input[name=tricks]").fill(str(tricks))
-    form.get_by_test_id("record-hand").click()
+    enter_hand(page, makers=makers, tricks=tricks)
     page.wait_for_timeout(1600)  # not a second tap on the same hand (phone-queue.js)
 
 
