@@ -10,10 +10,13 @@ included) and loses nothing the player does not take off.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from club.evenings import evening_state
 from club.formation.state import SEATS
 from club.models import Table
-from core.echo import Typed, typed_again
+from core.echo import Typed, refusal, typed_again
+from core.errors import Conflict
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
@@ -172,6 +175,34 @@ def form_values(post) -> Typed:
         elif items:
             values[name] = items[-1]
     return typed_again(values, TYPED_WORDS)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A hand's form refused at a phone or a sheet: the refusal in words (core.echo's
+    `refusal`), the form's values to show again (None: not offered again), whether the
+    service refused it as a conflict (the hand already recorded, the rubber over or
+    busy: 409), and the wait to send it again after (a row lock not granted in time:
+    the Idempotency-Key keeps no such answer, so the phone's queue sends it again)."""
+
+    error: dict
+    typed: Typed | None
+    conflict: bool
+    retry_after: str | None
+
+
+def refused_form(exc: Exception, post, *, echo: bool = True) -> Refused:
+    """What every page that takes a hand's form answers a refusal with (`Refused`); the
+    form comes back as it was typed (`form_values`), each value cut to ECHO_MAX
+    characters, unless `echo` is False."""
+    typed = form_values(post) if echo else None
+    conflict = isinstance(exc, Conflict)
+    return Refused(
+        error=refusal(exc, note=typed.note if typed else ""),
+        typed=typed,
+        conflict=conflict,
+        retry_after="1" if conflict and exc.code == "locked" else None,
+    )
 
 
 #: The choices of the hand's form (templates/club/_table_hand_fields.html): Bridge's trumps

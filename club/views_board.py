@@ -30,7 +30,6 @@ from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
 from config.api import UserError
 from config.ratelimit import api_rate_wait, too_many
 from core.echo import refusal
-from core.errors import Conflict
 from core.inputs import whole_number
 from core.text import clean_name
 from scoring.hand_input import hand_input
@@ -516,16 +515,15 @@ def table_record(request, token: str):
         # A refused form comes back as it was sent (each field cut to ECHO_MAX characters);
         # not a stale rubber's correction, which would be offered as one of the present
         # rubber's hand of that number.
-        typed = None if stale else phone.form_values(request.POST)
-        error = refusal(exc, note=typed.note if typed else "")
+        refused = phone.refused_form(exc, request.POST, echo=not stale)
+        typed, error = refused.typed, refused.error
         if stale:  # say which rubber the refused correction was of
             error["message"] = (
                 f"This correction was of {names['hand_label']} {correct} of the "
                 f"{names['rubber_label']} before this one, which is over: {error['message']}"
             )
-        if isinstance(exc, Conflict):
-            status = 409
-            retry_after = "1" if exc.code == "locked" else None
+        if refused.conflict:
+            status, retry_after = 409, refused.retry_after
     table.evening.refresh_from_db(fields=evenings.CHANGING)
     context = table_context(
         table,

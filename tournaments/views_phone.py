@@ -33,8 +33,7 @@ from club.phone import SEAT_NAMES
 from club.selectors import TableLinkDead
 from club.views_board import USER_ERRORS, phone_link
 from core.audit import add_to_audit_context
-from core.echo import refusal
-from core.errors import Conflict, UserError
+from core.errors import UserError
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
@@ -201,7 +200,7 @@ def table_phone_record(request, token: str):
     at = _at(token)
     link = at.link
     error = notice = typed = correct = None
-    status, retry = 200, False
+    status, retry_after = 200, None
     stale = False  # a correction of a rubber the table has moved on from
     try:
         correct = whole_number(request.POST, "correct")
@@ -229,10 +228,9 @@ def table_phone_record(request, token: str):
     except USER_ERRORS as exc:
         # The form comes back as it was typed, each value cut to ECHO_MAX characters; not a
         # stale round's correction, which would be offered as one of this round's deal.
-        typed = None if stale else phone.form_values(request.POST)
-        error = refusal(exc, note=typed.note if typed else "")
-        conflict = isinstance(exc, Conflict)
-        status, retry = (409 if conflict else 400), conflict and exc.code == "locked"
+        refused = phone.refused_form(exc, request.POST, echo=not stale)
+        typed, error = refused.typed, refused.error
+        status, retry_after = (409 if refused.conflict else 400), refused.retry_after
     else:
         notice = phone.done_words(label=label, hand=recorded, correcting=correct)
     context = phone_context(
@@ -247,6 +245,6 @@ def table_phone_record(request, token: str):
     live = request.headers.get("HX-Request")
     page = "tournaments/_phone.html" if live else "tournaments/phone.html"
     response = render(request, page, context, status=status)
-    if retry:
-        response["Retry-After"] = "1"
+    if retry_after:
+        response["Retry-After"] = retry_after
     return response

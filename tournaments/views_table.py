@@ -21,8 +21,6 @@ from django.urls import reverse
 from club import phone, recording
 from club.selectors import club_is_managed_by
 from club.views_board import USER_ERRORS
-from core.echo import refusal
-from core.errors import Conflict
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
@@ -86,7 +84,7 @@ def round_table(request, pk: int, round_number: int, number: int):
     if request.method != "POST":
         return render(request, "tournaments/table.html", _context(request, tournament, table))
     error = entered = notice = None
-    status, retry = 201, False
+    status, retry_after = 201, None
     try:
         hand = hand_input(table.rubber.ruleset).from_form(request.POST)
         recorded = recording.hand_record(
@@ -97,10 +95,9 @@ def round_table(request, pk: int, round_number: int, number: int):
         )
     except USER_ERRORS as exc:
         # The form comes back as it was typed, each value cut to ECHO_MAX characters.
-        typed = phone.form_values(request.POST)
-        error, entered = refusal(exc, note=typed.note), typed.values
-        conflict = isinstance(exc, Conflict)
-        status, retry = (409 if conflict else 400), conflict and exc.code == "locked"
+        refused = phone.refused_form(exc, request.POST)
+        error, entered = refused.error, refused.typed.values
+        status, retry_after = (409 if refused.conflict else 400), refused.retry_after
     else:
         label = get_game(table.rubber.ruleset).hand_label.capitalize()
         notice = [f"{label} {recorded.number} recorded.", *recorded.lines]
@@ -114,6 +111,6 @@ def round_table(request, pk: int, round_number: int, number: int):
     table.rubber.refresh_from_db()
     context = _context(request, tournament, table, error=error, entered=entered, notice=notice)
     response = render(request, "tournaments/table.html", context, status=status)
-    if retry:
-        response["Retry-After"] = "1"
+    if retry_after:
+        response["Retry-After"] = retry_after
     return response
