@@ -46,6 +46,25 @@ def needs_program(program: str) -> str:
     return path
 
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `long` (a minute or near it, and no test database) start first.
+
+    Started last, such a test keeps one test process busy while the other, its queue
+    empty, waits: xdist cannot hand over a test already queued behind a running one.
+    pytest-django has put the tests that flush the database after the others; a test that
+    uses the test database is left where it is, since moving it would reorder those.
+    """
+    first = [item for item in items if item.get_closest_marker("long")]
+    for item in first:
+        if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            raise pytest.UsageError(f"{item.nodeid}: a `long` test may not use the test database")
+    items[:] = first + [item for item in items if not item.get_closest_marker("long")]
+
+
 @pytest.fixture
 def redis(settings):
     """Require Redis as the cache (config.throttles' and core.redisops' one round trips)."""
@@ -198,33 +217,60 @@ def staff_api(staff):
     return token_client(staff)
 
 
-@pytest.fixture
-def browser_page(live_server, monkeypatch):
-    """A page of Debian's chromium driven by Playwright (see tests/browser.py)."""
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium, driven by Playwright, launched once for a test process (see
+    tests/browser.py); each test's pages are in browser contexts of their own.
+
+    Playwright's sync API marks its event loop as running in this thread between its
+    calls, and Django then refuses database calls. Between browser tests the mark is
+    taken off, so the tests that follow in this process run as without a browser; a
+    browser test puts it back for its own calls (`browser_page`)."""
+    import asyncio
+
     from tests.browser import ARGS, CHROMIUM, SHOTS
 
     needs_program("chromedriver")  # Debian's chromium and its driver, installed together
     needs(Path(CHROMIUM).exists(), "needs Debian's chromium: apt-get install chromium")
-    # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls
-    # are still synchronous and safe.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1200, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        try:
-            yield page
-        finally:
-            context.close()
-            browser.close()
-            # The test's ORM calls made while Playwright's loop ran opened a connection
-            # of their own in this context; close it, or it outlives the test database.
-            connections.close_all()
+        loop = asyncio.get_running_loop()
+        asyncio._set_running_loop(None)
+        yield browser, loop
+        asyncio._set_running_loop(loop)
+        browser.close()
+
+
+@pytest.fixture
+def browser_page(live_server, chromium, monkeypatch):
+    """A page of Debian's chromium in a browser context of the test's own: cookies,
+    storage and service workers start empty. Every context the test opened (a second
+    phone at the table) is closed at its end."""
+    import asyncio
+
+    from django.db import connections
+
+    browser, loop = chromium
+    asyncio._set_running_loop(loop)
+    # With Playwright's loop marked as running, Django refuses database calls unless told
+    # they are safe. They are: nothing in the service or its tests is asynchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        yield page
+    finally:
+        for opened in list(browser.contexts):
+            opened.close()
+        # The test's ORM calls made while Playwright's loop was marked as running opened
+        # a connection of their own (asgiref keeps one per context then); close it while
+        # the mark is still on, or it outlives the test database.
+        connections.close_all()
+        asyncio._set_running_loop(None)
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ SMOKE = [
 ]  # fmt: skip
 
 
+@pytest.mark.long
 @pytest.mark.postgres
 def test_the_quick_benchmark_runs(settings):
     needs(settings.IS_POSTGRES and bool(settings.REDIS_URL), "needs PostgreSQL and Redis")

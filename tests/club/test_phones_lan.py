@@ -180,6 +180,7 @@ def _get(port: int, host: str, path: str = "/", *, body: bool = False):
         connection.close()
 
 
+@pytest.mark.long
 def test_quickstart_lan_serves_every_interface_and_accepts_the_lan_host(tmp_path):
     """The real command, serving: reached at 127.0.0.2 it listens beyond 127.0.0.1; the LAN
     address is an allowed host, another address is not; no debugging page is shown on the
