@@ -97,13 +97,55 @@ def _django_settings(request):
     return request.getfixturevalue("settings")
 
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_passwords(request):
     """Tests hash passwords with a fast hasher; production keeps Django's default."""
     settings = _django_settings(request)
     if settings is None:
         return
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
+def rows_for_the_module(build):
+    """A module-scoped fixture of the rows `build(capture_on_commit)` makes, made once for
+    the module's tests as Django's TestCase.setUpTestData makes them for a class: inside a
+    transaction rolled back when the module's last test is done. Each test's own changes
+    are rolled back to a savepoint within it by its `db` fixture, which each test using
+    the rows must ask for. While the rows are made, tasks run in-process and passwords
+    hash fast, as in a test. `capture_on_commit` is Django's captureOnCommitCallbacks."""
+
+    @pytest.fixture(scope="module")
+    def fixture(django_db_setup, django_db_blocker):
+        from django.db import transaction
+        from django.test import TestCase, override_settings
+
+        from config.celery import app
+
+        eager = app.conf.task_always_eager
+        with django_db_blocker.unblock():
+            outer = transaction.atomic()
+            outer.__enter__()
+            app.conf.task_always_eager = True
+            try:
+                with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+                    rows = build(TestCase.captureOnCommitCallbacks)
+            except BaseException:
+                transaction.set_rollback(True)
+                outer.__exit__(None, None, None)
+                raise
+            finally:
+                app.conf.task_always_eager = eager
+        try:
+            yield rows
+        finally:
+            with django_db_blocker.unblock():
+                transaction.set_rollback(True)
+                outer.__exit__(None, None, None)
+
+    return fixture
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from club import evenings, services
 from club.models import Club, Evening, Table
 from club.selectors import ASK_FOR_NEW_CARD, DEAD_LINK
 from tests.club.closing_helpers import close_abandoning
-from tests.conftest import token_client
+from tests.conftest import rows_for_the_module, token_client
 from tests.factories import ClubFactory, MemberFactory, TableFactory, UserFactory
 from tests.routes import url_patterns
 from tests.worlds import club_in_play, second_table
@@ -169,9 +169,8 @@ PAGES = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    played = club_in_play(django_capture_on_commit_callbacks)
+def build_world(capture_on_commit):
+    played = club_in_play(capture_on_commit)
     club, secretary, members, evening = (
         played.club,
         played.secretary,
@@ -201,6 +200,15 @@ def world(db, django_capture_on_commit_callbacks):
         "t": club.tournaments.get(slug="winter").pk,
     }
     return clients, ids, {"secretary": secretary, "other": other, "staff": staff}
+
+
+# Built once for the module's 255 tests; each test's changes are undone (a savepoint).
+_world = rows_for_the_module(build_world)
+
+
+@pytest.fixture
+def world(db, _world):
+    return _world
 
 
 @pytest.mark.parametrize("role", ROLES)

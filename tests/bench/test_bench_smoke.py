@@ -19,7 +19,7 @@ from tests.conftest import needs, needs_program
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = [
     "--quick", "--hands", "5000", "--players", "200", "--evenings", "10", "--clients", "10",
-    "--record", "3", "--wrk", "2", "--engine", "20000", "--samples", "3", "--repeat", "1",
+    "--record", "2", "--wrk", "1", "--engine", "20000", "--samples", "3", "--repeat", "1",
     "--capacity-start", "3", "--capacity-step", "3", "--capacity-max", "6",
     "--capacity-seconds", "2", "--hosts-seconds", "2",
     "--no-write", "--db", "cardclub_bench_smoke", "--redis", "redis://127.0.0.1:6379/13",
