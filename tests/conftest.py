@@ -114,8 +114,10 @@ def rows_for_the_module(build):
     the module's tests as Django's TestCase.setUpTestData makes them for a class: inside a
     transaction rolled back when the module's last test is done. Each test's own changes
     are rolled back to a savepoint within it by its `db` fixture, which each test using
-    the rows must ask for. While the rows are made, tasks run in-process and passwords
-    hash fast, as in a test. `capture_on_commit` is Django's captureOnCommitCallbacks."""
+    the rows must ask for. Every other test of the module sees them too, so a module whose
+    tests make their own club of the same slug cannot use it. While the rows are made,
+    tasks run in-process and passwords hash fast, as in a test. `capture_on_commit` is
+    Django's captureOnCommitCallbacks."""
 
     @pytest.fixture(scope="module")
     def fixture(django_db_setup, django_db_blocker):
