@@ -42,8 +42,9 @@ def rubbers_of_private_progressives(*, club: Club) -> QuerySet:
 
     A ladder's evenings are not: an evening is the club's own, opened by its secretary
     and played in its room, on its home page, its room display and its ledger whether or
-    not a ladder counts it; a ladder only ranks evenings, its director cannot change them,
-    and one evening may count in several ladders, public and not. Switching a ladder's
+    not a ladder counts it; a ladder only ranks evenings, a director (who runs no evening)
+    would otherwise hide the club's evenings by counting them in a private ladder, and
+    one evening may count in several ladders, public and not. Switching a ladder's
     standings off hides its standings and its room, not the club's evenings."""
     return RoundTable.objects.filter(
         round__tournament__club=club, round__tournament__is_public=False
