@@ -34,6 +34,15 @@ def tournament_for(*, club: Club, slug: str, user) -> Tournament:
     return tournament
 
 
+#: What "Public standings" off hides, in words for whoever switches it (the director's form,
+#: the API's schema).
+PUBLIC_STANDINGS = (
+    "Off: the standings, the room display and a progressive's tables and rubbers are for "
+    "the club's secretaries and tournament directors alone; a ladder's evenings stay on "
+    "the club's public pages."
+)
+
+
 def rubbers_of_private_progressives(*, club: Club) -> QuerySet:
     """The ids of the rubbers played at the rounds of the club's progressives whose
     standings are not public: a progressive's tables and rubbers are its own, seated by
