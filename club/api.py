@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from club import secretary_tokens, selectors_public, services
 from club.models import ApiToken, Club, Member
 from club.permissions import club_for_request, table_of_request
-from club.selectors import clubs_managed_by, clubs_visible_to, members_of
+from club.selectors import clubs_managed_by, clubs_visible_to, members_of, rubbers_hidden_from
 from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
@@ -278,7 +278,8 @@ class PlayerRecordView(APIView):
     def get(self, request, slug, pk):
         club = club_for_request(request, slug)
         member = get_object_or_404(Member, club=club, pk=pk)
-        record = selectors_public.player_record(member=member)
+        hidden = rubbers_hidden_from(club=club, user=request.user)  # a private progressive's
+        record = selectors_public.player_record(member=member, hidden=hidden)
         return Response(
             {
                 "member": MemberOutput(member).data,

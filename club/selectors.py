@@ -1,13 +1,15 @@
-"""Reads: which clubs a user may see and act for, and which table a phone link opens.
-Every view scopes through here."""
+"""Reads: which clubs a user may see and act for, which of their rubbers, and which table
+a phone link opens. Every view scopes through here."""
 
 import datetime
+from collections.abc import Callable
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from club.models import Club, Evening, Member, Table
 from core.compiled import Compiled
+from scoring.models import Rubber
 
 
 def clubs_visible_to(*, user) -> QuerySet[Club]:
@@ -54,6 +56,37 @@ def club_is_directed_by(*, club: Club, user) -> bool:
         or club.secretaries.filter(pk=user.pk).exists()
         or club.directors.filter(pk=user.pk).exists()
     )
+
+
+#: The club's rubbers whose play is not public though the club is: each app that runs
+#: rubbers of its own registers a function taking the club and returning the ids of those
+#: it keeps from the public, as a values queryset (tournaments: a progressive's rounds'
+#: rubbers while its standings are not public; tournaments/apps.py).
+_HIDDEN_RUBBERS: list[Callable[..., QuerySet]] = []
+
+
+def register_hidden_rubbers(rubber_ids: Callable[..., QuerySet]) -> None:
+    if rubber_ids not in _HIDDEN_RUBBERS:
+        _HIDDEN_RUBBERS.append(rubber_ids)
+
+
+def rubbers_hidden_from(*, club: Club, user) -> QuerySet | None:
+    """The ids of the club's rubbers this user may not read though he sees the club (a
+    subquery for `exclude(pk__in=...)`), or None when he may read them all: the club's
+    secretaries and tournament directors and staff read everything of it, as they see its
+    private tournaments (tournaments.selectors.tournaments_visible)."""
+    if not _HIDDEN_RUBBERS or club_is_directed_by(club=club, user=user):
+        return None
+    hidden = Q()
+    for rubber_ids in _HIDDEN_RUBBERS:
+        hidden |= Q(pk__in=rubber_ids(club=club))
+    return Rubber.objects.filter(hidden).values("pk")
+
+
+def without_hidden(rows: QuerySet, *, hidden: QuerySet | None, field: str = "rubber_id"):
+    """`rows` (rubbers, or rows of one rubber each at `field`: seats, hands' scores)
+    without those of the `hidden` rubbers (`rubbers_hidden_from`; None hides none)."""
+    return rows if hidden is None else rows.exclude(**{f"{field}__in": hidden})
 
 
 def members_of(*, club: Club) -> QuerySet[Member]:

@@ -9,10 +9,11 @@ tournament's rounds, a rubber scored on its own) are grouped by the day they beg
 from collections import defaultdict
 from decimal import Decimal
 
-from django.db.models import DateField, Q
+from django.db.models import DateField, Q, QuerySet
 from django.db.models.functions import Cast, Coalesce, ExtractYear, Lower
 
 from club.models import Club, Member
+from club.selectors import without_hidden
 from scoring.models import Rubber, RubberPlayer
 
 INDEX_LIMIT = 200  # names listed on the players' page at once; the search finds the rest
@@ -23,10 +24,11 @@ def _day():
     return Coalesce("rubber__evening__date", Cast("rubber__created_at", DateField()))
 
 
-def player_seasons(*, member: Member) -> list[int]:
-    """The seasons (years) in which the player sat at a rubber, newest first."""
+def player_seasons(*, member: Member, hidden: QuerySet | None) -> list[int]:
+    """The seasons (years) in which the player sat at a rubber, newest first (of the
+    rubbers not `hidden`: club.selectors.rubbers_hidden_from)."""
     years = (
-        RubberPlayer.objects.filter(member=member)
+        without_hidden(RubberPlayer.objects.filter(member=member), hidden=hidden)
         .annotate(year=ExtractYear(_day()))
         .values_list("year", flat=True)
         .distinct()
@@ -34,8 +36,9 @@ def player_seasons(*, member: Member) -> list[int]:
     return sorted({year for year in years if year}, reverse=True)
 
 
-def player_scorecard(*, member: Member, season: int) -> dict:
-    """The player's evenings of one season, newest first, and the season's totals.
+def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) -> dict:
+    """The player's evenings of one season, newest first, and the season's totals, of the
+    rubbers not `hidden` (club.selectors.rubbers_hidden_from).
 
     Each row: the date, the evening (None for rubbers outside one), the tables, partners
     and opponents (names, in the order first met), rubbers played, won and lost (a rubber
@@ -43,7 +46,7 @@ def player_scorecard(*, member: Member, season: int) -> dict:
     settled, ruling C5), points scored and money won (+) or lost (-) at the stake.
     """
     seats = list(
-        RubberPlayer.objects.filter(member=member)
+        without_hidden(RubberPlayer.objects.filter(member=member), hidden=hidden)
         .annotate(day=_day())
         .filter(
             Q(rubber__evening__date__year=season)

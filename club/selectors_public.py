@@ -1,23 +1,32 @@
-"""Reads for the public pages: a club's home, an evening's results, a player's record."""
+"""Reads for the public pages: a club's home, an evening's results, a player's record.
 
-from django.db.models import Count, F, Q, Sum
+`hidden`, where a read takes it, is the ids of the club's rubbers the visitor may not
+read (club.selectors.rubbers_hidden_from: a private progressive's, to all but the club's
+officers), or None when he may read them all: they are left out of every list and
+figure. An evening's results take none: an evening's rubbers are the club's, whatever
+ladder counts them (tournaments.selectors.rubbers_of_private_progressives).
+"""
+
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from club.models import Club, Evening, Member
+from club.selectors import without_hidden
 from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
 
 
-def rubbers_in_play(*, club: Club):
+def rubbers_in_play(*, club: Club, hidden: QuerySet | None):
     """Rubbers and sittings still being played at the club, with their tables; never one
     of a closed evening (closing settles them, and one left by an older close is not in
     play either), nor a round of fixed deals already decided (ruling P1: its rubber stays
     unfinished, its seats say who won the round)."""
-    return (
+    rubbers = (
         Rubber.objects.filter(club=club, status=Rubber.Status.IN_PROGRESS)
         .exclude(evening__status=Evening.Status.CLOSED)
         .exclude(deal_limit__isnull=False, seats__round_won=True)
         .select_related("evening__club", "table")
         .order_by("-created_at")
     )
+    return without_hidden(rubbers, hidden=hidden, field="pk")
 
 
 def evening_results(*, evening: Evening) -> dict:
@@ -32,12 +41,13 @@ def evening_results(*, evening: Evening) -> dict:
     return {"rubbers": rubbers, "ledger": list(ledger)}
 
 
-def player_record(*, member: Member) -> dict:
+def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
     """A player's figures across the club and his last hundred rubbers, newest first."""
-    figures = HandScore.objects.filter(member=member).aggregate(
+    figures = without_hidden(HandScore.objects.filter(member=member), hidden=hidden).aggregate(
         points=Sum("points"), hands=Count("id"), marches=Sum("march"), lone=Sum("lone_made")
     )
-    finished = RubberPlayer.objects.filter(member=member, rubber__status=Rubber.Status.COMPLETE)
+    seats_shown = without_hidden(RubberPlayer.objects.filter(member=member), hidden=hidden)
+    finished = seats_shown.filter(rubber__status=Rubber.Status.COMPLETE)
     rubbers = finished.aggregate(
         played=Count("id"),
         won=Count("id", filter=~Q(side="") & Q(side=F("rubber__winner"))),
@@ -46,12 +56,10 @@ def player_record(*, member: Member) -> dict:
     # (scoring.rollup): a rubber's or a sitting's settlement (rulings M1, C5), or a
     # progressive's round of fixed deals at the difference in points once it is over, which
     # no settlement holds (ruling P2).
-    money = RubberPlayer.objects.filter(member=member).aggregate(total=Sum("stake_won"))["total"]
-    seats = (
-        RubberPlayer.objects.filter(member=member)
-        .select_related("rubber", "rubber__evening")
-        .order_by("-rubber__created_at", "-rubber_id")[:100]
-    )
+    money = seats_shown.aggregate(total=Sum("stake_won"))["total"]
+    seats = seats_shown.select_related("rubber", "rubber__evening").order_by(
+        "-rubber__created_at", "-rubber_id"
+    )[:100]
     return {
         "figures": {
             **{key: value or 0 for key, value in figures.items()},

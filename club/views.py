@@ -12,7 +12,12 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening, Member
-from club.selectors import clubs_directed_by, clubs_managed_by, clubs_visible_to
+from club.selectors import (
+    clubs_directed_by,
+    clubs_managed_by,
+    clubs_visible_to,
+    rubbers_hidden_from,
+)
 from config.ratelimit import login_throttled
 from core.echo import CutWhenRefused, refusal, typed_in
 from core.errors import UserError
@@ -37,12 +42,13 @@ def club_home(request, slug):
     from tournaments.selectors import tournaments_visible
 
     club = _visible_club(request, slug)
+    hidden = rubbers_hidden_from(club=club, user=request.user)
     return render(
         request,
         "club/home.html",
         {
             "club": club,
-            "in_play": selectors_public.rubbers_in_play(club=club)[:30],
+            "in_play": selectors_public.rubbers_in_play(club=club, hidden=hidden)[:30],
             "tournaments": tournaments_visible(club=club, user=request.user)[:30],
             "evenings": club.evenings.order_by("-date", "-id")[:30],
         },
@@ -67,7 +73,9 @@ def player_detail(request, slug, pk):
 
     club = _visible_club(request, slug)
     member = get_object_or_404(Member, club=club, pk=pk)
-    seasons = selectors_player.player_seasons(member=member)
+    # A private progressive's rubbers are left out of his record but for the club's officers.
+    hidden = rubbers_hidden_from(club=club, user=request.user)
+    seasons = selectors_player.player_seasons(member=member, hidden=hidden)
     # ASCII digits only (core.inputs: "²" passes isdigit() and int() refuses it, a 500);
     # any other season asked for shows the latest.
     try:
@@ -82,10 +90,12 @@ def player_detail(request, slug, pk):
         {
             "club": club,
             "member": member,
-            **selectors_public.player_record(member=member),
+            **selectors_public.player_record(member=member, hidden=hidden),
             "seasons": seasons,
             "scorecard": (
-                selectors_player.player_scorecard(member=member, season=season) if season else None
+                selectors_player.player_scorecard(member=member, season=season, hidden=hidden)
+                if season
+                else None
             ),
         },
     )

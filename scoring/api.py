@@ -21,6 +21,7 @@ from club import confirmations, recording
 from club.api_confirm import ConfirmationOutput
 from club.models import Club, Evening, Table
 from club.permissions import club_for_request, manages_club, recorder_check, table_of_request
+from club.selectors import rubbers_hidden_from
 from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
@@ -238,6 +239,10 @@ def _rubber(request, slug: str, pk: int, *, to_write: bool = False) -> Rubber:
     # A table's link reads only its own table's rubbers when the club is private.
     if table is not None and not club.is_public and not manages_club(request, club):
         rubbers = rubbers.filter(table=table)
+    # Nor does anyone but its officers read a rubber whose play is not public (a round of
+    # a progressive whose standings are not).
+    if (hidden := rubbers_hidden_from(club=club, user=request.user)) is not None:
+        rubbers = rubbers.exclude(pk__in=hidden)
     rubber = get_object_or_404(rubbers, pk=pk)
     rubber.club = club  # the club read once for the request
     return rubber
@@ -259,8 +264,9 @@ def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], No
     tournaments registered: club.permissions.recorder_check). Decided here as far as it
     can be without the rubber (401 or 403 for anyone else), and by the check returned for
     the rubber itself: 404 when the caller may not see it (another club's; in a private
-    club, another table's), 403 for another table's, or for a director a rubber not at a
-    tournament's table. Recording a hand makes that check on the rubber it locks
+    club, another table's; one whose play is not public, a private progressive's), 403
+    for another table's, or for a director a rubber not at a tournament's table.
+    Recording a hand makes that check on the rubber it locks
     (`club.recording.hand_record(authorize=...)`): the hand reads the rubber once."""
     club = club_for_request(request, slug, for_table=True)
     table = table_of_request(request)
@@ -286,13 +292,20 @@ def write_access(request, slug: str) -> tuple[Club, Callable[[Rubber | None], No
                 )
             return
         own_table = table is not None and rubber.table_id == table.pk
-        # A table's link sees only its own table's rubbers when the club is private.
-        if not (secretary or club.is_public or own_table):
-            raise exceptions.NotFound(NO_SUCH_RUBBER)
         if not secretary and not own_table:
+            # A table's link sees only its own table's rubbers when the club is private,
+            # and none whose play is not public (a private progressive's) when it is.
+            if not club.is_public or _hidden(club, rubber, request.user):
+                raise exceptions.NotFound(NO_SUCH_RUBBER)
             raise exceptions.PermissionDenied("This table's link opens only its own hands.")
 
     return club, check
+
+
+def _hidden(club: Club, rubber: Rubber, user) -> bool:
+    """Whether the club keeps this rubber's play from this caller (club.selectors)."""
+    hidden = rubbers_hidden_from(club=club, user=user)
+    return hidden is not None and Rubber.objects.filter(pk=rubber.pk, pk__in=hidden).exists()
 
 
 def _change(request, rubber: Rubber, *, number: int, reason: str) -> dict:
@@ -339,7 +352,8 @@ class RubberListView(APIView):
         table = table_of_request(request)
         if club.is_public or manages_club(request, club):
             table = None
-        rubbers = selectors.rubbers_of(club=club, table=table)
+        hidden = rubbers_hidden_from(club=club, user=request.user)
+        rubbers = selectors.rubbers_of(club=club, hidden=hidden, table=table)
         # Only a status a rubber can have is asked of the database; any other is refused
         # (a NUL in it was a 500 on PostgreSQL).
         query = RubberListQuery(data=request.query_params)

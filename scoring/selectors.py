@@ -5,10 +5,13 @@ from django.db.models import Model, Prefetch, QuerySet
 from scoring.models import Hand, HandCorrection, Rubber
 
 
-def rubbers_of(*, club: Model, table=None) -> QuerySet[Rubber]:
+def rubbers_of(*, club: Model, hidden: QuerySet | None, table=None) -> QuerySet[Rubber]:
     """A club's rubbers (`club`: a club.Club, referred to by foreign key only), newest
-    first (a table's token sees only its table's)."""
+    first, without the `hidden` ones (the ids of those the caller may not read: club
+    .selectors.rubbers_hidden_from; None, all); a table's token sees only its table's."""
     rubbers = Rubber.objects.filter(club=club).select_related("evening", "table")
+    if hidden is not None:
+        rubbers = rubbers.exclude(pk__in=hidden)
     if table is not None:
         rubbers = rubbers.filter(table=table)
     return rubbers.order_by("-created_at", "-id")

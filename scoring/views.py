@@ -15,7 +15,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from club.confirmations import with_confirmations
-from club.selectors import clubs_visible_to
+from club.selectors import clubs_visible_to, rubbers_hidden_from
 from club.templatetags.words import winners
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES, side_name
@@ -27,12 +27,14 @@ def rubber_detail(request, slug: str, pk: int):
     """One rubber's (Call-Ace: one sitting's) score sheet, for anyone who may see its club.
 
     A private club's rubbers answer 404 to all but its secretaries and staff, and so does
-    a rubber asked for under another club's address.
+    a rubber asked for under another club's address, and a rubber of a progressive whose
+    standings are not public to all but the club's secretaries, directors and staff.
     """
     club = clubs_visible_to(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")
-    rubber = rubbers_of(club=club).filter(pk=pk).first()
+    hidden = rubbers_hidden_from(club=club, user=request.user)
+    rubber = rubbers_of(club=club, hidden=hidden).filter(pk=pk).first()
     if rubber is None:
         raise Http404("No such rubber.")
     return rubber_page(request, club, rubber)

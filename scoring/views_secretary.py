@@ -147,7 +147,7 @@ def rubber_change(request, slug: str, pk: int):
     club = clubs_managed_by(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")
-    rubber = rubbers_of(club=club).filter(pk=pk).first()
+    rubber = rubbers_of(club=club, hidden=None).filter(pk=pk).first()  # its secretary's
     if rubber is None:
         raise Http404("No such rubber.")
     try:

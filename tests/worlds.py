@@ -50,6 +50,37 @@ def club_in_play(capture_on_commit) -> SimpleNamespace:
     )
 
 
+def public_club_with_private_play(capture_on_commit) -> SimpleNamespace:
+    """`club_in_play` made public, with "Public standings" switched off for its ladder
+    "winter" and for a progressive "spring" (director "director") whose round 1 (Ann, Bob,
+    Cora and Dan, at one table) has one hand recorded: `round_rubber`. The evening's
+    rubber (`rubber`) counts in the ladder; the round's rubber in the progressive."""
+    from tournaments import rounds
+    from tournaments.services import tournament_update
+
+    played = club_in_play(capture_on_commit)
+    club = played.club
+    club.is_public = True
+    club.save()
+    director = UserFactory(username="director")
+    club.directors.add(director)
+    with capture_on_commit(execute=True):
+        tournament_update(tournament=club.tournaments.get(slug="winter"), is_public=False)
+        spring = tournament_create(
+            club=club, name="Spring", slug="spring", kind="progressive",
+            ruleset="euchre-somerset-1888", movement="cut", is_public=False,
+        )  # fmt: skip
+        for name in played.members:
+            rounds.tournament_enter(tournament=spring, name=name)
+        table = rounds.round_seat_next(tournament_id=spring.pk, user=director).tables.get()
+        recording.hand_record(
+            rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 5}, user=director
+        )
+    return SimpleNamespace(
+        **vars(played), director=director, progressive=spring, round_rubber=table.rubber
+    )
+
+
 def second_table(evening):
     """Four more arrive at `club_in_play`'s evening and form its table 2."""
     for name in ["Edith", "Fred", "Gus", "Hal"]:

@@ -55,7 +55,7 @@ class TournamentInput(serializers.Serializer):
     slug = BoundedSlugField(max_length=60, words="The tournament's address")
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES, required=False, default="")
-    is_public = serializers.BooleanField(default=True)
+    is_public = serializers.BooleanField(default=True, help_text=selectors.PUBLIC_STANDINGS)
     precedence = _precedence_field()
     evenings = serializers.ListField(
         child=WholeNumberField(min_value=1, max_value=2**63 - 1), required=False
@@ -74,7 +74,7 @@ class TournamentInput(serializers.Serializer):
 
 class TournamentUpdateInput(serializers.Serializer):
     name = TextField(required=False, words="The tournament's name")
-    is_public = serializers.BooleanField(required=False)
+    is_public = serializers.BooleanField(required=False, help_text=selectors.PUBLIC_STANDINGS)
     precedence = _precedence_field()
     evenings = serializers.ListField(
         child=WholeNumberField(min_value=1, max_value=2**63 - 1), required=False

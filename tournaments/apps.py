@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from club.permissions import register_recorder
+        from club.selectors import register_hidden_rubbers
         from scoring.signals import rubber_changed
         from tournaments import (
             backup,
@@ -16,6 +17,7 @@ class TournamentsConfig(AppConfig):
             signals,  # noqa: F401  (the public pages' cache invalidation)
         )
         from tournaments.rounds import directors_at_round_tables
+        from tournaments.selectors import rubbers_of_private_progressives
 
         # The standings' outbox row, written in the transaction that changed the rubber.
         rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")
@@ -23,3 +25,5 @@ class TournamentsConfig(AppConfig):
         # A club's directors record hands at its progressives' tables, at the API's rubber
         # doors as on the tables' pages (tournaments/views_table.py).
         register_recorder(directors_at_round_tables)
+        # A progressive's rubbers are as public as its standings (club.selectors).
+        register_hidden_rubbers(rubbers_of_private_progressives)

@@ -14,6 +14,7 @@ from scoring.models import RULESET_CHOICES
 from tournaments.metrics import METRICS
 from tournaments.models import Tournament
 from tournaments.movements import MOVEMENTS
+from tournaments.selectors import PUBLIC_STANDINGS
 
 
 def metric_choices() -> list[tuple[str, str]]:
@@ -50,7 +51,12 @@ class TournamentForm(CutWhenRefused, forms.Form):
         required=False,
         label="Rule set",
     )
-    is_public = forms.BooleanField(required=False, initial=True, label="Public standings")
+    is_public = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Public standings",
+        help_text=PUBLIC_STANDINGS,
+    )
     precedence = forms.MultipleChoiceField(
         choices=metric_choices,
         label="Ranked by",

@@ -37,6 +37,8 @@ class Tournament(models.Model):
     slug = models.SlugField(max_length=60)
     kind = models.CharField(max_length=12, choices=Kind.choices)
     ruleset = models.CharField(max_length=40, choices=RULESET_CHOICES, blank=True)
+    # Off: its standings, its room and a progressive's rounds' rubbers are for the club's
+    # officers alone (tournaments.selectors.PUBLIC_STANDINGS says so to the director).
     is_public = models.BooleanField(default=True)
     # Metric keys in order of precedence (tournaments.metrics.METRICS), the director's choice.
     precedence = models.JSONField(default=list)

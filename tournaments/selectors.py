@@ -12,7 +12,7 @@ from club.models import Club
 from club.selectors import club_is_directed_by
 from tournaments.counting import counted_seats
 from tournaments.metrics import FIGURES, METRICS
-from tournaments.models import StandingsVersion, Tournament, TournamentTotal
+from tournaments.models import RoundTable, StandingsVersion, Tournament, TournamentTotal
 from tournaments.pagecache import VERSION_KEY
 from tournaments.services import TOTAL_FIELDS
 
@@ -32,6 +32,32 @@ def tournament_for(*, club: Club, slug: str, user) -> Tournament:
     if tournament is None:
         raise Http404("No such tournament.")
     return tournament
+
+
+#: What "Public standings" off hides, in words for whoever switches it (the director's form,
+#: the API's schema).
+PUBLIC_STANDINGS = (
+    "Off: the standings, the room display and a progressive's tables and rubbers are for "
+    "the club's secretaries and tournament directors alone; a ladder's evenings stay on "
+    "the club's public pages."
+)
+
+
+def rubbers_of_private_progressives(*, club: Club) -> QuerySet:
+    """The ids of the rubbers played at the rounds of the club's progressives whose
+    standings are not public: a progressive's tables and rubbers are its own, seated by
+    its director for it alone, so its play is as private as its standings and kept from
+    the club's public pages and the API (club.selectors.rubbers_hidden_from).
+
+    A ladder's evenings are not: an evening is the club's own, opened by its secretary
+    and played in its room, on its home page, its room display and its ledger whether or
+    not a ladder counts it; a ladder only ranks evenings, a director (who runs no evening)
+    would otherwise hide the club's evenings by counting them in a private ladder, and
+    one evening may count in several ladders, public and not. Switching a ladder's
+    standings off hides its standings and its room, not the club's evenings."""
+    return RoundTable.objects.filter(
+        round__tournament__club=club, round__tournament__is_public=False
+    ).values("rubber_id")
 
 
 def standings_version_number(*, tournament_id: int) -> int:

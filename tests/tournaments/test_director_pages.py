@@ -76,6 +76,19 @@ def test_a_director_creates_a_progressive_with_its_metrics_in_order(directing, c
     assert tournament.stake == 0  # left blank: the rounds settle nothing (ruling P2)
 
 
+def test_the_form_says_what_public_standings_off_hides(directing, club):
+    """Off, a progressive's tables and rubbers are hidden too (test_private_play.py): the
+    director is told so beside the box, not by its label alone."""
+    import html
+
+    page = html.unescape(
+        directing.get(f"/secretary/clubs/{club.slug}/tournaments/new/").content.decode()
+    )
+    assert "Public standings" in page
+    assert "a progressive's tables and rubbers are for the club's secretaries" in page
+    assert "a ladder's evenings stay on the club's public pages" in page
+
+
 def test_a_director_sets_the_stake_of_a_progressive(directing, club):
     """Ruling P2: a progressive tournament may have a stake per point, like an evening."""
     response = directing.post(
