@@ -320,8 +320,9 @@ class ApiToken(models.Model):
     behind the model's back (an UPDATE) is still seen, by the `password_stamp` no longer
     matching the account's hash, and the end of its days is arithmetic. A re-hash of the
     same password (Django's, after a hasher upgrade) moves the stamp along and ends nothing.
-    The row stays a while after (purged at a login, `secretary_tokens.KEPT_AFTER_END`) so
-    that a client sending it is told in words why it ended.
+    The row stays a year after the token's days (an account's last ended ones only,
+    `secretary_tokens.REASONS_KEPT_PER_ACCOUNT`) so that a client sending it is told in
+    words why it ended.
     """
 
     class EndedBecause(models.TextChoices):

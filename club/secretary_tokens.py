@@ -18,6 +18,13 @@ token ends, and is then refused with 401 saying why in words:
   not from the last use, so that a request writes nothing and a stolen token has a known
   end; a script logs in again when told its token expired.
 
+An ended token's row (its key's digest, never the key; its account, login, stamp, and its
+end's moment and reason) is kept REASONS_KEPT after its days were up, so that a phone or a
+script still holding it is told why it ended rather than that it is unknown; and of each
+account only the last REASONS_KEPT_PER_ACCOUNT ended ones, so that a script logging in for
+every run cannot grow the table without end. Both are purged at a login, the only thing
+that adds a row.
+
 The request that presents a token reads it and its account in one query, as DRF's own
 token did; the checks are arithmetic on that row. Only the key's SHA-256 is stored.
 
@@ -37,13 +44,16 @@ import secrets
 from django.conf import settings
 from django.contrib.auth.hashers import get_hasher, identify_hasher, is_password_usable
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from club.models import ApiToken
 
-# An ended token's row is kept this many lifetimes after its login, so that its holder
-# is told why it ended rather than that it is unknown; the next login purges older ones.
-KEPT_AFTER_END = 2
+# Why a token ended is told this long after its days were up (it ended then at the latest),
+# and for this many of an account's ended tokens, the last ones (by login): a phone left in
+# a drawer over the summer is still told why, and the table stays bounded.
+REASONS_KEPT = datetime.timedelta(days=365)
+REASONS_KEPT_PER_ACCOUNT = 100
 LOG_IN_AGAIN = "log in again to get a new one."
 ENDED = ApiToken.EndedBecause
 
@@ -84,14 +94,30 @@ def token_expires(token: ApiToken) -> datetime.datetime:
 
 def token_issue(*, user) -> tuple[str, ApiToken]:
     """A new token for `user` (who has just proved his password): its key, to hand to
-    him once, and its row. Rows of tokens long ended are purged on the way."""
+    him once, and its row. Rows past keeping are purged on the way."""
     now = timezone.now()
-    ApiToken.objects.filter(created__lt=now - KEPT_AFTER_END * lifetime()).delete()
+    _purge(user=user, now=now)
     key = secrets.token_hex(20)  # 40 characters, as DRF's tokens were
     token = ApiToken.objects.create(
         digest=key_digest(key), user=user, created=now, password_stamp=password_stamp(user)
     )
     return key, token
+
+
+def _purge(*, user, now: datetime.datetime) -> None:
+    """Delete every token a year (REASONS_KEPT) past its days, and the ended tokens of
+    `user` beyond his last REASONS_KEPT_PER_ACCOUNT; a live token is never deleted. A login
+    is the only thing that adds a row, and it trims its own account: so an account holds
+    at most its live tokens (its logins of the last API_TOKEN_DAYS, behind the login
+    throttle) and that many ended ones."""
+    ApiToken.objects.filter(created__lt=now - lifetime() - REASONS_KEPT).delete()
+    ended = ApiToken.objects.filter(user=user).filter(
+        Q(ended_at__isnull=False)
+        | Q(created__lte=now - lifetime())
+        | ~Q(password_stamp=password_stamp(user))
+    )
+    kept = ended.order_by("-created", "-digest").values("digest")[:REASONS_KEPT_PER_ACCOUNT]
+    ended.exclude(digest__in=kept).delete()
 
 
 def token_logout(*, token: ApiToken) -> None:
@@ -182,7 +208,9 @@ def token_user(key: str):
     except ApiToken.DoesNotExist:
         raise TokenEnded(
             "authentication_failed",
-            f"This token is not known: no login gave it, or it ended long ago; {LOG_IN_AGAIN}",
+            "This token is not known: no login gave it, or it was deleted (by the site's "
+            f"staff, {REASONS_KEPT.days} days after its days were up, or as one of more "
+            f"than {REASONS_KEPT_PER_ACCOUNT} ended tokens of its account); {LOG_IN_AGAIN}",
         ) from None
     token_user_check(token)
     return token.user, token

@@ -378,6 +378,79 @@ def test_a_disabled_accounts_token_is_refused(secretary):
     assert "disabled" in refused(laptop.get(ME), "authentication_failed")
 
 
+# --- Why a token ended is told for a year, for an account's last ended tokens ------------
+
+
+def end_by_logging_out(client, user):
+    assert client.post(LOGOUT).status_code == 204
+    return PASSWORD
+
+
+def end_by_a_password_change(client, user):
+    return change_by_set_password(user, None)
+
+
+def end_of_age(client, user):
+    return PASSWORD  # its days run out below
+
+
+ENDINGS = {
+    "token_logged_out": end_by_logging_out,
+    "token_password_changed": end_by_a_password_change,
+    "token_expired": end_of_age,
+}
+
+
+@pytest.mark.parametrize("code", ENDINGS)
+def test_why_a_token_ended_is_told_for_a_year_after_its_days(secretary, code):
+    """The logins that follow (each purges what is past keeping) leave an ended token's
+    reason for a year after its days were up; then it is not known."""
+    held = log_in()
+    password = ENDINGS[code](held, secretary)
+    for days in (31, 61, 200, 30 + 364):
+        with later(days=days):
+            log_in(password=password)
+            assert refused(held.get(ME), code)
+    with later(days=30 + 366):
+        log_in(password=password)
+        message = refused(held.get(ME), "authentication_failed")
+    assert message.startswith("This token is not known")
+
+
+def test_an_account_keeps_why_its_last_ended_tokens_ended_and_no_more(secretary, monkeypatch):
+    """Bounded by count as well as by time: a script logging in for every run leaves no
+    more than the last REASONS_KEPT_PER_ACCOUNT ended tokens of its account; live ones are
+    never trimmed, and another account's are its own."""
+    from club import secretary_tokens
+    from club.models import ApiToken
+
+    other = UserFactory(username="other")
+    ended = {secretary: [], other: []}
+    for minutes in range(6):
+        with later(minutes=minutes):
+            for user in ended:
+                key, token = secretary_tokens.token_issue(user=user)
+                secretary_tokens.token_logout(token=token)
+                ended[user].append(key)
+    live = [secretary_tokens.token_issue(user=secretary)[0] for _ in range(4)]
+    monkeypatch.setattr(secretary_tokens, "REASONS_KEPT_PER_ACCOUNT", 3)
+    with later(minutes=10):
+        log_in()
+
+    def answer(key):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        response = client.get(ME)
+        return response.json()["error"]["code"] if response.status_code == 401 else "live"
+
+    assert [answer(key) for key in ended[secretary]] == ["authentication_failed"] * 3 + [
+        "token_logged_out"
+    ] * 3
+    assert [answer(key) for key in live] == ["live"] * 4
+    assert [answer(key) for key in ended[other]] == ["token_logged_out"] * 6
+    assert ApiToken.objects.filter(user=secretary).count() == 3 + 4 + 1
+
+
 # --- A table's phone link is none of this -------------------------------------------------
 
 
