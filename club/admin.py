@@ -79,7 +79,8 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_select_related = ["user"]
     search_fields = ["user__username"]
     date_hierarchy = "created"
-    fields = ["user", "created", "expires", "state", "logged_out_at"]
+    list_filter = ["ended_because"]
+    fields = ["user", "created", "expires", "state", "ended_at", "ended_because"]
     readonly_fields = fields
 
     @admin.display(description="ends of age")

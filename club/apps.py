@@ -8,12 +8,24 @@ class ClubConfig(AppConfig):
     verbose_name = "Clubs and evenings"
 
     def ready(self):
+        from django.conf import settings
+        from django.db.models.signals import pre_save
+
         from club import (
             confirmations,
             evening_receivers,
             schema,  # noqa: F401  (registers the OpenAPI extension)
+            secretary_tokens,
         )
         from scoring import signals
+
+        # An account's API tokens end when its password changes by any door (the admin,
+        # changepassword, a reset), and outlive Django's re-hash of the same password.
+        pre_save.connect(
+            secretary_tokens.on_account_saving,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="api-tokens-password",
+        )
 
         # The evening learns of the hands changed at its tables from scoring's events.
         signals.hand_recorded.connect(

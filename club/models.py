@@ -314,12 +314,20 @@ class ApiToken(models.Model):
     a tournament director's or staff's. club/secretary_tokens.py issues and checks them.
 
     Only the key's SHA-256 is kept, so the table does not hand out working keys to whoever
-    reads it. A token ends when it is logged out, when its account's password changes (its
-    `password_stamp` no longer matches the account's password: every way of changing it,
-    even an UPDATE behind the model's back) and API_TOKEN_DAYS after its login; the row
-    stays a while after (purged at a login, `secretary_tokens.KEPT_AFTER_END`) so that a
-    client sending it is told in words why it ended.
+    reads it. A token ends when it is logged out, when its account's password changes and
+    API_TOKEN_DAYS after its login. A logout and a password change saved through the model
+    are written here, with their moment (`ended_at`, `ended_because`); a password changed
+    behind the model's back (an UPDATE) is still seen, by the `password_stamp` no longer
+    matching the account's hash, and the end of its days is arithmetic. A re-hash of the
+    same password (Django's, after a hasher upgrade) moves the stamp along and ends nothing.
+    The row stays a year after the token's days (an account's last ended ones only,
+    `secretary_tokens.REASONS_KEPT_PER_ACCOUNT`) so that a client sending it is told in
+    words why it ended.
     """
+
+    class EndedBecause(models.TextChoices):
+        LOGGED_OUT = "logged_out", "logged out"
+        PASSWORD_CHANGED = "password_changed", "the account's password changed"
 
     digest = models.CharField(max_length=64, primary_key=True)
     user = models.ForeignKey(
@@ -327,10 +335,20 @@ class ApiToken(models.Model):
     )
     created = models.DateTimeField(default=timezone.now, db_index=True)
     password_stamp = models.CharField(max_length=64)
-    logged_out_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_because = models.CharField(
+        max_length=20, choices=EndedBecause.choices, blank=True, default=""
+    )
 
     class Meta:
         verbose_name = "API token"
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(ended_at__isnull=True) & models.Q(ended_because=""))
+                | (models.Q(ended_at__isnull=False) & ~models.Q(ended_because="")),
+                name="api_token_ended_with_a_reason",
+            ),
+        ]
 
     def __str__(self):
         return f"{self.user} {self.created:%Y-%m-%d %H:%M}"

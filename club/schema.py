@@ -39,6 +39,8 @@ class SecretaryTokenScheme(OpenApiAuthenticationExtension):
                 "`POST /api/v1/auth/token/`. It ends when logged out "
                 "(`POST /api/v1/auth/logout/`), when the account's password changes, and "
                 "API_TOKEN_DAYS (30 unless set) after its login; an ended one gets 401 "
-                "saying which (token_logged_out, token_password_changed, token_expired)."
+                "saying which (token_logged_out, token_password_changed, token_expired), for "
+                "a year after its days. Django's re-hash of the same password (a hasher "
+                "upgrade) is no change."
             ),
         }

@@ -12,7 +12,10 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -50,9 +53,8 @@ def secretary(db):
 
 # --- A password change ends every token of the account ----------------------------------
 
-PASSWORD_CHANGED = (
-    "This token ended when the account's password was changed; log in again to get a new one."
-)
+PASSWORD_CHANGED = "This token ended when the account's password was changed"
+LOG_IN_AGAIN = "; log in again to get a new one."
 
 
 def change_in_the_admin(user, admin_client):
@@ -62,16 +64,56 @@ def change_in_the_admin(user, admin_client):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert get_user_model().objects.get(pk=user.pk).check_password(NEW_PASSWORD)
+    return NEW_PASSWORD
 
 
 def change_by_the_command(user, admin_client):
     with mock.patch("getpass.getpass", return_value=NEW_PASSWORD):
         call_command("changepassword", user.username, stdout=mock.MagicMock())
+    return NEW_PASSWORD
+
+
+def change_by_a_reset(user, admin_client):
+    """Django's form for a password reset's link (and for any page setting a password)."""
+    form = SetPasswordForm(user, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    assert form.is_valid(), form.errors
+    form.save()
+    return NEW_PASSWORD
+
+
+def change_by_its_owner(user, admin_client):
+    """Django's form where the owner types his old password, then the new one."""
+    form = PasswordChangeForm(
+        user,
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert form.is_valid(), form.errors
+    form.save()
+    return NEW_PASSWORD
 
 
 def change_by_set_password(user, admin_client):
     user.set_password(NEW_PASSWORD)
     user.save()
+    return NEW_PASSWORD
+
+
+def change_to_the_same_password(user, admin_client):
+    """Set again, by someone who means to: a new salt, and every token ends, as Django's
+    sessions do. Only Django's own re-hash of a password it has just checked is no change."""
+    user.set_password(PASSWORD)
+    user.save()
+    return PASSWORD
+
+
+def change_by_assigning_a_hash(user, admin_client):
+    """A script writing a hash it made, saving the password alone: not taken for a re-hash
+    (the account's hash was the preferred hasher's already)."""
+    from django.contrib.auth.hashers import make_password
+
+    user.password = make_password(NEW_PASSWORD)
+    user.save(update_fields=["password"])
+    return NEW_PASSWORD
 
 
 def change_by_an_update(user, admin_client):
@@ -79,6 +121,7 @@ def change_by_an_update(user, admin_client):
     from django.contrib.auth.hashers import make_password
 
     get_user_model().objects.filter(pk=user.pk).update(password=make_password(NEW_PASSWORD))
+    return NEW_PASSWORD
 
 
 def disable_in_the_admin(user, admin_client):
@@ -89,12 +132,17 @@ def disable_in_the_admin(user, admin_client):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert not get_user_model().objects.get(pk=user.pk).has_usable_password()
+    return None
 
 
 CHANGES = [
     change_in_the_admin,
     change_by_the_command,
+    change_by_a_reset,
+    change_by_its_owner,
     change_by_set_password,
+    change_to_the_same_password,
+    change_by_assigning_a_hash,
     change_by_an_update,
     disable_in_the_admin,
 ]
@@ -106,12 +154,17 @@ def test_a_password_change_ends_every_token_of_the_account(secretary, admin_clie
     other = UserFactory(username="other")
     others = log_in("other")
     assert laptop.get(ME).status_code == script.get(ME).status_code == 200
-    change(secretary, admin_client)
+    password = change(secretary, admin_client)
     for client in (laptop, script):
-        assert refused(client.get(ME), "token_password_changed") == PASSWORD_CHANGED
+        message = refused(client.get(ME), "token_password_changed")
+        if change is change_by_an_update:  # no save: when it was done is not known
+            assert message == PASSWORD_CHANGED + LOG_IN_AGAIN
+        else:
+            assert message.startswith(PASSWORD_CHANGED + " on "), message
+            assert message.endswith(LOG_IN_AGAIN)
     assert others.get(ME).json()["username"] == other.username  # only that account's
-    if change is not disable_in_the_admin:
-        assert log_in(password=NEW_PASSWORD).get(ME).json()["username"] == "secretary"
+    if password is not None:
+        assert log_in(password=password).get(ME).json()["username"] == "secretary"
 
 
 def test_quickstarts_fresh_demo_password_ends_the_demo_secretarys_tokens(db):
@@ -121,8 +174,98 @@ def test_quickstarts_fresh_demo_password_ends_the_demo_secretarys_tokens(db):
     demo = log_in(password=load_demo.DEMO_PASSWORD)
     password = quickstart.login_password(private=True)
     assert password != load_demo.DEMO_PASSWORD
-    assert refused(demo.get(ME), "token_password_changed") == PASSWORD_CHANGED
+    assert refused(demo.get(ME), "token_password_changed").startswith(PASSWORD_CHANGED)
     assert log_in(password=password).get(ME).status_code == 200
+
+
+# --- A re-hash of the same password is no change ----------------------------------------
+
+MD5 = "django.contrib.auth.hashers.MD5PasswordHasher"  # tests/conftest.py's _fast_passwords
+FEW_ITERATIONS = "tests.hashers.FewIterations"
+MORE_ITERATIONS = "tests.hashers.MoreIterations"
+
+# The hashers when the token is given, then when the password is next checked, and how the
+# hash Django writes then begins.
+UPGRADES = {
+    "preferred_hasher_changed": ([MD5], [FEW_ITERATIONS, MD5], "pbkdf2_sha256$2$"),
+    "iterations_changed": ([FEW_ITERATIONS], [MORE_ITERATIONS], "pbkdf2_sha256$3$"),
+}
+
+
+def rehash_at_an_api_login(user):
+    log_in()
+
+
+def rehash_at_the_login_form(user):
+    response = Client().post(reverse("login"), {"username": "secretary", "password": PASSWORD})
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def rehash_at_the_people_page(user):
+    """Another club's secretary names him an officer, and he types his own password to
+    agree (club.people.club_officer_add): checked as a login's is."""
+    from tests.factories import ClubFactory
+
+    bath = ClubFactory(slug="bath")
+    bath.secretaries.add(UserFactory(username="bath-secretary"))
+    browser = Client()
+    browser.force_login(bath.secretaries.get())
+    response = browser.post(
+        "/secretary/clubs/bath/people/",
+        {"action": "add", "username": "secretary", "role": "director",
+         "password": PASSWORD, "password2": PASSWORD},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def rehash_by_check_password(user):
+    assert user.check_password(PASSWORD)
+
+
+REHASHES = [
+    rehash_at_an_api_login,
+    rehash_at_the_login_form,
+    rehash_at_the_people_page,
+    rehash_by_check_password,
+]
+
+
+def stored_password(user) -> str:
+    return get_user_model().objects.get(pk=user.pk).password
+
+
+@pytest.mark.parametrize("rehash", REHASHES, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("upgrade", UPGRADES.values(), ids=UPGRADES.keys())
+def test_a_rehash_of_the_same_password_ends_no_token(secretary, settings, upgrade, rehash):
+    """Django re-hashes a password it has just checked when the preferred hasher or its
+    iterations changed: the same password, a new hash. The account's tokens live on, and
+    still end at a real change afterwards."""
+    before, after, rehashed = upgrade
+    settings.PASSWORD_HASHERS = before
+    change_to_the_same_password(secretary, None)  # hashed by the hasher of before
+    laptop = log_in()
+    hashed = stored_password(secretary)
+    settings.PASSWORD_HASHERS = after
+    rehash(get_user_model().objects.get(pk=secretary.pk))
+    assert stored_password(secretary).startswith(rehashed), (hashed, stored_password(secretary))
+    assert laptop.get(ME).json()["username"] == "secretary"
+    assert log_in().get(ME).json()["username"] == "secretary"
+    change_by_set_password(get_user_model().objects.get(pk=secretary.pk), None)
+    assert refused(laptop.get(ME), "token_password_changed").startswith(PASSWORD_CHANGED)
+
+
+def test_a_token_that_expired_before_the_password_changed_is_told_it_expired(secretary):
+    laptop = log_in()
+    with later(days=31):
+        change_by_set_password(secretary, None)
+        assert "30 days after the login" in refused(laptop.get(ME), "token_expired")
+
+
+def test_a_token_ended_by_a_password_change_is_told_so_after_its_days(secretary):
+    laptop = log_in()
+    change_by_set_password(secretary, None)
+    with later(days=31):
+        assert refused(laptop.get(ME), "token_password_changed").startswith(PASSWORD_CHANGED)
 
 
 # --- Logging out through the API ends the token it was sent with -------------------------
@@ -233,6 +376,79 @@ def test_a_disabled_accounts_token_is_refused(secretary):
     laptop = log_in()
     get_user_model().objects.filter(pk=secretary.pk).update(is_active=False)
     assert "disabled" in refused(laptop.get(ME), "authentication_failed")
+
+
+# --- Why a token ended is told for a year, for an account's last ended tokens ------------
+
+
+def end_by_logging_out(client, user):
+    assert client.post(LOGOUT).status_code == 204
+    return PASSWORD
+
+
+def end_by_a_password_change(client, user):
+    return change_by_set_password(user, None)
+
+
+def end_of_age(client, user):
+    return PASSWORD  # its days run out below
+
+
+ENDINGS = {
+    "token_logged_out": end_by_logging_out,
+    "token_password_changed": end_by_a_password_change,
+    "token_expired": end_of_age,
+}
+
+
+@pytest.mark.parametrize("code", ENDINGS)
+def test_why_a_token_ended_is_told_for_a_year_after_its_days(secretary, code):
+    """The logins that follow (each purges what is past keeping) leave an ended token's
+    reason for a year after its days were up; then it is not known."""
+    held = log_in()
+    password = ENDINGS[code](held, secretary)
+    for days in (31, 61, 200, 30 + 364):
+        with later(days=days):
+            log_in(password=password)
+            assert refused(held.get(ME), code)
+    with later(days=30 + 366):
+        log_in(password=password)
+        message = refused(held.get(ME), "authentication_failed")
+    assert message.startswith("This token is not known")
+
+
+def test_an_account_keeps_why_its_last_ended_tokens_ended_and_no_more(secretary, monkeypatch):
+    """Bounded by count as well as by time: a script logging in for every run leaves no
+    more than the last REASONS_KEPT_PER_ACCOUNT ended tokens of its account; live ones are
+    never trimmed, and another account's are its own."""
+    from club import secretary_tokens
+    from club.models import ApiToken
+
+    other = UserFactory(username="other")
+    ended = {secretary: [], other: []}
+    for minutes in range(6):
+        with later(minutes=minutes):
+            for user in ended:
+                key, token = secretary_tokens.token_issue(user=user)
+                secretary_tokens.token_logout(token=token)
+                ended[user].append(key)
+    live = [secretary_tokens.token_issue(user=secretary)[0] for _ in range(4)]
+    monkeypatch.setattr(secretary_tokens, "REASONS_KEPT_PER_ACCOUNT", 3)
+    with later(minutes=10):
+        log_in()
+
+    def answer(key):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        response = client.get(ME)
+        return response.json()["error"]["code"] if response.status_code == 401 else "live"
+
+    assert [answer(key) for key in ended[secretary]] == ["authentication_failed"] * 3 + [
+        "token_logged_out"
+    ] * 3
+    assert [answer(key) for key in live] == ["live"] * 4
+    assert [answer(key) for key in ended[other]] == ["token_logged_out"] * 6
+    assert ApiToken.objects.filter(user=secretary).count() == 3 + 4 + 1
 
 
 # --- A table's phone link is none of this -------------------------------------------------
