@@ -1,4 +1,4 @@
-"""A secretary's API token does not outlive the reason it was given (club/tokens.py).
+"""A secretary's API token does not outlive the reason it was given (club/secretary_tokens.py).
 
 It ends when the account's password changes (whichever way: the admin, `manage.py
 changepassword`, quickstart's fresh demo password), when it is logged out
