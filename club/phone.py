@@ -190,6 +190,14 @@ class Refused:
     conflict: bool
     retry_after: str | None
 
+    @property
+    def status(self) -> int:
+        """What every page taking a hand's form answers a refusal with: 409 for a
+        conflict, else 400, as the API answers the same refusal. The phone's queue
+        (static/js/phone-queue.js) shows either answer's live part and drops the hand,
+        unless it says to send it again later (Retry-After)."""
+        return 409 if self.conflict else 400
+
 
 def refused_form(exc: Exception, post, *, echo: bool = True) -> Refused:
     """What every page that takes a hand's form answers a refusal with (`Refused`); the

@@ -471,7 +471,8 @@ def table_record(request, token: str):
     phone (or tap) sending the same number gets 409 and the page says which hand is
     already recorded. A refused form comes back filled as it was sent. A lock not granted
     in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
-    queue sends the hand again."""
+    queue sends the hand again. A refusal answers 400 (409 for a conflict), as the API's
+    and the progressive's table's phone's do, the form as it was typed."""
     table = _table(token)
     error = notice = typed = None
     status = 200
@@ -517,13 +518,12 @@ def table_record(request, token: str):
         # rubber's hand of that number.
         refused = phone.refused_form(exc, request.POST, echo=not stale)
         typed, error = refused.typed, refused.error
+        status, retry_after = refused.status, refused.retry_after
         if stale:  # say which rubber the refused correction was of
             error["message"] = (
                 f"This correction was of {names['hand_label']} {correct} of the "
                 f"{names['rubber_label']} before this one, which is over: {error['message']}"
             )
-        if refused.conflict:
-            status, retry_after = 409, refused.retry_after
     table.evening.refresh_from_db(fields=evenings.CHANGING)
     context = table_context(
         table,

@@ -230,7 +230,7 @@ def table_phone_record(request, token: str):
         # stale round's correction, which would be offered as one of this round's deal.
         refused = phone.refused_form(exc, request.POST, echo=not stale)
         typed, error = refused.typed, refused.error
-        status, retry_after = (409 if refused.conflict else 400), refused.retry_after
+        status, retry_after = refused.status, refused.retry_after
     else:
         notice = phone.done_words(label=label, hand=recorded, correcting=correct)
     context = phone_context(

@@ -80,7 +80,7 @@ def test_every_refusal_of_the_queued_hands_stays_listed_until_dismissed(
     # last refusal with its form as it was typed, as before.
     error = page.get_by_test_id("phone-error")
     error.filter(has_text="law 102").wait_for()
-    assert answers == [409, 409, 200]
+    assert answers == [409, 409, 400]  # refused, as the API and a progressive's phone do
     assert queue.is_hidden()
     form = page.locator("form.hand[data-kind=record]")
     assert form.locator("input[name=makers][value=NS]").is_checked()
@@ -159,7 +159,7 @@ def test_every_refusal_of_the_queued_hands_stays_listed_until_dismissed(
     ) is None  # fmt: skip
     page.reload()
     assert box.is_hidden()
-    assert answers == [409, 409, 200, 200]  # none of the refused was sent again
+    assert answers == [409, 409, 400, 200]  # none of the refused was sent again
 
 
 def test_a_hand_refused_at_once_is_shown_in_the_form_not_listed(browser_page, live_server, played):

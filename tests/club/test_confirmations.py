@@ -384,6 +384,6 @@ def test_the_answer_form_refuses_a_hand_number_not_written_in_digits(client, tab
     answer = client.post(
         f"/t/{table.token}/answer/", {"rubber": rubber.pk, "number": number, "by": "EW"}
     )
-    assert answer.status_code == 200
+    assert answer.status_code == 400  # as a refused hand at the same phone
     assert 'data-field="number"' in answer.content.decode()
     assert state(rubber.hands.get()) == "unconfirmed"

@@ -87,3 +87,19 @@ def test_a_substitute_keeps_the_seat_of_the_absent_player(world):
     north = html[html.index(">North<") : html.index(">East<")]
     assert "Edith" in north and "substitute for Ann" in north
     assert "N-S Edith (for Ann) &amp; Bob" in html  # the makers' choice names who sits
+
+
+def test_a_hand_already_recorded_is_a_conflict_as_at_a_progressives_table(world):
+    played, _ = world
+    answer = Client().post(
+        f"/t/{played.table.token}/hand/", {"makers": "EW", "tricks": "4", "expected_number": "1"}
+    )
+    assert answer.status_code == 409
+    assert "Hand 1 is already recorded" in answer.content.decode()
+
+
+def test_a_hand_the_laws_refuse_is_answered_400_as_at_a_progressives_table(world):
+    played, _ = world
+    answer = Client().post(f"/t/{played.table.token}/hand/", {"makers": "NS", "tricks": "6"})
+    assert answer.status_code == 400
+    assert "Not recorded." in answer.content.decode()
