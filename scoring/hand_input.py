@@ -14,6 +14,7 @@ which game it is scoring.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
@@ -115,12 +116,38 @@ def _put(hand: dict, key: str, value: Any) -> None:
         hand[key] = value
 
 
+# A hand's field as a refusal names it: "hand.tricks" (a hand sent to a rubber), or
+# "hands[2].tricks" and "deals[2].tricks" (the third of a rubber's hands replayed, as a
+# correction does, or of a scoresheet's), with a list's entries ("revokes[1]").
+_HAND_FIELD = re.compile(r"(?:hand|(?:hands|deals)\[(\d+)\])(?:\.(.+))?")
+
+
 class HandInput(ABC):
     """One rule set's hand: the API's serializer (its documented shape) and the form's
-    fields turned into that shape (``from_form``), for the laws to validate."""
+    fields turned into that shape (``from_form``), for the laws to validate, and the
+    form's fields in words (``words``), for a refusal to say which it refused."""
 
     ruleset: str
     serializer: type[serializers.Serializer]
+    #: The hand's fields as the form's labels name them, by their path in the API's shape
+    #: ("tricks", "honours.held"; a list's entries by the list's).
+    words: dict[str, str]
+
+    def field_words(self, field: str | None) -> tuple[str, int | None] | None:
+        """A refusal's field (`hand.tricks`, `hands[0].honours.held`, `hand.revokes[2]`) as
+        the form names it, with the number of the hand it is of when the field says
+        (`hands[0]`: 1): ("the tricks taken by the makers", 1). None for a field that is
+        not one of the hand's (`rubber`), or the whole hand."""
+        match = _HAND_FIELD.fullmatch(field or "")
+        if match is None or match[2] is None:
+            return None
+        path = re.sub(r"\[\d+\]", "", match[2])
+        number = int(match[1]) + 1 if match[1] is not None else None
+        while path:
+            if path in self.words:
+                return self.words[path], number
+            path = path.rpartition(".")[0]
+        return None
 
     @abstractmethod
     def from_form(self, form: Mapping[str, Any]) -> dict:
@@ -137,6 +164,13 @@ class HandInput(ABC):
 class EuchreForm(HandInput):
     ruleset = "euchre-somerset-1888"
     serializer = EuchreHandInput
+    words = {
+        "makers": "the makers", "alone": "played alone",
+        "tricks": "the tricks taken by the makers", "revokes": "the revokes",
+        "law90": "the side at fault (wrong number of cards)",
+        "law102": "the lone player's partner exposed a card",
+        "law50": "an adversary abandoned his hand",
+    }  # fmt: skip
 
     def from_form(self, form):
         hand: dict = {"alone": _ticked(form, "alone")}
@@ -170,6 +204,15 @@ class EuchreForm(HandInput):
 class BridgeForm(HandInput):
     ruleset = "bridge-elwell-1907"
     serializer = BridgeHandInput
+    words = {
+        "declarer": "the declarer's side", "trump": "the trump", "doubles": "the doubles",
+        "tricks": "the tricks taken", "tricks.NS": "the tricks taken by N-S",
+        "tricks.EW": "the tricks taken by E-W", "honours": "the honours",
+        "honours.side": "the side holding honours", "honours.held": "how many honours",
+        "honours.in_one_hand": "the most honours in one hand", "chicane": "chicane",
+        "chicane.NS": "chicane N-S", "chicane.EW": "chicane E-W", "revokes": "the revokes",
+        "revokes.NS": "the revokes by N-S", "revokes.EW": "the revokes by E-W",
+    }  # fmt: skip
 
     def from_form(self, form):
         hand: dict = {}
@@ -213,6 +256,12 @@ class BridgeForm(HandInput):
 class CallAceForm(HandInput):
     ruleset = "call-ace-foster-1905"
     serializer = CallAceDealInput
+    words = {
+        "maker": "the maker", "partner": "the partner called", "alone": "played alone",
+        "tricks": "the tricks taken by the maker and partner", "revoke": "the revoke",
+        "void": "the void deal", "no_score": "the players scoring nothing",
+        "wrong_cards": "the players with the wrong number of cards",
+    }  # fmt: skip
 
     def from_form(self, form):
         hand: dict = {}

@@ -84,12 +84,16 @@ def test_the_same_mistake_gets_the_same_refusal_at_both_doors(
     assert answer.status_code == 400
     error = answer.json()["error"]
 
-    page = Client().post(f"/t/{table.token}/hand/", form).content.decode()
+    answer = Client().post(f"/t/{table.token}/hand/", form)
+    assert answer.status_code == 400  # as the API's
+    page = answer.content.decode()
     assert "Not recorded." in page
-    assert escape(capfirst(error["message"])) in page  # a sentence on the page
-    # The field is named for the page's script, not shown as a raw label (issue #14).
+    # The same words, after the field as the form names it ("The tricks taken by the
+    # makers: ..."): for the page's script, the field's path (issue #14), never shown.
+    words, _ = hand_input(rubber.ruleset).field_words(error["field"])
+    assert escape(f"{capfirst(words)}: {error['message']}") in page
     assert f'data-field="{error["field"]}"' in page
-    assert f"[{error['field']}]" not in page
+    assert f"[{error['field']}]" not in page and f"> {error['field']}" not in page
     assert Rubber.objects.get(pk=rubber.pk).hand_count == 1
 
 
