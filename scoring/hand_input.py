@@ -22,7 +22,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from core.inputs import WholeNumberField, whole_number
+from core.inputs import MAX_DIGITS, WholeNumberField, whole_number
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
 SIDES = ("NS", "EW")
@@ -105,6 +105,20 @@ def _ticked(form: Mapping[str, Any], name: str) -> bool:
     return form.get(name) == "on"
 
 
+def _tricks(form: Mapping[str, Any], name: str) -> int | str | None:
+    """A trick count as typed: a whole number in ASCII digits as the number, and anything
+    else as its text, for the laws to refuse (`check_int`), in the words, with the field
+    and the law, they give a hand sent to the API (the numeral "٣" at both doors: "must be
+    a whole number from 0 to 5, written in the digits 0 to 9", law 2). None when empty."""
+    text = _text(form, name)
+    if text is None:
+        return None
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
+        return int(text)
+    return text
+
+
 def _shown(value: Any) -> str:
     """A recorded value as a form field holds it: "" for none."""
     return "" if value is None else str(value)
@@ -152,7 +166,9 @@ class HandInput(ABC):
     @abstractmethod
     def from_form(self, form: Mapping[str, Any]) -> dict:
         """The hand in the API's shape from the form's fields; a UserError on a field that
-        does not even hold a value of its kind (a number not written in digits)."""
+        does not even hold a value of its kind (a count of revokes not written in digits).
+        A trick count not written in digits is left to the laws, which refuse it as they
+        refuse it sent to the API (`_tricks`)."""
 
     @abstractmethod
     def to_form(self, hand: Mapping[str, Any]) -> dict:
@@ -175,7 +191,7 @@ class EuchreForm(HandInput):
     def from_form(self, form):
         hand: dict = {"alone": _ticked(form, "alone")}
         _put(hand, "makers", _text(form, "makers"))
-        _put(hand, "tricks", whole_number(form, "tricks", field="hand.tricks", signed=True))
+        _put(hand, "tricks", _tricks(form, "tricks"))
         revokes = []
         for s in SIDES:
             count = whole_number(form, f"revokes_{s}", field="hand.revokes", default=0)
@@ -219,9 +235,10 @@ class BridgeForm(HandInput):
         _put(hand, "declarer", _text(form, "declarer"))
         _put(hand, "trump", _text(form, "trump"))
         hand["doubles"] = whole_number(form, "doubles", field="hand.doubles", default=0)
-        ns = whole_number(form, "tricks_ns", field="hand.tricks.NS", signed=True)
+        ns = _tricks(form, "tricks_ns")
         if ns is not None:
-            hand["tricks"] = {"NS": ns, "EW": 13 - ns}
+            # E-W took the rest; a count the laws refuse is theirs to refuse, as N-S's.
+            hand["tricks"] = {"NS": ns, "EW": 13 - ns if isinstance(ns, int) else ns}
         hand["honours"] = None
         if honours_side := _text(form, "honours_side"):
             hand["honours"] = {"side": honours_side}
@@ -268,7 +285,7 @@ class CallAceForm(HandInput):
         _put(hand, "maker", _text(form, "maker"))
         hand["partner"] = _text(form, "partner")
         hand["alone"] = _ticked(form, "alone")
-        _put(hand, "tricks", whole_number(form, "tricks", field="hand.tricks", signed=True))
+        _put(hand, "tricks", _tricks(form, "tricks"))
         hand["revoke"] = _text(form, "revoke")
         hand["void"] = _ticked(form, "void")
         getlist = getattr(form, "getlist", None)
