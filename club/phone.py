@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.text import capfirst
+
 from club.evenings import evening_state
 from club.formation.state import SEATS
 from club.models import Table
 from core.echo import Typed, refusal, typed_again
 from core.errors import Conflict
+from core.inputs import NOT_DIGITS
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
@@ -177,28 +180,76 @@ def form_values(post) -> Typed:
     return typed_again(values, TYPED_WORDS)
 
 
+#: The phone's own fields that are not the hand's (the form's hidden fields and the other
+#: side's answer), in words, for the one refusal of them whose message names no field: a
+#: value not written in digits (core.inputs.NOT_DIGITS, only from a post not made by the
+#: page). Every other refusal of them is a sentence naming the hand, the rubber or the
+#: table it refuses ("This rubber has no hand 5.").
+OWN_FIELDS = {
+    "correct": "the {hand} to correct", "expected_number": "the number of the {hand}",
+    "rubber": "the {rubber} the {hand} is for", "number": "the {hand} answered for",
+}  # fmt: skip
+
+
+def field_words(field: str | None, *, ruleset: str, code: str | None = None) -> str | None:
+    """The field a refusal names (its `field`, a path in the API's shape), as the phone's
+    form names it, to say before a message that does not: a field of the hand as its
+    form labels it ("the tricks taken by the makers"; "in hand 3, the maker" for one of a
+    rubber's hands replayed, as a correction does), or one of the phone's own fields
+    refused for not being written in digits. None when the message names it itself."""
+    inputs = hand_input(ruleset)
+    found = inputs.field_words(field)
+    game = get_game(ruleset)
+    if found is not None:
+        words, number = found
+        return words if number is None else f"in {game.hand_label} {number}, {words}"
+    if code == NOT_DIGITS and field in OWN_FIELDS:
+        return OWN_FIELDS[field].format(hand=game.hand_label, rubber=game.rubber_label)
+    return None
+
+
+def named_refusal(exc: Exception, *, ruleset: str, note: str = "") -> dict:
+    """A refusal as a table's phone shows it (core.echo's `refusal`), its field named in
+    words before its message (`label`, templates/_refusal.html) where the message does not
+    name it: "The tricks taken by the makers: 6 is out of range: must be from 0 to 5
+    (law 2)", never the field's path (`hands[0].tricks`), which is kept for scripts."""
+    error = refusal(exc, note=note)
+    words = field_words(error["field"], ruleset=ruleset, code=getattr(exc, "code", None))
+    error["label"] = f"{capfirst(words)}:" if words else None
+    return error
+
+
 @dataclass(frozen=True)
 class Refused:
-    """A hand's form refused at a phone or a sheet: the refusal in words (core.echo's
-    `refusal`), the form's values to show again (None: not offered again), whether the
-    service refused it as a conflict (the hand already recorded, the rubber over or
-    busy: 409), and the wait to send it again after (a row lock not granted in time:
-    the Idempotency-Key keeps no such answer, so the phone's queue sends it again)."""
+    """A hand's form refused at a phone or a sheet: the refusal in words (`named_refusal`),
+    the form's values to show again (None: not offered again), whether the service
+    refused it as a conflict (the hand already recorded, the rubber over or busy: 409),
+    and the wait to send it again after (a row lock not granted in time: the
+    Idempotency-Key keeps no such answer, so the phone's queue sends it again)."""
 
     error: dict
     typed: Typed | None
     conflict: bool
     retry_after: str | None
 
+    @property
+    def status(self) -> int:
+        """What every page taking a hand's form answers a refusal with: 409 for a
+        conflict, else 400, as the API answers the same refusal. The phone's queue
+        (static/js/phone-queue.js) shows either answer's live part and drops the hand,
+        unless it says to send it again later (Retry-After)."""
+        return 409 if self.conflict else 400
 
-def refused_form(exc: Exception, post, *, echo: bool = True) -> Refused:
-    """What every page that takes a hand's form answers a refusal with (`Refused`); the
-    form comes back as it was typed (`form_values`), each value cut to ECHO_MAX
-    characters, unless `echo` is False."""
+
+def refused_form(exc: Exception, post, *, ruleset: str, echo: bool = True) -> Refused:
+    """What every page that takes a hand's form answers a refusal with (`Refused`): the
+    refusal naming its field in words by the hand's `ruleset` (`named_refusal`); the form
+    comes back as it was typed (`form_values`), each value cut to ECHO_MAX characters,
+    unless `echo` is False."""
     typed = form_values(post) if echo else None
     conflict = isinstance(exc, Conflict)
     return Refused(
-        error=refusal(exc, note=typed.note if typed else ""),
+        error=named_refusal(exc, ruleset=ruleset, note=typed.note if typed else ""),
         typed=typed,
         conflict=conflict,
         retry_after="1" if conflict and exc.code == "locked" else None,

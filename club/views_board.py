@@ -471,7 +471,9 @@ def table_record(request, token: str):
     phone (or tap) sending the same number gets 409 and the page says which hand is
     already recorded. A refused form comes back filled as it was sent. A lock not granted
     in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
-    queue sends the hand again."""
+    queue sends the hand again. A refusal answers 400 (409 for a conflict), as the API's
+    and the progressive's table's phone's do, the form as it was typed and the refusal
+    naming its field in words (club.phone.refused_form)."""
     table = _table(token)
     error = notice = typed = None
     status = 200
@@ -515,15 +517,18 @@ def table_record(request, token: str):
         # A refused form comes back as it was sent (each field cut to ECHO_MAX characters);
         # not a stale rubber's correction, which would be offered as one of the present
         # rubber's hand of that number.
-        refused = phone.refused_form(exc, request.POST, echo=not stale)
+        refused = phone.refused_form(
+            exc, request.POST, ruleset=table.evening.ruleset, echo=not stale
+        )
         typed, error = refused.typed, refused.error
-        if stale:  # say which rubber the refused correction was of
+        status, retry_after = refused.status, refused.retry_after
+        if stale:  # say which rubber the refused correction was of, then why
+            label = error.pop("label")
+            why = f"{label} {error['message']}" if label else error["message"]
             error["message"] = (
                 f"This correction was of {names['hand_label']} {correct} of the "
-                f"{names['rubber_label']} before this one, which is over: {error['message']}"
+                f"{names['rubber_label']} before this one, which is over: {why}"
             )
-        if refused.conflict:
-            status, retry_after = 409, refused.retry_after
     table.evening.refresh_from_db(fields=evenings.CHANGING)
     context = table_context(
         table,

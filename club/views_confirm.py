@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from club import confirmations
+from club.phone import named_refusal
 from club.views_board import (
     USER_ERRORS,
     _managed_evening,
@@ -21,6 +22,7 @@ from club.views_board import (
 )
 from config.api import UserError
 from core.echo import refusal
+from core.errors import Conflict
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
@@ -38,9 +40,11 @@ def _hand_named(post) -> tuple[int, int]:
 @phone_link
 def table_answer(request, token: str):
     """The other side's answer from the table's phone: confirm the hand, or dispute it
-    with its own version (the hand form, prefilled with the hand as recorded)."""
+    with its own version (the hand form, prefilled with the hand as recorded). A refusal
+    answers 400 (409 for a conflict), naming its field in words, as a refused hand does."""
     table = _table(token)
     error = notice = None
+    status = 200
     try:
         rubber_id, number = _hand_named(request.POST)
         by = request.POST.get("by", "").strip()
@@ -59,8 +63,11 @@ def table_answer(request, token: str):
             )
             notice = [f"Hand {number} confirmed by {confirmations.who(done.answered_by)}."]
     except USER_ERRORS as exc:
-        error = refusal(exc)
-    return render(request, "club/_table.html", table_context(table, error=error, notice=notice))
+        # As a hand refused at the same phone (club.phone.Refused): 400, 409 for a conflict.
+        error = named_refusal(exc, ruleset=table.evening.ruleset)
+        status = 409 if isinstance(exc, Conflict) else 400
+    context = table_context(table, error=error, notice=notice)
+    return render(request, "club/_table.html", context, status=status)
 
 
 @login_required

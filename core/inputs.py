@@ -26,6 +26,10 @@ MAX_JSON_DEPTH = 32
 #: The longest whole number a form field may carry (a version or a count never needs more).
 MAX_DIGITS = 9
 
+#: The code of `whole_number`'s refusal, whose words ("Give a whole number, ...") name no
+#: field: a page names it before them (club.phone.named_refusal).
+NOT_DIGITS = "not_digits"
+
 # A JSON string (skipped whole, brackets in it do not count) or one bracket.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 
@@ -73,7 +77,8 @@ def whole_number(
 
     An empty or missing field gives ``default``; anything else that is not such a number
     (other scripts' digits, superscripts, words, a list of values, more than
-    ``MAX_DIGITS`` digits) is a UserError naming ``field`` (default: ``name``).
+    ``MAX_DIGITS`` digits) is a UserError naming ``field`` (default: ``name``), its code
+    ``NOT_DIGITS``.
     """
     value = data.get(name)
     if value is None:
@@ -85,7 +90,7 @@ def whole_number(
         return default
     digits = text[1:] if signed and text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
-        raise UserError(_digits_refusal(signed=signed), field=field or name)
+        raise UserError(_digits_refusal(signed=signed), field=field or name, code=NOT_DIGITS)
     return int(text)
 
 

@@ -14,6 +14,7 @@ which game it is scoring.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from core.inputs import WholeNumberField, whole_number
+from core.inputs import MAX_DIGITS, WholeNumberField, whole_number
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
 SIDES = ("NS", "EW")
@@ -104,6 +105,20 @@ def _ticked(form: Mapping[str, Any], name: str) -> bool:
     return form.get(name) == "on"
 
 
+def _tricks(form: Mapping[str, Any], name: str) -> int | str | None:
+    """A trick count as typed: a whole number in ASCII digits as the number, and anything
+    else as its text, for the laws to refuse (`check_int`), in the words, with the field
+    and the law, they give a hand sent to the API (the numeral "٣" at both doors: "must be
+    a whole number from 0 to 5, written in the digits 0 to 9", law 2). None when empty."""
+    text = _text(form, name)
+    if text is None:
+        return None
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit() and len(digits) <= MAX_DIGITS:
+        return int(text)
+    return text
+
+
 def _shown(value: Any) -> str:
     """A recorded value as a form field holds it: "" for none."""
     return "" if value is None else str(value)
@@ -115,17 +130,45 @@ def _put(hand: dict, key: str, value: Any) -> None:
         hand[key] = value
 
 
+# A hand's field as a refusal names it: "hand.tricks" (a hand sent to a rubber), or
+# "hands[2].tricks" and "deals[2].tricks" (the third of a rubber's hands replayed, as a
+# correction does, or of a scoresheet's), with a list's entries ("revokes[1]").
+_HAND_FIELD = re.compile(r"(?:hand|(?:hands|deals)\[(\d+)\])(?:\.(.+))?")
+
+
 class HandInput(ABC):
     """One rule set's hand: the API's serializer (its documented shape) and the form's
-    fields turned into that shape (``from_form``), for the laws to validate."""
+    fields turned into that shape (``from_form``), for the laws to validate, and the
+    form's fields in words (``words``), for a refusal to say which it refused."""
 
     ruleset: str
     serializer: type[serializers.Serializer]
+    #: The hand's fields as the form's labels name them, by their path in the API's shape
+    #: ("tricks", "honours.held"; a list's entries by the list's).
+    words: dict[str, str]
+
+    def field_words(self, field: str | None) -> tuple[str, int | None] | None:
+        """A refusal's field (`hand.tricks`, `hands[0].honours.held`, `hand.revokes[2]`) as
+        the form names it, with the number of the hand it is of when the field says
+        (`hands[0]`: 1): ("the tricks taken by the makers", 1). None for a field that is
+        not one of the hand's (`rubber`), or the whole hand."""
+        match = _HAND_FIELD.fullmatch(field or "")
+        if match is None or match[2] is None:
+            return None
+        path = re.sub(r"\[\d+\]", "", match[2])
+        number = int(match[1]) + 1 if match[1] is not None else None
+        while path:
+            if path in self.words:
+                return self.words[path], number
+            path = path.rpartition(".")[0]
+        return None
 
     @abstractmethod
     def from_form(self, form: Mapping[str, Any]) -> dict:
         """The hand in the API's shape from the form's fields; a UserError on a field that
-        does not even hold a value of its kind (a number not written in digits)."""
+        does not even hold a value of its kind (a count of revokes not written in digits).
+        A trick count not written in digits is left to the laws, which refuse it as they
+        refuse it sent to the API (`_tricks`)."""
 
     @abstractmethod
     def to_form(self, hand: Mapping[str, Any]) -> dict:
@@ -137,11 +180,18 @@ class HandInput(ABC):
 class EuchreForm(HandInput):
     ruleset = "euchre-somerset-1888"
     serializer = EuchreHandInput
+    words = {
+        "makers": "the makers", "alone": "played alone",
+        "tricks": "the tricks taken by the makers", "revokes": "the revokes",
+        "law90": "the side at fault (wrong number of cards)",
+        "law102": "the lone player's partner exposed a card",
+        "law50": "an adversary abandoned his hand",
+    }  # fmt: skip
 
     def from_form(self, form):
         hand: dict = {"alone": _ticked(form, "alone")}
         _put(hand, "makers", _text(form, "makers"))
-        _put(hand, "tricks", whole_number(form, "tricks", field="hand.tricks", signed=True))
+        _put(hand, "tricks", _tricks(form, "tricks"))
         revokes = []
         for s in SIDES:
             count = whole_number(form, f"revokes_{s}", field="hand.revokes", default=0)
@@ -170,15 +220,25 @@ class EuchreForm(HandInput):
 class BridgeForm(HandInput):
     ruleset = "bridge-elwell-1907"
     serializer = BridgeHandInput
+    words = {
+        "declarer": "the declarer's side", "trump": "the trump", "doubles": "the doubles",
+        "tricks": "the tricks taken", "tricks.NS": "the tricks taken by N-S",
+        "tricks.EW": "the tricks taken by E-W", "honours": "the honours",
+        "honours.side": "the side holding honours", "honours.held": "how many honours",
+        "honours.in_one_hand": "the most honours in one hand", "chicane": "chicane",
+        "chicane.NS": "chicane N-S", "chicane.EW": "chicane E-W", "revokes": "the revokes",
+        "revokes.NS": "the revokes by N-S", "revokes.EW": "the revokes by E-W",
+    }  # fmt: skip
 
     def from_form(self, form):
         hand: dict = {}
         _put(hand, "declarer", _text(form, "declarer"))
         _put(hand, "trump", _text(form, "trump"))
         hand["doubles"] = whole_number(form, "doubles", field="hand.doubles", default=0)
-        ns = whole_number(form, "tricks_ns", field="hand.tricks.NS", signed=True)
+        ns = _tricks(form, "tricks_ns")
         if ns is not None:
-            hand["tricks"] = {"NS": ns, "EW": 13 - ns}
+            # E-W took the rest; a count the laws refuse is theirs to refuse, as N-S's.
+            hand["tricks"] = {"NS": ns, "EW": 13 - ns if isinstance(ns, int) else ns}
         hand["honours"] = None
         if honours_side := _text(form, "honours_side"):
             hand["honours"] = {"side": honours_side}
@@ -213,13 +273,19 @@ class BridgeForm(HandInput):
 class CallAceForm(HandInput):
     ruleset = "call-ace-foster-1905"
     serializer = CallAceDealInput
+    words = {
+        "maker": "the maker", "partner": "the partner called", "alone": "played alone",
+        "tricks": "the tricks taken by the maker and partner", "revoke": "the revoke",
+        "void": "the void deal", "no_score": "the players scoring nothing",
+        "wrong_cards": "the players with the wrong number of cards",
+    }  # fmt: skip
 
     def from_form(self, form):
         hand: dict = {}
         _put(hand, "maker", _text(form, "maker"))
         hand["partner"] = _text(form, "partner")
         hand["alone"] = _ticked(form, "alone")
-        _put(hand, "tricks", whole_number(form, "tricks", field="hand.tricks", signed=True))
+        _put(hand, "tricks", _tricks(form, "tricks"))
         hand["revoke"] = _text(form, "revoke")
         hand["void"] = _ticked(form, "void")
         getlist = getattr(form, "getlist", None)

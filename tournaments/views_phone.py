@@ -228,9 +228,11 @@ def table_phone_record(request, token: str):
     except USER_ERRORS as exc:
         # The form comes back as it was typed, each value cut to ECHO_MAX characters; not a
         # stale round's correction, which would be offered as one of this round's deal.
-        refused = phone.refused_form(exc, request.POST, echo=not stale)
+        refused = phone.refused_form(
+            exc, request.POST, ruleset=link.tournament.ruleset, echo=not stale
+        )
         typed, error = refused.typed, refused.error
-        status, retry_after = (409 if refused.conflict else 400), refused.retry_after
+        status, retry_after = refused.status, refused.retry_after
     else:
         notice = phone.done_words(label=label, hand=recorded, correcting=correct)
     context = phone_context(

@@ -95,9 +95,9 @@ def round_table(request, pk: int, round_number: int, number: int):
         )
     except USER_ERRORS as exc:
         # The form comes back as it was typed, each value cut to ECHO_MAX characters.
-        refused = phone.refused_form(exc, request.POST)
+        refused = phone.refused_form(exc, request.POST, ruleset=table.rubber.ruleset)
         error, entered = refused.error, refused.typed.values
-        status, retry_after = (409 if refused.conflict else 400), refused.retry_after
+        status, retry_after = refused.status, refused.retry_after
     else:
         label = get_game(table.rubber.ruleset).hand_label.capitalize()
         notice = [f"{label} {recorded.number} recorded.", *recorded.lines]

@@ -266,9 +266,16 @@ def check_mapping(data: Any, field: str, allowed: frozenset[str] | set[str]) -> 
 
 
 def check_int(value: Any, field: str, low: int, high: int, law: str | None = None) -> int:
-    """An integer count in [low, high]. ``True`` is an int in Python, but never a count here."""
+    """An integer count in [low, high]. ``True`` is an int in Python, but never a count here.
+
+    A count written in another script's digits ("٣", an Arabic-Indic three; a superscript or
+    a full-width three) is refused saying so: to the one who typed it, it is a number."""
     if type(value) is not int:
-        raise ScoringError(f"must be a whole number from {low} to {high}", field=field, law=law)
+        other_digits = isinstance(value, str) and value.strip().isdigit() and not value.isascii()
+        written = ", written in the digits 0 to 9" if other_digits else ""
+        raise ScoringError(
+            f"must be a whole number from {low} to {high}{written}", field=field, law=law
+        )
     if not low <= value <= high:
         raise ScoringError(
             f"{value} is out of range: must be from {low} to {high}", field=field, law=law

@@ -4,7 +4,10 @@
 Players are seats 0..n-1. When the sitting is started with a list of names, every deal names
 its players by those names and points are keyed by name; when started with a number, deals name
 players by seat index (0 to n-1) and points are keyed by the index as a string ("0", "1", ...),
-since JSON object keys are strings.
+since JSON object keys are strings. The explanation lines are for people, who count from one:
+they call an unnamed seat "Player 1" to "Player 7" (seat 0 is Player 1), as Foster's laws name
+no seat (law 1: "their positions at the table being unimportant"; the dealer, the eldest hand
+and the pone move round with the deal).
 
 The laws set no target score: "In settling up the scores at the end" (Foster's Scoring) and
 "during a three hours' sitting" show that a sitting simply ends when the players stop. So a
@@ -249,6 +252,7 @@ class CallAceRules(RuleSet):
         maker = deal.maker
         partner = deal.partner
         name = self._namer(state)
+        key = self._key(state)
         # Law 45: a maker who called but found no partner scores exactly as a lone hand.
         lone = partner < 0
         side = (maker,) if lone else (maker, partner)
@@ -325,8 +329,8 @@ class CallAceRules(RuleSet):
         new = CallAceState(n, state.names, scores, state.deals + 1, False)
         keys = state.names if state.names is not None else _SEAT_KEYS[n]
         facts = {
-            "maker": name(maker) if maker >= 0 else None,
-            "partner": name(partner) if partner >= 0 else None,
+            "maker": key(maker) if maker >= 0 else None,
+            "partner": key(partner) if partner >= 0 else None,
             "march": march,
             "alone": maker >= 0 and lone,
             "euchred": euchred,
@@ -366,9 +370,17 @@ class CallAceRules(RuleSet):
 
     @staticmethod
     def _namer(state: CallAceState):
+        """A seat as the explanation lines name it: the player's name, or "Player 3" for
+        seat 2 of a sitting without names."""
         if state.names is not None:
-            names = state.names
-            return names.__getitem__
+            return state.names.__getitem__
+        return lambda seat: f"Player {seat + 1}"
+
+    @staticmethod
+    def _key(state: CallAceState):
+        """A seat as the deal's facts hold it, as the sheet named it: a name, or its index."""
+        if state.names is not None:
+            return state.names.__getitem__
         return int
 
     # --- the sitting ---------------------------------------------------------------------------

@@ -6,9 +6,11 @@
 // from there, oldest first, one at a time. While the network is gone the page says
 // plainly how many hands are not sent yet; they go out by themselves when it returns
 // (and after a reload: the queue is kept). A hand leaves the queue only once the
-// service has answered it: recorded, or refused with its reason (the answer, the
-// table's live part, is shown); not when the service was busy or asked the phone to wait
-// (too many requests from the table: 429), when it goes again later. A retry of a hand
+// service has answered it: recorded (2xx), or refused with its reason (400, 409 for a
+// hand recorded already or a rubber over: every page with the queue answers a refusal
+// so, as the API does; the answer, the table's live part, is shown); not when the
+// service was busy or asked the phone to wait (a 409 with Retry-After, too many requests
+// from the table: 429), when it goes again later. A retry of a hand
 // whose answer was lost carries the same key, so the service answers it from the first:
 // never recorded twice.
 //

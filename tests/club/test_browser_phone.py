@@ -298,7 +298,11 @@ def test_call_ace_and_bridge_ask_for_the_maker_and_the_trump(browser_page, live_
     form.locator("input[name=tricks]").fill("")
     form.get_by_test_id("record-hand").click()
     error = page.get_by_test_id("phone-error").inner_text()
-    assert "Give the tricks the maker and his partner took (law 43)" in error  # a sentence
+    # A sentence, after the field as the form names it.
+    assert (
+        "The tricks taken by the maker and partner: give the tricks the maker and his partner "
+        "took (law 43)"
+    ) in " ".join(error.split())
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-9-call-ace-maker")
 
@@ -357,3 +361,30 @@ def test_a_hand_refused_for_a_lost_csrf_cookie_is_kept_and_sent_again(phone, pla
     assert [h["makers"] for h in hands(played)] == ["NS", "EW"]
     assert page.get_by_test_id("phone-queue").is_hidden()
     assert "CSRF" not in page.inner_text("body")
+
+
+def test_a_refused_hand_comes_back_as_typed_with_its_field_in_words(phone, played):
+    """A hand the laws refuse, typed at the table: answered 400, as at a progressive's
+    table's phone and the API; the form back as it was typed, the refusal naming the field
+    as the form does, the hand out of the queue and not listed (it was seen at once)."""
+    page = phone
+    form = fill_hand(page, makers="EW", tricks=4)
+    form.locator("details.irregular summary").click()
+    form.locator("input[name=law102]").check()  # without "Played alone"
+    with page.expect_response(re.compile(r"/hand/$")) as answer:
+        form.get_by_test_id("record-hand").click()
+    assert answer.value.status == 400
+    refusal = page.get_by_test_id("phone-error")
+    assert " ".join(refusal.inner_text().split()) == (
+        "Not recorded. The lone player's partner exposed a card: law 102 applies only when a "
+        "lone hand is played"
+    )
+    form = page.locator("form.hand[data-kind=record]")
+    assert form.locator("input[name=makers][value=EW]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "4"
+    assert form.locator("input[name=law102]").is_checked()
+    assert page.get_by_test_id("phone-queue").is_hidden()
+    assert page.get_by_test_id("phone-refused").is_hidden()
+    assert len(hands(played)) == 1
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-11-refused-in-words")

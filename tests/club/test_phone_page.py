@@ -2,6 +2,9 @@
 left, the correction form filled with the hand as recorded, refusals in words with their
 law said once."""
 
+import html
+import re
+
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
@@ -87,3 +90,74 @@ def test_a_substitute_keeps_the_seat_of_the_absent_player(world):
     north = html[html.index(">North<") : html.index(">East<")]
     assert "Edith" in north and "substitute for Ann" in north
     assert "N-S Edith (for Ann) &amp; Bob" in html  # the makers' choice names who sits
+
+
+def refusal_shown(answer) -> str:
+    """The phone's refusal as a person reads it: its words, without the markup that keeps
+    the field's path for scripts (data-field)."""
+    page = answer.content.decode()
+    alert = page[page.index('data-testid="phone-error"') :].split(">", 1)[1].split("</div>")[0]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", alert)).split())
+
+
+# A refusal of each kind of field at an evening's phone: (the table, what was sent, its
+# field for scripts, the refusal in words: the field as the form names it, then why).
+REFUSED = [
+    ("euchre", {"makers": "NS", "tricks": "6"}, "hand.tricks",
+     "Not recorded. The tricks taken by the makers: 6 is out of range: must be from 0 to 5 "
+     "(law 2)"),
+    ("euchre", {"tricks": "3"}, "hand.makers",
+     "Not recorded. The makers: say which side made the trump (law 2)"),
+    ("euchre", {"makers": "NS", "tricks": "3", "law102": "on"}, "hand.law102",
+     "Not recorded. The lone player's partner exposed a card: law 102 applies only when a "
+     "lone hand is played"),
+    ("euchre", {"makers": "NS", "tricks": "3", "revokes_EW": "x"}, "hand.revokes",
+     "Not recorded. The revokes: Give a whole number, nothing below nought, in the digits 0 "
+     "to 9 (at most 9)."),
+    ("euchre", {"makers": "NS", "tricks": "3", "correct": "x"}, "correct",
+     "Not recorded. The hand to correct: Give a whole number, nothing below nought, in the "
+     "digits 0 to 9 (at most 9)."),
+    ("bridge", {"declarer": "NS", "trump": "H", "tricks_ns": "7", "honours_side": "NS",
+                "honours_held": "3", "honours_in_one_hand": "1"}, "hand.honours.in_one_hand",
+     "Not recorded. The most honours in one hand: 1 is out of range: must be from 2 to 3 "
+     "(ruling B3)"),
+    ("call_ace", {"maker": "FIRST", "partner": "FIRST", "tricks": "3"}, "hand.partner",
+     "Not recorded. The partner called: the maker cannot be his own partner: holding the "
+     "best card called, he has none (law 22)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "form", "field", "shown"), REFUSED)
+def test_every_refusal_at_the_phone_names_its_field_in_words(world, game, form, field, shown):
+    played, more = world
+    table = {"euchre": played.table, "bridge": more.bridge, "call_ace": more.call_ace}[game]
+    form = {k: more.call_ace_order[0] if v == "FIRST" else v for k, v in form.items()}
+    answer = Client().post(f"/t/{table.token}/hand/", form, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 400  # as the API's, and a progressive's table's phone's
+    assert refusal_shown(answer) == shown
+    assert f'data-field="{field}"' in answer.content.decode()  # for scripts only
+
+
+def test_a_refused_correction_names_the_hand_and_its_field_in_words(world):
+    """The laws check a correction by replaying the rubber: the field they refuse is the
+    rubber's hand's (`hands[0].tricks`), said as the hand and the form's field."""
+    played, _ = world
+    correction = {"makers": "EW", "tricks": "6", "correct": "1", "rubber": played.rubber.pk}
+    answer = Client().post(f"/t/{played.table.token}/hand/", correction)
+    assert answer.status_code == 400
+    assert refusal_shown(answer) == (
+        "Not recorded. In hand 1, the tricks taken by the makers: 6 is out of range: must be "
+        "from 0 to 5 (law 2)"
+    )
+    assert 'data-field="hands[0].tricks"' in answer.content.decode()
+    correcting = answer.content.decode().split('data-kind="correct"', 1)[1]
+    assert 'value="EW" checked' in correcting and 'value="6"' in correcting  # as typed
+
+
+def test_a_hand_already_recorded_is_a_conflict_as_at_a_progressives_table(world):
+    played, _ = world
+    answer = Client().post(
+        f"/t/{played.table.token}/hand/", {"makers": "EW", "tricks": "4", "expected_number": "1"}
+    )
+    assert answer.status_code == 409
+    assert refusal_shown(answer).startswith("Not recorded. Hand 1 is already recorded")

@@ -83,9 +83,12 @@ def test_the_phone_refuses_what_is_not_written_in_digits(played, client, name, v
     post = {"makers": "NS", "tricks": "3", name: value}
     version = played.evening.version
     response = client.post(f"/t/{played.table.token}/hand/", post)
-    assert response.status_code == 200  # the phone's part of the page, showing the error
+    assert response.status_code == 400  # the phone's part of the page, showing the error
     assert b"Not recorded." in response.content
     assert f"hand.{name}".encode() in response.content or name.encode() in response.content
+    # The field in words: the laws refuse a trick count, the page a hand's number.
+    words = {"tricks": "The tricks taken by the makers:", "correct": "The hand to correct:"}
+    assert words[name].encode() in response.content
     played.evening.refresh_from_db()
     assert played.evening.version == version
     assert played.rubber.hands.count() == 1

@@ -151,7 +151,7 @@ def test_a_logged_in_caller_posting_at_the_table_is_counted_per_account(played, 
     client.force_login(played.secretary)
     url = f"/t/{played.table.token}/hand/"
     statuses = [client.post(url, {"tricks": "x"}).status_code for _ in range(6)]
-    assert statuses == [200] * 5 + [429]  # the user rate (5), not the anonymous one (3)
+    assert statuses == [400] * 5 + [429]  # the user rate (5), not the anonymous one (3)
 
 
 def test_a_throttled_post_is_not_kept_for_its_idempotency_key(played, rates):

@@ -62,6 +62,11 @@ MISTAKES = [
      {"declarer": "NS", "trump": "NT", "doubles": "41", "tricks_ns": "7"}),
     ("call_ace", {"maker": "Nobody", "tricks": 3}, {"maker": "Nobody", "tricks": "3"}),
     ("call_ace", {"maker": "FIRST", "tricks": -1}, {"maker": "FIRST", "tricks": "-1"}),
+    # A trick count in an Arabic-Indic three: the laws' words at both doors.
+    ("euchre", {"makers": "NS", "tricks": "\u0663"}, {"makers": "NS", "tricks": "\u0663"}),
+    ("bridge", {"declarer": "NS", "trump": "H", "tricks": {"NS": "\u0663", "EW": 10}},
+     {"declarer": "NS", "trump": "H", "tricks_ns": "\u0663"}),
+    ("call_ace", {"maker": "FIRST", "tricks": "\u0663"}, {"maker": "FIRST", "tricks": "\u0663"}),
 ]  # fmt: skip
 
 
@@ -84,13 +89,32 @@ def test_the_same_mistake_gets_the_same_refusal_at_both_doors(
     assert answer.status_code == 400
     error = answer.json()["error"]
 
-    page = Client().post(f"/t/{table.token}/hand/", form).content.decode()
+    answer = Client().post(f"/t/{table.token}/hand/", form)
+    assert answer.status_code == 400  # as the API's
+    page = answer.content.decode()
     assert "Not recorded." in page
-    assert escape(capfirst(error["message"])) in page  # a sentence on the page
-    # The field is named for the page's script, not shown as a raw label (issue #14).
+    # The same words, after the field as the form names it ("The tricks taken by the
+    # makers: ..."): for the page's script, the field's path (issue #14), never shown.
+    words, _ = hand_input(rubber.ruleset).field_words(error["field"])
+    assert escape(f"{capfirst(words)}: {error['message']}") in page
     assert f'data-field="{error["field"]}"' in page
-    assert f"[{error['field']}]" not in page
+    assert f"[{error['field']}]" not in page and f"> {error['field']}" not in page
     assert Rubber.objects.get(pk=rubber.pk).hand_count == 1
+
+
+def test_a_trick_count_in_other_digits_is_refused_saying_so():
+    """To the one who typed it "٣" is three: the laws say why they refuse it, at every
+    door (the phone hands them what it cannot read as a number)."""
+    form = hand_input("euchre-somerset-1888").from_form({"makers": "NS", "tricks": "\u0663"})
+    assert form["tricks"] == "\u0663"
+    with pytest.raises(ScoringError) as refused:
+        RULESETS["euchre-somerset-1888"].validate_hand(
+            RULESETS["euchre-somerset-1888"].start({}), form
+        )
+    assert refused.value.message == (
+        "must be a whole number from 0 to 5, written in the digits 0 to 9"
+    )
+    assert (refused.value.field, refused.value.law) == ("hand.tricks", "law 2")
 
 
 def test_a_typed_count_of_a_billion_revokes_is_refused_by_law_62(

@@ -60,6 +60,25 @@ def test_stateless_endpoint_names_the_bad_field(api, db, change, field):
     assert response.json()["error"]["field"] == field
 
 
+def test_a_call_ace_sheet_without_names_is_read_in_words(api, db):
+    """The lines a person reads say "Player 1", never the index "0" the points are keyed
+    by; and a trick count in an Arabic-Indic digit is refused in the words the table's
+    phone uses (tests/scoring/test_hand_input.py)."""
+    sheet = {"ruleset": "call-ace-foster-1905", "players": 5,
+             "deals": [{"maker": 0, "partner": 2, "tricks": 3}]}  # fmt: skip
+    body = api.post("/api/v1/scoresheets/score", sheet).json()
+    assert body["deals"][0]["lines"] == ["law 43: Player 1 and Player 3, three tricks: 1 each"]
+    assert body["deals"][0]["points"] == {"0": 1, "1": 0, "2": 1, "3": 0, "4": 0}
+
+    sheet["deals"][0]["tricks"] = "\u0663"
+    refused = api.post("/api/v1/scoresheets/score", sheet, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"] | {"details": None} == {
+        "code": "invalid", "field": "deals[0].tricks", "law": "law 43", "details": None,
+        "message": "must be a whole number from 0 to 5, written in the digits 0 to 9",
+    }  # fmt: skip
+
+
 def test_stateless_endpoint_refuses_a_non_object(api, db):
     response = api.post("/api/v1/scoresheets/score", [1, 2], format="json")
     assert response.status_code == 400

@@ -132,6 +132,42 @@ def test_a_player_corrects_the_last_deal_and_sees_the_corrected_sheet(
     shot(page, "table-phone-8-corrected")
 
 
+def test_a_refused_correction_names_its_field_in_words_and_comes_back_as_typed(
+    browser_page, live_server, round_one
+):
+    """Answered as at an evening's table's phone: 400, the correction's form back as it
+    was typed and open, the refusal naming the field as the form does ("the tricks taken
+    by the makers"), never its path (hands[0].tricks); out of the queue, not listed."""
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/p/{TournamentTable.objects.get(number=1).token}/")
+    enter_hand(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+    panel = page.get_by_test_id("last-hand")
+    panel.locator("summary").first.click()
+    form = panel.locator("form.correct")
+    # The browser holds the field to 0-5 itself; the service refuses it all the same (a
+    # browser that does not check, a page's limits out of date): sent unchecked here.
+    form.evaluate("form => { form.noValidate = true; }")
+    form.locator("input[name=tricks]").fill("6")
+    with page.expect_response(re.compile(r"/hand/$")) as answer:
+        form.get_by_test_id("correct-hand").click()
+    assert answer.value.status == 400
+    refusal = page.get_by_test_id("phone-error")
+    assert " ".join(refusal.inner_text().split()) == (
+        "Not recorded. In hand 1, the tricks taken by the makers: 6 is out of range: must be "
+        "from 0 to 5 (law 2)"
+    )
+    assert "hands[" not in page.inner_text("body")
+    assert panel.get_attribute("open") is not None
+    assert panel.locator("input[name=tricks]").input_value() == "6"
+    assert page.get_by_test_id("phone-queue").is_hidden()
+    assert page.get_by_test_id("phone-refused").is_hidden()
+    assert [d["tricks"] for d in hands(at_table(round_one))] == [3]
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "table-phone-9-refused-in-words")
+
+
 def test_two_phones_at_one_table_entering_the_same_deal_record_it_once(
     browser_page, live_server, round_one, postgres
 ):

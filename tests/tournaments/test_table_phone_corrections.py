@@ -5,6 +5,8 @@ round in play, the result of a round over at the table kept (tournaments.table_l
 may_correct), nothing once the tournament is over; every refusal in words naming its field
 and its law or ruling; the same correction sent again with its Idempotency-Key made once."""
 
+import re
+
 import pytest
 
 from club import recording
@@ -55,6 +57,12 @@ def refused(answer, status: int, *words: str, field: str, law: str | None) -> st
     return page
 
 
+def shown(page: str) -> str:
+    """The refusal as a person reads it: its words without the markup (data-field)."""
+    alert = page[page.index('role="alert"') :].split(">", 1)[1].split("</div>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", "", alert).split())
+
+
 def test_the_last_deal_corrected_from_the_phone_changes_the_sheet_and_the_standings(
     client, two_deals
 ):
@@ -90,11 +98,34 @@ def test_a_refused_correction_comes_back_as_typed_in_its_own_form(client, two_de
     send(client, two_deals, deal(expected_number="1"))
     answer = send(client, two_deals, correction(table, makers="EW", tricks="6"))
     page = refused(answer, 400, "6 is out of range", field="hands[0].tricks", law="law 2")
+    # The field in words, as the form names it (the laws replayed the rubber: its hand 1),
+    # never its path, which only the markup keeps for scripts.
+    assert shown(page) == (
+        "Not recorded. In hand 1, the tricks taken by the makers: 6 is out of range: must be "
+        "from 0 to 5 (law 2)"
+    )
     corrections = page[page.index('data-kind="correct"') :]
     assert 'value="EW" checked' in corrections and 'value="6"' in corrections
     assert '<details class="panel last-hand" data-testid="last-hand" open>' in page
     assert [h["makers"] for h in hands(table)] == ["NS"]
     assert not HandCorrection.objects.exists()
+
+
+def test_a_refused_deal_names_its_field_in_words_as_at_an_evenings_table(client, two_deals):
+    """The same refusal, in the same words and with the same status, as at an evening's
+    table's phone (tests/club/test_phone_page.py)."""
+    answer = send(client, two_deals, deal(tricks="6", expected_number="1"))
+    page = refused(answer, 400, "6 is out of range", field="hand.tricks", law="law 2")
+    assert shown(page) == (
+        "Not recorded. The tricks taken by the makers: 6 is out of range: must be from 0 to 5 "
+        "(law 2)"
+    )
+    answer = send(client, two_deals, deal(tricks="3", expected_number="1", law102="on"))
+    page = refused(answer, 400, "applies only when", field="hand.law102", law="law 102")
+    assert shown(page) == (
+        "Not recorded. The lone player's partner exposed a card: law 102 applies only when a "
+        "lone hand is played"
+    )
 
 
 def test_an_earlier_deal_is_the_secretarys_to_correct(client, two_deals):

@@ -165,7 +165,8 @@ def test_call_ace_sheet_left_open_has_no_ledger():
 
 
 def test_call_ace_sheet_with_unnamed_seats_refers_to_players_by_index():
-    """Law 43: march with a partner, six playing, 3 each; seats by index."""
+    """Law 43: march with a partner, six playing, 3 each; seats by index, and in the lines
+    a person reads, by the players' numbers counted from one (Foster names no seat)."""
     sheet = {
         "ruleset": "call-ace-foster-1905",
         "players": 6,
@@ -174,7 +175,35 @@ def test_call_ace_sheet_with_unnamed_seats_refers_to_players_by_index():
     }
     out = score_sheet(sheet)
     assert out["deals"][0]["points"] == {"0": 3, "1": 0, "2": 0, "3": 0, "4": 0, "5": 3}
+    assert out["deals"][0]["facts"]["maker"] == 5 and out["deals"][0]["facts"]["partner"] == 0
+    assert out["deals"][0]["lines"] == [
+        "law 43: Player 6 and Player 1, five tricks (march) with six playing: 3 each"
+    ]
     assert out["ledger"] is None  # no names, no ledger
+
+
+def test_call_ace_lines_name_unnamed_players_in_words_never_by_index():
+    """Every kind of line that names a player: a partnership, a lone hand, a euchre, a
+    revoke, no score (rulings C2-C4)."""
+    deals = [
+        {"maker": 0, "partner": 2, "tricks": 3},
+        {"maker": 1, "alone": True, "tricks": 5},
+        {"maker": 3, "tricks": 1, "no_score": [4]},
+        {"maker": 4, "partner": 1, "revoke": "adversaries", "wrong_cards": [2]},
+    ]
+    out = score_sheet({"ruleset": "call-ace-foster-1905", "players": 5, "deals": deals})
+    assert [deal["lines"] for deal in out["deals"]] == [
+        ["law 43: Player 1 and Player 3, three tricks: 1 each"],
+        ["law 44: Player 2 alone, five tricks: 5, one for each of the five players"],
+        [
+            "law 46: Player 4 euchred with one trick: every other player scores 2 (ruling C2)",
+            "ruling C4: Player 5 scores nothing this deal (2 not counted), under law 20 or law 27",
+        ],
+        [
+            "law 36: an adversary revoked: Player 5 and Player 2 score a march, 3 each (ruling C3)",
+            "law 27: Player 3 scores nothing this deal: wrong number of cards (ruling C4)",
+        ],
+    ]
 
 
 def test_bridge_sheet_money_follows_the_rubber_value_ruling_M1():
