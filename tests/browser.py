@@ -36,6 +36,11 @@ def settled(page) -> None:
     )
 
 
+def refusal_shown(page) -> str:
+    """The refusal a table's phone shows (its `phone-error`), its whitespace as read."""
+    return " ".join(page.get_by_test_id("phone-error").inner_text().split())
+
+
 def fill_hand(page, *, makers: str, tricks: int):
     """Fill the page's form for the next Euchre hand (a table's phone, a progressive's, a
     director's sheet): the side that made trumps and its tricks. Returns the form."""

@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 from club import evenings, recording
 from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
-from tests.browser import enter_at_once, fill_hand, shot
+from tests.browser import enter_at_once, fill_hand, refusal_shown, shot
 from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -374,8 +374,7 @@ def test_a_refused_hand_comes_back_as_typed_with_its_field_in_words(phone, playe
     with page.expect_response(re.compile(r"/hand/$")) as answer:
         form.get_by_test_id("record-hand").click()
     assert answer.value.status == 400
-    refusal = page.get_by_test_id("phone-error")
-    assert " ".join(refusal.inner_text().split()) == (
+    assert refusal_shown(page) == (
         "Not recorded. The lone player's partner exposed a card: law 102 applies only when a "
         "lone hand is played"
     )

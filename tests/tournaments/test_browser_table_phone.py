@@ -11,7 +11,7 @@ import re
 import pytest
 
 from club import recording
-from tests.browser import enter_at_once, enter_hand, log_in, shot
+from tests.browser import enter_at_once, enter_hand, log_in, refusal_shown, shot
 from tests.tournaments.test_table_phone import at_table, hands
 from tournaments import rounds, table_links
 from tournaments.models import TournamentTable
@@ -153,8 +153,7 @@ def test_a_refused_correction_names_its_field_in_words_and_comes_back_as_typed(
     with page.expect_response(re.compile(r"/hand/$")) as answer:
         form.get_by_test_id("correct-hand").click()
     assert answer.value.status == 400
-    refusal = page.get_by_test_id("phone-error")
-    assert " ".join(refusal.inner_text().split()) == (
+    assert refusal_shown(page) == (
         "Not recorded. In hand 1, the tricks taken by the makers: 6 is out of range: must be "
         "from 0 to 5 (law 2)"
     )
