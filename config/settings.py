@@ -25,7 +25,8 @@ Variables:
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
                           that already redirects)
     TRUSTED_PROXY_COUNT   how many proxies of ours stand in front (default 0: the
-                          connection's address is the client's; X-Forwarded-For ignored)
+                          connection's address is the client's; X-Forwarded-For and, in
+                          production, X-Forwarded-Proto ignored)
     LOGIN_FAILURE_LIMIT   wrong passwords for one account from one address before it is
                           locked out there (default 5)
     LOGIN_LOCKOUT_MINUTES how long that lockout lasts (default 15)
@@ -411,7 +412,11 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # X-Forwarded-Proto is believed only from a proxy of ours (TRUSTED_PROXY_COUNT), as
+    # X-Forwarded-For is: with none in front, the caller writes it, and "https" over plain
+    # HTTP would pass the redirect and be taken as a secure request.
+    if TRUSTED_PROXY_COUNT:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

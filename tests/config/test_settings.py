@@ -151,3 +151,34 @@ def test_each_test_process_of_a_parallel_run_has_its_own_redis_database(
         timeout=120, check=True,
     )  # fmt: skip
     assert out.stdout.split() == [expected] * 3
+
+
+PRODUCTION = {
+    "DJANGO_ENV": "production",
+    "SECRET_KEY": "k" * 20 + "x8#Qv!p2Lz@9wR$tY7uB^nM4cE&sJ1hG" + "f" * 10,
+    "ALLOWED_HOSTS": "club.example",
+}
+SECURE_AS_CLAIMED = (
+    "from django.test import RequestFactory; "
+    "r = RequestFactory().get('/', HTTP_HOST='club.example', HTTP_X_FORWARDED_PROTO='https'); "
+    "print('secure' if r.is_secure() else 'plain')"
+)
+
+
+@pytest.mark.parametrize(("proxies", "taken_as"), [("0", "plain"), ("1", "secure")])
+def test_x_forwarded_proto_is_believed_only_from_a_proxy_of_ours(proxies, taken_as):
+    """With no proxy declared (TRUSTED_PROXY_COUNT 0) the caller writes X-Forwarded-Proto
+    himself: a plain HTTP request claiming "https" is still plain, so the SSL redirect and
+    the secure cookies hold; behind a declared proxy, the proxy's word is taken."""
+    result = run_check(
+        {**PRODUCTION, "TRUSTED_PROXY_COUNT": proxies}, "--deploy", "--fail-level", "WARNING"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    env.update({**PRODUCTION, "TRUSTED_PROXY_COUNT": proxies})
+    shell = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SECURE_AS_CLAIMED],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert shell.returncode == 0, shell.stderr
+    assert shell.stdout.strip().splitlines()[-1] == taken_as
