@@ -6,3 +6,10 @@ class CoreConfig(AppConfig):
 
     name = "core"
     verbose_name = "Plumbing"
+
+    def ready(self):
+        from core.logs import hide_links_in_logs
+
+        # Django has set logging up from settings.LOGGING before any app is ready; so has
+        # gunicorn before it loads the service (core/logs.py).
+        hide_links_in_logs()
