@@ -2,7 +2,8 @@
 a phone link opens. Every view scopes through here."""
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -68,6 +69,41 @@ _HIDDEN_RUBBERS: list[Callable[..., QuerySet]] = []
 def register_hidden_rubbers(rubber_ids: Callable[..., QuerySet]) -> None:
     if rubber_ids not in _HIDDEN_RUBBERS:
         _HIDDEN_RUBBERS.append(rubber_ids)
+
+
+@dataclass(frozen=True)
+class RubberPlace:
+    """Where a rubber played at no evening's table was played, for the pages: `of`, what
+    it belongs to (a progressive tournament's name), `of_url`, its page, and `at`, its
+    place there ("round 2, table 1")."""
+
+    of: str
+    of_url: str
+    at: str
+
+    def __str__(self):
+        return f"{self.of}, {self.at}"
+
+
+#: Each app that runs rubbers away from an evening's tables registers a function taking
+#: rubber ids and returning the places of those it runs (tournaments: a progressive's
+#: round tables; tournaments/apps.py), so a page names them in words, not by number.
+_RUBBER_PLACES: list[Callable[[list[int]], dict[int, RubberPlace]]] = []
+
+
+def register_rubber_places(places: Callable[[list[int]], dict[int, RubberPlace]]) -> None:
+    if places not in _RUBBER_PLACES:
+        _RUBBER_PLACES.append(places)
+
+
+def rubber_places(rubbers: Iterable[Rubber]) -> dict[int, RubberPlace]:
+    """The places of those of `rubbers` played at no evening's table, by rubber id (one
+    query for each registered app, none when every rubber is at an evening's table)."""
+    ids = [rubber.pk for rubber in rubbers if rubber.table_id is None]
+    found: dict[int, RubberPlace] = {}
+    for places in _RUBBER_PLACES if ids else ():
+        found.update(places(ids))
+    return found
 
 
 def rubbers_hidden_from(*, club: Club, user) -> QuerySet | None:

@@ -16,6 +16,7 @@ from club.selectors import (
     clubs_directed_by,
     clubs_managed_by,
     clubs_visible_to,
+    rubber_places,
     rubbers_hidden_from,
 )
 from config.ratelimit import login_throttled
@@ -43,12 +44,14 @@ def club_home(request, slug):
 
     club = _visible_club(request, slug)
     hidden = rubbers_hidden_from(club=club, user=request.user)
+    in_play = list(selectors_public.rubbers_in_play(club=club, hidden=hidden)[:30])
+    places = rubber_places(in_play)  # a progressive's round table, in words
     return render(
         request,
         "club/home.html",
         {
             "club": club,
-            "in_play": selectors_public.rubbers_in_play(club=club, hidden=hidden)[:30],
+            "in_play": [(rubber, places.get(rubber.pk)) for rubber in in_play],
             "tournaments": tournaments_visible(club=club, user=request.user)[:30],
             "evenings": club.evenings.order_by("-date", "-id")[:30],
         },

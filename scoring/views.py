@@ -15,7 +15,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from club.confirmations import with_confirmations
-from club.selectors import clubs_visible_to, rubbers_hidden_from
+from club.selectors import clubs_visible_to, rubber_places, rubbers_hidden_from
 from club.templatetags.words import winners
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES, side_name
@@ -47,6 +47,7 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
 
     sheet = rubber_sheet(rubber, club)
     context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
+    context["place"] = rubber_places([rubber]).get(rubber.pk)  # a progressive's round table
     context.update(secretary_context(request, club, rubber, posted=posted))
     return render(request, "scoring/rubber_detail.html", context, status=status)
 

@@ -7,9 +7,10 @@ from django.core.cache import cache
 from django.db.models import QuerySet, Sum
 from django.db.models.functions import Lower
 from django.http import Http404
+from django.urls import reverse
 
 from club.models import Club
-from club.selectors import club_is_directed_by
+from club.selectors import RubberPlace, club_is_directed_by
 from tournaments.counting import counted_seats
 from tournaments.metrics import FIGURES, METRICS
 from tournaments.models import RoundTable, StandingsVersion, Tournament, TournamentTotal
@@ -58,6 +59,25 @@ def rubbers_of_private_progressives(*, club: Club) -> QuerySet:
     return RoundTable.objects.filter(
         round__tournament__club=club, round__tournament__is_public=False
     ).values("rubber_id")
+
+
+def round_table_places(rubber_ids: list[int]) -> dict[int, RubberPlace]:
+    """The progressive's round and table each of these rubbers was played at (a round
+    table's rubber is at no evening's table), for club.selectors.rubber_places."""
+    tables = RoundTable.objects.filter(rubber_id__in=rubber_ids).select_related(
+        "round__tournament__club"
+    )
+    return {
+        table.rubber_id: RubberPlace(
+            of=table.round.tournament.name,
+            of_url=reverse(
+                "tournament-standings",
+                args=[table.round.tournament.club.slug, table.round.tournament.slug],
+            ),
+            at=f"round {table.round.number}, table {table.number}",
+        )
+        for table in tables
+    }
 
 
 def standings_version_number(*, tournament_id: int) -> int:

@@ -99,3 +99,21 @@ def test_a_private_ladders_evening_stays_the_clubs(client, api, played):
     assert client.get(f"/clubs/somerset/evenings/{evening}/room/").status_code == 200
     hands = api.get(f"/api/v1/clubs/somerset/evenings/{evening}/hands.csv")
     assert hands.status_code == 200 and "Ann" in hands.content.decode()
+
+
+def test_a_rounds_rubber_is_named_by_its_progressive_round_and_table(client, played):
+    """On the club's page and the rubber's own, a round's rubber is "Spring, round 1,
+    table 1", not its number; a rubber played for no stake says so, not "0.00 a point"."""
+    client.force_login(played.secretary)
+    home = text(client.get("/clubs/somerset/"))
+    assert "Spring, round 1, table 1 — Euchre" in home
+    assert f"Rubber {played.round_rubber.pk}" not in home
+    assert "Table 1 — Euchre" in home  # the evening's table, as before
+    answer = client.get(f"/clubs/somerset/rubbers/{played.round_rubber.pk}/")
+    page = text(answer)
+    assert "Played at Spring , round 1, table 1" in page
+    assert 'href="/clubs/somerset/tournaments/spring/"' in answer.content.decode()
+    assert "Stake Not played for money" in page
+    evening_rubber = text(client.get(f"/clubs/somerset/rubbers/{played.rubber.pk}/"))
+    assert "Played at" not in evening_rubber
+    assert f"Stake {played.rubber.stake} " in evening_rubber
