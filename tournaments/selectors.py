@@ -44,8 +44,9 @@ def tournament_for(*, club: Club, slug: str, user) -> Tournament:
 #: the API's schema).
 PUBLIC_STANDINGS = (
     "Off: the standings, the room display and a progressive's tables and rubbers are for "
-    "the club's secretaries and tournament directors alone; a ladder's evenings stay on "
-    "the club's public pages."
+    "the club's secretaries and tournament directors alone, and so is a guest entered "
+    "there (added to the club's players) until he plays at an evening or a public "
+    "tournament; a ladder's evenings stay on the club's public pages."
 )
 
 
