@@ -114,14 +114,17 @@ class MemberInput(serializers.Serializer):
 
 
 class MemberListView(APIView):
-    """A club's roster; the secretary adds members and guests."""
+    """A club's roster; the secretary adds members and guests. A guest entered only at
+    progressives whose standings are not public is listed only to the club's
+    secretaries, directors and staff, until he plays at an evening or a public
+    tournament (docs/security.md)."""
 
     pagination_class = Pagination  # documents the paginated shape in the schema
 
     @extend_schema(responses=MemberOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)
-        return paginated(request, self, members_of(club=club), MemberOutput)
+        return paginated(request, self, members_of(club=club, user=request.user), MemberOutput)
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, slug):
@@ -133,11 +136,12 @@ class MemberListView(APIView):
 
 
 class MemberDetailView(APIView):
-    """One member of a club."""
+    """One member of a club (a guest the roster does not list to the caller is 404, as
+    no member is: docs/security.md)."""
 
     def get_member(self, request, slug, pk, *, write=False) -> Member:
         club = club_for_request(request, slug, write=write)
-        return get_object_or_404(Member, club=club, pk=pk)
+        return get_object_or_404(members_of(club=club, user=request.user), pk=pk)
 
     @extend_schema(responses=MemberOutput)
     def get(self, request, slug, pk):
@@ -272,12 +276,13 @@ class MeView(APIView):
 
 
 class PlayerRecordView(APIView):
-    """A player's record at the club: his figures and his rubbers (the public page's data)."""
+    """A player's record at the club: his figures and his rubbers (the public page's data;
+    a guest the roster does not list to the caller is 404: docs/security.md)."""
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
         club = club_for_request(request, slug)
-        member = get_object_or_404(Member, club=club, pk=pk)
+        member = get_object_or_404(members_of(club=club, user=request.user), pk=pk)
         hidden = rubbers_hidden_from(club=club, user=request.user)  # a private progressive's
         record = selectors_public.player_record(member=member, hidden=hidden)
         return Response(

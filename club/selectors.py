@@ -5,12 +5,14 @@ import datetime
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.fields.json import KT
+from django.db.models.functions import Lower
 from django.utils import timezone
 
-from club.models import Club, Evening, Member, Table
+from club.models import Club, Evening, EveningEvent, Member, Table
 from core.compiled import Compiled
-from scoring.models import Rubber
+from scoring.models import Rubber, RubberPlayer
 
 
 def clubs_visible_to(*, user) -> QuerySet[Club]:
@@ -125,9 +127,62 @@ def without_hidden(rows: QuerySet, *, hidden: QuerySet | None, field: str = "rub
     return rows if hidden is None else rows.exclude(**{f"{field}__in": hidden})
 
 
-def members_of(*, club: Club) -> QuerySet[Member]:
-    """The club's roster, by name."""
-    return club.members.order_by("name")
+#: The club's members whom only its private play shows: each app that enters players in
+#: play of its own registers a function taking the club and returning, as a values
+#: queryset, the ids of the members it entered only in play it keeps from the public
+#: (tournaments: those entered at progressives whose standings are not public and at no
+#: public tournament; tournaments/apps.py).
+_PRIVATE_ENTRIES: list[Callable[..., QuerySet]] = []
+
+
+def register_private_entries(member_ids: Callable[..., QuerySet]) -> None:
+    if member_ids not in _PRIVATE_ENTRIES:
+        _PRIVATE_ENTRIES.append(member_ids)
+
+
+def members_hidden_from(*, club: Club, user) -> QuerySet | None:
+    """The ids of the club's members this user may not see though he sees the club (a
+    subquery for `exclude(pk__in=...)`), or None when he may see them all.
+
+    A guest entered at a private progressive joins the roster, and his name alone would
+    tell the public who played there (docs/security.md). So a guest is hidden from a
+    user who may not read the club's private play (`rubbers_hidden_from`) while every
+    appearance of his at the club is in that play: entered only where a registered app
+    keeps it private, seated in no rubber this user may read, and arrived at none of the
+    club's evenings (an evening is the club's own, public with it, his name on its room
+    display). The moment he plays or arrives where the public sees, he is listed like any
+    guest. A member who is no guest is the club's, listed whatever he played. The club's
+    secretaries, directors and staff see everyone, as they see its private play."""
+    hidden = rubbers_hidden_from(club=club, user=user)
+    if hidden is None or not _PRIVATE_ENTRIES:
+        return None
+    entered = Q()
+    for member_ids in _PRIVATE_ENTRIES:
+        entered |= Q(pk__in=member_ids(club=club))
+    seated = RubberPlayer.objects.filter(member_id=OuterRef("pk")).exclude(rubber_id__in=hidden)
+    # An arrival is logged under the roster's spelling of his name (club.evenings._arrival),
+    # which is unique in the club whatever its case.
+    arrived = (
+        EveningEvent.objects.filter(evening__club=club, type="arrive")
+        .annotate(player=Lower(KT("data__player")))
+        .filter(player=Lower(OuterRef("name")))
+    )
+    return (
+        Member.objects.filter(entered, club=club, is_guest=True)
+        .exclude(Exists(seated))
+        .exclude(Exists(arrived))
+        .values("pk")
+    )
+
+
+def members_of(*, club: Club, user) -> QuerySet[Member]:
+    """The club's roster as this user may see it, by name: every reader of the roster for
+    someone who may not be the club's officer (the players' page and its search, a
+    player's page, the API's members and player records) reads it here, so that none
+    lists a guest `members_hidden_from` hides."""
+    members = club.members.order_by("name")
+    hidden = members_hidden_from(club=club, user=user)
+    return members if hidden is None else members.exclude(pk__in=hidden)
 
 
 # Why a table's phone link no longer works, in words for the phone (the API's error code,

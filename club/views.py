@@ -11,11 +11,12 @@ from django.utils.text import capfirst
 from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
-from club.models import Club, Evening, Member
+from club.models import Club, Evening
 from club.selectors import (
     clubs_directed_by,
     clubs_managed_by,
     clubs_visible_to,
+    members_of,
     rubber_places,
     rubbers_hidden_from,
 )
@@ -75,7 +76,8 @@ def player_detail(request, slug, pk):
     from club import selectors_player
 
     club = _visible_club(request, slug)
-    member = get_object_or_404(Member, club=club, pk=pk)
+    # A guest whom only a private progressive shows is no player to the public (404).
+    member = get_object_or_404(members_of(club=club, user=request.user), pk=pk)
     # A private progressive's rubbers are left out of his record but for the club's officers.
     hidden = rubbers_hidden_from(club=club, user=request.user)
     seasons = selectors_player.player_seasons(member=member, hidden=hidden)

@@ -11,7 +11,7 @@ def player_index(request, slug):
     """The club's players, alphabetically, or those whose name contains `?name=`."""
     club = _visible_club(request, slug)
     name = search_text(request.GET, "name", max_length=80)  # no NUL (core.inputs)
-    players, count = selectors_player.players_named(club=club, name=name)
+    players, count = selectors_player.players_named(club=club, user=request.user, name=name)
     return render(
         request,
         "club/players.html",

@@ -1,6 +1,7 @@
 """The permission matrix of a public club's private play (the rows of tests/test_permissions.py
 for a tournament whose public standings are off): every door to a progressive's rubbers
-and hands, and the public lists of rubbers, for six kinds of caller."""
+and hands, and to a guest whom only a private progressive shows, and the public lists of
+rubbers and of the roster, for six kinds of caller."""
 
 import re
 
@@ -11,6 +12,8 @@ from club.models import Table
 from tests.conftest import rows_for_the_module, token_client
 from tests.factories import ClubFactory, UserFactory
 from tests.worlds import public_club_with_private_play
+from tournaments import rounds
+from tournaments.services import tournament_create
 
 NS_MARCH = {"makers": "NS", "tricks": 5}  # a march (Somerset law 2), as tests/test_permissions.py
 
@@ -54,6 +57,17 @@ PRIVATE_PLAY = [
     ("get", "/clubs/{s}/rubbers/{r}/", None, FOR_ALL),
     ("get", "/api/v1/clubs/{s}/rubbers/{r}/", None, FOR_ALL),
     ("get", "/api/v1/clubs/{s}/evenings/{e}/hands.csv", None, FOR_ALL),
+    # Gwen, a guest entered and seated at a private progressive alone, is no player to
+    # those who may not see it (docs/security.md); Ann, a member who played there too,
+    # is the club's.
+    ("get", "/clubs/{s}/players/{g}/", None, FOR_OFFICERS),
+    ("get", "/api/v1/clubs/{s}/players/{g}/", None, FOR_OFFICERS),
+    ("get", "/api/v1/clubs/{s}/members/{g}/", None, FOR_OFFICERS),
+    ("patch", "/api/v1/clubs/{s}/members/{g}/", {"is_guest": True},
+     {"anonymous": 403, "table": 403, "other": 403, "secretary": 200, "director": 403,
+      "staff": 200}),  # the roster is the secretary's: refused before he is read
+    ("get", "/clubs/{s}/players/{m}/", None, FOR_ALL),
+    ("get", "/api/v1/clubs/{s}/members/{m}/", None, FOR_ALL),
 ]  # fmt: skip
 # The public lists of rubbers: the evening's rubber on each, the round's only for officers.
 PLAY_LISTS = [
@@ -66,6 +80,16 @@ PLAY_LISTS = [
 
 def build_public_world(capture_on_commit):
     played = public_club_with_private_play(capture_on_commit)
+    # A second private progressive, "autumn", whose round 1 seats a guest new to the club
+    # beside three members: his seat is in a rubber the public may not read.
+    with capture_on_commit(execute=True):
+        autumn = tournament_create(
+            club=played.club, name="Autumn", slug="autumn", kind="progressive",
+            ruleset="euchre-somerset-1888", movement="cut", is_public=False,
+        )  # fmt: skip
+        for name in ["Gwen", "Ann", "Bob", "Cora"]:
+            rounds.tournament_enter(tournament=autumn, name=name)
+        rounds.round_seat_next(tournament_id=autumn.pk, user=played.director)
     other = UserFactory(username="other")
     ClubFactory(slug="tremont", secretaries=[other])
     staff = UserFactory(username="staff", is_staff=True)
@@ -77,6 +101,7 @@ def build_public_world(capture_on_commit):
         "r": played.rubber.pk,
         "p": played.round_rubber.pk,
         "m": played.members["Ann"].pk,
+        "g": played.club.members.get(name="Gwen", is_guest=True).pk,
     }
     return played, users, ids
 
@@ -121,6 +146,7 @@ def test_private_play_matrix(public_world, client, method, path, body, expected,
     assert response.status_code == expected[role], (role, url, response.content[:300])
     if response.status_code == 404:
         assert "EW" not in response.content.decode()  # nothing of the round's hand
+        assert "Gwen" not in response.content.decode()
 
 
 def _rubbers_listed(response) -> set[int]:
@@ -145,3 +171,34 @@ def test_private_play_is_left_out_of_the_public_lists(public_world, client, path
     listed = _rubbers_listed(response)
     assert ids["r"] in listed, (role, url)  # the ladder's evening stays the club's
     assert (ids["p"] in listed) == (role in OFFICERS), (role, url, listed)
+
+
+# The public readers of the roster: Ann on each for everyone, Gwen only for the officers.
+ROSTER_LISTS = [
+    "/clubs/{s}/players/",
+    "/clubs/{s}/players/?name=w",  # the find-player box's search: Gwen, and no one else
+    "/api/v1/clubs/{s}/members/",
+]
+
+
+def _names_listed(response) -> list[str]:
+    """The players a roster page links to, or the members an API answer lists."""
+    if response["Content-Type"].startswith("application/json"):
+        return [row["name"] for row in response.json()["results"]]
+    return re.findall(r'/clubs/somerset/players/\d+/">([^<]+)<', response.content.decode())
+
+
+@pytest.mark.parametrize("role", PLAY_ROLES)
+@pytest.mark.parametrize("path", ROSTER_LISTS)
+def test_a_guest_only_at_private_play_is_left_out_of_the_roster(public_world, client, path, role):
+    _, users, ids = public_world
+    url = path.format(**ids)
+    response = _as(role, users, url, client).get(url)
+    assert response.status_code == 200, (role, url)
+    listed = _names_listed(response)
+    assert ("Gwen" in listed) == (role in OFFICERS), (role, url, listed)
+    if "?name=" not in url:
+        assert "Ann" in listed, (role, url, listed)  # a member of the club, whatever he played
+    else:  # the count says nothing of him either
+        count = "1 player whose" if role in OFFICERS else "0 players whose"
+        assert f"{count} name contains" in response.content.decode(), (role, url)

@@ -75,6 +75,9 @@ def _page(season, name: str) -> str:
         "evening results": f"/clubs/{SLUG}/evenings/{season['evening'].pk}/",
         "player": f"/clubs/{SLUG}/players/{season['member'].pk}/",
         "rubber": f"/clubs/{SLUG}/rubbers/{season['corrected'].pk}/",
+        "players": f"/clubs/{SLUG}/players/",
+        "players found": f"/clubs/{SLUG}/players/?name=a",
+        "members": f"/api/v1/clubs/{SLUG}/members/",
     }[name]
 
 
@@ -91,12 +94,51 @@ def _page(season, name: str) -> str:
         # seats, and who else sat at those rubbers (3), however many evenings.
         ("player", 9),
         ("rubber", 5),
+        # The club and the roster's page with its count, whatever guests it leaves out.
+        ("players", 3),
+        ("players found", 3),
+        ("members", 3),
     ],
 )
 def test_public_page(season, client, django_assert_max_num_queries, name, most):
     with django_assert_max_num_queries(most):
         response = client.get(_page(season, name))
     assert response.status_code == 200
+
+
+def test_the_roster_leaves_out_private_guests_in_as_many_queries(season, client):
+    """Guests entered at a private progressive alone are left out of the roster and their
+    pages by a subquery (club.selectors.members_hidden_from), not a query a member: thirty
+    of them, some seated in its round, cost the public pages no query more."""
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import rounds
+    from tournaments.services import tournament_create
+
+    pages = ["players", "players found", "members", "player"]
+
+    def counted() -> dict[str, int]:
+        counts = {}
+        for name in pages:
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(_page(season, name)).status_code == 200
+            counts[name] = len(queries)
+        return counts
+
+    before = counted()
+    private = tournament_create(
+        club=season["club"], name="Private", slug="private", kind="progressive",
+        ruleset=EUCHRE.key, movement="cut", is_public=False,
+    )  # fmt: skip
+    for n in range(30):
+        rounds.tournament_enter(tournament=private, name=f"Guest {n:02}")
+    rounds.round_seat_next(tournament_id=private.pk)
+    guests = Member.objects.filter(club=season["club"], name__startswith="Guest ")
+    assert guests.count() == 30 and guests.filter(is_guest=True).count() == 30
+    assert counted() == before
+    listed = client.get(_page(season, "players")).content.decode()
+    assert "Guest 0" not in listed
+    assert client.get(f"/clubs/{SLUG}/players/{guests.first().pk}/").status_code == 404
 
 
 @pytest.mark.parametrize("name", ["standings page", "standings fragment"])

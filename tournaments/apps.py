@@ -9,7 +9,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from club.permissions import register_recorder
-        from club.selectors import register_hidden_rubbers, register_rubber_places
+        from club.selectors import (
+            register_hidden_rubbers,
+            register_private_entries,
+            register_rubber_places,
+        )
         from scoring.signals import rubber_changed
         from tournaments import (
             backup,
@@ -17,7 +21,11 @@ class TournamentsConfig(AppConfig):
             signals,  # noqa: F401  (the public pages' cache invalidation)
         )
         from tournaments.rounds import directors_at_round_tables
-        from tournaments.selectors import round_table_places, rubbers_of_private_progressives
+        from tournaments.selectors import (
+            guests_of_private_progressives,
+            round_table_places,
+            rubbers_of_private_progressives,
+        )
 
         # The standings' outbox row, written in the transaction that changed the rubber.
         rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")
@@ -27,5 +35,7 @@ class TournamentsConfig(AppConfig):
         register_recorder(directors_at_round_tables)
         # A progressive's rubbers are as public as its standings (club.selectors).
         register_hidden_rubbers(rubbers_of_private_progressives)
+        # ... and so is a guest it alone entered (club.selectors.members_hidden_from).
+        register_private_entries(guests_of_private_progressives)
         # A round table's rubber is named by its tournament, round and table on the pages.
         register_rubber_places(round_table_places)

@@ -13,7 +13,13 @@ from club.models import Club
 from club.selectors import RubberPlace, club_is_directed_by
 from tournaments.counting import counted_seats
 from tournaments.metrics import FIGURES, METRICS
-from tournaments.models import RoundTable, StandingsVersion, Tournament, TournamentTotal
+from tournaments.models import (
+    RoundTable,
+    StandingsVersion,
+    Tournament,
+    TournamentPlayer,
+    TournamentTotal,
+)
 from tournaments.pagecache import VERSION_KEY
 from tournaments.services import TOTAL_FIELDS
 
@@ -39,8 +45,9 @@ def tournament_for(*, club: Club, slug: str, user) -> Tournament:
 #: the API's schema).
 PUBLIC_STANDINGS = (
     "Off: the standings, the room display and a progressive's tables and rubbers are for "
-    "the club's secretaries and tournament directors alone; a ladder's evenings stay on "
-    "the club's public pages."
+    "the club's secretaries and tournament directors alone, and so is a guest entered "
+    "there (added to the club's players) until he plays at an evening or a public "
+    "tournament; a ladder's evenings stay on the club's public pages."
 )
 
 
@@ -78,6 +85,21 @@ def round_table_places(rubber_ids: list[int]) -> dict[int, RubberPlace]:
         )
         for table in tables
     }
+
+
+def guests_of_private_progressives(*, club: Club) -> QuerySet:
+    """The ids of the club's members entered at its progressives whose standings are not
+    public and at none of its public tournaments: entering a name the roster lacks adds
+    him as a guest (tournaments.rounds.tournament_enter), and his name on the club's
+    public pages would tell who played at the private event. club.selectors.
+    members_hidden_from hides such a guest while he has no other appearance at the club
+    (a seat in a rubber the public reads, an arrival at an evening)."""
+    entries = TournamentPlayer.objects.filter(tournament__club=club)
+    return (
+        entries.filter(tournament__is_public=False)
+        .exclude(member_id__in=entries.filter(tournament__is_public=True).values("member_id"))
+        .values("member_id")
+    )
 
 
 def standings_version_number(*, tournament_id: int) -> int:

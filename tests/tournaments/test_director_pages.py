@@ -77,8 +77,9 @@ def test_a_director_creates_a_progressive_with_its_metrics_in_order(directing, c
 
 
 def test_the_form_says_what_public_standings_off_hides(directing, club):
-    """Off, a progressive's tables and rubbers are hidden too (test_private_play.py): the
-    director is told so beside the box, not by its label alone."""
+    """Off, a progressive's tables and rubbers are hidden too, and a guest entered there
+    (test_private_play.py): the director is told so beside the box, not by its label
+    alone."""
     import html
 
     page = html.unescape(
@@ -87,6 +88,10 @@ def test_the_form_says_what_public_standings_off_hides(directing, club):
     assert "Public standings" in page
     assert "a progressive's tables and rubbers are for the club's secretaries" in page
     assert "a ladder's evenings stay on the club's public pages" in page
+    assert (
+        "and so is a guest entered there (added to the club's players) until he plays at an "
+        "evening or a public tournament"
+    ) in " ".join(page.split())
 
 
 def test_a_director_sets_the_stake_of_a_progressive(directing, club):

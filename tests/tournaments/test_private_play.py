@@ -16,6 +16,7 @@ from tests.conftest import token_client
 from tests.factories import ClubFactory, UserFactory
 from tests.worlds import public_club_with_private_play
 from tournaments import services
+from tournaments.services import tournament_create
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +118,121 @@ def test_a_rounds_rubber_is_named_by_its_progressive_round_and_table(client, pla
     evening_rubber = text(client.get(f"/clubs/somerset/rubbers/{played.rubber.pk}/"))
     assert "Played at" not in evening_rubber
     assert f"Stake {played.rubber.stake} " in evening_rubber
+
+
+# A guest entered at a private progressive joins the roster; while that is all the club
+# has of him, his name is kept from the public as the progressive's play is.
+
+
+def _enter_guest(played, name: str = "Gwen"):
+    """A guest new to the club entered at the private progressive "spring" (from its
+    round 2: round 1 is seated already), as its director enters him."""
+    from tournaments import rounds
+
+    rounds.tournament_enter(tournament=played.progressive, name=name)
+    return played.club.members.get(name=name)
+
+
+def _seen(client, api, member) -> dict:
+    """Where the public meets the roster, for one member: listed on the players' page, found
+    by its search, his page, listed in the API's members, his member and player records."""
+    base, pk = "/clubs/somerset", member.pk
+    players = text(client.get(f"{base}/players/"))
+    found = text(client.get(f"{base}/players/", {"name": member.name[:3]}))
+    roster = api.get("/api/v1/clubs/somerset/members/").json()["results"]
+    return {
+        "listed": member.name in players,
+        "found": member.name in found,
+        "page": client.get(f"{base}/players/{pk}/").status_code,
+        "api listed": member.name in [row["name"] for row in roster],
+        "api member": api.get(f"/api/v1/clubs/somerset/members/{pk}/").status_code,
+        "api player": api.get(f"/api/v1/clubs/somerset/players/{pk}/").status_code,
+    }
+
+
+PUBLIC = {"listed": True, "found": True, "page": 200, "api listed": True,
+          "api member": 200, "api player": 200}  # fmt: skip
+HIDDEN = {"listed": False, "found": False, "page": 404, "api listed": False,
+          "api member": 404, "api player": 404}  # fmt: skip
+
+
+def test_a_guest_entered_at_a_private_progressive_is_no_player_to_the_public(client, api, played):
+    gwen = _enter_guest(played)
+    assert gwen.is_guest
+    assert _seen(client, api, gwen) == HIDDEN
+    assert _seen(client, api, played.members["Ann"]) == PUBLIC  # a member, whatever he played
+    other = UserFactory(username="other")
+    ClubFactory(slug="tremont", secretaries=[other])
+    client.force_login(other)
+    assert _seen(client, token_client(other), gwen) == HIDDEN  # another club's secretary
+    for officer in (played.secretary, played.director):  # they seat his next round
+        client.force_login(officer)
+        assert _seen(client, token_client(officer), gwen) == PUBLIC
+
+
+def test_a_hidden_guest_is_answered_as_no_member_at_all(client, api, played):
+    """404 in the same words as an id no member has: the answer tells nothing of him."""
+    gwen = _enter_guest(played)
+    nobody = gwen.pk + 1000
+    for path in ("/clubs/somerset/players/{}/", "/api/v1/clubs/somerset/members/{}/",
+                 "/api/v1/clubs/somerset/players/{}/"):  # fmt: skip
+        caller = api if path.startswith("/api/") else client
+        hidden, missing = caller.get(path.format(gwen.pk)), caller.get(path.format(nobody))
+        assert hidden.status_code == missing.status_code == 404
+        assert hidden.content.replace(str(gwen.pk).encode(), b"#") == missing.content.replace(
+            str(nobody).encode(), b"#"
+        )
+
+
+def test_a_hidden_guest_is_public_once_he_arrives_at_an_evening(client, api, played):
+    """An evening is the club's own: his name is on its room display from his arrival, seat
+    or no seat (the arrival names him as the roster spells him: "gwen" is Gwen)."""
+    from club import evenings
+
+    gwen = _enter_guest(played)
+    evenings.evening_act(evening_id=played.evening.pk, event={"type": "arrive", "player": "gwen"})
+    assert played.club.members.filter(name__iexact="gwen").count() == 1
+    assert _seen(client, api, gwen) == PUBLIC
+
+
+def test_a_hidden_guest_is_public_once_he_plays_a_rubber_the_public_reads(client, api, played):
+    """A rubber scored on its own, outside an evening and a tournament, is the club's."""
+    from scoring import services as scoring
+
+    gwen = _enter_guest(played)
+    scoring.rubber_start(
+        club=played.club, ruleset="euchre-somerset-1888",
+        players={"NS": ["Gwen", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+    assert _seen(client, api, gwen) == PUBLIC
+
+
+def test_a_hidden_guest_is_public_once_entered_at_a_public_tournament(client, api, played):
+    """A public progressive lists its players on its own public pages."""
+    from tournaments import rounds
+
+    gwen = _enter_guest(played)
+    summer = tournament_create(
+        club=played.club, name="Summer", slug="summer", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="cut",
+    )  # fmt: skip
+    rounds.tournament_enter(tournament=summer, name="Gwen")
+    assert _seen(client, api, gwen) == PUBLIC
+
+
+def test_a_hidden_guest_follows_the_progressives_public_standings(client, api, played):
+    gwen = _enter_guest(played)
+    services.tournament_update(tournament=played.progressive, is_public=True)
+    assert _seen(client, api, gwen) == PUBLIC
+    services.tournament_update(tournament=played.progressive, is_public=False)
+    assert _seen(client, api, gwen) == HIDDEN
+
+
+def test_a_hidden_guest_made_a_member_is_the_clubs(client, api, played):
+    """The secretary makes him a member of the club: listed, as every member is."""
+    gwen = _enter_guest(played)
+    response = token_client(played.secretary).patch(
+        f"/api/v1/clubs/somerset/members/{gwen.pk}/", {"is_guest": False}, format="json"
+    )
+    assert response.status_code == 200
+    assert _seen(client, api, gwen) == PUBLIC
