@@ -135,9 +135,9 @@ def hand_forms(
     correction form's and its take-back's (`last_hand`). A refused form's values
     (`entered`) are shown again in the correction form when it was correcting the last
     hand (`correcting`, its number; its panel then open), in the take-back's when it was
-    taking it back (`taking_back`: its reason; its panel open), else in the entry form. A
-    door passes neither for a refused correction of another rubber's hand, which is not to
-    be offered as this rubber's."""
+    taking back the last hand (`taking_back`: its reason; its panel open), else in the
+    entry form. A door passes neither for a refused correction of another rubber's hand,
+    which is not to be offered as this rubber's."""
     last = last_hand(rubber, hands)
     if last is not None and entered is not None and correcting == last["number"]:
         last["values"] = entered
@@ -149,7 +149,11 @@ def hand_forms(
         ),
         "last_hand": last,
         "correcting": correcting if error else None,
-        "taking_back": taking_back if error else None,
+        # Open again only on the hand it was taking back: a take-back refused because the
+        # other phone recorded the next hand leaves that hand's "Yes" a tap further away.
+        "taking_back": (
+            taking_back if error and last is not None and taking_back == last["number"] else None
+        ),
     }
 
 

@@ -148,7 +148,9 @@ def test_after_the_other_phone_records_the_next_hand_the_take_back_is_refused(pl
     )
     assert tricks(played) == [3, 4, 3]
     assert not RemovedHand.objects.exists()
-    assert "<summary>Take back hand 3</summary>" in page_of(answer)  # the sheet as it is
+    page = page_of(answer)  # the table as it is: hand 3 the last, its take-back closed
+    assert "<summary>Take back hand 3</summary>" in page
+    assert '<details class="panel take-back" data-testid="take-back">' in page
 
 
 def test_a_hand_not_on_the_sheet_is_not_taken_back(played):
