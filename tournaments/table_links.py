@@ -19,6 +19,9 @@ out while the players change places.
   corrects its last hand (law 5, ruling E9), through `club.recording.hand_correct`; a
   round over at the table keeps its result (`may_correct` says why). Anything else is
   the club's secretary's to correct, as the club's referee, on the rubber's page.
+- **What it takes back**: that same last deal, recorded by mistake, through
+  `club.recording.hand_remove`, while the round is in play at the table
+  (`may_take_back`: a round over keeps the deal that decided it).
 - **How long it lives**: until the club's `table_link_hours` after the end of the day
   (in the site's time zone) the tournament's latest round was seated on, or after the
   link was issued if that is later (`table_link_expires_at`). A progressive has no date
