@@ -308,12 +308,14 @@ def hand_remove(
     """Take the last hand off a rubber (law 5 limits, ruling E9), named as for
     `hand_correct`.
 
-    `number` is the hand meant: one that is no longer the rubber's last (another recorded
-    after it, or it taken back already) is refused with a 409 naming what happened, so a
-    take-back sent twice, or by two phones, never takes off the hand before it.
-    `recorded_at`, when the device knows it (a table's phone: its sheet's), is when the
-    hand it means was recorded: a hand taken back and entered again since is another
-    hand, refused in the same way, not taken back in its stead.
+    `number` is the hand meant, which scoring refuses unless it is the last (400), so a
+    take-back sent twice never takes off the hand before it. `recorded_at`, when the
+    device says which hand it saw (a table's phone: when it was recorded, from its
+    sheet), makes that a conflict in words (409, `_check_last_hand`): another hand
+    recorded after it (the other phone), it taken back already (a retry without its
+    Idempotency-Key), or it taken back and entered again since, which is another hand,
+    not taken back in its stead. A caller naming a number alone (the API, the rubber's
+    page, the log's replay) is answered as before.
     At an evening's table a finished rubber keeps its hands: the table has cut in and out
     on its end (law 15; `finished_keeps_hands`).
     `authorize`, with a rubber named by id: the door's check (`Authorize`; a progressive's
@@ -368,12 +370,13 @@ def _counted(count: int, label: str) -> str:
 
 
 def _check_last_hand(rubber: Rubber, number: int, recorded_at: datetime | None) -> None:
-    """Refuse taking back hand `number` unless it is the rubber's last and, when the device
-    says when it was recorded (`recorded_at`), the very hand it saw. Checked on the rubber
-    locked: of two take-backs of one hand, the second finds it gone and is refused."""
-    count = rubber.hand_count
-    if number == count and recorded_at is None:
+    """Refuse taking back hand `number`, recorded at `recorded_at` as the device saw it,
+    unless it is still the rubber's last and that very hand, saying what happened instead
+    (409). Checked on the rubber locked: of two take-backs of one hand, the second finds it
+    gone. Nothing to check when the device does not say (None)."""
+    if recorded_at is None:
         return
+    count = rubber.hand_count
     game = get_game(rubber.ruleset)
     label = game.hand_label
     said = f"{label.capitalize()} {number}"
