@@ -4,7 +4,8 @@ its number and by when it was recorded; the sheet, the score and the game as the
 before it; the evening's history saying so. Refused in words, nothing taken off: a hand
 no longer the last (the other phone recorded after it), one taken back already (a retry
 without its Idempotency-Key), one taken back and entered again since, the hand that won
-the rubber (law 15). A retry with its Idempotency-Key is answered from the first."""
+the rubber (law 15), a closed Call-Ace sitting's (ruling C5). A retry with its
+Idempotency-Key is answered from the first."""
 
 import html
 import re
@@ -13,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club import recording
+from club import evenings, recording
 from club.models import EveningEvent
 from scoring.models import Game, Hand, RemovedHand, Rubber
-from tests.worlds import club_in_play
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 pytestmark = pytest.mark.django_db
 
@@ -251,3 +252,32 @@ def test_a_take_back_refused_for_its_fields_names_them_and_takes_nothing(
         page = page_of(answer)
         assert '<details class="panel take-back" data-testid="take-back" open>' in page
         assert f'placeholder="entered twice">{"x" * 500}' in page
+
+
+def test_a_call_ace_deal_is_taken_back_as_a_deal_and_a_closed_sitting_keeps_its_deals(played):
+    table = bridge_and_call_ace_in_play(played.club).call_ace
+    address = f"/t/{table.token}/hand/"
+    page = page_of(Client().get(f"/t/{table.token}/"))
+    assert "<summary>Take back deal 1</summary>" in page and "Yes, take back deal 1" in page
+    answer = Client().post(address, take_back_form(page), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    assert "Deal 1 taken back: it is off the sheet" in page_of(answer)
+    sitting = Rubber.objects.get(table=table)
+    assert sitting.hand_count == 0
+
+    order = sitting.players
+    recording.hand_record(
+        evening_id=table.evening_id, table_number=1, data={"maker": order[1], "tricks": 3}
+    )
+    page = page_of(Client().get(f"/t/{table.token}/"))
+    form = take_back_form(page)
+    evenings.evening_close_sitting(evening_id=table.evening_id, table_number=1)
+    words = (
+        "The sitting is closed and settled (ruling C5): its last deal is not taken back; ask "
+        "the secretary, the club's referee."
+    )
+    assert words in page_of(Client().get(f"/t/{table.token}/"))
+    answer = Client().post(address, form, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 400
+    assert shown(answer) == f"Not taken back. {words}"
+    assert Rubber.objects.get(pk=sitting.pk).hand_count == 1
