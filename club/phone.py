@@ -11,15 +11,18 @@ included) and loses nothing the player does not take off.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
+from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 
 from club.evenings import evening_state
 from club.formation.state import SEATS
 from club.models import Table
 from core.echo import Typed, refusal, typed_again
-from core.errors import Conflict
-from core.inputs import NOT_DIGITS
+from core.errors import Conflict, UserError
+from core.inputs import NOT_DIGITS, whole_number
+from core.text import REASON_MAX, clean_text
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
@@ -101,8 +104,10 @@ def next_hand_number(rubber: Rubber | None) -> int:
 
 
 def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
-    """The rubber's last hand, for the phone to show and offer to correct: its number,
-    what it scored (its lines) and the form's fields holding it."""
+    """The rubber's last hand, for the phone to show and offer to correct or take back: its
+    number, what it scored (its lines), the form's fields holding it, and when it was
+    recorded (the take-back sends it: a hand taken back and entered again since is another,
+    club.recording.hand_remove)."""
     if rubber is None or not hands:
         return None
     hand = hands[-1]
@@ -110,7 +115,9 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
         "number": hand["number"],
         "lines": hand["lines"],
         "corrected": hand["corrected"],
+        "recorded_at": hand["recorded_at"],
         "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
+        "reason": "",
     }
 
 
@@ -121,30 +128,89 @@ def hand_forms(
     error: dict | None = None,
     entered: dict | None = None,
     correcting: int | None = None,
+    taking_back: int | None = None,
 ) -> dict:
-    """The values of a table's phone's two hand forms, the same at an evening's table and
-    a progressive's: the entry form's for the next hand, and the last hand with its
-    correction form's (`last_hand`). A refused form's values (`entered`) are shown again
-    in the correction form when it was correcting the last hand (`correcting`, its number;
-    its panel then open), else in the entry form. A door passes neither for a refused
-    correction of another rubber's hand, which is not to be offered as this rubber's."""
+    """The values of a table's phone's hand forms, the same at an evening's table and a
+    progressive's: the entry form's for the next hand, and the last hand with its
+    correction form's and its take-back's (`last_hand`). A refused form's values
+    (`entered`) are shown again in the correction form when it was correcting the last
+    hand (`correcting`, its number; its panel then open), in the take-back's when it was
+    taking back the last hand (`taking_back`: its reason; its panel open), else in the
+    entry form. A door passes neither for a refused correction of another rubber's hand,
+    which is not to be offered as this rubber's."""
     last = last_hand(rubber, hands)
     if last is not None and entered is not None and correcting == last["number"]:
         last["values"] = entered
+    if last is not None and entered is not None and taking_back == last["number"]:
+        last["reason"] = entered.get("reason", "")
     return {
-        "entry_values": entered if entered is not None and correcting is None else {},
+        "entry_values": (
+            entered if entered is not None and correcting is None and taking_back is None else {}
+        ),
         "last_hand": last,
         "correcting": correcting if error else None,
+        # Open again only on the hand it was taking back: a take-back refused because the
+        # other phone recorded the next hand leaves that hand's "Yes" a tap further away.
+        "taking_back": (
+            taking_back if error and last is not None and taking_back == last["number"] else None
+        ),
     }
 
 
-def done_words(*, label: str, hand, correcting: int | None) -> list[str]:
-    """What a table's phone says once a hand is recorded (its number and lines) or
-    corrected (`correcting`, its number), with the game's `label` for a hand."""
+def done_words(
+    *, label: str, hand, correcting: int | None, taking_back: int | None = None
+) -> list[str]:
+    """What a table's phone says once a hand is recorded (its number and lines), corrected
+    (`correcting`, its number) or taken back (`taking_back`, its number), with the game's
+    `label` for a hand."""
     label = label.capitalize()
+    if taking_back is not None:
+        return [
+            f"{label} {taking_back} taken back: it is off the sheet and the score is as it was "
+            "before it; it stays on record as taken back (ruling E9)."
+        ]
     if correcting is not None:
         return [f"{label} {correcting} corrected."]
     return [f"{label} {hand.number} recorded.", *hand.lines]
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """A take-back posted from a table's phone (templates/club/_table_last_hand.html): the
+    hand's number (the "Yes, take back hand N" button's value), when the hand was recorded
+    as the phone's sheet showed it, and the players' reason, if they gave one."""
+
+    number: int
+    recorded_at: datetime
+    reason: str
+
+
+def take_back_form(post, *, ruleset: str) -> TakeBack | None:
+    """The take-back a phone's form posted, or None when the form is not one (a hand, a
+    correction). Law 5 and ruling E9 ask no reason of the players for their table's last
+    hand; one given is kept with the hand taken back and shown in the evening's history."""
+    number = whole_number(post, "take_back")
+    if number is None:
+        return None
+    label = get_game(ruleset).hand_label
+    try:
+        recorded_at = parse_datetime(post.get("recorded_at", ""))
+    except ValueError:
+        recorded_at = None
+    if recorded_at is None:
+        raise UserError(
+            f"The take-back does not say which {label} {number} it is, as the sheet showed it "
+            f"(when it was recorded): reload the page and take the {label} back again.",
+            field="recorded_at",
+        )
+    reason = clean_text(
+        post.get("reason", ""),
+        field="reason",
+        max_length=REASON_MAX,
+        label="The reason",
+        multiline=True,
+    )
+    return TakeBack(number=number, recorded_at=recorded_at, reason=reason)
 
 
 #: The fields of the hand's form (templates/club/_table_hand_fields.html) and of the
@@ -188,6 +254,7 @@ def form_values(post) -> Typed:
 OWN_FIELDS = {
     "correct": "the {hand} to correct", "expected_number": "the number of the {hand}",
     "rubber": "the {rubber} the {hand} is for", "number": "the {hand} answered for",
+    "take_back": "the {hand} to take back",
 }  # fmt: skip
 
 

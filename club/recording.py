@@ -19,6 +19,7 @@ there). Each service, in one transaction:
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 
 from django.db import transaction
 
@@ -301,24 +302,36 @@ def hand_remove(
     user=None,
     table: Table | None = None,
     is_secretary: bool = False,
+    recorded_at: datetime | None = None,
+    authorize: Authorize | None = None,
 ) -> RemovedHand:
     """Take the last hand off a rubber (law 5 limits, ruling E9), named as for
-    `hand_correct`. At an evening's table a finished rubber keeps its hands: the table
-    has cut in and out on its end (law 15)."""
+    `hand_correct`.
+
+    `number` is the hand meant, which scoring refuses unless it is the last (400), so a
+    take-back sent twice never takes off the hand before it. `recorded_at`, when the
+    device says which hand it saw (a table's phone: when it was recorded, from its
+    sheet), makes that a conflict in words (409, `_check_last_hand`): another hand
+    recorded after it (the other phone), it taken back already (a retry without its
+    Idempotency-Key), or it taken back and entered again since, which is another hand,
+    not taken back in its stead. A caller naming a number alone (the API, the rubber's
+    page, the log's replay) is answered as before.
+    At an evening's table a finished rubber keeps its hands: the table has cut in and out
+    on its end (law 15; `finished_keeps_hands`).
+    `authorize`, with a rubber named by id: the door's check (`Authorize`; a progressive's
+    table link's, tournaments.table_links.may_take_back).
+    """
     if evening_id is not None and rubber_number is None and rubber_id is None:
         raise TypeError("Name the rubber: rubber_number (its ordinal at the table) or rubber_id.")
     with _holding(
         rubber_id=rubber_id, evening_id=evening_id, table_number=table_number,
         rubber_number=rubber_number, expected_version=None, table=table, doing="changes",
-    ) as (rubber, evening, _):  # fmt: skip
+        authorize=authorize,
+    ) as (rubber, evening, changed):  # fmt: skip
+        _check_last_hand(rubber, number, recorded_at)
         if _at_evening_table(rubber) and rubber.is_complete:
-            raise UserError(
-                "The rubber is over and the table has cut in and out on its end (law 15); "
-                "correct the hand instead.",
-                field="number",
-                law="law 15",
-            )
-        return scoring.rubber_remove_last_hand(
+            raise finished_keeps_hands(rubber)
+        removed = scoring.rubber_remove_last_hand(
             rubber=rubber,
             number=number,
             reason=reason,
@@ -326,6 +339,88 @@ def hand_remove(
             table=_scoring_table(rubber, table, recording=False),
             is_secretary=is_secretary,
             via=Via(user=user, table=table, evening=evening),
+        )
+        changed(rubber)
+        return removed
+
+
+def finished_keeps_hands(rubber: Rubber) -> UserError:
+    """The refusal of taking back the last hand of a finished rubber at an evening's table,
+    in words (`hand_remove` raises it; the phone says it beside the last hand)."""
+    game = get_game(rubber.ruleset)
+    if game.partnership:
+        return UserError(
+            f"The {game.rubber_label} is over and the table has cut in and out on its end "
+            f"(law 15): its last {game.hand_label} is not taken back; correct its figures "
+            "instead.",
+            field="number",
+            law="law 15",
+        )
+    law = game.rules.rubber_law
+    return UserError(
+        f"The {game.rubber_label} is closed and settled ({law}): its last {game.hand_label} "
+        "is not taken back; ask the secretary, the club's referee.",
+        field="number",
+        law=law,
+    )
+
+
+def _counted(count: int, label: str) -> str:
+    return f"{count} {label}{'' if count == 1 else 's'}"
+
+
+def _check_last_hand(rubber: Rubber, number: int, recorded_at: datetime | None) -> None:
+    """Refuse taking back hand `number`, recorded at `recorded_at` as the device saw it,
+    unless it is still the rubber's last and that very hand, saying what happened instead
+    (409). Checked on the rubber locked: of two take-backs of one hand, the second finds it
+    gone. Nothing to check when the device does not say (None)."""
+    if recorded_at is None:
+        return
+    count = rubber.hand_count
+    game = get_game(rubber.ruleset)
+    label = game.hand_label
+    said = f"{label.capitalize()} {number}"
+    if 1 <= number < count:
+        law = rubber.rules.correction_law
+        later = rubber.hands.filter(number=number + 1).first()
+        told = f" ({'; '.join(later.lines)})" if later and later.lines else ""
+        since = (
+            f"{label} {count} has been recorded at this table since{told}"
+            if count == number + 1
+            else f"{label}s {number + 1} to {count} have been recorded at this table since"
+        )
+        raise Conflict(
+            f"{said} was not taken back: {since}, and only the last {label} is taken back. "
+            f"{said} may now be changed only by the secretary, as the club's referee.",
+            field="number",
+            code="hand_not_last",
+            law=f"{law}, ruling E9" if law else "ruling E9",
+            details={"number": number, "last": count},
+        )
+    if not 1 <= number <= count:
+        if rubber.removed_hands.filter(number=number).exists():
+            message = (
+                f"{said} was taken back already: the {game.rubber_label} has "
+                f"{_counted(count, label)} now, so nothing more was taken back."
+            )
+            code = "hand_taken_back"
+        else:
+            message = (
+                f"The {game.rubber_label} has {_counted(count, label)} recorded: there is no "
+                f"{label} {number} to take back; look at the sheet as it is now."
+            )
+            code = "hand_not_recorded"
+        raise Conflict(message, field="number", code=code, details={"number": number})
+    last = rubber.hands.filter(number=number).first()
+    if last is not None and last.recorded_at != recorded_at:
+        told = f" ({'; '.join(last.lines)})" if last.lines else ""
+        raise Conflict(
+            f"{said} on the sheet now{told} is not the one taken back from here: that one was "
+            f"taken back already and {label} {number} entered again since, so it was not "
+            "taken back; look at the sheet as it is now.",
+            field="number",
+            code="hand_replaced",
+            details={"number": number},
         )
 
 

@@ -410,11 +410,14 @@ def phone_link(view, *, page: str = "table-phone"):
     return wrapped
 
 
-def table_context(table: Table, *, error=None, notice=None, entered=None, correcting=None) -> dict:
+def table_context(
+    table: Table, *, error=None, notice=None, entered=None, correcting=None, taking_back=None
+) -> dict:
     """The phone page: the table's seats and dealer, the entry form for the next hand,
-    the last hand with its correction form (the entry form, prefilled), and the sheet.
-    `entered` holds a refused form's values to show again (`correcting` the hand it
-    was correcting, or None for a new hand)."""
+    the last hand with its correction form (the entry form, prefilled) and its take-back
+    (or why a finished rubber's is not taken back, law 15), and the sheet. `entered` holds
+    a refused form's values to show again (`correcting` the hand it was correcting,
+    `taking_back` the hand it was taking back, or neither for a new hand)."""
     from scoring.views import scoresheet_display
 
     rubber = Rubber.objects.filter(table=table).order_by("-pk").first()
@@ -440,7 +443,19 @@ def table_context(table: Table, *, error=None, notice=None, entered=None, correc
         **phone.words(table=table, rubber=rubber),
         "next_number": phone.next_hand_number(rubber),
         "record_url": reverse("table-record", args=[table.token]),
-        **phone.hand_forms(rubber, hands, error=error, entered=entered, correcting=correcting),
+        **phone.hand_forms(
+            rubber,
+            hands,
+            error=error,
+            entered=entered,
+            correcting=correcting,
+            taking_back=taking_back,
+        ),
+        "no_take_back": (
+            recording.finished_keeps_hands(rubber).message
+            if rubber is not None and rubber.is_complete
+            else ""
+        ),
         "etag": quote_etag(
             f"table-{table.pk}-{table.evening.version}"
             + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)
@@ -465,35 +480,47 @@ def table_phone(request, token: str):
 @require_POST
 @phone_link
 def table_record(request, token: str):
-    """Record (or correct the last) hand from the table's phone.
+    """Record a hand from the table's phone, or correct or take back its last.
 
     The phone sends `expected_number`, the number it means the new hand to have: a second
     phone (or tap) sending the same number gets 409 and the page says which hand is
-    already recorded. A refused form comes back filled as it was sent. A lock not granted
-    in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
-    queue sends the hand again. A refusal answers 400 (409 for a conflict), as the API's
-    and the progressive's table's phone's do, the form as it was typed and the refusal
-    naming its field in words (club.phone.refused_form)."""
+    already recorded. A take-back (`take_back`, the hand's number, and when it was
+    recorded, `recorded_at`) takes the last hand off the sheet (law 5, ruling E9;
+    `club.recording.hand_remove`): one no longer the last (another phone recorded after
+    it, or took it back already) is refused with 409 in words, nothing taken off. A
+    refused form comes back filled as it was sent. A lock not granted in time answers 409
+    with Retry-After, not kept by the Idempotency-Key, so the phone's queue sends it
+    again. A refusal answers 400 (409 for a conflict), as the API's and the progressive's
+    table's phone's do, the form as it was typed and the refusal naming its field in
+    words (club.phone.refused_form). The phone's queue (an htmx request) gets the live
+    part; a form posted without JavaScript, the whole page."""
     table = _table(token)
     error = notice = typed = None
     status = 200
-    correct = retry_after = None
-    stale = False  # a correction of a rubber the table has moved on from
+    correct = retry_after = taking_back = None
+    stale = False  # a change to a rubber the table has moved on from
+    names = phone.words(table=table, rubber=None)
     try:
         # The rule set's input object turns the form into the API's hand; the service
         # validates it by the same laws as a hand posted to the API.
         correct = whole_number(request.POST, "correct")
-        hand = hand_input(table.evening.ruleset).from_form(request.POST)
-        names = phone.words(table=table, rubber=None)
-        if correct is not None:
-            # The rubber the correction was made on (a queued one may arrive once the
-            # next rubber has a hand of that number): never the latest in its stead.
-            rubbers = Rubber.objects.filter(table=table).order_by("-pk")
-            meant = whole_number(request.POST, "rubber")
-            rubber = (rubbers.filter(pk=meant) if meant is not None else rubbers).first()
-            if rubber is None:
-                raise UserError("No hand has been recorded at this table.")
-            stale = rubber != rubbers.first()
+        taking_back = whole_number(request.POST, "take_back")
+        take_back = phone.take_back_form(request.POST, ruleset=table.evening.ruleset)
+        if take_back is not None:
+            rubber, stale = _rubber_changed(table, request.POST)
+            recording.hand_remove(
+                evening_id=table.evening_id,
+                table_number=table.number,
+                rubber_id=rubber.pk,
+                number=take_back.number,
+                reason=take_back.reason,
+                table=table,
+                recorded_at=take_back.recorded_at,
+            )
+            recorded = None
+        elif correct is not None:
+            hand = hand_input(table.evening.ruleset).from_form(request.POST)
+            rubber, stale = _rubber_changed(table, request.POST)
             recorded = recording.hand_correct(
                 evening_id=table.evening_id,
                 table_number=table.number,
@@ -503,6 +530,7 @@ def table_record(request, token: str):
                 table=table,
             )
         else:
+            hand = hand_input(table.evening.ruleset).from_form(request.POST)
             recorded = recording.hand_record(
                 evening_id=table.evening_id,
                 table_number=table.number,
@@ -512,21 +540,26 @@ def table_record(request, token: str):
                 # A hand queued for a rubber since won is refused under the rubber's lock.
                 meant_rubber=whole_number(request.POST, "rubber"),
             )
-        notice = phone.done_words(label=names["hand_label"], hand=recorded, correcting=correct)
+        notice = phone.done_words(
+            label=names["hand_label"], hand=recorded, correcting=correct, taking_back=taking_back
+        )
     except USER_ERRORS as exc:
         # A refused form comes back as it was sent (each field cut to ECHO_MAX characters);
-        # not a stale rubber's correction, which would be offered as one of the present
+        # not a stale rubber's change, which would be offered as one of the present
         # rubber's hand of that number.
         refused = phone.refused_form(
             exc, request.POST, ruleset=table.evening.ruleset, echo=not stale
         )
         typed, error = refused.typed, refused.error
         status, retry_after = refused.status, refused.retry_after
-        if stale:  # say which rubber the refused correction was of, then why
+        if "take_back" in request.POST:
+            error["not_done"] = "Not taken back."
+        if stale:  # say which rubber the refused change was of, then why
             label = error.pop("label")
             why = f"{label} {error['message']}" if label else error["message"]
+            change = "take-back" if taking_back is not None else "correction"
             error["message"] = (
-                f"This correction was of {names['hand_label']} {correct} of the "
+                f"This {change} was of {names['hand_label']} {taking_back or correct} of the "
                 f"{names['rubber_label']} before this one, which is over: {why}"
             )
     table.evening.refresh_from_db(fields=evenings.CHANGING)
@@ -535,9 +568,23 @@ def table_record(request, token: str):
         error=error,
         notice=notice,
         entered=typed.values if typed else None,
-        correcting=None if stale else correct,
+        correcting=None if stale or taking_back is not None else correct,
+        taking_back=None if stale else taking_back,
     )
-    response = render(request, "club/_table.html", context, status=status)
+    page = "club/_table.html" if request.headers.get("HX-Request") else "club/table.html"
+    response = render(request, page, context, status=status)
     if retry_after:
         response["Retry-After"] = retry_after
     return response
+
+
+def _rubber_changed(table: Table, post) -> tuple[Rubber, bool]:
+    """The rubber a correction or take-back from the phone was made on (the form's
+    `rubber`: a queued one may arrive once the next rubber has a hand of that number),
+    never the latest in its stead; and whether the table has moved on from it."""
+    rubbers = Rubber.objects.filter(table=table).order_by("-pk")
+    meant = whole_number(post, "rubber")
+    rubber = (rubbers.filter(pk=meant) if meant is not None else rubbers).first()
+    if rubber is None:
+        raise UserError("No hand has been recorded at this table.")
+    return rubber, rubber != rubbers.first()

@@ -19,6 +19,9 @@ out while the players change places.
   corrects its last hand (law 5, ruling E9), through `club.recording.hand_correct`; a
   round over at the table keeps its result (`may_correct` says why). Anything else is
   the club's secretary's to correct, as the club's referee, on the rubber's page.
+- **What it takes back**: that same last deal, recorded by mistake, through
+  `club.recording.hand_remove`, while the round is in play at the table
+  (`may_take_back`: a round over keeps the deal that decided it).
 - **How long it lives**: until the club's `table_link_hours` after the end of the day
   (in the site's time zone) the tournament's latest round was seated on, or after the
   link was issued if that is later (`table_link_expires_at`). A progressive has no date
@@ -195,12 +198,12 @@ def over_words(at: AtTable) -> str:
     )
 
 
-def over_refusal(at: AtTable, *, correcting: str = "") -> Conflict:
-    """The refusal of a deal sent by a finished tournament's link, or of a correction
-    (`correcting`, the deal in words: "hand 3")."""
-    if correcting:
+def over_refusal(at: AtTable, *, change: str = "") -> Conflict:
+    """The refusal of a deal sent by a finished tournament's link, or of a change to one
+    (`change`, in words: "This correction of hand 3", "This take-back of hand 3")."""
+    if change:
         return Conflict(
-            f"{over_words(at)} This correction of {correcting} was not made; {ASK_THE_REFEREE}.",
+            f"{over_words(at)} {change} was not made; {ASK_THE_REFEREE}.",
             field="rubber",
             code="tournament_over",
             law="ruling E9",
@@ -279,10 +282,11 @@ def may_correct(link: TournamentTable, *, number: int) -> Authorize:
       Bridge laws' and Call-Ace's own limits): the scoring service refuses an earlier one
       in the words the evening's phone shows, and after that only the club's secretary,
       its referee, corrects it, with a reason.
-    - **Which rubber**: the table's own in the round in play. The round before at this
-      table is over once the director has seated the next, which he seats from its result,
-      and the players have moved: a correction queued for it on a phone is refused (409,
-      naming the round), as a deal queued for it is; another table's rubber is refused.
+    - **Which rubber**: the table's own in the round in play (`_own_rubber`). The round
+      before at this table is over once the director has seated the next, which he seats
+      from its result, and the players have moved: a correction queued for it on a phone
+      is refused (409, naming the round), as a deal queued for it is; another table's
+      rubber is refused.
     - **A round over at the table** (its rubber won, or its fixed deals decided, ruling
       P1): as at an evening's table, where a correction may change a finished rubber's
       figures but not whether it is finished (`club.recording.hand_correct`, law 15: the
@@ -300,26 +304,78 @@ def may_correct(link: TournamentTable, *, number: int) -> Authorize:
         if rubber is None:
             return None  # hand_correct answers that there is no such rubber
         at = table_now(link)
-        game = get_game(rubber.ruleset)
-        label = f"{game.hand_label} {number}"
-        if at.over:
-            raise over_refusal(at, correcting=label)
-        if at.table is not None and at.table.rubber_id == rubber.pk:
-            won = _round_won(rubber)
-            return None if won is None else _keeps_result(at, rubber, won, label)
-        earlier = _earlier_round(link, rubber)
-        if earlier is not None:
-            raise Conflict(
-                f"This correction of {label} was entered for round {earlier.round.number} at "
-                "this table, which is over (the director has seated the next round from its "
-                f"result), so it was not made; {ASK_THE_REFEREE}.",
-                field="rubber",
-                code="rubber_over",
-                law="ruling E9",
-            )
-        raise _another_tables(link, game)
+        label = f"{get_game(rubber.ruleset).hand_label} {number}"
+        _own_rubber(link, at, rubber, change=f"This correction of {label}")
+        won = _round_won(rubber)
+        return None if won is None else _keeps_result(at, rubber, won, label)
 
     return check
+
+
+def may_take_back(link: TournamentTable, *, number: int) -> Authorize:
+    """The check a table's link makes of the rubber whose last deal, `number`, its players
+    take back (`hand_remove`'s `authorize`, on the rubber locked): one entered by mistake
+    (never played, entered on the wrong table's phone, the same deal entered twice).
+
+    The limits are a correction's (`may_correct`): the last deal only, while no later one
+    is recorded (law 5, ruling E9; `club.recording.hand_remove` refuses another in words,
+    409), at the table's own rubber of the round in play (`_own_rubber`), nothing once
+    the tournament is over. But a deal is not taken back once the round is over at the
+    table (its rubber won, or its fixed deals decided, ruling P1): that deal decided it,
+    and taking it back would reopen a round the director seats the next from, as taking
+    back the hand that won a rubber at an evening's table would undo the table's cutting
+    in and out on its end (law 15). Its figures may still be corrected (`may_correct`).
+    """
+
+    def check(rubber: Rubber | None) -> None:
+        if rubber is None:
+            return  # hand_remove answers that there is no such rubber
+        at = table_now(link)
+        label = f"{get_game(rubber.ruleset).hand_label} {number}"
+        _own_rubber(link, at, rubber, change=f"This take-back of {label}")
+        if number != rubber.hand_count:
+            return  # not the last (another deal since): club.recording.hand_remove says so
+        won = _round_won(rubber)
+        if won is None and rubber.status == Rubber.Status.IN_PROGRESS:
+            return
+        raise UserError(round_over_keeps_deals(at, rubber, won), field="number", law="ruling E9")
+
+    return check
+
+
+def round_over_keeps_deals(at: AtTable, rubber: Rubber, won: str | None) -> str:
+    """Why a round over at the table keeps its last deal, in words (`may_take_back`'s
+    refusal; the phone says it beside the last deal)."""
+    game = get_game(rubber.ruleset)
+    ended_by = "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
+    by = f" ({winners(rubber.players, won)} won it, {ended_by})" if won else ""
+    return (
+        f"Round {at.round.number} is over at this table{by}, and the director seats the next "
+        f"round from that result: its last {game.hand_label} is not taken back. Correct its "
+        f"figures if they were wrong, or {ASK_THE_REFEREE}."
+    )
+
+
+def _own_rubber(link: TournamentTable, at: AtTable, rubber: Rubber, *, change: str) -> None:
+    """Refuse a change (`change`, in words: "This correction of hand 3") to a rubber that is
+    not the link's own table's in the round in play: the tournament over, a round before
+    at this table (over once the director has seated the next from its result), or
+    another table's. Nothing is written."""
+    if at.over:
+        raise over_refusal(at, change=change)
+    if at.table is not None and at.table.rubber_id == rubber.pk:
+        return
+    earlier = _earlier_round(link, rubber)
+    if earlier is not None:
+        raise Conflict(
+            f"{change} was entered for round {earlier.round.number} at this table, which is "
+            "over (the director has seated the next round from its result), so it was not "
+            f"made; {ASK_THE_REFEREE}.",
+            field="rubber",
+            code="rubber_over",
+            law="ruling E9",
+        )
+    raise _another_tables(link, get_game(rubber.ruleset))
 
 
 def _keeps_result(at: AtTable, rubber: Rubber, won: str, label: str) -> Callable[[Rubber], None]:

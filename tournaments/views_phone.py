@@ -81,11 +81,15 @@ def _state(at: AtTable, rubber: Rubber | None, result: dict | None) -> str:
     return "level" if result["level"] else "playing"
 
 
-def phone_context(at: AtTable, *, error=None, notice=None, entered=None, correcting=None) -> dict:
+def phone_context(
+    at: AtTable, *, error=None, notice=None, entered=None, correcting=None, taking_back=None
+) -> dict:
     """The phone page: the table's round and players, the form for its next deal while it
-    is in play, what happens next when it is not, its last deal with the form correcting
-    it while the tournament goes on, and the table's score sheet. `entered` holds a
-    refused form's values to show again (`correcting` the deal it was correcting)."""
+    is in play, what happens next when it is not, its last deal with the forms correcting
+    it and taking it back while the tournament goes on (taking back, while the round is in
+    play at the table), and the table's score sheet. `entered` holds a refused form's
+    values to show again (`correcting` the deal it was correcting, `taking_back` the deal
+    it was taking back)."""
     link, played = at.link, at.round
     tournament = link.tournament
     club = tournament.club
@@ -137,8 +141,14 @@ def phone_context(at: AtTable, *, error=None, notice=None, entered=None, correct
             error=error,
             entered=entered,
             correcting=correcting,
+            taking_back=taking_back,
         ),
         "correction_limits": CORRECTION_LIMITS,
+        "no_take_back": (
+            table_links.round_over_keeps_deals(at, rubber, result["winner"])
+            if state == "over"
+            else ""
+        ),
         "game_title": game.title,
         "hand_label": game.hand_label,
         "rubber_label": game.rubber_label,
@@ -165,13 +175,13 @@ def table_phone(request, token: str):
     return render(request, "tournaments/phone.html", context)
 
 
-def _rubber_to_change(at: AtTable, post, *, correcting: str = "") -> int:
-    """The rubber the phone meant its deal or correction (`correcting`, the deal in words)
-    for (the form's `rubber`: one queued while the round changed is then not made in the
-    next round's rubber), else the one at the table now; refused in words when the
-    tournament is over or the round seats no table of this number."""
+def _rubber_to_change(at: AtTable, post, *, change: str = "") -> int:
+    """The rubber the phone meant its deal or change (`change`, in words: "This correction
+    of hand 3") for (the form's `rubber`: one queued while the round changed is then not
+    made in the next round's rubber), else the one at the table now; refused in words when
+    the tournament is over or the round seats no table of this number."""
     if at.over:  # said again under the rubber's lock (table_links.may_record, may_correct)
-        raise table_links.over_refusal(at, correcting=correcting)
+        raise table_links.over_refusal(at, change=change)
     meant = whole_number(post, "rubber")
     if meant is not None:
         return meant
@@ -187,60 +197,81 @@ def _rubber_to_change(at: AtTable, post, *, correcting: str = "") -> int:
 @require_POST
 @tournament_phone_link
 def table_phone_record(request, token: str):
-    """Record the table's next deal, or correct its last (the form's `correct`, the deal's
-    number), from its phone, as an evening's table's phone does (club/views_board.py's
-    `table_record`). The phone sends `expected_number`, the number it means a new deal to
-    have: a second phone (or tap) sending the same number gets 409 and the page says which
-    deal is recorded. A correction goes through `club.recording.hand_correct` within the
-    limits `table_links.may_correct` says (law 5, ruling E9; a round over at the table
-    keeps its result). A refused form comes back as it was sent, 400 (409 for a deal
-    already recorded, or entered for a round that is over; a lock not granted in time
-    answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's queue
-    sends the deal again)."""
+    """Record the table's next deal, or correct or take back its last (the form's
+    `correct`, or `take_back`: the deal's number), from its phone, as an evening's table's
+    phone does (club/views_board.py's `table_record`). The phone sends `expected_number`,
+    the number it means a new deal to have: a second phone (or tap) sending the same number
+    gets 409 and the page says which deal is recorded. A correction goes through
+    `club.recording.hand_correct` within the limits `table_links.may_correct` says (law 5,
+    ruling E9; a round over at the table keeps its result), a take-back through
+    `club.recording.hand_remove` within those `table_links.may_take_back` says (the last
+    deal while no later one is recorded; not once the round is over at the table). A
+    refused form comes back as it was sent, 400 (409 for a deal already recorded, or
+    entered for a round that is over, or a take-back of a deal no longer the last; a lock
+    not granted in time answers 409 with Retry-After, not kept by the Idempotency-Key, so
+    the phone's queue sends the deal again)."""
     at = _at(token)
     link = at.link
-    error = notice = typed = correct = None
+    error = notice = typed = correct = taking_back = None
     status, retry_after = 200, None
-    stale = False  # a correction of a rubber the table has moved on from
+    stale = False  # a change to a rubber the table has moved on from
+    label = get_game(link.tournament.ruleset).hand_label
     try:
         correct = whole_number(request.POST, "correct")
-        label = get_game(link.tournament.ruleset).hand_label
-        rubber_id = _rubber_to_change(
-            at, request.POST, correcting=f"{label} {correct}" if correct is not None else ""
-        )
-        stale = correct is not None and (at.table is None or rubber_id != at.table.rubber_id)
-        hand = hand_input(link.tournament.ruleset).from_form(request.POST)
+        taking_back = whole_number(request.POST, "take_back")
+        take_back = phone.take_back_form(request.POST, ruleset=link.tournament.ruleset)
+        if take_back is not None:
+            change = f"This take-back of {label} {taking_back}"
+        else:
+            change = f"This correction of {label} {correct}" if correct is not None else ""
+        rubber_id = _rubber_to_change(at, request.POST, change=change)
+        changing = correct if take_back is None else taking_back
+        stale = changing is not None and (at.table is None or rubber_id != at.table.rubber_id)
         add_to_audit_context(tournament=link.tournament_id, table=link.number)
-        if correct is not None:
+        if take_back is not None:
+            recording.hand_remove(
+                rubber_id=rubber_id,
+                number=take_back.number,
+                reason=take_back.reason,
+                recorded_at=take_back.recorded_at,
+                authorize=table_links.may_take_back(link, number=take_back.number),
+            )
+            recorded = None
+        elif correct is not None:
             recorded = recording.hand_correct(
                 rubber_id=rubber_id,
                 number=correct,
-                data=hand,
+                data=hand_input(link.tournament.ruleset).from_form(request.POST),
                 authorize=table_links.may_correct(link, number=correct),
             )
         else:
             recorded = recording.hand_record(
                 rubber_id=rubber_id,
-                data=hand,
+                data=hand_input(link.tournament.ruleset).from_form(request.POST),
                 expected_number=whole_number(request.POST, "expected_number"),
                 authorize=table_links.may_record(link),
             )
     except USER_ERRORS as exc:
         # The form comes back as it was typed, each value cut to ECHO_MAX characters; not a
-        # stale round's correction, which would be offered as one of this round's deal.
+        # stale round's change, which would be offered as one of this round's deal.
         refused = phone.refused_form(
             exc, request.POST, ruleset=link.tournament.ruleset, echo=not stale
         )
         typed, error = refused.typed, refused.error
         status, retry_after = refused.status, refused.retry_after
+        if "take_back" in request.POST:
+            error["not_done"] = "Not taken back."
     else:
-        notice = phone.done_words(label=label, hand=recorded, correcting=correct)
+        notice = phone.done_words(
+            label=label, hand=recorded, correcting=correct, taking_back=taking_back
+        )
     context = phone_context(
         table_links.table_now(link),
         error=error,
         notice=notice,
         entered=typed.values if typed else None,
-        correcting=None if stale else correct,
+        correcting=None if stale or taking_back is not None else correct,
+        taking_back=None if stale else taking_back,
     )
     # The phone's queue (an htmx request) shows the live part; a form posted without
     # JavaScript gets the whole page.

@@ -1,9 +1,9 @@
 // The phone's queue of hands (docs/architecture.md, "The phone at the table").
 //
 // Each hand entered on a table's phone (and each answer of the other side: a hand
-// confirmed or disputed) goes first into a queue kept in the browser's
-// storage (localStorage, per table), with an Idempotency-Key made here, then is sent
-// from there, oldest first, one at a time. While the network is gone the page says
+// confirmed or disputed; each correction and take-back of the last hand) goes first
+// into a queue kept in the browser's storage (localStorage, per table), with an
+// Idempotency-Key made here, then is sent from there, oldest first, one at a time. While the network is gone the page says
 // plainly how many hands are not sent yet; they go out by themselves when it returns
 // (and after a reload: the queue is kept). A hand leaves the queue only once the
 // service has answered it: recorded (2xx), or refused with its reason (400, 409 for a
@@ -12,7 +12,7 @@
 // service was busy or asked the phone to wait (a 409 with Retry-After, too many requests
 // from the table: 429), when it goes again later. A retry of a hand
 // whose answer was lost carries the same key, so the service answers it from the first:
-// never recorded twice.
+// never recorded twice (a take-back names its hand, and is never made twice either).
 //
 // A refusal is shown by the answer's live part, the form refilled as it was typed; the next
 // answer replaces it. So a refusal the player may not have seen (its hand had waited in the
@@ -24,6 +24,11 @@
   "use strict";
 
   var RETRY_MS = 3000;
+  // What is waiting, by kind, one and several.
+  var WAITING = {
+    record: ["hand", "hands"], correct: ["hand", "hands"], answer: ["answer", "answers"],
+    take_back: ["take-back", "take-backs"]
+  };
   var KEPT_REFUSALS = 20;
   var storageKey = "cardclub-phone-queue:" + location.pathname;
   var refusedKey = "cardclub-phone-refused:" + location.pathname;
@@ -76,9 +81,10 @@
       return;
     }
     var names = queue.map(function (entry) { return entry.label; }).join(", ");
-    var answers = queue.filter(function (entry) { return entry.kind === "answer"; }).length;
-    var what = !answers ? (queue.length === 1 ? " hand" : " hands")
-      : answers === queue.length ? (queue.length === 1 ? " answer" : " answers") : "";
+    // "2 hands", "1 answer", "1 take-back"; several kinds together, just the number.
+    var kinds = queue.map(function (entry) { return WAITING[entry.kind] || WAITING.record; });
+    var same = kinds.every(function (kind) { return kind === kinds[0]; });
+    var what = same ? " " + kinds[0][queue.length === 1 ? 0 : 1] : "";
     box.hidden = false;
     box.textContent =
       "Not sent yet: " + queue.length + what + " waiting" +
@@ -102,6 +108,11 @@
       return;
     }
     localStorage.setItem(refusedKey, JSON.stringify(list.slice(-KEPT_REFUSALS)));
+  }
+
+  // What did not happen to a refused entry: a take-back was not made, the rest not recorded.
+  function notDone(refused) {
+    return refused.kind === "take_back" ? "was not made" : "was not recorded";
   }
 
   function capitalised(text) {
@@ -177,7 +188,8 @@
     var page = new DOMParser().parseFromString(html, "text/html");
     var found = page.querySelector("#table-live [role=alert]");
     if (found) {
-      return found.textContent.replace(/\s+/g, " ").trim().replace(/^Not recorded\.\s*/, "");
+      return found.textContent.replace(/\s+/g, " ").trim()
+        .replace(/^Not (recorded|taken back)\.\s*/, "");
     }
     return status >= 400 ? "The club's server refused it without saying why." : null;
   }
@@ -226,7 +238,8 @@
     var what = document.createElement("p");
     var which = document.createElement("strong");
     which.textContent = capitalised(refused.label);
-    what.append(which, (refused.what ? " (" + refused.what + ")" : "") + " was not recorded.");
+    what.append(which,
+      (refused.what ? " (" + refused.what + ")" : "") + " " + notDone(refused) + ".");
     var why = document.createElement("p");
     why.textContent = refused.why;
     var dismiss = document.createElement("button");
@@ -234,7 +247,8 @@
     dismiss.className = "secondary";
     dismiss.dataset.testid = "dismiss-refused";
     dismiss.textContent = "Dismiss";
-    dismiss.setAttribute("aria-label", "Dismiss: " + refused.label + " not recorded");
+    dismiss.setAttribute("aria-label",
+      "Dismiss: " + refused.label + " " + notDone(refused).replace(/^was /, ""));
     dismiss.addEventListener("click", function () {
       var next = item.nextElementSibling || item.previousElementSibling;
       saveRefused(loadRefused().filter(function (other) { return other.key !== refused.key; }));
@@ -277,7 +291,7 @@
     var news = document.getElementById("phone-refused-news");
     if (!news || !unsaid.length) return;
     news.textContent = unsaid.map(function (entry) {
-      return capitalised(entry.label) + " was not recorded. " + entry.why;
+      return capitalised(entry.label) + " " + notDone(entry) + ". " + entry.why;
     }).join(" ");
     unsaid = [];
   }
@@ -285,7 +299,9 @@
   function remember(entry, why) {
     var refused = loadRefused();
     if (refused.some(function (other) { return other.key === entry.key; })) return;
-    var kept = { key: entry.key, label: entry.label, what: entry.what || "", why: why };
+    var kept = {
+      key: entry.key, label: entry.label, kind: entry.kind, what: entry.what || "", why: why
+    };
     refused.push(kept);
     saveRefused(refused);
     unsaid.push(kept);
@@ -503,6 +519,16 @@
       if (expected) expected.value = String(number + 1);
     } else if (form.dataset.kind === "answer") {
       label = (submitter && submitter.dataset.queueLabel) || form.dataset.queueLabel;
+    } else if (form.dataset.kind === "take_back") {
+      label = (submitter && submitter.dataset.queueLabel) ||
+        "take-back of " + handWord(form) + " " + data.get("take_back");
+      // Once the hand is taken back its number is the next one's again: a hand entered
+      // while the take-back waits is meant to take its place.
+      var entry = document.querySelector("form.hand[data-kind=record]");
+      var taken = entry && entry.querySelector("input[name=expected_number]");
+      if (taken) taken.value = data.get("take_back");
+      var shown = document.querySelector("[data-next-label]");
+      if (shown) shown.textContent = data.get("take_back");
     } else {
       label = "correction of " + handWord(form) + " " + data.get("correct");
     }

@@ -1,0 +1,156 @@
+"""A hand recorded by mistake taken back from the phone at an evening's table, in Debian's
+chromium at a 360 px phone's width (law 5, ruling E9): two taps ("Take back hand 2", then
+"Yes, take back hand 2"), the sheet and the score as before it; with the network gone the
+take-back waits in the phone's queue, with the hand entered in its place after it, and
+both go once the network returns, in order; two phones at one table, the second records
+the next hand, and the first's take-back is refused in words, nothing taken off.
+Screenshots in artifacts/screenshots/phone-take-back-*.png."""
+
+import pytest
+
+from club import recording
+from scoring.models import Hand, RemovedHand
+from tests.browser import enter_hand, refusal_shown, shot
+from tests.test_browser_accessibility import grave_violations
+from tests.worlds import club_in_play
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+WIDTH = "document.documentElement.scrollWidth"
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; hand 1 (N-S, three
+    tricks: 1) recorded."""
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+def on_phone(page, live_server, played):
+    page.set_viewport_size(PHONE)
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/t/{played.table.token}/")
+    return page
+
+
+def second_hand_by_mistake(played) -> None:
+    """E-W, four tricks, recorded as hand 2 by the table's phone."""
+    recording.hand_record(
+        evening_id=played.evening.pk,
+        table_number=1,
+        data={"makers": "EW", "tricks": 4},
+        table=played.table,
+    )
+
+
+def score(page) -> str:
+    """The game's running score as the sheet shows it: "Score so far 1 1"."""
+    return " ".join(page.locator("#table-sheet tr.game-result").first.inner_text().split())
+
+
+def sheet(played) -> list[tuple[str, int]]:
+    return [
+        (data["makers"], data["tricks"])
+        for data in Hand.objects.filter(rubber=played.rubber)
+        .order_by("number")
+        .values_list("data", flat=True)
+    ]
+
+
+def take_back(page, number: int, reason: str = ""):
+    """The two taps: the panel "Take back hand N" opens, then "Yes, take back hand N"."""
+    panel = page.get_by_test_id("take-back")
+    yes = panel.get_by_role("button", name=f"Yes, take back hand {number}")
+    assert not yes.is_visible()  # one tap is never enough
+    panel.locator("summary", has_text=f"Take back hand {number}").click()
+    if reason:
+        panel.locator("textarea[name=reason]").fill(reason)
+    return yes
+
+
+def test_a_hand_recorded_by_mistake_is_taken_back_in_two_taps(browser_page, live_server, played):
+    page = on_phone(browser_page, live_server, played)
+    enter_hand(page, makers="EW", tricks=4)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert score(page) == "Score so far 1 1"
+
+    yes = take_back(page, 2, reason="entered twice")
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    assert grave_violations(page) == []
+    shot(page, "phone-take-back-1-asked")
+    yes.click()
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 taken back").wait_for()
+    assert score(page) == "Score so far 1 0"  # as before hand 2
+    assert page.locator("[data-next-label]").inner_text() == "2"
+    assert "E-W make" not in page.locator("#table-sheet").inner_text()
+    assert page.get_by_test_id("take-back").locator("summary").inner_text() == "Take back hand 1"
+    assert sheet(played) == [("NS", 3)]
+    assert RemovedHand.objects.get().reason == "entered twice"
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-take-back-2-done")
+
+
+def test_a_take_back_made_offline_waits_and_is_sent_once_the_network_returns(
+    browser_page, live_server, played
+):
+    second_hand_by_mistake(played)
+    page = on_phone(browser_page, live_server, played)
+    answers = []
+    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    page.context.set_offline(True)
+    take_back(page, 2).click()
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="Not sent yet: 1 take-back waiting (take-back of hand 2)").wait_for()
+    assert page.get_by_test_id("phone-notice").count() == 0  # not "taken back" before it is
+    # The hand as it was played goes in its place: hand 2, once hand 2 is taken back.
+    assert page.locator("[data-next-label]").inner_text() == "2"
+    enter_hand(page, makers="NS", tricks=3)
+    queue.filter(has_text="Not sent yet: 2 waiting (take-back of hand 2, hand 2)").wait_for()
+    assert sheet(played) == [("NS", 3), ("EW", 4)]
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-take-back-3-offline")
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert queue.is_hidden()
+    assert answers == [200, 200]  # each sent once, in order
+    assert sheet(played) == [("NS", 3), ("NS", 3)]
+    assert RemovedHand.objects.get().data["makers"] == "EW"
+    assert score(page) == "Score so far 2 0"
+    assert page.get_by_test_id("phone-refused").is_hidden()
+    shot(page, "phone-take-back-4-back-online")
+
+
+def test_the_other_phone_records_the_next_hand_and_the_take_back_is_refused_in_words(
+    browser_page, live_server, played
+):
+    second_hand_by_mistake(played)
+    first = on_phone(browser_page, live_server, played)
+    yes = take_back(first, 2)  # asked, not yet confirmed
+    other = first.context.browser.new_context(viewport=PHONE)
+    try:
+        second = on_phone(other.new_page(), live_server, played)
+        enter_hand(second, makers="NS", tricks=3)
+        second.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
+    finally:
+        other.close()
+    yes.click()
+    first.get_by_test_id("phone-error").wait_for()
+    assert refusal_shown(first) == (
+        "Not taken back. Hand 2 was not taken back: hand 3 has been recorded at this table "
+        "since (law 2: N-S make, three tricks: 1), and only the last hand is taken back. "
+        "Hand 2 may now be changed only by the secretary, as the club's referee. (law 5, "
+        "ruling E9)"
+    )
+    assert sheet(played) == [("NS", 3), ("EW", 4), ("NS", 3)]
+    assert not RemovedHand.objects.exists()
+    # The page as the table now is: hand 3 is the last, to correct or take back, its
+    # take-back closed (never one tap from taking off the hand just refused for).
+    panel = first.get_by_test_id("take-back")
+    assert panel.locator("summary").inner_text() == "Take back hand 3"
+    assert not panel.get_by_role("button", name="Yes, take back hand 3").is_visible()
+    assert score(first) == "Score so far 2 1"
+    assert first.evaluate(WIDTH) <= PHONE["width"]
+    shot(first, "phone-take-back-5-refused")
