@@ -28,6 +28,7 @@ from scoring.models import Rubber
 from scoring.rules import get_ruleset
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
+from scoring.services import taken_back_since
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -107,11 +108,14 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     """The rubber's last hand, for the phone to show and offer to correct or take back: its
     number, what it scored (its lines), the form's fields holding it, and when it was
     recorded (the take-back sends it: a hand taken back and entered again since is another,
-    club.recording.hand_remove)."""
+    club.recording.hand_remove). `followed`: a later hand was recorded after it and taken
+    back since, so the table may change it no more (ruling E9: only the secretary now),
+    and neither form is offered."""
     if rubber is None or not hands:
         return None
     hand = hands[-1]
     return {
+        "followed": taken_back_since(rubber_id=rubber.pk, hand=hand),
         "number": hand["number"],
         "lines": hand["lines"],
         "corrected": hand["corrected"],

@@ -564,16 +564,34 @@ def rubber_record_hand(*, rubber: Rubber, data: dict, user=None, table=None, via
 
 
 def _later_hand_at_table(hand: Hand) -> bool:
-    """Has a hand been recorded after this one at the same table (or in the same rubber)?"""
+    """Has a hand been recorded after this one at the same table (or in the same rubber)?
+    One recorded and taken back since counts: ruling E9 frees a hand "until the next hand
+    at that table is recorded", and taking the next one back does not free it again (else
+    a phone could take a sheet back hand by hand)."""
     rubber = hand.rubber
     if rubber.table_id is None:
-        return rubber.hands.filter(number__gt=hand.number).exists()
-    return (
-        Hand.objects.filter(rubber__table_id=rubber.table_id, recorded_at__gt=hand.recorded_at)
-        .exclude(pk=hand.pk)
-        .exists()
-        or rubber.hands.filter(number__gt=hand.number).exists()
+        later = rubber.hands.filter(number__gt=hand.number).exists()
+    else:
+        later = (
+            Hand.objects.filter(rubber__table_id=rubber.table_id, recorded_at__gt=hand.recorded_at)
+            .exclude(pk=hand.pk)
+            .exists()
+            or rubber.hands.filter(number__gt=hand.number).exists()
+        )
+    return later or taken_back_since(rubber_id=rubber.pk, hand=hand)
+
+
+def taken_back_since(*, rubber_id: int, hand) -> bool:
+    """Was a later hand of the rubber recorded after `hand` (a Hand, or its number and
+    when it was recorded as the score sheet gives them) and taken back since (ruling E9)?"""
+    number, recorded_at = (
+        (hand.number, hand.recorded_at)
+        if isinstance(hand, Hand)
+        else (hand["number"], hand["recorded_at"])
     )
+    return RemovedHand.objects.filter(
+        rubber_id=rubber_id, number__gt=number, at__gt=recorded_at
+    ).exists()
 
 
 def _check_may_change(

@@ -241,7 +241,8 @@ def test_record_a_hand_on_the_phone_page(season, client, django_assert_max_num_q
         "expected_number": LONG + 1,
         "rubber": season["rubber"].pk,
     }
-    with django_assert_max_num_queries(_with_locks(14, locks=1, together=2, replayed=1)):
+    # 15: the last hand's forms are offered unless a later hand was taken back (ruling E9).
+    with django_assert_max_num_queries(_with_locks(15, locks=1, together=2, replayed=1)):
         response = client.post(url, form, HTTP_IDEMPOTENCY_KEY="p-21")
     assert response.status_code == 200
     assert season["rubber"].hands.count() == LONG + 1
@@ -249,7 +250,8 @@ def test_record_a_hand_on_the_phone_page(season, client, django_assert_max_num_q
 
 def test_correct_the_last_hand(season, django_assert_max_num_queries):
     url = f"{_hands(season)}{LONG}/"
-    with django_assert_max_num_queries(_with_locks(20, locks=1, together=1)):
+    # 21: one of them asks whether a later hand was recorded and taken back (ruling E9).
+    with django_assert_max_num_queries(_with_locks(21, locks=1, together=1)):
         response = season["secretary"].put(
             url, {"hand": {"makers": "NS", "tricks": 4}}, format="json"
         )
@@ -261,7 +263,7 @@ def test_correct_the_last_hand_from_the_table(season, django_assert_max_num_quer
     evening = season["evening"].pk
     url = f"/api/v1/clubs/{SLUG}/evenings/{evening}/tables/100/rubbers/1/hands/{LONG}/"
     phone = _phone(season, "correct-20")
-    with django_assert_max_num_queries(_with_locks(21, locks=1, together=1)):
+    with django_assert_max_num_queries(_with_locks(22, locks=1, together=1)):
         response = phone.put(url, {"hand": {"makers": "NS", "tricks": 4}}, format="json")
     assert response.status_code == 200, response.content
 
@@ -281,6 +283,6 @@ def test_remove_the_last_hand(season, django_assert_max_num_queries):
     """At an evening's table: the removal is logged in the evening's record, as a hand is.
     (One DELETE takes the hand's confirmation with it, club.HandConfirmation's cascade.)"""
     url = f"{_hands(season)}{LONG}/remove/"
-    with django_assert_max_num_queries(_with_locks(21, locks=1)):
+    with django_assert_max_num_queries(_with_locks(22, locks=1)):
         response = season["secretary"].post(url, {"reason": "Entered twice."}, format="json")
     assert response.status_code == 200, response.content

@@ -94,7 +94,15 @@ def test_the_last_hand_taken_back_leaves_the_sheet_as_before_it(played, client):
     assert tricks(played) == [3]
     assert "E-W make, four tricks" not in page  # the sheet without it
     assert "Hand <span data-next-label>2</span>" in page  # hand 2 is to come again
-    assert "<summary>Take back hand 1</summary>" in page  # hand 1 is the last again
+    # Hand 1 is the last again, but hand 2 was recorded after it: the table may change it
+    # no more (ruling E9), and the phone says so instead of offering it.
+    assert "<summary>Take back hand 1</summary>" not in page
+    assert "<summary>Correct hand 1</summary>" not in page
+    assert (
+        "Hand 1 can no longer be changed at the table: a later hand was recorded after it "
+        "(and taken back since). Only the secretary may change it now, with a reason "
+        "(ruling E9)."
+    ) in page
     removed = RemovedHand.objects.get()
     assert (removed.number, removed.reason, removed.at_table) == (2, "entered twice", True)
     assert (removed.data["makers"], removed.data["tricks"]) == ("EW", 4)
@@ -281,3 +289,33 @@ def test_a_call_ace_deal_is_taken_back_as_a_deal_and_a_closed_sitting_keeps_its_
     assert answer.status_code == 400
     assert shown(answer) == f"Not taken back. {words}"
     assert Rubber.objects.get(pk=sitting.pk).hand_count == 1
+
+
+def test_a_sheet_is_not_taken_back_hand_by_hand(played):
+    """Ruling E9 frees a hand "until the next hand at that table is recorded": hand 2
+    recorded and taken back, hand 1 stays as it was for the table, taken back or
+    corrected; the secretary may still change it, with a reason."""
+    page = recorded(played, {"makers": "EW", "tricks": "4"}, 2)
+    assert post(played, take_back_form(page)).status_code == 200
+    hand_1 = Hand.objects.get(rubber=played.rubber, number=1)
+    sent = {
+        "rubber": played.rubber.pk,
+        "take_back": "1",
+        "recorded_at": hand_1.recorded_at.isoformat(),
+    }
+    refused = post(played, {**sent, "reason": ""})
+    assert refused.status_code in (400, 403, 409)
+    assert "Too late for the players to change this hand" in shown(refused)
+    corrected = post(played, {"correct": "1", "rubber": played.rubber.pk, **MARCH})
+    assert "Too late for the players to change this hand" in shown(corrected)
+    assert tricks(played) == [3] and RemovedHand.objects.count() == 1
+    with pytest.raises(Exception, match="needs a reason"):
+        recording.hand_correct(
+            evening_id=played.evening.pk, table_number=1, rubber_number=1, number=1,
+            data={"makers": "NS", "tricks": 5}, is_secretary=True,
+        )  # fmt: skip
+    recording.hand_correct(
+        evening_id=played.evening.pk, table_number=1, rubber_number=1, number=1,
+        data={"makers": "NS", "tricks": 5}, is_secretary=True, reason="the table's word",
+    )  # fmt: skip
+    assert tricks(played) == [5]
