@@ -84,7 +84,12 @@ def test_a_hand_recorded_by_mistake_is_taken_back_in_two_taps(browser_page, live
     assert score(page) == "Score so far 1 0"  # as before hand 2
     assert page.locator("[data-next-label]").inner_text() == "2"
     assert "E-W make" not in page.locator("#table-sheet").inner_text()
-    assert page.get_by_test_id("take-back").locator("summary").inner_text() == "Take back hand 1"
+    # Hand 1 is the last again, the table's no more (ruling E9): said, not offered.
+    assert page.get_by_test_id("take-back").count() == 0
+    assert (
+        "Only the secretary may change it now"
+        in page.get_by_test_id("last-hand-followed").inner_text()
+    )
     assert sheet(played) == [("NS", 3)]
     assert RemovedHand.objects.get().reason == "entered twice"
     assert page.evaluate(WIDTH) <= PHONE["width"]
