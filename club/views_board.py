@@ -473,7 +473,8 @@ def table_record(request, token: str):
     in time answers 409 with Retry-After, not kept by the Idempotency-Key, so the phone's
     queue sends the hand again. A refusal answers 400 (409 for a conflict), as the API's
     and the progressive's table's phone's do, the form as it was typed and the refusal
-    naming its field in words (club.phone.refused_form)."""
+    naming its field in words (club.phone.refused_form). The phone's queue gets the live
+    part; a form posted without JavaScript gets the whole page (`phone_answer`)."""
     table = _table(token)
     error = notice = typed = None
     status = 200
@@ -537,7 +538,17 @@ def table_record(request, token: str):
         entered=typed.values if typed else None,
         correcting=None if stale else correct,
     )
-    response = render(request, "club/_table.html", context, status=status)
+    response = phone_answer(request, context, status=status)
     if retry_after:
         response["Retry-After"] = retry_after
     return response
+
+
+def phone_answer(request, context: dict, *, status: int) -> HttpResponse:
+    """The answer to a form posted from the table's phone: its live part to the phone's
+    queue (static/js/phone-queue.js, which sends HX-Request and swaps the part in), the
+    whole page to a form posted without JavaScript (switched off, or its script not
+    loaded), which a bare fragment would leave unstyled, as a progressive's table's phone
+    answers (tournaments/views_phone.py)."""
+    page = "club/_table.html" if request.headers.get("HX-Request") else "club/table.html"
+    return render(request, page, context, status=status)
