@@ -16,7 +16,8 @@ The page follows its table. When the round at the table is over (its rubber won,
 fixed deals decided: ruling P1) it says so, and that the director seats the next round;
 when he has, the same page (its poll sees another phase) shows the table's new players
 and rubber. A finished tournament's page shows the table's last sheet and records
-nothing more.
+nothing more; a table of the last round still corrects its last deal there, no deal
+following it (law 5, ruling E9), until the director declares the results final.
 """
 
 import functools
@@ -50,9 +51,11 @@ tournament_phone_link = functools.partial(phone_link, page="tournament-phone")
 #: What a progressive adds to the laws' limits on correcting (table_links.may_correct).
 CORRECTION_LIMITS = (
     "Here: the last deal of this table's round, while the round is the one in play. Once "
-    "the round is over at this table a correction may change its figures but not who won "
-    "it: the director seats the next round from that result. After that, and once the "
-    "tournament is over, ask the director: the club's secretary corrects it."
+    "the round is over at this table a correction may change its figures but not whether "
+    "it is over, nor, before the last round, who won it: the director seats the next round "
+    "from that result. No deal follows the last round's, so it may be corrected here until "
+    "the director declares the results final. After that, ask the director: he corrects "
+    "any deal of the tournament on the table's sheet, with a reason (ruling E9)."
 )
 
 
@@ -84,8 +87,9 @@ def _state(at: AtTable, rubber: Rubber | None, result: dict | None) -> str:
 def phone_context(at: AtTable, *, error=None, notice=None, entered=None, correcting=None) -> dict:
     """The phone page: the table's round and players, the form for its next deal while it
     is in play, what happens next when it is not, its last deal with the form correcting
-    it while the tournament goes on, and the table's score sheet. `entered` holds a
-    refused form's values to show again (`correcting` the deal it was correcting)."""
+    it (in the last round until the results are declared final), and the table's score
+    sheet. `entered` holds a refused form's values to show again (`correcting` the deal
+    it was correcting)."""
     link, played = at.link, at.round
     tournament = link.tournament
     club = tournament.club
@@ -102,7 +106,12 @@ def phone_context(at: AtTable, *, error=None, notice=None, entered=None, correct
         if played is not None and state in {"over", "absent"}
         else []
     )
-    phase = f"{played.number if played else 0} {rubber.pk if rubber else 'none'} {state}"
+    # The table's last deal may be corrected here (table_links.may_correct): while its round
+    # is the one in play, and in the last round until the results are declared final.
+    correctable = rubber is not None and (state != "finished" or not at.final)
+    phase = f"{played.number if played else 0} {rubber.pk if rubber else 'none'} {state}" + (
+        " final" if at.final else ""
+    )
     digest = hashlib.sha256(
         repr(
             (link.token, phase, waiting)
@@ -126,6 +135,10 @@ def phone_context(at: AtTable, *, error=None, notice=None, entered=None, correct
         "winner_words": f"{sides[winner]} ({winner[0]}-{winner[1]})" if winner in sides else "",
         "waiting": waiting,
         "over_words": table_links.over_words(at) if at.over else "",
+        "correctable": correctable,
+        "correct_until": table_links.CORRECT_UNTIL_FINAL
+        if state == "finished" and correctable
+        else "",
         "last_round": at.last_round,
         "standings_public": club.is_public and tournament.is_public,
         "sheet": rubber_sheet(rubber, club, scoresheet=scoresheet) if rubber else None,
@@ -169,8 +182,10 @@ def _rubber_to_change(at: AtTable, post, *, correcting: str = "") -> int:
     """The rubber the phone meant its deal or correction (`correcting`, the deal in words)
     for (the form's `rubber`: one queued while the round changed is then not made in the
     next round's rubber), else the one at the table now; refused in words when the
-    tournament is over or the round seats no table of this number."""
-    if at.over:  # said again under the rubber's lock (table_links.may_record, may_correct)
+    tournament is over (a correction: once its results are declared final) or the round
+    seats no table of this number."""
+    # Said again under the rubber's lock (table_links.may_record, may_correct).
+    if at.over and (not correcting or at.final):
         raise table_links.over_refusal(at, correcting=correcting)
     meant = whole_number(post, "rubber")
     if meant is not None:
