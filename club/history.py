@@ -89,6 +89,16 @@ def _who(event: EveningEvent) -> str:
     return "no name recorded"
 
 
+def changes_since(*, evening: Evening, version: int) -> list[str]:
+    """Each entry of the evening's log after `version` (what a device that saw that version
+    has not seen), oldest first, in words with who made it: "Ann arrives, by Silas Wegg"."""
+    rows = evening.events.select_related("by_user", "by_table").filter(seq__gt=version)
+    return [
+        f"{describe(event.data, automatic=event.automatic)}, by {_who(event)}"
+        for event in rows.order_by("seq")
+    ]
+
+
 def evening_history(*, evening: Evening, limit: int = 60) -> dict:
     """The last `limit` entries of the evening's log in words, newest first, and what an
     undo would do: {"entries": [{seq, at, who, what, why, undone, decisions}], "total",

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rest_framework.permissions import SAFE_METHODS
 
 from club import closing, confirmations, evenings, phone, phone_links, recording, services
+from club.board_refusals import board_refusal, table_words
 from club.evening_undo import evening_undo, logged_action
 from club.formation import FormationError
 from club.history import describe, evening_history
@@ -29,7 +30,6 @@ from club.models import Evening, Table
 from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
 from config.api import UserError
 from config.ratelimit import api_rate_wait, too_many
-from core.echo import refusal
 from core.inputs import whole_number
 from core.text import clean_name
 from scoring.hand_input import hand_input
@@ -223,17 +223,17 @@ def _event_from_form(post) -> dict:
     return event
 
 
-def _table_number(post) -> int:
+def _table_number(evening: Evening, post) -> int:
     number = whole_number(post, "table")
     if number is None:
-        raise UserError("Choose a table by its number.", field="table")
+        raise UserError(table_words(evening, post), field="table")
     return number
 
 
 def _board_table(evening: Evening, post) -> Table:
-    table = evening.tables.filter(number=_table_number(post)).first()
+    table = evening.tables.filter(number=_table_number(evening, post)).first()
     if table is None:
-        raise UserError("Choose one of the evening's tables by its number.", field="table")
+        raise UserError(table_words(evening, post), field="table")
     return table
 
 
@@ -274,7 +274,9 @@ def board_action(request, pk: int):
             notice = [f"Undone: {describe(logged_action(logged))}."]
         elif kind == "close_sitting":
             evenings.evening_close_sitting(
-                evening_id=evening.pk, table_number=_table_number(request.POST), user=request.user
+                evening_id=evening.pk,
+                table_number=_table_number(evening, request.POST),
+                user=request.user,
             )
         else:
             logged = evenings.evening_act(
@@ -286,7 +288,8 @@ def board_action(request, pk: int):
             # Each decision's text names its law already ("ruling T2: Ann arrives ...").
             notice = [d["text"] for d in logged.decisions]
     except USER_ERRORS as exc:
-        error = refusal(exc)
+        evening.refresh_from_db()  # as the refusal finds it: what moved it on, its tables
+        error = board_refusal(exc, evening=evening, post=request.POST)
         if kind == "cut" and not request.POST.get("draw"):
             error["typed"] = _typed_cut(request.POST)
         if kind == "close":
@@ -493,7 +496,7 @@ def table_record(request, token: str):
     again. A refusal answers 400 (409 for a conflict), as the API's and the progressive's
     table's phone's do, the form as it was typed and the refusal naming its field in
     words (club.phone.refused_form). The phone's queue (an htmx request) gets the live
-    part; a form posted without JavaScript, the whole page."""
+    part; a form posted without JavaScript, the whole page (`phone_answer`)."""
     table = _table(token)
     error = notice = typed = None
     status = 200
@@ -571,8 +574,7 @@ def table_record(request, token: str):
         correcting=None if stale or taking_back is not None else correct,
         taking_back=None if stale else taking_back,
     )
-    page = "club/_table.html" if request.headers.get("HX-Request") else "club/table.html"
-    response = render(request, page, context, status=status)
+    response = phone_answer(request, context, status=status)
     if retry_after:
         response["Retry-After"] = retry_after
     return response
@@ -588,3 +590,13 @@ def _rubber_changed(table: Table, post) -> tuple[Rubber, bool]:
     if rubber is None:
         raise UserError("No hand has been recorded at this table.")
     return rubber, rubber != rubbers.first()
+
+
+def phone_answer(request, context: dict, *, status: int) -> HttpResponse:
+    """The answer to a form posted from the table's phone: its live part to the phone's
+    queue (static/js/phone-queue.js, which sends HX-Request and swaps the part in), the
+    whole page to a form posted without JavaScript (switched off, or its script not
+    loaded), which a bare fragment would leave unstyled, as a progressive's table's phone
+    answers (tournaments/views_phone.py)."""
+    page = "club/_table.html" if request.headers.get("HX-Request") else "club/table.html"
+    return render(request, page, context, status=status)

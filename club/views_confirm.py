@@ -2,7 +2,8 @@
 where the side that did not record a hand confirms or disputes it, and the secretary's
 board, where a disputed hand is settled with a reason (law 5, ruling E9).
 
-Both answer with the page's live part, as every other form of those pages does.
+Both answer with the page's live part, as every other form of those pages does (the
+table's phone: the whole page to a form posted without JavaScript, `phone_answer`).
 """
 
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,7 @@ from club.views_board import (
     _table,
     board_context,
     live_board,
+    phone_answer,
     phone_link,
     table_context,
 )
@@ -66,8 +68,7 @@ def table_answer(request, token: str):
         # As a hand refused at the same phone (club.phone.Refused): 400, 409 for a conflict.
         error = named_refusal(exc, ruleset=table.evening.ruleset)
         status = 409 if isinstance(exc, Conflict) else 400
-    context = table_context(table, error=error, notice=notice)
-    return render(request, "club/_table.html", context, status=status)
+    return phone_answer(request, table_context(table, error=error, notice=notice), status=status)
 
 
 @login_required

@@ -691,7 +691,12 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
         previous_data=previous[0],
         previous_points=previous[1],
         data=row.data,
-        kind=HandCorrection.Kind.FREE if free else HandCorrection.Kind.REFEREE,
+        # Ruling E9: the referee's correction, with his reason, is his, even of a hand the
+        # players could still correct themselves (a tournament's director correcting its
+        # last deal, which no deal follows).
+        kind=HandCorrection.Kind.REFEREE
+        if not free or (is_secretary and reason.strip())
+        else HandCorrection.Kind.FREE,
         reason=reason.strip(),
         law=law,
         by_user=user if user is not None and user.is_authenticated else None,

@@ -405,13 +405,14 @@ def _hand_common(hand: dict, describe, kind: str, seats: list | None = None) -> 
 
 
 def _corrected_by(correction: dict) -> str:
-    """Ruling E9: the players before the next hand, or afterwards the secretary as referee."""
+    """Ruling E9: the players before the next hand, or the club's referee (the secretary;
+    at a tournament's table its director too), named."""
     # "by" is the corrector's full name or role, never his login name (selectors.public_name).
     name = correction.get("by") or ("the table's phone" if correction.get("at_table") else None)
     if correction["kind"] == "referee":
-        who = "the secretary, as the club's referee"
-        if name == SECRETARY:
-            name = None  # said already
+        who = "the club's referee"
+        if name in (SECRETARY, None):
+            who, name = "the secretary, as the club's referee", None  # his role said
     else:
         who = "the players, before the next hand"
     return f"{who} ({name})" if name else who

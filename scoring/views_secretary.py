@@ -79,7 +79,10 @@ def secretary_context(request, club, rubber: Rubber, *, posted=None) -> dict:
     }
 
 
-def _reason(post) -> str:
+def change_reason(post) -> str:
+    """The reason a posted change of a hand gives (ruling E9: kept beside it), cleaned, or
+    refused in words when none is given; the rubber's page's and a progressive table's
+    sheet's (tournaments/views_table.py)."""
     reason = clean_text(
         post.get("reason", ""),
         field="reason",
@@ -103,7 +106,7 @@ def _change(request, rubber: Rubber) -> str:
     number = whole_number(post, "number")
     if number is None:
         raise UserError("Choose the hand by its number.", field="number")
-    reason = _reason(post)
+    reason = change_reason(post)
     # One service for every door (club.recording): at an evening's table the change is
     # an entry of the evening's log, with who made it and why.
     if kind == "correct":

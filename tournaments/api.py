@@ -31,8 +31,15 @@ class TournamentOutput(serializers.ModelSerializer):
         fields = [
             "slug", "name", "kind", "ruleset", "is_public", "precedence", "evenings",
             "movement", "rounds_planned", "deals_per_round", "standings_round",
-            "standings_version", "stake",
+            "standings_version", "stake", "results_final_at",
         ]  # fmt: skip
+        extra_kwargs = {
+            "results_final_at": {
+                "help_text": "When the director declared a progressive's results final "
+                "(null: not yet): until then a table of its last round may still correct "
+                "its last deal from its phone (law 5, ruling E9)."
+            }
+        }
 
 
 def _precedence_field() -> serializers.ListField:

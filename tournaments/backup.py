@@ -26,8 +26,9 @@ ROWS = [
     (StandingsVersion, "tournament__club"),
 ]
 DERIVED = {(TournamentTotal, name) for name in ("rank", "tied", "head_to_head", "rounds_won")} | {
-    (Tournament, "stake")
-}  # a backup from before the stake meant none (ruling P2): 0
+    (Tournament, "stake"),  # a backup from before the stake meant none (ruling P2): 0
+    (Tournament, "results_final_at"),  # one from before results were declared final: not yet
+}
 
 
 def derive_standings(club) -> None:

@@ -52,6 +52,12 @@ class Tournament(models.Model):
     standings_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # Progressive: the stake per point each round's table plays for (ruling P2; 0: none).
     stake = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    # Progressive: when its director declared its results final, once its last round was
+    # played out (None: not yet). Until then each table of the last round may still
+    # correct its last deal from its phone, no deal following it (law 5, ruling E9); after
+    # it only the director (or the club's secretary) corrects, with a reason
+    # (tournaments.table_links, tournaments.corrections).
+    results_final_at = models.DateTimeField(null=True, blank=True)
     standings_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -11,6 +11,7 @@ more). A round is seated only when every table of the round before has its resul
 import secrets
 
 from django.db import transaction
+from django.utils import timezone
 
 from club.models import Member
 from club.selectors import club_is_directed_by
@@ -20,7 +21,7 @@ from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
-from tournaments.table_links import table_links_issue
+from tournaments.table_links import final_when, table_links_issue, unfinished_tables
 
 
 def directors_at_round_tables(user, club):
@@ -234,6 +235,48 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     # number seated for the first time gets its card now; the others keep theirs.
     table_links_issue(tournament=tournament, numbers=[table.number for table in seating.tables])
     return played
+
+
+@transaction.atomic
+def tournament_results_final(*, tournament_id: int) -> Tournament:
+    """The director declares a progressive's results final, once its planned rounds are all
+    played out (`table_links.tournament_over`): as closing ends an evening, it ends what the
+    tables' phones may correct. Until then each table of the last round may correct its
+    last deal, no deal following it (law 5, ruling E9); after it the director (or the
+    club's secretary) corrects any deal, with a reason, on the table's sheet
+    (tournaments.corrections). Refused in words while a round is still to be played."""
+    tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
+    _progressive(tournament)
+    if tournament.results_final_at is not None:
+        raise UserError(
+            f"The results were declared final already, {final_when(tournament)}.",
+            field="action",
+        )
+    latest = tournament.rounds.order_by("-number").first()
+    if not tournament.rounds_planned:
+        raise UserError(
+            "The results are declared final once the tournament's planned rounds are played, "
+            "and this one has no number of rounds planned.",
+            field="action",
+        )
+    if latest is None or latest.number < tournament.rounds_planned:
+        seated = f"round {latest.number} is" if latest else "no round is"
+        raise UserError(
+            f"The tournament has {tournament.rounds_planned} rounds and {seated} seated so "
+            "far: the results are declared final once the last has been played out.",
+            field="action",
+        )
+    playing = unfinished_tables(latest)
+    if playing:
+        raise UserError(
+            f"Round {latest.number}, the last, is still being played at table"
+            f"{'s' if len(playing) > 1 else ''} {', '.join(map(str, playing))}: the results "
+            "are declared final once every table has its result.",
+            field="action",
+        )
+    tournament.results_final_at = timezone.now()
+    tournament.save(update_fields=["results_final_at"])
+    return tournament
 
 
 def sides_of(seats: dict) -> dict[str, str]:

@@ -17,8 +17,11 @@ out while the players change places.
   recorded in the next round's rubber, and the rubber of any other table is refused.
 - **What it corrects**: the last deal of that same rubber, as an evening's table's phone
   corrects its last hand (law 5, ruling E9), through `club.recording.hand_correct`; a
-  round over at the table keeps its result (`may_correct` says why). Anything else is
-  the club's secretary's to correct, as the club's referee, on the rubber's page.
+  round over at the table keeps its result (`may_correct` says why). In the last round no
+  deal follows the last, so the table may correct it after the tournament is over too,
+  until the director declares the results final (`may_correct`). Anything else is the
+  director's to correct, as the club's referee, with a reason, on the table's sheet
+  (tournaments.corrections).
 - **What it takes back**: that same last deal, recorded by mistake, through
   `club.recording.hand_remove`, while the round is in play at the table
   (`may_take_back`: a round over keeps the deal that decided it).
@@ -31,7 +34,10 @@ out while the players change places.
   phone still holding it is told that the link was replaced.
 - **A finished tournament** (`tournament_over`: its planned rounds all seated and every
   table of the last played out) records nothing more: its links still show the table's
-  last sheet, and refuse a deal or a correction saying that the tournament is over.
+  last sheet, and refuse a deal saying that the tournament is over. Each table of the last
+  round still corrects its last deal until the director declares the results final
+  (`Tournament.results_final_at`, tournaments.rounds.tournament_results_final); then a
+  correction is refused, saying who corrects it and how.
 """
 
 from __future__ import annotations
@@ -59,10 +65,11 @@ DEAD_LINK = {
     "link_expired": "This table's link has expired.",
 }
 ASK_THE_DIRECTOR = "Ask the tournament's director for the table's new card."
-#: Who corrects a deal the players at a progressive's table may no longer correct.
+#: Who corrects a deal the players at a progressive's table may no longer correct, and how
+#: (ruling E9: the club's referee; tournaments.corrections).
 ASK_THE_REFEREE = (
-    "ask the director: the club's secretary corrects it as the club's referee, and the "
-    "original is kept beside the correction"
+    "ask the director: he corrects any deal of the tournament on the table's sheet, with a "
+    "reason, as the club's referee, and the original is kept beside the correction"
 )
 
 
@@ -133,6 +140,12 @@ class AtTable:
     over: bool
 
     @property
+    def final(self) -> bool:
+        """Whether the director has declared the tournament's results final (as the link
+        read its tournament: `results_final` reads it again under the rubber's lock)."""
+        return self.link.tournament.results_final_at is not None
+
+    @property
     def last_round(self) -> bool:
         """Whether the round at the table is the tournament's last planned one."""
         planned = self.link.tournament.rounds_planned
@@ -190,12 +203,33 @@ def tournament_over(tournament: Tournament, latest: Round | None) -> bool:
     return not unfinished_tables(latest)
 
 
+def final_when(tournament: Tournament) -> str:
+    """When the results were declared final, in words: "at 23:10 on 21 November 1888"."""
+    moment = timezone.localtime(tournament.results_final_at)
+    return f"at {moment:%H:%M} on {moment.day} {moment:%B %Y}"
+
+
 def over_words(at: AtTable) -> str:
     """A finished tournament, in words, for its links' pages and refusals."""
+    if at.final:
+        return (
+            f"The tournament is over: its director declared the results final "
+            f"{final_when(at.link.tournament)}, and this table's link records and corrects "
+            "nothing more."
+        )
     return (
         f"The tournament is over: every table has played its last round, round "
         f"{at.round.number}, and this table's link records nothing more."
     )
+
+
+#: How long the players at a table of the last round may correct its last deal once the
+#: tournament is over: no deal follows it (law 5, ruling E9), so until the director
+#: declares the results final, as closing an evening ends its tables' corrections.
+CORRECT_UNTIL_FINAL = (
+    "No deal follows this table's last, so it may still be corrected here (law 5, ruling "
+    "E9) until the director declares the results final."
+)
 
 
 def over_refusal(at: AtTable, *, change: str = "") -> Conflict:
@@ -209,6 +243,15 @@ def over_refusal(at: AtTable, *, change: str = "") -> Conflict:
             law="ruling E9",
         )
     return Conflict(over_words(at), field="rubber", code="tournament_over")
+
+
+def results_final(link: TournamentTable) -> bool:
+    """Whether the link's tournament has its results declared final, read with its row
+    locked after the rubber's (core/db.py's order: rubbers first), so that a correction
+    and the director declaring the results final are one before the other, never both."""
+    locked = lock_one(Tournament.objects.filter(pk=link.tournament_id), what="tournament")
+    link.tournament.results_final_at = locked.results_final_at
+    return locked.results_final_at is not None
 
 
 def _earlier_round(link: TournamentTable, rubber: Rubber) -> RoundTable | None:
@@ -265,7 +308,7 @@ def may_record(link: TournamentTable) -> Callable[[Rubber | None], None]:
     return check
 
 
-def _round_won(rubber: Rubber) -> str | None:
+def round_won(rubber: Rubber) -> str | None:
     """The side that won the round at the table (its seats' `round_won`, scoring.rollup, as
     tournaments.rounds reads a table's winner), or None while it is being played."""
     return rubber.seats.filter(round_won=True).values_list("side", flat=True).first()
@@ -291,13 +334,20 @@ def may_correct(link: TournamentTable, *, number: int) -> Authorize:
       P1): as at an evening's table, where a correction may change a finished rubber's
       figures but not whether it is finished (`club.recording.hand_correct`, law 15: the
       table has cut in and out on its end), the last deal's figures may be corrected
-      while the round is the latest, but not who won the round, nor whether it is over
-      (a level round's P1 deals): the director seats the next round from that result,
-      moving winners and losers, and may be seating it now, without waiting for any
-      rubber's lock. Checked once the correction is written, on the round's result as
-      scoring wrote it (`round_won`); refused with nothing kept.
-    - **A finished tournament** (`tournament_over`) corrects nothing, as a closed evening
-      does not: its standings are final, and its links record nothing more.
+      while the round is the latest, but not whether it is over (a level round's P1
+      deals), nor, before the last round, who won it: the director seats the next round
+      from that result, moving winners and losers, and may be seating it now, without
+      waiting for any rubber's lock. No round is seated from the last round's result, so
+      there a correction may change who won it (the standings follow). Checked once the
+      correction is written, on the round's result as scoring wrote it (`round_won`);
+      refused with nothing kept.
+    - **A finished tournament** (`tournament_over`): no deal follows the last deal of the
+      last round, so each of its tables may still correct its last deal (law 5: "before
+      the trump card is turned in the next deal"; ruling E9: until the next hand at that
+      table is recorded; neither law nor ruling sets a time) until the director declares
+      the results final, as closing an evening ends its tables' corrections; read with
+      the tournament's row locked (`results_final`). After that the link corrects
+      nothing, and the refusal says who does and how.
     """
 
     def check(rubber: Rubber | None) -> Callable[[Rubber], None] | None:
@@ -305,8 +355,8 @@ def may_correct(link: TournamentTable, *, number: int) -> Authorize:
             return None  # hand_correct answers that there is no such rubber
         at = table_now(link)
         label = f"{get_game(rubber.ruleset).hand_label} {number}"
-        _own_rubber(link, at, rubber, change=f"This correction of {label}")
-        won = _round_won(rubber)
+        _own_rubber(link, at, rubber, change=f"This correction of {label}", until_final=True)
+        won = round_won(rubber)
         return None if won is None else _keeps_result(at, rubber, won, label)
 
     return check
@@ -335,7 +385,7 @@ def may_take_back(link: TournamentTable, *, number: int) -> Authorize:
         _own_rubber(link, at, rubber, change=f"This take-back of {label}")
         if number != rubber.hand_count:
             return  # not the last (another deal since): club.recording.hand_remove says so
-        won = _round_won(rubber)
+        won = round_won(rubber)
         if won is None and rubber.status == Rubber.Status.IN_PROGRESS:
             return
         raise UserError(round_over_keeps_deals(at, rubber, won), field="number", law="ruling E9")
@@ -356,12 +406,15 @@ def round_over_keeps_deals(at: AtTable, rubber: Rubber, won: str | None) -> str:
     )
 
 
-def _own_rubber(link: TournamentTable, at: AtTable, rubber: Rubber, *, change: str) -> None:
+def _own_rubber(
+    link: TournamentTable, at: AtTable, rubber: Rubber, *, change: str, until_final: bool = False
+) -> None:
     """Refuse a change (`change`, in words: "This correction of hand 3") to a rubber that is
-    not the link's own table's in the round in play: the tournament over, a round before
-    at this table (over once the director has seated the next from its result), or
-    another table's. Nothing is written."""
-    if at.over:
+    not the link's own table's in the round in play: the tournament over (with
+    `until_final`, a correction's: once its results are declared final, `results_final`),
+    a round before at this table (over once the director has seated the next from its
+    result), or another table's. Nothing is written."""
+    if at.over and (not until_final or results_final(link)):
         raise over_refusal(at, change=change)
     if at.table is not None and at.table.rubber_id == rubber.pk:
         return
@@ -382,10 +435,21 @@ def _keeps_result(at: AtTable, rubber: Rubber, won: str, label: str) -> Callable
     """The check of a correction at a table whose round is over, won by side `won`: the
     round's result stands (see `may_correct`)."""
     ended_by = "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
+    last = at.last_round  # no round is seated from its result
 
     def check(changed: Rubber) -> None:
-        if _round_won(changed) == won:
+        now = round_won(changed)
+        if now == won or (last and now is not None):
             return
+        if last:
+            raise UserError(
+                f"This correction of {label} would leave round {at.round.number}, the last, "
+                f"undecided at this table ({winners(rubber.players, won)} won it, "
+                f"{ended_by}): its result stands decided; correct the figures so that a side "
+                f"still wins it, or {ASK_THE_REFEREE}.",
+                field="hand",
+                law="ruling E9",
+            )
         raise UserError(
             f"This correction of {label} would change who won round {at.round.number} at "
             f"this table ({winners(rubber.players, won)} won it, {ended_by}), and the "

@@ -53,6 +53,7 @@ ACTIONS = {
         "leave",
         "bye",
         "new_link",
+        "final",
     },
 }
 
@@ -156,6 +157,10 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "errors": errors or {},
         "notice": notice,
         "phones": _phones(request, tournament),
+        # Played out, its results may be declared final (tournaments.rounds).
+        "over": tournament.kind == Tournament.Kind.PROGRESSIVE
+        and table_links.tournament_over(tournament, tournament.rounds.order_by("-number").first()),
+        "final_when": table_links.final_when(tournament) if tournament.results_final_at else "",
         "reach": phone_links.board_reach(request),  # can phones open the links' codes?
     }
 
@@ -236,6 +241,12 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         return (
             f"Table {link.number} has a fresh link: print its new card; the old one no longer "
             "works."
+        )
+    if action == "final":
+        rounds.tournament_results_final(tournament_id=tournament.pk)
+        return (
+            "The results are final: the tables' phones correct nothing more. A deal is "
+            "corrected on its table's sheet, with a reason (ruling E9)."
         )
     if action in ("attach", "detach"):
         if tournament.kind != Tournament.Kind.LADDER:

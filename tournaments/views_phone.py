@@ -16,7 +16,8 @@ The page follows its table. When the round at the table is over (its rubber won,
 fixed deals decided: ruling P1) it says so, and that the director seats the next round;
 when he has, the same page (its poll sees another phase) shows the table's new players
 and rubber. A finished tournament's page shows the table's last sheet and records
-nothing more.
+nothing more; a table of the last round still corrects its last deal there, no deal
+following it (law 5, ruling E9), until the director declares the results final.
 """
 
 import functools
@@ -50,9 +51,11 @@ tournament_phone_link = functools.partial(phone_link, page="tournament-phone")
 #: What a progressive adds to the laws' limits on correcting (table_links.may_correct).
 CORRECTION_LIMITS = (
     "Here: the last deal of this table's round, while the round is the one in play. Once "
-    "the round is over at this table a correction may change its figures but not who won "
-    "it: the director seats the next round from that result. After that, and once the "
-    "tournament is over, ask the director: the club's secretary corrects it."
+    "the round is over at this table a correction may change its figures but not whether "
+    "it is over, nor, before the last round, who won it: the director seats the next round "
+    "from that result. No deal follows the last round's, so it may be corrected here until "
+    "the director declares the results final. After that, ask the director: he corrects "
+    "any deal of the tournament on the table's sheet, with a reason (ruling E9)."
 )
 
 
@@ -86,10 +89,10 @@ def phone_context(
 ) -> dict:
     """The phone page: the table's round and players, the form for its next deal while it
     is in play, what happens next when it is not, its last deal with the forms correcting
-    it and taking it back while the tournament goes on (taking back, while the round is in
-    play at the table), and the table's score sheet. `entered` holds a refused form's
-    values to show again (`correcting` the deal it was correcting, `taking_back` the deal
-    it was taking back)."""
+    it (in the last round until the results are declared final) and taking it back while
+    the round is in play at the table, and the table's score sheet. `entered` holds a
+    refused form's values to show again (`correcting` the deal it was correcting,
+    `taking_back` the deal it was taking back)."""
     link, played = at.link, at.round
     tournament = link.tournament
     club = tournament.club
@@ -106,7 +109,12 @@ def phone_context(
         if played is not None and state in {"over", "absent"}
         else []
     )
-    phase = f"{played.number if played else 0} {rubber.pk if rubber else 'none'} {state}"
+    # The table's last deal may be corrected here (table_links.may_correct): while its round
+    # is the one in play, and in the last round until the results are declared final.
+    correctable = rubber is not None and (state != "finished" or not at.final)
+    phase = f"{played.number if played else 0} {rubber.pk if rubber else 'none'} {state}" + (
+        " final" if at.final else ""
+    )
     digest = hashlib.sha256(
         repr(
             (link.token, phase, waiting)
@@ -130,6 +138,10 @@ def phone_context(
         "winner_words": f"{sides[winner]} ({winner[0]}-{winner[1]})" if winner in sides else "",
         "waiting": waiting,
         "over_words": table_links.over_words(at) if at.over else "",
+        "correctable": correctable,
+        "correct_until": table_links.CORRECT_UNTIL_FINAL
+        if state == "finished" and correctable
+        else "",
         "last_round": at.last_round,
         "standings_public": club.is_public and tournament.is_public,
         "sheet": rubber_sheet(rubber, club, scoresheet=scoresheet) if rubber else None,
@@ -175,12 +187,14 @@ def table_phone(request, token: str):
     return render(request, "tournaments/phone.html", context)
 
 
-def _rubber_to_change(at: AtTable, post, *, change: str = "") -> int:
+def _rubber_to_change(at: AtTable, post, *, change: str = "", until_final: bool = False) -> int:
     """The rubber the phone meant its deal or change (`change`, in words: "This correction
     of hand 3") for (the form's `rubber`: one queued while the round changed is then not
     made in the next round's rubber), else the one at the table now; refused in words when
-    the tournament is over or the round seats no table of this number."""
-    if at.over:  # said again under the rubber's lock (table_links.may_record, may_correct)
+    the tournament is over (a correction, `until_final`: once its results are declared
+    final) or the round seats no table of this number."""
+    # Said again under the rubber's lock (table_links.may_record, may_correct).
+    if at.over and (not until_final or at.final):
         raise table_links.over_refusal(at, change=change)
     meant = whole_number(post, "rubber")
     if meant is not None:
@@ -224,7 +238,9 @@ def table_phone_record(request, token: str):
             change = f"This take-back of {label} {taking_back}"
         else:
             change = f"This correction of {label} {correct}" if correct is not None else ""
-        rubber_id = _rubber_to_change(at, request.POST, change=change)
+        rubber_id = _rubber_to_change(
+            at, request.POST, change=change, until_final=take_back is None and correct is not None
+        )
         changing = correct if take_back is None else taking_back
         stale = changing is not None and (at.table is None or rubber_id != at.table.rubber_id)
         add_to_audit_context(tournament=link.tournament_id, table=link.number)

@@ -1,15 +1,21 @@
-"""A progressive round's table as its director scores it: the table's score sheet and the
-form for its next hand (or deal), for the club's secretaries and tournament directors.
+"""A progressive round's table as its director scores it: the table's score sheet, the
+form for its next hand (or deal), and the correction of any of its deals, for the club's
+secretaries and tournament directors.
 
 A progressive's tables play rubbers of their own (`tournaments.rounds`), not an
-evening's, so they have no phone link; the director enters each hand as the table calls
-it or hands in its paper sheet. The hand goes through the one recording service every
-door uses (`club.recording.hand_record`): scored by the same laws, its standings noted in
-the same transaction. The form sends the number of the hand it means to record
-(`expected_number`), so a second tap, or a second director entering the same table's
-sheet, is refused in words with the hand already recorded, never recorded twice. A
-correction of a recorded hand stays the secretary's, on the rubber's own page (law 5,
-ruling E9).
+evening's; besides their phones (tournaments/views_phone.py) the director enters each
+hand as the table calls it or hands in its paper sheet. The hand goes through the one
+recording service every door uses (`club.recording.hand_record`): scored by the same
+laws, its standings noted in the same transaction. The form sends the number of the hand
+it means to record (`expected_number`), so a second tap, or a second director entering
+the same table's sheet, is refused in words with the hand already recorded, never
+recorded twice.
+
+The director corrects any deal of the table, as the club's referee (law 5, ruling E9),
+with a reason, at any time, the tournament over or not: the limits are in
+tournaments/corrections.py, the correction goes through `club.recording.hand_correct`
+(the standings follow), the original is kept beside it, and the sheet then says the
+round's result as it now is.
 """
 
 from django.contrib import messages
@@ -21,14 +27,19 @@ from django.urls import reverse
 from club import phone, recording
 from club.selectors import club_is_managed_by
 from club.views_board import USER_ERRORS
+from core.echo import capped
+from core.errors import UserError
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
 from scoring.rules.games import get_game
 from scoring.views import rubber_sheet
+from scoring.views_secretary import change_reason
+from tournaments import corrections
 from tournaments.models import RoundTable
 from tournaments.rounds import sides_of, table_as_dict
+from tournaments.table_links import round_won
 from tournaments.views_director import _directed
 
 
@@ -43,8 +54,37 @@ def _round_table(tournament, round_number: int, number: int) -> RoundTable:
     return table
 
 
+def _correction(request, rubber: Rubber, posted: dict | None) -> dict:
+    """The correction form: the deal it holds and its fields. After a refused correction,
+    the deal and the fields as posted (nothing typed is lost, the reason included);
+    otherwise the deal asked for (`?correct=3`, else the last), every field of it as
+    recorded, so a correction changes what the director changes and nothing else."""
+    if posted is not None:
+        try:
+            number = whole_number(posted, "correct")
+        except UserError:
+            number = None
+        return {"number": number, "values": posted, "reason": posted.get("reason", "")}
+    try:
+        number = whole_number(request.GET, "correct")
+    except UserError:
+        number = None
+    if number is None or not 1 <= number <= rubber.hand_count:
+        number = rubber.hand_count
+    data = rubber.hands.filter(number=number).values_list("data", flat=True).first()
+    return {"number": number, "values": hand_input(rubber.ruleset).to_form(data or {})}
+
+
 def _context(
-    request, tournament, table: RoundTable, *, error=None, entered=None, notice=None
+    request,
+    tournament,
+    table: RoundTable,
+    *,
+    error=None,
+    entered=None,
+    notice=None,
+    correction_error=None,
+    corrected=None,
 ) -> dict:
     rubber: Rubber = table.rubber
     club = tournament.club
@@ -68,6 +108,10 @@ def _context(
         "error": error,
         "notice": notice,
         "is_secretary": club_is_managed_by(club=club, user=request.user),
+        # Any deal, corrected by the director as the club's referee (ruling E9).
+        "correction": _correction(request, rubber, corrected) if rubber.hand_count else None,
+        "hand_numbers": range(1, rubber.hand_count + 1),
+        "correction_error": correction_error,
         **phone.HAND_CHOICES,
     }
 
@@ -83,6 +127,8 @@ def round_table(request, pk: int, round_number: int, number: int):
     table = _round_table(tournament, round_number, number)
     if request.method != "POST":
         return render(request, "tournaments/table.html", _context(request, tournament, table))
+    if request.POST.get("change") == "correct":
+        return _correct(request, tournament, table)
     error = entered = notice = None
     status, retry_after = 201, None
     try:
@@ -114,3 +160,42 @@ def round_table(request, pk: int, round_number: int, number: int):
     if retry_after:
         response["Retry-After"] = retry_after
     return response
+
+
+def _correct(request, tournament, table: RoundTable):
+    """The director corrects a deal of the table, any deal, with a reason (law 5, ruling
+    E9; tournaments.corrections), then back to the sheet, which says the round's result as
+    it now is; a refusal comes back with the form as typed (400, 409 for a conflict)."""
+    rubber = table.rubber
+    before = round_won(rubber)
+    try:
+        number = whole_number(request.POST, "correct")
+        if number is None:
+            raise UserError(
+                f"Choose the {get_game(rubber.ruleset).hand_label} to correct by its number.",
+                field="correct",
+            )
+        reason = change_reason(request.POST)
+        hand = hand_input(rubber.ruleset).from_form(request.POST)
+        recording.hand_correct(
+            rubber_id=rubber.pk,
+            number=number,
+            data=hand,
+            reason=reason,
+            user=request.user,
+            is_secretary=True,  # the club's referee (ruling E9)
+            authorize=corrections.director_may_correct(table, number=number),
+        )
+    except USER_ERRORS as exc:
+        refused = phone.refused_form(exc, request.POST, ruleset=rubber.ruleset)
+        posted = {**refused.typed.values, "reason": capped(request.POST.get("reason", ""))}
+        context = _context(
+            request, tournament, table, correction_error=refused.error, corrected=posted
+        )
+        return render(request, "tournaments/table.html", context, status=refused.status)
+    rubber.refresh_from_db()
+    later = tournament.rounds.filter(number__gt=table.round.number).exists()
+    words = corrections.corrected_words(table, number=number, before=before, later_rounds=later)
+    messages.success(request, " ".join(words))
+    url = reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
+    return redirect(f"{url}#corrections")

@@ -2,6 +2,8 @@
 and removals with a reason, and words rather than labels on the secretary's pages
 (issue #15, items 4 and 9)."""
 
+import html
+
 import pytest
 from django.urls import reverse
 
@@ -111,6 +113,27 @@ def test_the_secretary_corrects_a_hand_late_on_the_rubber_page(client, secretary
     page = board(client, evening)
     assert "Hand 1 of rubber 1 at table 1 is corrected" in page
     assert "why: “three tricks, not five”" in page
+
+
+def test_the_secretarys_correction_of_the_last_hand_is_the_referees(client, secretary, evening):
+    """Ruling E9: the players could still correct the last hand themselves, but the
+    correction the secretary makes, with his reason, is the referee's, and the sheet names
+    him as such (it once said "corrected by the players, before the next hand")."""
+    secretary.first_name, secretary.last_name = "Silas", "Wegg"
+    secretary.save()
+    seat_four(evening)
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=THREE)
+    rubber = Rubber.objects.get(evening=evening)
+    client.force_login(secretary)
+    change = reverse("rubber-change", args=[evening.club.slug, rubber.pk])
+    form = {"change": "correct", "number": "1", "makers": "NS", "tricks": "5"}
+    assert client.post(change, {**form, "reason": "a march"}).status_code == 302
+    correction = HandCorrection.objects.get()
+    assert correction.kind == HandCorrection.Kind.REFEREE and correction.law == "law 5"
+    page = client.get(reverse("rubber-detail", args=[evening.club.slug, rubber.pk]))
+    text = " ".join(html.unescape(page.content.decode()).split())
+    assert "corrected by the club's referee (Silas Wegg)" in text
+    assert "before the next hand" not in text
 
 
 def test_the_secretary_takes_the_last_hand_off_with_a_reason(client, secretary, evening):

@@ -387,3 +387,30 @@ def test_a_refused_hand_comes_back_as_typed_with_its_field_in_words(phone, playe
     assert len(hands(played)) == 1
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-11-refused-in-words")
+
+
+def test_a_phone_without_javascript_records_a_hand_and_sees_a_styled_page(
+    browser_page, live_server, played
+):
+    """JavaScript switched off (or its script never loaded): the form posts the ordinary
+    way, and the answer is the whole page, styled, with the new score; it was once the
+    live part alone, an unstyled scrap."""
+    context = browser_page.context.browser.new_context(java_script_enabled=False, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{played.table.token}/")
+    fill_hand(page, makers="NS", tricks=5).get_by_test_id("record-hand").click()
+    page.wait_for_url(re.compile(r"/hand/$"))
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    assert [hand["tricks"] for hand in hands(played)] == [3, 5]
+    # The new score on the sheet: N-S 1 after hand 1, a march (2) makes 3 (law 2).
+    row = page.locator(f"#rubber-{played.rubber.pk}-hand-2")
+    assert re.sub(r"\s+", " ", row.inner_text()).strip().endswith("3 +2 0")
+    # Styled: the site's stylesheet applied (the phone's own layout and colours), the page
+    # whole (its heading and the form for the next hand), nothing wider than the screen.
+    assert page.locator("link[rel=stylesheet]").count() == 1
+    form = page.locator("form.hand[data-kind=record]")
+    assert form.evaluate("e => getComputedStyle(e).display") == "grid"  # site.css's .phone
+    assert page.locator("h1", has_text="Table 1").is_visible()
+    assert form.locator("[data-next-label]").inner_text() == "3"
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-11-without-javascript")

@@ -161,3 +161,71 @@ def test_a_hand_already_recorded_is_a_conflict_as_at_a_progressives_table(world)
     )
     assert answer.status_code == 409
     assert refusal_shown(answer).startswith("Not recorded. Hand 1 is already recorded")
+
+
+# --- a phone without JavaScript ------------------------------------------------------------
+# Its form posts the ordinary way, without the queue's HX-Request: the answer must be the
+# whole page (an unstyled scrap of the live part was shown before), as at a progressive's.
+
+STYLESHEET = '<link rel="stylesheet" href="/static/css/site.css">'
+
+
+def whole_page(answer) -> str:
+    page = answer.content.decode()
+    assert page.lstrip().startswith("<!doctype html>") and "<html" in page
+    assert STYLESHEET in page
+    assert page.count('id="table-live"') == 1  # the live part, once, inside the page
+    return page
+
+
+def test_a_hand_posted_without_javascript_is_answered_with_the_whole_page(world):
+    played, _ = world
+    form = {"makers": "NS", "tricks": "5", "expected_number": "2", "rubber": played.rubber.pk}
+    answer = Client().post(f"/t/{played.table.token}/hand/", form)
+    assert answer.status_code == 200
+    page = whole_page(answer)
+    assert "Hand 2 recorded." in page
+    assert "Hand <span data-next-label>3</span>" in page  # the form for the next hand
+    assert played.rubber.hands.count() == 2
+    # The phone's queue still gets the live part alone, to swap in.
+    form = {"makers": "EW", "tricks": "3", "expected_number": "3", "rubber": played.rubber.pk}
+    live = Client().post(f"/t/{played.table.token}/hand/", form, HTTP_HX_REQUEST="true")
+    assert live.status_code == 200
+    assert "<html" not in live.content.decode() and STYLESHEET not in live.content.decode()
+    assert 'id="table-live"' in live.content.decode()
+
+
+def test_a_hand_refused_without_javascript_is_the_whole_page_with_the_form_as_typed(world):
+    played, _ = world
+    form = {"makers": "EW", "tricks": "6", "alone": "on", "expected_number": "2",
+            "rubber": played.rubber.pk}  # fmt: skip
+    answer = Client().post(f"/t/{played.table.token}/hand/", form)
+    assert answer.status_code == 400
+    page = whole_page(answer)
+    assert refusal_shown(answer) == (
+        "Not recorded. The tricks taken by the makers: 6 is out of range: must be from 0 to 5 "
+        "(law 2)"
+    )
+    entry = page[page.index('data-kind="record"') : page.index("</form>")]
+    assert 'value="EW" checked' in entry and 'name="alone" checked' in entry
+    assert 'name="tricks" min="0" max="5" required inputmode="numeric" value="6"' in entry
+    assert played.rubber.hands.count() == 1
+
+
+def test_a_confirmation_answered_without_javascript_is_the_whole_page(world):
+    played, _ = world
+    played.club.confirm_hands = True
+    played.club.save(update_fields=["confirm_hands"])
+    form = {"makers": "NS", "tricks": "3", "expected_number": "2", "rubber": played.rubber.pk}
+    Client().post(f"/t/{played.table.token}/hand/", form, HTTP_HX_REQUEST="true")
+    answer = Client().post(
+        f"/t/{played.table.token}/answer/",
+        {"rubber": played.rubber.pk, "number": "2", "answer": "confirm", "by": "EW"},
+    )
+    assert answer.status_code == 200
+    assert "Hand 2 confirmed by " in whole_page(answer)
+    refused = Client().post(
+        f"/t/{played.table.token}/answer/", {"rubber": played.rubber.pk, "answer": "confirm"}
+    )
+    assert refused.status_code == 400
+    assert "Choose the hand to answer for." in whole_page(refused)

@@ -86,3 +86,57 @@ def test_two_directors_entering_the_same_deal_store_it_once(
         shot(loser, "round-table-3-second-refused")
     finally:
         other.close()
+
+
+def test_the_director_corrects_the_last_deal_on_the_sheet_after_the_results_are_final(
+    browser_page, live_server, round_one, director
+):
+    """The tournament's last deal, its results declared final: the director corrects it on
+    the table's sheet, with a reason, as the club's referee (law 5, ruling E9), and sees
+    the round's result as it now is."""
+    from club import recording
+    from tournaments import rounds
+
+    director.first_name, director.last_name = "Dora", "Whist"
+    director.save()
+    round_one.rounds_planned = 1
+    round_one.save(update_fields=["rounds_planned"])
+    for number, makers in ((1, "EW"), (2, "NS")):
+        rubber_id = at_table(round_one, number=number).rubber_id
+        recording.hand_record(rubber_id=rubber_id, data={"makers": makers, "tricks": 3})
+    rounds.tournament_results_final(tournament_id=round_one.pk)
+
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server, "director")
+    page.goto(f"{live_server.url}/secretary/tournaments/{round_one.pk}/")
+    assert (
+        "The results were declared final at " in page.get_by_test_id("results-final").inner_text()
+    )
+    page.get_by_test_id("table-1-2").click()
+    page.wait_for_url(re.compile(r"/rounds/1/tables/2/$"))
+    form = page.get_by_test_id("correction-form")
+    assert form.locator("input[name=makers][value=NS]").is_checked()  # as recorded
+    form.locator("input[name=makers][value=EW]").check()
+    form.locator("textarea[name=reason]").fill("The sides were entered the wrong way round")
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-table-4-correcting-after-the-results")
+    form.get_by_test_id("correct-hand").click()
+    page.wait_for_url(re.compile(r"/rounds/1/tables/2/#corrections$"))
+    seats = round_one.rounds.get(number=1).seating["tables"][1]["seats"]
+    said = " ".join(page.locator("ul.messages").inner_text().split())
+    assert said == (
+        "Hand 1 corrected; the original stays beside it (ruling E9). Round 1 at table 2 is now "
+        f"won by {seats['E']} & {seats['W']} (E-W), no longer by {seats['N']} & {seats['S']} "
+        "(N-S). The standings are recalculated with it."
+    )
+    assert (
+        f"Won by {seats['E']} & {seats['W']} (E-W)."
+        in page.get_by_test_id("table-over").inner_text()
+    )
+    row = " ".join(page.locator("tr.hand.corrected").inner_text().split())
+    assert "was N-S make, 3 tricks" in row
+    assert "corrected by the club's referee (Dora Whist)" in row
+    assert [d["makers"] for d in hands(at_table(round_one, number=2))] == ["EW"]
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-table-5-corrected-after-the-results")

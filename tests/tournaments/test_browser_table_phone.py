@@ -132,6 +132,56 @@ def test_a_player_corrects_the_last_deal_and_sees_the_corrected_sheet(
     shot(page, "table-phone-8-corrected")
 
 
+def test_the_last_table_corrects_the_tournaments_last_deal_until_the_results_are_final(
+    browser_page, live_server, round_one
+):
+    """The last deal of the last round ends the tournament, and no deal follows it (law 5,
+    ruling E9): the phone at that table still offers its correction, and makes it, until
+    the director declares the results final; then, left open, it says so by itself and
+    offers nothing more. It once refused the correction the moment the deal was recorded."""
+    round_one.rounds_planned = 1
+    round_one.save(update_fields=["rounds_planned"])
+    recording.hand_record(
+        rubber_id=at_table(round_one).rubber_id, data={"makers": "EW", "tricks": 3}
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/p/{TournamentTable.objects.get(number=2).token}/")
+    enter_hand(page, makers="NS", tricks=3)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
+    state = " ".join(page.get_by_test_id("table-state").inner_text().split())
+    assert state.startswith(
+        "The tournament is over: every table has played its last round, round 1, and this "
+        "table's link records nothing more. No deal follows this table's last, so it may "
+        "still be corrected here (law 5, ruling E9) until the director declares the results "
+        "final."
+    )
+    assert page.locator("form.hand[data-kind=record]").count() == 0
+
+    panel = page.get_by_test_id("last-hand")
+    panel.locator("summary").first.click()
+    form = panel.locator("form.correct")
+    form.locator("input[name=makers][value=EW]").check()  # the sides were the wrong way round
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "table-phone-11-last-deal-correcting")
+    form.get_by_test_id("correct-hand").click()
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+    assert [d["makers"] for d in hands(at_table(round_one, number=2))] == ["EW"]
+    row = page.locator("#table-sheet tr.hand.corrected")
+    assert "was N-S make, 3 tricks" in row.inner_text()  # the original beside it (E9)
+    assert rounds.round_as_dict(round_one.rounds.get(number=1))["tables"][1]["winner"] == "EW"
+
+    # The director declares the results final: the phone left open follows by itself.
+    rounds.tournament_results_final(tournament_id=round_one.pk)
+    page.get_by_test_id("table-state").filter(has_text="declared the results final").wait_for(
+        timeout=8000
+    )
+    assert "records and corrects nothing more" in page.get_by_test_id("table-state").inner_text()
+    assert page.get_by_test_id("last-hand").count() == 0
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "table-phone-12-results-final")
+
+
 def test_a_refused_correction_names_its_field_in_words_and_comes_back_as_typed(
     browser_page, live_server, round_one
 ):

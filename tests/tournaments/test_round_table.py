@@ -109,12 +109,15 @@ def test_a_secretary_scores_a_table_too_and_is_offered_the_corrections(
         == 302
     )
     page = client.get(url(round_one)).content.decode()
-    assert "Correct or take off a hand" in page
+    assert 'data-testid="correction-form"' in page  # the sheet's own, as the director's
+    assert "Take off the last hand</a> (the secretary, on the rubber's page)" in page
 
 
-def test_a_director_is_not_offered_the_secretarys_corrections(directing, round_one):
+def test_a_director_corrects_on_the_sheet_not_on_the_secretarys_page(directing, round_one):
     directing.post(url(round_one), {"makers": "NS", "tricks": "5", "expected_number": "1"})
-    assert "Correct or take off a hand" not in directing.get(url(round_one)).content.decode()
+    page = directing.get(url(round_one)).content.decode()
+    assert 'data-testid="correction-form"' in page
+    assert "Take off the last hand" not in page
 
 
 @pytest.mark.parametrize("where", [(2, 1), (1, 3)])

@@ -74,7 +74,9 @@ def test_the_last_deal_corrected_from_the_phone_changes_the_sheet_and_the_standi
     assert f'<input type="hidden" name="rubber" value="{table.rubber_id}">' in recorded
     assert 'value="NS" required checked' in recorded
     assert "Ruling E9: the players may correct a hand's score until the next hand" in recorded
-    assert "may change its figures but not who won it" in recorded
+    assert "may change its figures but not whether it is over, nor, before the last round, who" in (
+        " ".join(recorded.split())
+    )
     StandingsDirty.objects.all().delete()  # as the worker leaves it
 
     answer = send(client, two_deals, correction(table, tricks="5"))
@@ -228,23 +230,82 @@ def test_the_round_before_is_refused_once_the_next_is_seated(client, round_one, 
     assert 'data-kind="correct"' not in page and 'value="5"' not in page
 
 
-def test_a_finished_tournament_corrects_nothing(client, round_one):
+def test_the_last_tables_final_deal_is_corrected_until_the_results_are_final(client, round_one):
+    """The last deal of the last round ends the tournament, and no deal follows it: law 5
+    (until the trump is turned in the next deal) and ruling E9 (until the next hand at the
+    table is recorded) leave it open, so the phone still corrects it, figures and who won
+    the round, until the director declares the results final; then it corrects nothing,
+    and says who does and how. It once refused the correction the moment the deal ended
+    the tournament, and named only the secretary."""
     round_one.rounds_planned = 1
     round_one.save(update_fields=["rounds_planned"])
-    table = at_table(round_one)
-    play_out(round_one)
-    assert 'data-kind="correct"' not in page_of(client.get(f"/p/{link(round_one).token}/"))
-    answer = send(client, round_one, correction(table, tricks="5"))
-    refused(
+    table = at_table(round_one, number=2)
+    recording.hand_record(
+        rubber_id=at_table(round_one).rubber_id, data={"makers": "EW", "tricks": 3}
+    )
+    page = page_of(send(client, round_one, deal(expected_number="1"), number=2))
+    assert "Hand 1 recorded." in page  # the tournament's last deal
+    assert (
+        "The tournament is over: every table has played its last round, round 1, and this "
+        "table's link records nothing more. No deal follows this table's last, so it may "
+        "still be corrected here (law 5, ruling E9) until the director declares the results "
+        "final."
+    ) in " ".join(page.split())
+    assert 'data-kind="correct"' in page and "Correct hand 1" in page
+
+    answer = send(client, round_one, correction(table, tricks="5"), number=2)
+    assert answer.status_code == 200 and "Hand 1 corrected." in page_of(answer)
+    # The last round: no round is seated from its result, so who won it may change too.
+    answer = send(client, round_one, correction(table, makers="EW", tricks="4"), number=2)
+    assert answer.status_code == 200 and "Hand 1 corrected." in page_of(answer)
+    assert rounds.round_as_dict(round_one.rounds.get(number=1))["tables"][1]["winner"] == "EW"
+    assert HandCorrection.objects.filter(hand__rubber=table.rubber).count() == 2
+    assert all(
+        c.kind == HandCorrection.Kind.FREE for c in HandCorrection.objects.all()
+    )  # the players' own, within law 5
+
+    round_one.refresh_from_db()
+    rounds.tournament_results_final(tournament_id=round_one.pk)
+    page = page_of(client.get(f"/p/{link(round_one, 2).token}/"))
+    final = "The tournament is over: its director declared the results final at "
+    assert final in page and 'data-kind="correct"' not in page
+    answer = send(client, round_one, correction(table, makers="NS", tricks="3"), number=2)
+    page = refused(
         answer,
         409,
-        "The tournament is over: every table has played its last round, round 1, and this "
-        f"table's link records nothing more. This correction of hand 1 was not made; "
-        f"{ASK_THE_REFEREE}.",
+        final,
+        "and this table's link records and corrects nothing more. This correction of hand 1 "
+        "was not made; ask the director: he corrects any deal of the tournament on the "
+        "table's sheet, with a reason, as the club's referee, and the original is kept "
+        "beside the correction.",
         field="rubber",
         law="ruling E9",
     )
-    assert [h["tricks"] for h in hands(table)] == [3]
+    assert [(h["makers"], h["tricks"]) for h in hands(table)] == [("EW", 4)]
+    assert HandCorrection.objects.count() == 2
+
+
+def test_the_last_round_keeps_a_decided_table_decided(client, two_deals, director):
+    """Ruling P1 in the last round: who won may change, whether it is decided may not."""
+    two_deals.rounds_planned = 1
+    two_deals.save(update_fields=["rounds_planned"])
+    table = at_table(two_deals)
+    send(client, two_deals, deal("NS", expected_number="1"))
+    send(client, two_deals, deal("NS", expected_number="2"))
+    answer = send(client, two_deals, correction(table, number=2, makers="EW"))
+    refused(
+        answer,
+        400,
+        "This correction of hand 2 would leave round 1, the last, undecided at this table",
+        f"its result stands decided; correct the figures so that a side still wins it, or "
+        f"{ASK_THE_REFEREE}.",
+        field="hand",
+        law="ruling E9",
+    )
+    assert [h["makers"] for h in hands(table)] == ["NS", "NS"]
+    answer = send(client, two_deals, correction(table, number=2, makers="EW", tricks="5"))
+    assert "Hand 2 corrected." in page_of(answer)  # E-W march: now E-W are ahead
+    assert rounds.round_as_dict(two_deals.rounds.get(number=1))["tables"][0]["winner"] == "EW"
 
 
 def test_a_correction_sent_again_with_its_idempotency_key_is_made_once(client, two_deals):

@@ -1,0 +1,106 @@
+"""How the secretary's board words a refusal: its field named in words, as every other
+refusal of the service is (club.phone.named_refusal at the tables' phones), never only by
+the key a script reads (kept in `data-field`, templates/_refusal.html).
+
+Two of the board's fields are not typed by the secretary, so a refusal of them cannot
+lean on what he sees in a box:
+
+- **The board's version of the evening** (`version`, a hidden field: the evening's
+  version when the page was drawn). Another device that acted meanwhile (a table's phone
+  recording a hand, a second secretary) moved the evening on, and the action is refused
+  (409, club.evenings, nothing written): the board says that it was out of date, what
+  happened since it was loaded, in words and by whom, and that nothing was done.
+- **The table** (`table`, chosen from the board's lists or a table's own card): a table
+  not chosen, or one the evening does not have (broken up meanwhile, or a number sent by
+  hand), is named by its number beside the evening's tables.
+"""
+
+from django.utils.text import capfirst
+
+from club.evenings import evening_state
+from club.history import changes_since
+from club.models import Evening
+from core.echo import refusal
+from core.errors import UserError
+from core.inputs import NOT_DIGITS, whole_number
+
+#: The board's fields in words, said before a refusal whose message does not name them.
+FIELD_WORDS = {"table": "the table", "version": "the board's version of the evening"}
+
+#: The most of the changes since the board was loaded that its refusal lists.
+CHANGES_SHOWN = 3
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def stale_words(evening: Evening, *, seen: int | None) -> str:
+    """A board out of date, in words: what other devices did since it was loaded (the
+    evening's version it showed, `seen`), and that nothing was done."""
+    changes = changes_since(evening=evening, version=seen) if seen is not None else []
+    if changes:
+        shown = changes[-CHANGES_SHOWN:]
+        earlier = len(changes) - len(shown)
+        said = "; ".join(shown) + (f"; and {earlier} before them" if earlier else "")
+        since = (
+            f"since you loaded it, another device changed the evening ({said})"
+            if len(changes) == 1
+            else f"since you loaded it, other devices changed the evening {len(changes)} "
+            f"times ({said})"
+        )
+    else:
+        since = "the evening has changed since you loaded it"
+    return (
+        f"The board was out of date: {since}. Nothing was done: the board now shows the "
+        "evening as it is; look again, and do it again if it is still wanted."
+    )
+
+
+def table_words(evening: Evening, post) -> str | None:
+    """The refusal of a table not chosen, or not one of the evening's standing tables,
+    naming the tables it has (said after "The table:"); None when the table sent is one of
+    them (its refusal names it already) or is not written as a number."""
+    try:
+        number = whole_number(post, "table")
+    except UserError:
+        return None  # not a number: its own refusal says so
+    numbers = [table.number for table in evening_state(evening).tables]
+    if number is not None and number in numbers:
+        return None
+    tables = (
+        f"this evening's tables are {_listed([str(n) for n in numbers])}"
+        if len(numbers) > 1
+        else f"this evening's one table is table {numbers[0]}"
+        if numbers
+        else "this evening has no table yet"
+    )
+    if number is None:
+        return f"choose one by its number; {tables}."
+    return f"there is no table {number} this evening; {tables}."
+
+
+def board_refusal(exc: Exception, *, evening: Evening, post, note: str = "") -> dict:
+    """A refusal of a board's form as the board shows it (core.echo's `refusal`): a stale
+    board said as such (`stale_words`), a table not the evening's named by its number, and
+    the field in words before a message that does not name it (`label`)."""
+    error = refusal(exc, note=note)
+    field = error["field"]
+    code = getattr(exc, "code", None)
+    label = None
+    if code == "stale":
+        error["message"] = stale_words(evening, seen=_seen(post))
+        error["field"] = "version"
+    elif field == "table" and (words := table_words(evening, post)) is not None:
+        error["message"], label = words, FIELD_WORDS["table"]
+    elif code == NOT_DIGITS and field in FIELD_WORDS:
+        label = FIELD_WORDS[field]
+    error["label"] = f"{capfirst(label)}:" if label else None
+    return error
+
+
+def _seen(post) -> int | None:
+    try:
+        return whole_number(post, "version")
+    except UserError:
+        return None

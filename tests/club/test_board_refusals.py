@@ -1,0 +1,150 @@
+"""The secretary's board refuses a stale board and a wrong table in words, naming what
+was wrong as every other refusal does (club.board_refusals): a board another device moved
+the evening on from says so, with what happened since it was loaded and by whom, and that
+nothing was done; a table not chosen, or not the evening's, is named by its number beside
+the evening's tables. Nothing changes either way."""
+
+import html
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from club import evenings
+from club.models import Evening
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+FOUR = {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}
+
+
+def act(evening, **event):
+    return evenings.evening_act(evening_id=evening.pk, event=event)
+
+
+@pytest.fixture
+def seated(evening):
+    """Table 1 seated (N-S Ann & Bob against E-W Cora & Dan), Edith a candidate."""
+    for name in FOUR:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    act(evening, type="cut", cards=FOUR)
+    act(evening, type="arrive", player="Edith")
+    return evening
+
+
+@pytest.fixture
+def board(client, secretary):
+    client.force_login(secretary)
+    return client
+
+
+def version(evening) -> int:
+    return Evening.objects.get(pk=evening.pk).version
+
+
+def post(client, evening, **data):
+    return client.post(reverse("evening-board-action", args=[evening.pk]), data)
+
+
+def refusal(answer) -> tuple[str, str]:
+    """The board's refusal as the secretary reads it, and its field for scripts."""
+    page = answer.content.decode()
+    alert = page[page.index('data-testid="refusal"') :].split("</div>", 1)[0]
+    field = re.search(r'data-field="([^"]*)"', alert)
+    words = html.unescape(re.sub(r"<[^>]+>", "", alert.split(">", 1)[1]))
+    return " ".join(words.split()), field.group(1) if field else ""
+
+
+def test_a_board_out_of_date_says_what_another_device_did_and_that_nothing_was_done(board, seated):
+    loaded = version(seated)  # the board as the secretary loaded it
+    table = seated.tables.get(number=1)
+    phone = Client().post(f"/t/{table.token}/hand/", {"makers": "NS", "tricks": "3"})
+    assert phone.status_code == 200  # meanwhile table 1's phone records a hand
+    answer = post(board, seated, type="claim", player="Edith", table="1", version=str(loaded))
+    assert refusal(answer) == (
+        "Not done. The board was out of date: since you loaded it, another device changed "
+        "the evening (A hand is recorded at table 1 (rubber 1), by table 1's phone). Nothing "
+        "was done: the board now shows the evening as it is; look again, and do it again if "
+        "it is still wanted.",
+        "version",
+    )
+    seated.refresh_from_db()
+    assert seated.version == loaded + 1  # the hand's, and nothing more
+    assert seated.state["tables"][0]["claims"] == []
+    assert "X-Live-Done" not in answer  # the board keeps what was typed
+    # The board shown is the evening as it now is: another claim from it is carried out.
+    page = answer.content.decode()
+    assert f'data-version="{loaded + 1}"' in page
+    again = post(board, seated, type="claim", player="Edith", table="1", version=str(loaded + 1))
+    assert "Not done." not in again.content.decode()
+    assert Evening.objects.get(pk=seated.pk).state["tables"][0]["claims"] == ["Edith"]
+
+
+def test_many_changes_since_are_counted_and_the_latest_named(board, seated):
+    loaded = version(seated)
+    silas = UserFactory(username="silas", first_name="Silas", last_name="Wegg")
+    seated.club.secretaries.add(silas)
+    other = Client()  # a second secretary, at another device
+    other.force_login(silas)
+    for name in ("Frank", "Grace", "Hugh", "Ida"):
+        assert "Not done." not in post(other, seated, type="arrive", player=name).content.decode()
+    answer = post(board, seated, type="undo", version=str(loaded))
+    words, field = refusal(answer)
+    assert field == "version"
+    assert words.startswith(
+        "Not done. The board was out of date: since you loaded it, other devices changed the "
+        "evening 4 times (Grace arrives, by Silas Wegg; Hugh arrives, by Silas Wegg; Ida "
+        "arrives, by Silas Wegg; and 1 before them). Nothing was done"
+    )
+    assert Evening.objects.get(pk=seated.pk).state["present"][-1] == "Ida"  # not undone
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        ({"type": "new_link", "table": "9"},
+         "The table: there is no table 9 this evening; this evening's one table is table 1."),
+        ({"type": "break_up", "table": "9"},
+         "The table: there is no table 9 this evening; this evening's one table is table 1."),
+        ({"type": "claim", "player": "Edith", "table": ""},
+         "The table: choose one by its number; this evening's one table is table 1."),
+        ({"type": "leave", "player": "Ann"},
+         "The table: choose one by its number; this evening's one table is table 1."),
+        ({"type": "close_sitting", "table": ""},
+         "The table: choose one by its number; this evening's one table is table 1."),
+        ({"type": "leave", "player": "Ann", "table": "x"},
+         "The table: Give a whole number, nothing below nought, in the digits 0 to 9 (at most "
+         "9)."),
+    ],
+)  # fmt: skip
+def test_a_table_not_the_evenings_is_named_by_its_number(board, seated, form, said):
+    loaded = version(seated)
+    token = seated.tables.get(number=1).token
+    answer = post(board, seated, **form, version=str(loaded))
+    assert refusal(answer) == (f"Not done. {said}", "table")
+    after = Evening.objects.get(pk=seated.pk)
+    assert after.version == loaded and after.tables.get(number=1).token == token
+
+
+def test_a_table_of_the_evening_keeps_its_own_refusal(board, seated):
+    """A refusal of a table the evening has names it already: it is not rewritten."""
+    answer = post(board, seated, type="change_table", player="Ann", table="1", version="")
+    assert refusal(answer) == (
+        "Not done. Law 20 / ruling T8: Ann already belongs to table 1",
+        "table",
+    )
+
+
+def test_a_version_not_written_in_digits_is_named_in_words(board, seated):
+    loaded = version(seated)
+    answer = post(board, seated, type="break_up", table="1", version="٣")
+    assert refusal(answer) == (
+        "Not done. The board's version of the evening: Give a whole number, nothing below "
+        "nought, in the digits 0 to 9 (at most 9).",
+        "version",
+    )
+    after = Evening.objects.get(pk=seated.pk)
+    assert after.version == loaded and [t["number"] for t in after.state["tables"]] == [1]

@@ -1,0 +1,99 @@
+"""Who corrects a progressive's deals, and until when (law 5, ruling E9).
+
+Law 5 lets an error in the score be put right "at any time before the trump card is turned
+in the next deal"; ruling E9 reads it as until the next hand at that table is recorded, and
+after that only the club's referee corrects, with a reason, the original kept beside the
+correction. At a progressive:
+
+- **The players at a table**, from its phone (`tournaments.table_links.may_correct`): the
+  last deal of the table's rubber in the round in play. No deal follows the last deal of
+  the last round, and neither law nor ruling sets a time, so a table of the last round
+  may correct its last deal once the tournament is over too, until the director declares
+  the results final (`tournaments.rounds.tournament_results_final`), as closing an
+  evening ends its tables' corrections.
+- **The director** (and the club's secretaries, who may direct), as the club's referee
+  (ruling E9), from a table's sheet (tournaments/views_table.py): any deal of any round,
+  at any time, the tournament over and its results final or not, with a reason, as the
+  secretary corrects an evening's hand on the rubber's page. The standings follow through
+  the one recording service (club.recording.hand_correct: scoring's `rubber_changed`, the
+  outbox in tournaments.receivers). A correction may change a round's figures and who
+  won it, but never leave a decided round undecided (`director_may_correct`): its players
+  have moved on to the next round, or risen from the last, as an evening's finished rubber
+  stays finished once its table has cut in and out (law 15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from club.recording import Authorize
+from club.templatetags.words import winners
+from core.errors import UserError
+from scoring.models import Rubber
+from scoring.rules.games import get_game
+from tournaments.models import RoundTable
+from tournaments.table_links import round_won
+
+
+def _ended_by(rubber: Rubber) -> str:
+    """What decides the round at the table: its fixed deals (ruling P1) or its rubber."""
+    return "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
+
+
+def director_may_correct(table: RoundTable, *, number: int) -> Authorize:
+    """The check of the director's correction of deal `number` at a round's `table`
+    (`hand_correct`'s `authorize`, on the rubber locked), and of the rubber once changed:
+    a round decided before the correction is decided after it, by either side."""
+    game = get_game(table.rubber.ruleset)
+    label = f"{game.hand_label} {number}"
+    where = f"round {table.round.number} at table {table.number}"
+
+    def check(rubber: Rubber | None) -> Callable[[Rubber], None] | None:
+        if rubber is None:
+            return None  # hand_correct answers that there is no such rubber
+        won = round_won(rubber)
+        if won is None:
+            return None  # still being played: a correction may decide it, or not
+
+        def stays_decided(changed: Rubber) -> None:
+            if round_won(changed) is not None:
+                return
+            raise UserError(
+                f"This correction of {label} would leave {where} undecided "
+                f"({winners(rubber.players, won)} won it, {_ended_by(rubber)}), but its "
+                "players have moved on from it: a decided round stays decided. Correct the "
+                "figures so that one side still wins it.",
+                field="hand",
+                law="ruling E9",
+            )
+
+        return stays_decided
+
+    return check
+
+
+def corrected_words(
+    table: RoundTable, *, number: int, before: str | None, later_rounds: bool
+) -> list[str]:
+    """What the table's sheet says once the director corrected deal `number`: that the
+    original is kept, the round's result as it now is (`before`, the side that had won it),
+    and that the standings follow."""
+    rubber = table.rubber
+    label = get_game(rubber.ruleset).hand_label.capitalize()
+    where = f"Round {table.round.number} at table {table.number}"
+    after = round_won(rubber)
+    lines = [f"{label} {number} corrected; the original stays beside it (ruling E9)."]
+    if after is None:
+        lines.append(f"{where} is still being played.")
+    elif after == before:
+        lines.append(f"{where} is won by {winners(rubber.players, after)}, as before.")
+    else:
+        was = f", no longer by {winners(rubber.players, before)}" if before else ""
+        lines.append(f"{where} is now won by {winners(rubber.players, after)}{was}.")
+        if later_rounds:
+            lines.append(
+                f"The rounds after round {table.round.number} were seated from its result as "
+                "it was, and stand as seated."
+            )
+    lines.append("The standings are recalculated with it.")
+    return lines
