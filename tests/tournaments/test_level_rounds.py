@@ -85,6 +85,9 @@ def test_a_correction_cannot_leave_a_deal_played_after_the_round_was_over(make, 
     assert table.rubber.hands.get(number=2).data["makers"] == "EW"  # nothing changed
     commit(recording.hand_remove, rubber_id=table.rubber_id, number=3, is_secretary=True,
            reason="not due")  # fmt: skip
+    # Deal 3 was recorded after deal 2, taken back or not: deal 2 is the referee's now
+    # (ruling E9), with a reason.
     commit(recording.hand_correct, rubber_id=table.rubber_id, number=2,
-           data={"makers": "NS", "tricks": 3})  # fmt: skip
+           data={"makers": "NS", "tricks": 3}, is_secretary=True,
+           reason="the makers were N-S")  # fmt: skip
     assert rounds.round_as_dict(table.round)["tables"][0]["winner"] == "NS"
