@@ -2,14 +2,15 @@
 form for its next hand (or deal), for the club's secretaries and tournament directors.
 
 A progressive's tables play rubbers of their own (`tournaments.rounds`), not an
-evening's, so they have no phone link; the director enters each hand as the table calls
-it or hands in its paper sheet. The hand goes through the one recording service every
-door uses (`club.recording.hand_record`): scored by the same laws, its standings noted in
-the same transaction. The form sends the number of the hand it means to record
-(`expected_number`), so a second tap, or a second director entering the same table's
-sheet, is refused in words with the hand already recorded, never recorded twice. A
-correction of a recorded hand stays the secretary's, on the rubber's own page (law 5,
-ruling E9).
+evening's. Their players record from the table's phone (`tournaments.views_phone`); here
+the director enters each hand as the table calls it or hands in its paper sheet. The hand
+goes through the one recording service every door uses (`club.recording.hand_record`):
+scored by the same laws, its standings noted in the same transaction. The form sends the
+number of the hand it means to record (`expected_number`), so a second tap, or a second
+director entering the same table's sheet, is refused in words with the hand already
+recorded, never recorded twice. A correction of a recorded hand is the table's, from its
+phone (its last hand, law 5), or the secretary's, on the rubber's own page (ruling E9):
+the page tells a director who is not the secretary so.
 """
 
 from django.contrib import messages
