@@ -247,3 +247,30 @@ def test_table_cards_refused_in_words(directing, round_one):
     response = directing.get(f"/secretary/tournaments/{round_one.pk}/table-cards/?per_page=3")
     assert response.status_code == 400
     assert response.content.decode() == "Cards to an A4 page: '3' is not a choice; print 2 or 4."
+
+
+# --- the room display ---------------------------------------------------------------------------
+
+
+def test_the_room_says_where_a_round_of_fixed_deals_stands(client, directing, two_deals, commit):
+    """The projector said "Hand 0 of 2" before the first deal, "Hand 2 of 2" for a table
+    level after its deals (ruling P1), and never that a table had won its round; its foot
+    showed the standings' version number, a counter of the service's."""
+    act(directing, two_deals, "seat")
+    table = two_deals.rounds.get(number=1).tables.get(number=1)
+    seats = two_deals.rounds.get(number=1).seating["tables"][0]["seats"]
+    room = f"/clubs/somerset/tournaments/{two_deals.slug}/room/"
+    page = words(client.get(room))
+    assert "0 of 2 deals played" in page and "Hand 0" not in page
+    assert "standings version" not in page and "Updates by itself." in page
+    for makers in ("NS", "EW"):
+        commit(
+            recording.hand_record, rubber_id=table.rubber_id, data={"makers": makers, "tricks": 3}
+        )
+    assert "Level after 2 deals: one more at a time (ruling P1)" in words(client.get(room))
+    commit(recording.hand_record, rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+    page = words(client.get(room))
+    assert (
+        f"Table 1 finished Won by {seats['N']} & {seats['S']}, ahead after the round's deals "
+        "(ruling P1)"
+    ) in page
