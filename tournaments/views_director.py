@@ -403,6 +403,8 @@ def tournament_new(request, slug: str):
             "form": form,
             "metrics": metric_choices(),
             "precedence_rows": _precedence_rows(chosen),
+            # Each field refused, by its label, in the form's order: named at the top.
+            "refused": [(f.name, f.label) for f in form if f.errors],
         },
         status=status,
     )

@@ -274,3 +274,17 @@ def test_the_room_says_where_a_round_of_fixed_deals_stands(client, directing, tw
         f"Table 1 finished Won by {seats['N']} & {seats['S']}, ahead after the round's deals "
         "(ruling P1)"
     ) in page
+
+
+def test_a_refused_form_says_at_its_top_which_fields_to_put_right(directing, club):
+    """On a phone the refusals sat below eleven lists of metrics, out of sight of the top
+    of the page the form came back at."""
+    response = directing.post(NEW, new_form(movement="", rounds_planned="0"))
+    page = response.content.decode()
+    assert (
+        'The tournament was not created: put right <a href="#field-movement">Movement '
+        '(progressive)</a> and <a href="#field-rounds_planned">Rounds planned (progressive)</a>'
+        ", below."
+    ) in page
+    assert 'id="field-movement"' in page and 'id="field-rounds_planned"' in page
+    assert 'data-testid="refused"' not in directing.get(NEW).content.decode()
