@@ -189,7 +189,8 @@ def validate_precedence(precedence: Any) -> list[str]:
         if key not in METRICS:
             raise ValueError(f"unknown metric {key!r}: use one of {', '.join(METRICS)}")
         if key in seen:
-            raise ValueError(f"metric {key!r} is listed twice")
+            # Named by its title, as the director chose it from the list ("Points won").
+            raise ValueError(f"{METRICS[key].title} is listed twice: each metric ranks once")
         seen.add(key)
     return list(precedence)
 

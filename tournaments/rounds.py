@@ -42,11 +42,25 @@ def _next_round(tournament: Tournament) -> int:
     return (last or 0) + 1
 
 
+def _round_left(tournament: Tournament, *, field: str, who: str) -> int:
+    """The next round to be seated, refused when the tournament's planned rounds are all
+    seated: a player entered, or excused, for a round that will never be played."""
+    number = _next_round(tournament)
+    planned = tournament.rounds_planned
+    if planned and number > planned:
+        seated = "its only round is" if planned == 1 else f"all {planned} of its rounds are"
+        raise UserError(
+            f"The tournament has no round {number} for {who}: {seated} seated.", field=field
+        )
+    return number
+
+
 @transaction.atomic
 def tournament_enter(
     *, tournament: Tournament, name: str, new_player: bool = False
 ) -> TournamentPlayer:
-    """Enter a member (a guest is added to the roster) from the next round to be seated.
+    """Enter a member (a guest is added to the roster) from the next round to be seated;
+    refused once the planned rounds are all seated.
 
     The name is matched to the roster as an evening's arrival is ("ann" is Ann; a name
     that only looks like a member's needs `new_player`: club.services.member_named)."""
@@ -55,12 +69,16 @@ def tournament_enter(
 
     _progressive(tournament)
     name = clean_name(name, label="The player's name")
-    member = member_named(
-        club=tournament.club, name=name, new_player=new_player
-    ) or Member.objects.create(club=tournament.club, name=name, is_guest=True)
+    number = _round_left(tournament, field="name", who=name)
+    member = member_named(club=tournament.club, name=name, new_player=new_player)
+    added = member is None
+    if added:
+        member = Member.objects.create(club=tournament.club, name=name, is_guest=True)
     entry, created = TournamentPlayer.objects.get_or_create(
-        tournament=tournament, member=member, defaults={"joined_round": _next_round(tournament)}
+        tournament=tournament, member=member, defaults={"joined_round": number}
     )
+    # The director's page says so: a name misspelt is a new guest, not a member entered.
+    entry.added_to_roster = added
     if not created:
         if entry.left_round is None:
             raise UserError(f"{member.name} is entered already.", field="name")
@@ -84,7 +102,8 @@ def tournament_withdraw(*, tournament: Tournament, member_id: int) -> Tournament
 @transaction.atomic
 def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
     """A player sits out the next round to be seated, at his own request: the movement
-    seats the others, and he is back from the round after (a bye out of turn)."""
+    seats the others, and he is back from the round after (a bye out of turn). Refused
+    once the planned rounds are all seated."""
     _progressive(tournament)
     entry = (
         TournamentPlayer.objects.select_for_update()
@@ -92,8 +111,10 @@ def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlaye
         .filter(tournament=tournament, member_id=member_id)
         .first()
     )
-    number = _next_round(tournament)
-    if entry is None or not plays_in(entry, number):
+    if entry is None:
+        raise UserError("That player is not playing in the next round.", field="member")
+    number = _round_left(tournament, field="member", who=entry.member.name)
+    if not plays_in(entry, number):
         raise UserError("That player is not playing in the next round.", field="member")
     if number in entry.bye_rounds:
         raise UserError(f"{entry.member.name} sits out round {number} already.", field="member")

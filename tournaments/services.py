@@ -505,8 +505,17 @@ def tournament_create(
         raise UserError(f"The club has a tournament called {slug!r} already.", field="slug")
     if kind == Tournament.Kind.PROGRESSIVE and not ruleset:
         raise UserError("A progressive tournament is played under one rule set.", field="ruleset")
-    if kind == Tournament.Kind.LADDER and (movement or rounds_planned):
-        raise UserError("A ladder has no rounds or movement; it counts evenings.", field="movement")
+    if kind == Tournament.Kind.LADDER:
+        for field, given in (
+            ("movement", movement),
+            ("rounds_planned", rounds_planned),
+            ("deals_per_round", deals_per_round),
+        ):
+            if given:
+                raise UserError(
+                    "A ladder has no rounds, movement or deals a round; it counts evenings.",
+                    field=field,
+                )
     if kind == Tournament.Kind.PROGRESSIVE:
         from scoring.rules import get_ruleset
         from tournaments.movements import MOVEMENTS
@@ -518,7 +527,12 @@ def tournament_create(
                 field="ruleset",
             )
         if movement not in MOVEMENTS:
-            raise UserError(f"Choose a movement: {', '.join(MOVEMENTS)}.", field="movement")
+            # The API's keys, each with its title (the director's page asks in its own words:
+            # tournaments.forms.TournamentForm).
+            named = "; ".join(f"{key!r} ({m.title})" for key, m in MOVEMENTS.items())
+            raise UserError(
+                f"Choose the movement that seats the rounds: {named}.", field="movement"
+            )
     stake = _check_stake(kind, stake)
     tournament = Tournament.objects.create(
         club=club,

@@ -26,7 +26,7 @@ from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
 from tournaments import rounds, selectors, services, table_links
-from tournaments.forms import TournamentForm, metric_choices, precedence_from
+from tournaments.forms import TournamentForm, evening_words, metric_choices, precedence_from
 from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
 from tournaments.models import Tournament, TournamentTable
 from tournaments.movements import Guarantee, MovementError
@@ -139,30 +139,45 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
     precedence = tournament.precedence or DEFAULT_PRECEDENCE
     counted = list(tournament.evenings.order_by("-date", "-id"))
+    uncounted = list(
+        tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by("-date", "-id")
+    )
+    for evening in [*counted, *uncounted]:
+        evening.words = evening_words(evening)
+    planned = tournament.rounds_planned
+    round_left = not planned or next_round <= planned
+    latest = tournament.rounds.order_by("-number").first()
     return {
         "tournament": tournament,
         "club": tournament.club,
         "progress": services.standings_progress(tournament_id=tournament.pk),
         "rounds": _rounds(tournament),
         "next_round": next_round,
+        # With its planned rounds all seated, no round is left to seat, enter or excuse for.
+        "round_left": round_left,
+        # Played out: its results may be declared final (tournaments.rounds).
+        "over": not round_left and table_links.tournament_over(tournament, latest),
+        "seat_by_cut": _seated_by_cut(tournament, next_round),
         "players": players,
         "standings": selectors.standings_published(tournament=tournament),
         "precedence": [(key, METRICS[key].title) for key in precedence if key in METRICS],
         "precedence_rows": _precedence_rows(precedence),
         "metrics": metric_choices(),
         "counted": counted,
-        "uncounted": tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by(
-            "-date", "-id"
-        ),
+        "uncounted": uncounted,
         "errors": errors or {},
         "notice": notice,
         "phones": _phones(request, tournament),
-        # Played out, its results may be declared final (tournaments.rounds).
-        "over": tournament.kind == Tournament.Kind.PROGRESSIVE
-        and table_links.tournament_over(tournament, tournament.rounds.order_by("-number").first()),
         "final_when": table_links.final_when(tournament) if tournament.results_final_at else "",
         "reach": phone_links.board_reach(request),  # can phones open the links' codes?
     }
+
+
+def _seated_by_cut(tournament: Tournament, number: int) -> bool:
+    """Whether round `number` is seated by a cut, whose cards the director may type (ruling
+    T10): every round of the cut movement, round 1 of the others (docs/movements.md); a
+    round seated from the chart or the progression has no cards to enter."""
+    return tournament.movement == "cut" or number == 1
 
 
 def _precedence_rows(chosen: list[str]) -> list[str]:
@@ -220,12 +235,15 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             name=request.POST.get("name", ""),
             new_player=bool(request.POST.get("new_player")),
         )
-        return f"{entry.member.name} plays from round {entry.joined_round}."
+        plays = f"{entry.member.name} plays from round {entry.joined_round}."
+        if entry.added_to_roster:
+            return (
+                f"{entry.member.name} is new to the club: added to its players as a guest. " + plays
+            )
+        return plays
     if action == "leave":
         entry = rounds.tournament_withdraw(tournament=tournament, member_id=_member_id(request))
-        return (
-            f"{entry.member.name} leaves: he is seated in no round from round {entry.left_round}."
-        )
+        return f"{entry.member.name} leaves: seated in no round from round {entry.left_round} on."
     if action == "bye":
         entry = rounds.tournament_bye(tournament=tournament, member_id=_member_id(request))
         return f"{entry.member.name} sits out round {entry.bye_rounds[-1]}."
@@ -326,7 +344,7 @@ def table_cards(request, pk: int):
     per_page = request.GET.get("per_page", "4")
     if per_page not in {str(n) for n in PER_PAGE}:
         return HttpResponseBadRequest(
-            f"per_page: {per_page[:20]!r} is not a choice; print 2 or 4 cards to an A4 page.",
+            f"Cards to an A4 page: {per_page[:20]!r} is not a choice; print 2 or 4.",
             content_type="text/plain; charset=utf-8",
         )
     cards = [
@@ -394,6 +412,8 @@ def tournament_new(request, slug: str):
             "form": form,
             "metrics": metric_choices(),
             "precedence_rows": _precedence_rows(chosen),
+            # Each field refused, by its label, in the form's order: named at the top.
+            "refused": [(f.name, f.label) for f in form if f.errors],
         },
         status=status,
     )

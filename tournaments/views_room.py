@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from club.selectors_room import rubber_score
 from tournaments import selectors
 from tournaments.models import Round, RoundTable, Tournament
-from tournaments.rounds import sides_of
+from tournaments.rounds import sides_of, table_as_dict
 from tournaments.views import _tournament
 
 POLL_SECONDS = 3
@@ -49,16 +49,23 @@ def _round(played: Round | None) -> dict | None:
         return None
     seats = {t["number"]: t["seats"] for t in played.seating.get("tables", [])}
     tables = []
-    for table in played.tables.select_related("rubber").order_by("number"):
+    rows = played.tables.select_related("rubber").prefetch_related("rubber__seats")
+    for table in rows.order_by("number"):
         sides = sides_of(seats.get(table.number) or {})
         rubber = table.rubber
+        # A round of fixed deals is over once they are played and one side is ahead (ruling
+        # P1), its rubber still in play: the round's result, as the director's page has it.
+        result = table_as_dict(played, table) if rubber else {"winner": None, "level": False}
         tables.append(
             {
                 "number": table.number,
                 "ns": sides["NS"],
                 "ew": sides["EW"],
                 "score": rubber_score(rubber) if rubber else None,
-                "finished": rubber is not None and rubber.status != rubber.Status.IN_PROGRESS,
+                "finished": rubber is not None
+                and (rubber.status != rubber.Status.IN_PROGRESS or result["winner"] is not None),
+                "won_by": sides.get(result["winner"]) if result["winner"] else None,
+                "level": result["level"],
             }
         )
     return {"number": played.number, "tables": tables, "byes": played.seating.get("byes", [])}

@@ -128,11 +128,11 @@ def test_a_ladder_is_created_over_the_evenings_chosen(
     ("values", "field", "words"),
     [
         ({"ruleset": ""}, "ruleset", "A progressive tournament is played under one rule set."),
-        ({"movement": ""}, "movement", "Choose a movement"),
-        ({"slug": "Spring Fair!"}, "slug", "Enter a valid"),
-        ({"precedence": ["points", "points"]}, "precedence", "points"),
+        ({"movement": ""}, "movement", "Choose the movement that seats the rounds"),
+        ({"slug": "Spring Fair!"}, "slug", "The address may hold only letters a to z"),
+        ({"precedence": ["points", "points"]}, "precedence", "Points won is listed twice"),
         ({"precedence": ["", ""]}, "precedence", "Choose at least one metric to rank by."),
-        ({"rounds_planned": "0"}, "rounds_planned", "greater than or equal to 1"),
+        ({"rounds_planned": "0"}, "rounds_planned", "The rounds planned must be a whole number"),
         ({"ruleset": "call-ace-foster-1905"}, "ruleset", "Call-Ace"),
     ],
 )
@@ -186,7 +186,7 @@ def test_the_metrics_order_is_changed_and_refused_when_repeated(directing, ladde
     ladder.refresh_from_db()
     assert ladder.precedence == ["points", "marches"]
     refused = act(directing, ladder, "precedence", precedence=["marches", "marches"])
-    assert "marches" in refused.context["errors"]["precedence"]
+    assert "Marches is listed twice" in refused.context["errors"]["precedence"]
     ladder.refresh_from_db()
     assert ladder.precedence == ["points", "marches"]
 
