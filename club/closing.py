@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.errors import UserError
-from core.text import REASON_MAX, clean_text
+from core.text import clean_reason
 from scoring import services as scoring
 from scoring.models import Rubber
 
@@ -108,13 +108,7 @@ def _outcomes(given) -> dict[tuple[int, int], dict]:
                 "as it stood).",
                 field=f"{field}.outcome",
             )
-        reason = clean_text(
-            answer.get("reason", "") or "",
-            field=f"{field}.reason",
-            max_length=REASON_MAX,
-            label="The reason",
-            multiline=True,
-        )
+        reason = clean_reason(answer.get("reason"), field=f"{field}.reason")
         if outcome == "abandoned" and not reason:
             raise UserError(
                 "Say why the rubber was abandoned.", field=f"{field}.reason", law="law 21"

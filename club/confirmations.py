@@ -34,7 +34,7 @@ from rest_framework import status
 from club.models import Evening, HandConfirmation, Table
 from core.db import conflict_on_lock_failure, lock_one
 from core.errors import UserError
-from core.text import REASON_MAX, clean_text
+from core.text import clean_reason
 from scoring.models import Hand, Rubber
 
 SIDE_NAMES = {"NS": "North-South", "EW": "East-West"}
@@ -233,9 +233,7 @@ def hand_settle(
     recording service (club.recording.hand_correct), which re-scores what follows."""
     from club import recording
 
-    reason = clean_text(
-        reason, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
-    )
+    reason = clean_reason(reason)
     if not reason:
         raise UserError(
             "Say why the hand is settled so (law 5, ruling E9).", field="reason", law=SETTLE_LAW

@@ -13,7 +13,7 @@ from club.evening_undo import evening_undo
 from club.formation import FormationError
 from club.models import Club, Cut, Evening, EveningEvent
 from core.errors import UserError
-from core.text import REASON_MAX, clean_text
+from core.text import clean_reason
 
 LOG_FORMAT = "cardclub-evening-log/1"
 
@@ -129,9 +129,7 @@ def _replay_event(evening: Evening, event: dict) -> None:
 
 
 def _reason(value) -> str:
-    return clean_text(
-        value, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
-    )
+    return clean_reason(value)
 
 
 def _mark_drawn(logged: EveningEvent) -> None:

@@ -32,7 +32,7 @@ from club.models import Cut, Evening, EveningEvent, Table
 from core.audit import audit_context
 from core.db import conflict_on_lock_failure
 from core.errors import UserError
-from core.text import REASON_MAX, clean_text
+from core.text import clean_reason
 from scoring.models import Rubber
 
 HAND_EVENTS = {"hand", "correction", "hand_removed"}
@@ -94,9 +94,7 @@ def evening_undo(
     name the last entry (a replayed log says which entry its undo reversed). The reason,
     optional, is kept in the log and shown in the evening's history.
     """
-    reason = clean_text(
-        reason or "", field="reason", max_length=REASON_MAX, label="The reason", multiline=True
-    )
+    reason = clean_reason(reason)
     held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)

@@ -51,7 +51,7 @@ from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from core.compiled import Compiled
 from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from core.errors import Conflict, UserError
-from core.text import KEY_MAX, REASON_MAX, TITLE_MAX, clean_name, clean_text
+from core.text import KEY_MAX, TITLE_MAX, clean_name, clean_reason, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 from scoring.rules.games import get_game
@@ -791,9 +791,7 @@ def evening_close(
 @transaction.atomic
 def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
     """Reopen a closed evening; a secretary must say why, and the reason is logged."""
-    reason = clean_text(
-        reason, field="reason", max_length=REASON_MAX, label="The reason", multiline=True
-    )
+    reason = clean_reason(reason)
     if not reason:
         raise UserError("Say why the evening is reopened.", field="reason")
     evening = _lock_evening(evening_id, None)

@@ -22,7 +22,7 @@ from club.models import Table
 from core.echo import Typed, refusal, typed_again
 from core.errors import Conflict, UserError
 from core.inputs import NOT_DIGITS, whole_number
-from core.text import REASON_MAX, clean_text
+from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
@@ -207,13 +207,7 @@ def take_back_form(post, *, ruleset: str) -> TakeBack | None:
             f"(when it was recorded): reload the page and take the {label} back again.",
             field="recorded_at",
         )
-    reason = clean_text(
-        post.get("reason", ""),
-        field="reason",
-        max_length=REASON_MAX,
-        label="The reason",
-        multiline=True,
-    )
+    reason = clean_reason(post.get("reason"))
     return TakeBack(number=number, recorded_at=recorded_at, reason=reason)
 
 

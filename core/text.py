@@ -140,6 +140,16 @@ def clean_text(
     return text
 
 
+def clean_reason(value, *, field: str = "reason") -> str:
+    """The reason given for a change (ruling E9's, a reopening's, an abandoned rubber's...)
+    as it is kept: `clean_text` of a multi-line text of at most REASON_MAX characters,
+    named "The reason" in a refusal; empty when none is given (the caller decides whether
+    one is needed, and says why in its own words)."""
+    return clean_text(
+        value or "", field=field, max_length=REASON_MAX, label="The reason", multiline=True
+    )
+
+
 def name_key(name: str) -> str:
     """What two names share when they name the same person: NFKC, case and spaces ignored
     ("ann", "ANN" and "A nn" are Ann)."""

@@ -23,7 +23,7 @@ from club.selectors import club_is_managed_by, clubs_managed_by
 from core.echo import capped, refusal
 from core.errors import UserError
 from core.inputs import whole_number
-from core.text import REASON_MAX, clean_text
+from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
@@ -83,13 +83,7 @@ def change_reason(post) -> str:
     """The reason a posted change of a hand gives (ruling E9: kept beside it), cleaned, or
     refused in words when none is given; the rubber's page's and a progressive table's
     sheet's (tournaments/views_table.py)."""
-    reason = clean_text(
-        post.get("reason", ""),
-        field="reason",
-        max_length=REASON_MAX,
-        label="The reason",
-        multiline=True,
-    )
+    reason = clean_reason(post.get("reason"))
     if not reason:
         raise UserError(
             "Say why the hand is changed: the reason is kept beside it (ruling E9).",
