@@ -7,7 +7,7 @@
 
 A secretary's token (one a login through the API, club.secretary_tokens) ends when it is
 logged out, when the account's password changes and API_TOKEN_DAYS after its login; an
-ended one is refused with 401 and a code saying why (token_logged_out,
+ended one is refused with 401 and a code saying why (token_replaced, token_logged_out,
 token_password_changed, token_expired).
 
 A table token opens only that table's rubbers and hands, on its own evening, and only

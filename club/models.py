@@ -328,6 +328,7 @@ class ApiToken(models.Model):
     class EndedBecause(models.TextChoices):
         LOGGED_OUT = "logged_out", "logged out"
         PASSWORD_CHANGED = "password_changed", "the account's password changed"
+        REPLACED = "replaced", "a newer login replaced it"
 
     digest = models.CharField(max_length=64, primary_key=True)
     user = models.ForeignKey(

@@ -35,7 +35,9 @@ class SecretaryTokenScheme(OpenApiAuthenticationExtension):
             "`POST /api/v1/auth/token/`. It ends when logged out "
             "(`POST /api/v1/auth/logout/`), when the account's password changes, and "
             "API_TOKEN_DAYS (30 unless set) after its login; an ended one gets 401 "
-            "saying which (token_logged_out, token_password_changed, token_expired), for "
+            "saying which (token_logged_out, token_password_changed, token_expired, "
+            "token_replaced: an account holds at most API_TOKENS_PER_ACCOUNT live tokens, "
+            "and a login past it ends the oldest), for "
             "a year after its days. Django's re-hash of the same password (a hasher "
             "upgrade) is no change."
         )

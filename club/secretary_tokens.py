@@ -16,7 +16,11 @@ token ends, and is then refused with 401 saying why in words:
   password) is no change: the stamps follow the new hash and no token ends;
 - API_TOKEN_DAYS after the login that gave it, used or not. Counted from the login and
   not from the last use, so that a request writes nothing and a stolen token has a known
-  end; a script logs in again when told its token expired.
+  end; a script logs in again when told its token expired;
+- when its account logs in once more holding API_TOKENS_PER_ACCOUNT live tokens already:
+  the oldest ends (`_replace_oldest`), so an account holds at most that many, whatever
+  logs in for it (a script logging in on every run, a stolen password used from many
+  places).
 
 An ended token's row (its key's digest, never the key; its account, login, stamp, and its
 end's moment and reason) is kept REASONS_KEPT after its days were up, so that a phone or a
@@ -97,6 +101,7 @@ def token_issue(*, user) -> tuple[str, ApiToken]:
     him once, and its row. Rows past keeping are purged on the way."""
     now = timezone.now()
     _purge(user=user, now=now)
+    _replace_oldest(user=user, now=now)
     key = secrets.token_hex(20)  # 40 characters, as DRF's tokens were
     token = ApiToken.objects.create(
         digest=key_digest(key), user=user, created=now, password_stamp=password_stamp(user)
@@ -118,6 +123,17 @@ def _purge(*, user, now: datetime.datetime) -> None:
     )
     kept = ended.order_by("-created", "-digest").values("digest")[:REASONS_KEPT_PER_ACCOUNT]
     ended.exclude(digest__in=kept).delete()
+
+
+def _replace_oldest(*, user, now: datetime.datetime) -> None:
+    """End the account's oldest live tokens, so that with the one a login is about to
+    issue it holds API_TOKENS_PER_ACCOUNT; each is told that a newer login replaced it."""
+    live = ApiToken.objects.filter(
+        user=user, ended_at=None, created__gt=now - lifetime(), password_stamp=password_stamp(user)
+    )
+    newest = live.order_by("-created", "-digest").values("digest")
+    keep = newest[: settings.API_TOKENS_PER_ACCOUNT - 1]
+    live.exclude(digest__in=keep).update(ended_at=now, ended_because=ENDED.REPLACED)
 
 
 def token_logout(*, token: ApiToken) -> None:
@@ -228,6 +244,14 @@ def token_user_check(token: ApiToken) -> None:
             "token_logged_out",
             f"This token ended when it was logged out on {_in_words(token.ended_at)}; "
             f"{LOG_IN_AGAIN}",
+        )
+    if token.ended_because == ENDED.REPLACED:
+        most = settings.API_TOKENS_PER_ACCOUNT
+        raise TokenEnded(
+            "token_replaced",
+            f"This token ended on {_in_words(token.ended_at)}, when its account logged in "
+            f"again holding {most} live token{'s' if most != 1 else ''} already, the most an "
+            f"account holds: the oldest ends; {LOG_IN_AGAIN}",
         )
     if token.ended_because == ENDED.PASSWORD_CHANGED:
         raise TokenEnded(

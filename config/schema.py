@@ -70,7 +70,8 @@ ERROR = {
     "400": "Bad input: the field at fault is named in error.field.",
     "401": (
         "No valid credentials: a token that is not valid or has ended (error.code says why: "
-        "token_logged_out, token_password_changed, token_expired; authentication_failed for "
+        "token_logged_out, token_password_changed, token_expired, token_replaced; "
+        "authentication_failed for "
         "a token not known or a disabled account's; a table's dead link its own), or a wrong "
         "password. error.message says it in words."
     ),

@@ -33,6 +33,8 @@ Variables:
     API_TOKEN_DAYS        days an API token (POST /api/v1/auth/token/) lives from the login
                           that gave it, used or not (default 30); it ends sooner when logged
                           out or when the account's password changes (club/secretary_tokens.py)
+    API_TOKENS_PER_ACCOUNT  live API tokens an account holds at most (default 50): a login
+                          past it ends the account's oldest
 """
 
 import os
@@ -334,6 +336,13 @@ if not 1 <= API_TOKEN_DAYS <= 3650:
     from django.core.exceptions import ImproperlyConfigured
 
     raise ImproperlyConfigured("API_TOKEN_DAYS is a number of days from 1 to 3650.")
+# Live tokens an account holds at most: a script logging in on every run, or a stolen
+# password used from many places, cannot pile them up; a login past it ends the oldest.
+API_TOKENS_PER_ACCOUNT = env.int("API_TOKENS_PER_ACCOUNT", default=50)
+if API_TOKENS_PER_ACCOUNT < 1:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("API_TOKENS_PER_ACCOUNT is a number of tokens: 1 or more.")
 
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {

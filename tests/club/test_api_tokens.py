@@ -515,3 +515,35 @@ def test_the_admin_lists_tokens_and_why_each_ended(secretary, admin_client):
     assert "live" in text and "This token ended when it was logged out" in text
     assert admin_client.get("/admin/club/apitoken/add/").status_code == 403
     assert admin_client.get("/admin/authtoken/tokenproxy/").status_code == 404
+
+
+# --- An account holds at most API_TOKENS_PER_ACCOUNT live tokens ------------------------------
+
+
+def test_a_login_past_the_most_live_tokens_ends_the_oldest_in_words(secretary, settings):
+    """A script logging in on every run, or a stolen password used from many places, cannot
+    pile tokens up: the oldest ends, told why; the others, and the new one, work."""
+    settings.API_TOKENS_PER_ACCOUNT = 3
+    first, second, third = log_in(), log_in(), log_in()
+    assert all(c.get(ME).status_code == 200 for c in (first, second, third))
+    fourth = log_in()
+    message = refused(first.get(ME), "token_replaced")
+    assert message.startswith("This token ended on ")
+    assert (
+        "when its account logged in again holding 3 live tokens already, the most an account "
+        "holds: the oldest ends" + LOG_IN_AGAIN
+    ) in message
+    assert all(c.get(ME).status_code == 200 for c in (second, third, fourth))
+    from club.models import ApiToken
+
+    rows = ApiToken.objects.filter(user=secretary)
+    assert rows.count() == 4  # the ended one kept, to say why
+    assert rows.filter(ended_at=None).count() == 3
+
+
+def test_a_logged_out_token_does_not_count_among_the_live(secretary, settings):
+    settings.API_TOKENS_PER_ACCOUNT = 2
+    first, second = log_in(), log_in()
+    assert second.post(LOGOUT).status_code == 204
+    log_in()  # the second is ended already: the first lives on
+    assert first.get(ME).status_code == 200
