@@ -15,8 +15,9 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
-from core.inputs import WholeNumberField
+from core.inputs import MomentField, WholeNumberField
 from core.text import REASON_MAX, TextField
+from scoring.api import REMOVE_CONFLICT, REMOVED_AT_HELP
 from scoring.hand_input import HandField, HandRecordInput
 from scoring.models import RULESET_CHOICES
 
@@ -305,14 +306,23 @@ class TableHandRemoveInput(serializers.Serializer):
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )
+    recorded_at = MomentField(
+        words="The recorded_at (when the hand was recorded)",
+        required=False,
+        help_text=REMOVED_AT_HELP,
+    )
 
 
 class TableHandRemoveView(APIView):
     """Take the last hand off a table's rubber, within the limits of a correction: freely
     until the next hand (law 5), then only the secretary with a reason (ruling E9); a
-    finished rubber keeps its hands (law 15)."""
+    finished rubber keeps its hands (law 15). With `recorded_at`, only the very hand the
+    caller saw (club.recording.hand_remove)."""
 
-    @extend_schema(request=TableHandRemoveInput, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=TableHandRemoveInput,
+        responses={200: OpenApiTypes.OBJECT, 409: REMOVE_CONFLICT},
+    )
     def post(self, request, slug, pk, number, rubber, hand):
         evening = _evening(request, slug, pk, for_table=True)
         table = _table_may_act(request, evening, number)
@@ -327,6 +337,7 @@ class TableHandRemoveView(APIView):
             user=request.user,
             table=table,
             is_secretary=table is None,
+            recorded_at=data.validated_data.get("recorded_at"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(_summary(request, evening))

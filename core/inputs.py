@@ -5,16 +5,22 @@
   few thousand ``[`` end in a RecursionError (a 500) rather than a refusal.
 - A whole number typed into a form is ASCII digits only: ``str.isdigit`` and ``int`` accept
   "²" or "٣" (and ``isdigit`` passes "²" which ``int`` then refuses with a crash).
+- A moment a device names (`MomentField`: when the hand it saw was recorded) is ISO 8601
+  with its offset, as the API gives it: a moment without one would be read in the
+  server's time zone, and then match no hand, refused as "another hand" rather than as
+  the mistake it is.
 - A search box's text (``?name=``, ``?player=``) holds no NUL: PostgreSQL's text cannot,
   and a query with one in it was a 500 rather than "no such player" (``search_text``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from core.errors import UserError
@@ -111,6 +117,37 @@ class WholeNumberField(serializers.IntegerField):
         if isinstance(data, str) and not data.isascii():
             self.fail("digits")
         return super().to_internal_value(data)
+
+
+class MomentField(serializers.DateTimeField):
+    """A moment as the API gives one (a hand's `recorded_at`): ISO 8601 with its offset,
+    to the microsecond, e.g. 2025-11-21T20:15:03.123456+00:00. Every refusal says so in
+    words, naming the field; one without an offset is refused, not read in the server's
+    time zone."""
+
+    def __init__(self, *, words: str, **kwargs):
+        refusal = (
+            f"{words} is not a moment as the API gives one: ISO 8601 with its offset, e.g. "
+            "2025-11-21T20:15:03.123456+00:00. Send it as the API's answer gave it."
+        )
+        kwargs["error_messages"] = {
+            "invalid": refusal,
+            "date": refusal,
+            "naive": refusal,
+            "make_aware": refusal,
+            "overflow": refusal,
+            **kwargs.get("error_messages", {}),
+        }
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, value):
+        if isinstance(value, str):
+            parsed = None
+            with contextlib.suppress(ValueError):
+                parsed = parse_datetime(value)
+            if parsed is not None and parsed.tzinfo is None:
+                self.fail("naive")
+        return super().to_internal_value(value)
 
 
 def search_text(data: Mapping[str, Any], name: str, *, max_length: int) -> str:

@@ -26,7 +26,7 @@ from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from core.compiled import Compiled
-from core.inputs import WholeNumberField
+from core.inputs import MomentField, WholeNumberField
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HandField, HandRecordInput
@@ -506,23 +506,54 @@ class RubberHandDetailView(APIView):
         return Response(confirmations.with_confirmations(sheet, rubber=rubber, club=club))
 
 
+#: `recorded_at` beside a removal: which hand the caller saw, as the phones send it.
+REMOVED_AT_HELP = (
+    "optional: the hand's recorded_at as the API gave it (ISO 8601 with its offset), naming "
+    "the very hand the caller saw; then a hand that is not it is refused with 409 in words "
+    "(hand_not_last, hand_taken_back, hand_replaced, hand_not_recorded) and nothing is taken "
+    "off. Without it, the number alone: 400 for a hand that is not the last (law 5, ruling "
+    "E9)"
+)
+
+#: The 409 a removal naming `recorded_at` answers besides those of every write, in the
+#: error shape (given with its body, config.schema keeps its words).
+REMOVE_CONFLICT = OpenApiResponse(
+    ErrorOutput,
+    description=(
+        "Conflict: with recorded_at, the hand named is not the one the caller saw (error.code: "
+        "hand_not_last, a later hand recorded since; hand_taken_back, taken back already; "
+        "hand_replaced, taken back and entered again since; hand_not_recorded), nothing "
+        "taken off (law 5, ruling E9); or, as for every write, a lock not granted in time "
+        "(Retry-After) or the same Idempotency-Key still running."
+    ),
+)
+
+
 class RemoveInput(serializers.Serializer):
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )
+    recorded_at = MomentField(
+        words="The recorded_at (when the hand was recorded)",
+        required=False,
+        help_text=REMOVED_AT_HELP,
+    )
 
 
 class RubberHandRemoveView(APIView):
-    """Take the last recorded hand off a rubber (same limits as a correction, law 5)."""
+    """Take the last recorded hand off a rubber (same limits as a correction, law 5).
+    With `recorded_at`, only the very hand the caller saw (club.recording.hand_remove)."""
 
-    @extend_schema(request=RemoveInput, responses=ScoresheetOutput)
+    @extend_schema(request=RemoveInput, responses={200: ScoresheetOutput, 409: REMOVE_CONFLICT})
     def post(self, request, slug, pk, number):
         rubber = _rubber(request, slug, pk, to_write=True)
         data = RemoveInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
         # At an evening's table, logged in the evening's record (club.recording).
-        removed = recording.hand_remove(rubber_id=rubber.pk, **change)
+        removed = recording.hand_remove(
+            rubber_id=rubber.pk, **change, recorded_at=data.validated_data.get("recorded_at")
+        )
         # The rubber as the service left it, locked and written: no reload.
         return Response(selectors.rubber_scoresheet(rubber=removed.rubber))
 

@@ -17,17 +17,23 @@ def rubbers_of(*, club: Model, hidden: QuerySet | None, table=None) -> QuerySet[
     return rubbers.order_by("-created_at", "-id")
 
 
-# The role a person who changed a club's records is named by when he has no full name.
-SECRETARY = "the secretary"
+# The role a person who changed a club's records under an account is named by when he has
+# no full name. Three kinds of account change hands: the club's secretary, one of its
+# tournaments' directors (at a progressive's tables) and the site's staff; all three act
+# as the club's referee (ruling E9; docs/laws-scoring.md, "The referee's correction").
+# Which of them it was, scoring cannot ask: who is a secretary or a director is the
+# club's and the tournaments' to say, and scoring imports neither; "the secretary" was
+# untrue of the other two.
+REFEREE = "the club's referee"
 
 
 def public_name(user) -> str | None:
     """How a person who changed a club's records is named on public pages and in the
-    API: his full name, else his role (only a club's secretary or staff correct hands
-    under an account). Never his login name, half of what logging in as him takes."""
+    API: his full name, else the role every account that changes hands holds (`REFEREE`).
+    Never his login name, half of what logging in as him takes (docs/security.md)."""
     if user is None:
         return None
-    return user.get_full_name().strip() or SECRETARY
+    return user.get_full_name().strip() or REFEREE
 
 
 def correction_as_dict(correction: HandCorrection) -> dict:

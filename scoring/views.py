@@ -20,7 +20,7 @@ from club.templatetags.words import winners
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES, side_name
 from scoring.rules.bridge import TRUMP_NAMES
-from scoring.selectors import SECRETARY, rubber_scoresheet, rubbers_of
+from scoring.selectors import REFEREE, rubber_scoresheet, rubbers_of
 
 
 def rubber_detail(request, slug: str, pk: int):
@@ -406,13 +406,17 @@ def _hand_common(hand: dict, describe, kind: str, seats: list | None = None) -> 
 
 def _corrected_by(correction: dict) -> str:
     """Ruling E9: the players before the next hand, or the club's referee (the secretary;
-    at a tournament's table its director too), named."""
-    # "by" is the corrector's full name or role, never his login name (selectors.public_name).
+    at a tournament's table its director too; the site's staff), named by his full name
+    where he has one; without one, by that role alone, true of every account that
+    corrects (selectors.REFEREE), never by his login name."""
     name = correction.get("by") or ("the table's phone" if correction.get("at_table") else None)
+    unnamed = name == REFEREE
+    if unnamed:
+        name = None  # his role, said once below
     if correction["kind"] == "referee":
         who = "the club's referee"
-        if name in (SECRETARY, None):
-            who, name = "the secretary, as the club's referee", None  # his role said
+    elif unnamed:  # an account's, within the players' time
+        who = "the club's referee, before the next hand"
     else:
         who = "the players, before the next hand"
     return f"{who} ({name})" if name else who

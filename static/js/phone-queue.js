@@ -20,6 +20,10 @@
 // it) is also kept in a list beside the queue, in storage per table, until the player
 // dismisses it: which hand, what was entered, that it was not recorded, and the service's
 // words why.
+//
+// While a take-back or a correction of a hand waits in the queue, its form does not offer
+// to send it again: the button is put away and the form says the change is waiting, until
+// it leaves the queue (made, refused or dropped).
 (function () {
   "use strict";
 
@@ -72,6 +76,7 @@
   }
 
   function showQueue(problem) {
+    showWaitingChanges();
     var box = document.getElementById("phone-queue");
     if (!box) return;
     var queue = load();
@@ -90,6 +95,71 @@
       "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
       (problem || "They are kept on this phone and sent as soon as the connection returns.");
+  }
+
+  // --- a take-back or a correction waiting is not offered again ------------------------
+
+  // The change a take-back's or a correction's form makes, or would make: its kind, its
+  // rubber and the hand's number (the take-back's button value, the correction's field).
+  function changeOf(kind, data) {
+    var number = data.get(kind === "take_back" ? "take_back" : "correct");
+    return number ? kind + ":" + (data.get("rubber") || "") + ":" + number : null;
+  }
+
+  function formChange(form) {
+    var data = new URLSearchParams(new FormData(form));
+    var button = form.querySelector("button[name=take_back]");
+    if (button) data.set(button.name, button.value);
+    return changeOf(form.dataset.kind, data);
+  }
+
+  // The entry in the queue making the same change as this form, if one waits.
+  function waitingFor(form, queue) {
+    var change = formChange(form);
+    if (!change) return null;
+    return (queue || load()).filter(function (entry) {
+      return entry.kind === form.dataset.kind &&
+        changeOf(entry.kind, new URLSearchParams(entry.body)) === change;
+    })[0] || null;
+  }
+
+  // While a take-back or a correction of hand N waits in the queue, its form's button is
+  // not offered (a second tap would queue it again, to be refused once the first is made:
+  // "taken back already", listed as a refusal); in its place the form says it is waiting.
+  // Once it leaves the queue (made, refused, dropped) the button is offered again, on
+  // whatever form the page then shows.
+  function showWaitingChanges() {
+    var queue = load();
+    var forms = document.querySelectorAll(
+      "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]"
+    );
+    Array.prototype.forEach.call(forms, function (form) {
+      var entry = waitingFor(form, queue);
+      var button = form.querySelector("button:not([type=button])");
+      var note = form.querySelector("[data-testid=change-waiting]");
+      if (!button) return;
+      if (!entry) {
+        if (form.dataset.waiting) {
+          button.hidden = false;
+          button.disabled = false;
+          delete form.dataset.waiting;
+        }
+        if (note) note.remove();
+        return;
+      }
+      form.dataset.waiting = "1";
+      button.hidden = true;
+      button.disabled = true; // nor sent by the Enter key in one of its fields
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "alert pending";
+        note.dataset.testid = "change-waiting";
+        note.setAttribute("role", "status");
+        button.after(note);
+      }
+      note.textContent = capitalised(entry.label) + " waiting to be sent: it goes by itself " +
+        "as soon as the connection returns, and the sheet shows it once it is made.";
+    });
   }
 
   // --- the hands refused after waiting -------------------------------------------------
@@ -554,14 +624,24 @@
     // A second tap on the same button is not a second hand (the form was just emptied).
     var now = Date.now();
     if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
+    // Nor is a take-back or a correction the same as one still waiting (its button is not
+    // offered meanwhile: showWaitingChanges).
+    if (form.dataset.kind !== "record" && form.dataset.kind !== "answer" && waitingFor(form)) {
+      showWaitingChanges();
+      return;
+    }
     form.dataset.queuedAt = String(now);
     enqueue(form, event.submitter);
   });
 
   window.addEventListener("online", flush);
+  // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
+  // form of a change still waiting.
+  document.addEventListener("htmx:afterSettle", showWaitingChanges);
   // Another tab of the same table's page dismissed or added a refusal.
   window.addEventListener("storage", function (event) {
     if (event.key === refusedKey) showRefused();
+    if (event.key === storageKey) showWaitingChanges(); // its queue is this one
   });
   document.addEventListener("DOMContentLoaded", function () {
     markWaited(); // left from before the page was (re)loaded

@@ -159,3 +159,122 @@ def test_the_other_phone_records_the_next_hand_and_the_take_back_is_refused_in_w
     assert score(first) == "Score so far 2 1"
     assert first.evaluate(WIDTH) <= PHONE["width"]
     shot(first, "phone-take-back-5-refused")
+
+
+def waiting_note(page):
+    return page.get_by_test_id("change-waiting")
+
+
+def test_a_take_back_waiting_is_not_offered_again_and_is_made_once(
+    browser_page, live_server, played
+):
+    """A second tap while the take-back waits (the network gone) would queue it again, to
+    be refused once the first is made ("taken back already"): the phone puts the button
+    away and says the take-back is waiting, until it is made."""
+    second_hand_by_mistake(played)
+    page = on_phone(browser_page, live_server, played)
+    answers = []
+    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    page.context.set_offline(True)
+    yes = take_back(page, 2)
+    yes.click()
+    queue = page.get_by_test_id("phone-queue")
+    queue.filter(has_text="Not sent yet: 1 take-back waiting (take-back of hand 2)").wait_for()
+    note = waiting_note(page)
+    assert note.inner_text().startswith("Take-back of hand 2 waiting to be sent")
+    assert note.is_visible()
+    button = page.get_by_test_id("take-back-hand")  # out of the page's roles, hidden
+    assert button.is_hidden() and button.is_disabled()
+    # Nor does the form, sent another way (the Enter key, a script), queue it twice.
+    page.evaluate("document.querySelector('form.take-back-form').requestSubmit()")
+    page.wait_for_timeout(1600)  # past the double-tap guard's 1.5 s
+    page.evaluate("document.querySelector('form.take-back-form').requestSubmit()")
+    assert (
+        page.evaluate(
+            "JSON.parse(localStorage.getItem("
+            + f"'cardclub-phone-queue:/t/{played.table.token}/')).length"
+        )
+        == 1
+    )
+    queue.filter(has_text="Not sent yet: 1 take-back waiting").wait_for()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    assert grave_violations(page) == []
+    shot(page, "phone-take-back-6-waiting")
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 taken back").wait_for()
+    assert answers == [200]  # sent once
+    assert sheet(played) == [("NS", 3)]
+    assert RemovedHand.objects.count() == 1
+    assert page.get_by_test_id("phone-refused").is_hidden()  # nothing refused
+    assert waiting_note(page).count() == 0
+
+
+def test_a_take_back_refused_after_waiting_offers_the_hand_as_it_now_is(
+    browser_page, live_server, played
+):
+    """The other phone recorded hand 3 while the take-back of hand 2 waited: refused in
+    words and listed; the button is offered again, for the last hand as it now is."""
+    second_hand_by_mistake(played)
+    page = on_phone(browser_page, live_server, played)
+    page.context.set_offline(True)
+    take_back(page, 2).click()
+    waiting_note(page).filter(has_text="Take-back of hand 2 waiting to be sent").wait_for()
+    recording.hand_record(
+        evening_id=played.evening.pk,
+        table_number=1,
+        data={"makers": "NS", "tricks": 3},
+        table=played.table,
+    )
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = page.get_by_test_id("refused-hand")
+    refused.filter(has_text="Take-back of hand 2 was not made.").wait_for()
+    assert "hand 3 has been recorded at this table since" in refused.inner_text()
+    assert waiting_note(page).count() == 0
+    panel = page.get_by_test_id("take-back")
+    assert panel.locator("summary").inner_text() == "Take back hand 3"
+    panel.locator("summary").click()
+    again = panel.get_by_role("button", name="Yes, take back hand 3")
+    assert again.is_visible() and again.is_enabled()
+    assert sheet(played) == [("NS", 3), ("EW", 4), ("NS", 3)]
+    assert not RemovedHand.objects.exists()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-take-back-7-refused-after-waiting")
+
+
+def test_a_correction_waiting_is_not_offered_again_and_is_made_once(
+    browser_page, live_server, played
+):
+    """The same for "Correct hand N" (law 5, ruling E9): while the correction waits, the
+    form says so instead of offering to send it again; dropped from the queue (here, a
+    stale one cleared by the player's phone), the button is back."""
+    second_hand_by_mistake(played)
+    page = on_phone(browser_page, live_server, played)
+    answers = []
+    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    panel = page.get_by_test_id("last-hand")
+    panel.locator("summary").first.click()
+    form = panel.locator("form.correct")
+    page.context.set_offline(True)
+    form.locator("input[name=tricks]").fill("5")
+    button = form.get_by_test_id("correct-hand")
+    button.click()
+    page.get_by_test_id("phone-queue").filter(has_text="(correction of hand 2)").wait_for()
+    note = waiting_note(page)
+    assert note.inner_text().startswith("Correction of hand 2 waiting to be sent")
+    assert button.is_hidden() and button.is_disabled()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-take-back-8-correction-waiting")
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 corrected.").wait_for()
+    assert answers == [200]
+    assert sheet(played) == [("NS", 3), ("EW", 5)]
+    assert waiting_note(page).count() == 0
+    panel = page.get_by_test_id("last-hand")
+    panel.locator("summary").first.click()
+    again = panel.get_by_test_id("correct-hand")
+    assert again.is_visible() and again.is_enabled()

@@ -240,8 +240,9 @@ def test_euchre_sheet_shows_a_correction_beside_the_original(client, euchre_shee
     # Ruling E9: the corrected hand, marked, with the original and who corrected it, why.
     assert play.startswith("E-W make, 2 tricks (euchred) corrected")
     assert "was E-W make, 3 tricks: N-S 0, E-W 1;" in play
-    # Named by his role: the secretary has no full name, and his login name is never shown.
-    assert "corrected by the secretary, as the club's referee," in play
+    # Named by his role: the secretary has no full name, and his login name is never shown;
+    # the role every account that corrects holds (a director, the staff), ruling E9.
+    assert "corrected by the club's referee," in play
     assert "(secretary)" not in play
     assert "“EW took two tricks, not three”" in play
     # The explanation of the corrected score is there to unfold.

@@ -10,6 +10,7 @@ import html
 import re
 
 import pytest
+from django.urls import reverse
 
 from club import recording
 from scoring.models import Hand, HandCorrection
@@ -236,3 +237,33 @@ def test_results_are_not_final_before_the_planned_rounds_are_played(
     assert answer.status_code == 400 and said in words(answer)
     round_one.refresh_from_db()
     assert round_one.results_final_at is None
+
+
+def test_a_director_without_a_full_name_is_named_the_clubs_referee_to_the_public(
+    client, directing, director, finished, django_capture_on_commit_callbacks
+):
+    """The public rubber page names a corrector by his full name or his role, never his
+    login name (docs/security.md). A director is no secretary: without a full name he is
+    the club's referee (ruling E9; scoring.selectors.REFEREE), as a secretary and the
+    site's staff are, never "the secretary"."""
+    director.username = "dora-login-x9"
+    director.save(update_fields=["username"])
+    directing.post(f"/secretary/tournaments/{finished.pk}/act/", {"action": "final"})
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = correct(
+            directing, finished, number=2, correct="1", makers="EW", tricks="4",
+            reason="E-W made it",
+        )  # fmt: skip
+    assert answer.status_code == 200
+    rubber = at_table(finished, number=2).rubber
+    assert HandCorrection.objects.get(hand__rubber=rubber).by_user == director
+    directing.logout()
+    page = client.get(reverse("rubber-detail", kwargs={"slug": rubber.club.slug, "pk": rubber.pk}))
+    assert page.status_code == 200
+    said = words(page)
+    assert "corrected by the club's referee, " in said
+    assert "secretary" not in said
+    assert "dora-login-x9" not in page.content.decode()
+    api = client.get(f"/api/v1/clubs/{rubber.club.slug}/rubbers/{rubber.pk}/").json()
+    [correction] = [c for hand in api["hands"] for c in hand["corrections"]]
+    assert correction["by"] == "the club's referee"
