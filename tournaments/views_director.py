@@ -27,7 +27,7 @@ from core.errors import UserError
 from core.inputs import whole_number
 from tournaments import rounds, selectors, services, table_links
 from tournaments.forms import TournamentForm, evening_words, metric_choices, precedence_from
-from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
+from tournaments.metrics import METRICS, precedence_of
 from tournaments.models import Tournament, TournamentTable
 from tournaments.movements import Guarantee, MovementError
 
@@ -137,7 +137,7 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
     for entry in players:
         entry.playing = rounds.plays_in(entry, next_round)
         entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    precedence = precedence_of(tournament)
     counted = list(tournament.evenings.order_by("-date", "-id"))
     uncounted = list(
         tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by("-date", "-id")
@@ -403,7 +403,8 @@ def tournament_new(request, slug: str):
         status = 400
     else:
         form = TournamentForm(club=club, initial={"kind": Tournament.Kind.LADDER})
-        chosen, status = list(DEFAULT_PRECEDENCE), 200
+        # Blank: the tournament's kind chooses (its help text says how; metrics.default_precedence).
+        chosen, status = [], 200
     return render(
         request,
         "tournaments/new.html",

@@ -131,7 +131,6 @@ def test_a_ladder_is_created_over_the_evenings_chosen(
         ({"movement": ""}, "movement", "Choose the movement that seats the rounds"),
         ({"slug": "Spring Fair!"}, "slug", "The address may hold only letters a to z"),
         ({"precedence": ["points", "points"]}, "precedence", "Points won is listed twice"),
-        ({"precedence": ["", ""]}, "precedence", "Choose at least one metric to rank by."),
         ({"rounds_planned": "0"}, "rounds_planned", "The rounds planned must be a whole number"),
         ({"ruleset": "call-ace-foster-1905"}, "ruleset", "Call-Ace"),
     ],
