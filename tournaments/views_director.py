@@ -21,7 +21,14 @@ from club import phone_links
 from club.models import Club
 from club.selectors import clubs_directed_by
 from club.views_board import live_board
-from club.views_cards import HOW_TO, HOW_TO_ANY, PER_PAGE, SCAN
+from club.views_cards import (
+    HOW_TO,
+    HOW_TO_ANY,
+    PER_PAGE,
+    PER_PAGE_WORDS,
+    SCAN,
+    cards_per_page,
+)
 from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -345,19 +352,15 @@ def table_cards(request, pk: int):
     """A progressive's table cards, to print: one a table the rounds have seated, for the
     whole tournament (tournaments.table_links), two or four to an A4 page."""
     tournament = _directed(request, pk)
-    per_page = request.GET.get("per_page", "4")
-    if per_page not in {str(n) for n in PER_PAGE}:
-        return HttpResponseBadRequest(
-            f"Cards to an A4 page: {per_page[:20]!r} is not a choice; print 2 or 4.",
-            content_type="text/plain; charset=utf-8",
-        )
+    size = cards_per_page(request)
+    if isinstance(size, HttpResponseBadRequest):
+        return size
     cards = [
         {"number": phone["number"], "link": phone["link"], "qr": phone_links.qr_svg(phone["link"])}
         for phone in _phones(request, tournament)
     ]
     game = HOW_TO.get(tournament.ruleset, HOW_TO_ANY)
     latest = tournament.rounds.order_by("-number").first()
-    size = int(per_page)
     return render(
         request,
         "tournaments/table_cards.html",
@@ -366,6 +369,7 @@ def table_cards(request, pk: int):
             "club": tournament.club,
             "how_to": [SCAN, game[1], STAYS],
             "per_page": size,
+            "per_page_words": PER_PAGE_WORDS,
             "choices": PER_PAGE,
             "sheets": [cards[i : i + size] for i in range(0, len(cards), size)],
             "reach": phone_links.board_reach(request),
