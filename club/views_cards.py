@@ -19,6 +19,8 @@ from club.models import Evening
 from club.selectors import clubs_managed_by
 
 PER_PAGE = (4, 2)
+#: The page size in words, as the cards pages (an evening's, a progressive's) ask for it.
+PER_PAGE_WORDS = "Cards to an A4 page"
 
 SCAN = "Scan the code with a phone's camera, or type the link above."
 RECORD = "Press 'Record the hand'. A slip? Correct it before the next hand is recorded."
@@ -44,6 +46,19 @@ HOW_TO = {
 HOW_TO_ANY = [SCAN, "After each hand, fill in what the phone page asks.", RECORD]
 
 
+def cards_per_page(request) -> int | HttpResponseBadRequest:
+    """The cards to an A4 page asked for (`?per_page=`, four unless asked), or the 400
+    refusing it in the pages' words (`PER_PAGE_WORDS`), for every table cards page."""
+    asked = request.GET.get("per_page", str(PER_PAGE[0]))
+    if asked not in {str(n) for n in PER_PAGE}:
+        choices = " or ".join(str(n) for n in sorted(PER_PAGE))
+        return HttpResponseBadRequest(
+            f"{PER_PAGE_WORDS}: {asked[:20]!r} is not a choice; print {choices}.",
+            content_type="text/plain; charset=utf-8",
+        )
+    return int(asked)
+
+
 def _chunks(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
@@ -60,12 +75,9 @@ def table_cards(request, pk: int):
     )
     if evening is None:  # not one of this secretary's clubs: as if it did not exist
         raise Http404("No such evening.")
-    per_page = request.GET.get("per_page", "4")
-    if per_page not in {str(n) for n in PER_PAGE}:
-        return HttpResponseBadRequest(
-            f"per_page: {per_page[:20]!r} is not a choice; print 2 or 4 cards to an A4 page.",
-            content_type="text/plain; charset=utf-8",
-        )
+    per_page = cards_per_page(request)
+    if isinstance(per_page, HttpResponseBadRequest):
+        return per_page
     standing = {t.number for t in evening_state(evening).tables}
     cards = []
     for table in evening.tables.filter(number__in=standing).order_by("number"):
@@ -78,9 +90,10 @@ def table_cards(request, pk: int):
             "evening": evening,
             "club": evening.club,
             "how_to": HOW_TO.get(evening.ruleset, HOW_TO_ANY),
-            "per_page": int(per_page),
+            "per_page": per_page,
+            "per_page_words": PER_PAGE_WORDS,
             "choices": PER_PAGE,
-            "sheets": _chunks(cards, int(per_page)),
+            "sheets": _chunks(cards, per_page),
             "reach": phone_links.board_reach(request),
         },
     )

@@ -104,6 +104,31 @@ def rubber_scoresheet(*, rubber: Rubber) -> dict:
         rules.hands_key: [hand_as_dict(h, rubber=rubber) for h in hands],
         **summary,
         "ledger": ledger,
+        "round": _fixed_deals(rubber),
+    }
+
+
+def _fixed_deals(rubber: Rubber) -> dict | None:
+    """What decides a progressive's round of fixed deals (rulings P1, P2), as its seats'
+    roll-up keeps it (scoring/rollup.py) and the standings sum it: the deals to play and
+    played, each side's points, the side that won the round once it is over, and each
+    player's money at the difference of the sides' points. None for a rubber played out.
+    """
+    if rubber.deal_limit is None:
+        return None
+    seats = list(rubber.seats.select_related("member").order_by("position"))
+    points = {seat.side: seat.points for seat in seats if seat.side}
+    winner = next((seat.side for seat in seats if seat.round_won), None)
+    over = winner is not None
+    return {
+        "deals": rubber.deal_limit,
+        "played": rubber.hand_count,
+        "points": points,
+        # Won (P1), or the rubber won before its deals ran out, level on points: then its
+        # winner won the round (rollup's round_won).
+        "over": over,
+        "winner": winner,
+        "money": {seat.member.name: str(seat.stake_won) for seat in seats} if over else None,
     }
 
 

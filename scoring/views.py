@@ -59,9 +59,7 @@ def rubber_sheet(rubber, club, *, scoresheet: dict | None = None) -> dict:
     if scoresheet is None:
         scoresheet = rubber_scoresheet(rubber=rubber)
     raw = with_confirmations(scoresheet, rubber=rubber, club=club)
-    sheet = scoresheet_display(raw)
-    sheet["round_over"] = rubber.round_decided()  # its verdict, not "in progress" (P1)
-    return sheet
+    return scoresheet_display(raw)  # a round of fixed deals: its verdict (rulings P1, P2)
 
 
 def scoresheet_display(sheet: dict) -> dict:
@@ -97,7 +95,66 @@ def scoresheet_display(sheet: dict) -> dict:
             for side in SIDES
         ]
         display.update(_euchre(sheet) if kind == "euchre" else _bridge(sheet))
+        if sheet.get("round"):
+            display["round"] = _fixed_deals(sheet)
+            display["ledger"] = _ledger({**sheet, "ledger": sheet["round"]["money"]})
     return display
+
+
+def _fixed_deals(sheet: dict) -> dict:
+    """A progressive's round of fixed deals (rulings P1, P2): the sides' points, who won
+    the round, and why, in words. The rubber it is played in decides nothing of its own
+    (its totals would read 0 0 while the deals run), so the sheet shows this instead."""
+    fixed = sheet["round"]
+    deals, played = fixed["deals"], fixed["played"]
+    points = [fixed["points"].get(s, 0) for s in SIDES]
+    players = sheet.get("players")
+    rubber = sheet["rubber"]
+    of_deals = "its one deal" if deals == 1 else f"its {deals} deals"
+    if fixed["over"]:
+        won, lost = sorted(points, reverse=True)
+        score = (
+            f"{_n(won, 'point')} to {lost}" if won != lost else f"level at {_n(won, 'point')} each"
+        )
+        if played < deals:
+            # Its rubber was won before the deals ran out: no deal may follow (P1).
+            why = (
+                f"after {_n(played, 'deal')} of {deals}: its rubber was won by "
+                f"{winners(players, rubber['winner'])}, so no deal may follow, and the round "
+                "goes to the side ahead on points, or, level, to the rubber's winners"
+            )
+        elif played > deals:
+            why = (
+                f"after {_n(played, 'deal')}: {of_deals}, and "
+                f"{_n(played - deals, 'more deal')} played because the sides were level"
+            )
+        else:
+            why = f"after {of_deals}"
+        verdict = f"Round to {winners(players, fixed['winner'])}, {score}, {why} (ruling P1)."
+    elif sheet.get("status") == "abandoned":
+        verdict = (
+            f"Abandoned after {played} of {_n(deals, 'deal')}: its deals stand as scored and "
+            "it settles nothing (law 21)."
+        )
+    elif played >= deals:
+        verdict = (
+            f"Level at {_n(points[0], 'point')} each after {_n(played, 'deal')}: the round goes on "
+            "one deal at a time until one side is ahead (ruling P1)."
+        )
+    else:
+        verdict = (
+            f"{played} of {_n(deals, 'deal')} played so far; the side ahead after them wins "
+            "the round (ruling P1)."
+        )
+    return {
+        "deals": deals,
+        "points": points,
+        "over": fixed["over"],
+        "verdict": verdict,
+        "difference": abs(points[0] - points[1]),
+        # Ruling P2: a progressive without a stake settles nothing.
+        "no_stake": Decimal(sheet.get("stake") or 0) == 0,
+    }
 
 
 # Euchre ------------------------------------------------------------------------------

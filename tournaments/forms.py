@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from club.models import Club, Evening
 from core.echo import CutWhenRefused
 from scoring.models import RULESET_CHOICES
-from tournaments.metrics import METRICS
+from tournaments.metrics import DEFAULT_PRECEDENCE, FIXED_DEALS_PRECEDENCE, METRICS
 from tournaments.models import Tournament
 from tournaments.movements import MOVEMENTS
 from tournaments.selectors import PUBLIC_STANDINGS
@@ -21,6 +21,18 @@ from tournaments.selectors import PUBLIC_STANDINGS
 def metric_choices() -> list[tuple[str, str]]:
     """The registered metrics as (key, title), for the precedence lists."""
     return [(key, metric.title) for key, metric in METRICS.items()]
+
+
+def _titles(keys: list[str]) -> str:
+    return ", ".join(METRICS[key].title.lower() for key in keys)
+
+
+# What leaving every list blank ranks by (tournaments.metrics.default_precedence).
+PRECEDENCE_BLANK = (
+    f"All blank: a progressive of fixed deals is ranked by {_titles(FIXED_DEALS_PRECEDENCE)} "
+    "(its rounds are won on points, not by rubbers: ruling P1); a ladder, or a progressive "
+    f"played as rubbers, by {_titles(DEFAULT_PRECEDENCE)}."
+)
 
 
 def precedence_from(post) -> list[str]:
@@ -113,7 +125,9 @@ class TournamentForm(CutWhenRefused, forms.Form):
     )
     precedence = forms.MultipleChoiceField(
         choices=metric_choices,
+        required=False,
         label="Ranked by",
+        help_text=PRECEDENCE_BLANK,
         error_messages={
             "required": "Choose at least one metric to rank by.",
             "invalid_choice": "Choose each metric to rank by from its list.",

@@ -177,6 +177,23 @@ FIGURES: dict[str, Metric] = {
 }
 
 DEFAULT_PRECEDENCE = ["net_rubber_points", "rubbers_won", "points", "head_to_head"]
+# A progressive of fixed deals plays no rubber out, so its rubber metrics are all nothing:
+# it is decided by the rounds its players won, each won by the side ahead on points when
+# the round is over (ruling P1, docs/movements.md "Rounds won"), then by those points.
+FIXED_DEALS_PRECEDENCE = ["rounds_won", "points", "head_to_head"]
+
+
+def default_precedence(*, deals_per_round: int | None) -> list[str]:
+    """The metrics a tournament is ranked by when its director chose none: a progressive
+    of fixed deals (`deals_per_round`) by its rounds won, anything else by its rubbers."""
+    return list(FIXED_DEALS_PRECEDENCE if deals_per_round else DEFAULT_PRECEDENCE)
+
+
+def precedence_of(tournament) -> list[str]:
+    """The metrics this tournament is ranked by: its director's, or the default for it."""
+    return tournament.precedence or default_precedence(deals_per_round=tournament.deals_per_round)
+
+
 COLUMN_METRICS = [key for key, metric in METRICS.items() if metric.column]
 
 

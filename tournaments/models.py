@@ -76,8 +76,9 @@ class Tournament(models.Model):
 
 @audited("TournamentPlayer")
 class TournamentPlayer(models.Model):
-    """A player entered in a progressive tournament, from the round he arrived to the
-    round he left (late arrivals and departures change nothing already played)."""
+    """A player entered in a progressive tournament, from the round he arrived (or, entered
+    again after leaving, the round he came back for) to the round he left (late arrivals
+    and departures change nothing already played)."""
 
     tournament = models.ForeignKey(
         Tournament,

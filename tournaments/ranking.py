@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from django.db import connection
 
 from tournaments.counting import compiled_read, counted_rows
-from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
+from tournaments.metrics import METRICS, precedence_of
 from tournaments.models import Tournament, TournamentTotal
 
 
@@ -116,7 +116,7 @@ def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | Non
     """The ranges the changed players' totals move within (`Moved`), read before they are
     written; None to rank everyone (the first ranked metric is head-to-head, which moves
     whole tied groups)."""
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    precedence = precedence_of(tournament)
     key = precedence[0]
     if key == "head_to_head":
         return None
@@ -227,7 +227,7 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     recalculation), only the rows in its range are ranked again (`Moved`).
     `tournaments.metrics.rank` is the same rule in Python (the tests hold the two to
     each other)."""
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    precedence = precedence_of(tournament)
     if "head_to_head" in precedence:
         _rank_head_to_head(tournament, precedence, moved)
     order = ", ".join(

@@ -79,11 +79,14 @@ def tournament_enter(
     )
     # The director's page says so: a name misspelt is a new guest, not a member entered.
     entry.added_to_roster = added
+    entry.entered_again = not created
     if not created:
         if entry.left_round is None:
             raise UserError(f"{member.name} is entered already.", field="name")
-        entry.left_round = None  # he comes back
-        entry.save(update_fields=["left_round"])
+        # He comes back from the next round, not from the round he first joined: the rounds
+        # he played before are in their seatings, and his leaving in the entry's history.
+        entry.joined_round, entry.left_round = number, None
+        entry.save(update_fields=["joined_round", "left_round"])
     return entry
 
 

@@ -30,7 +30,14 @@ from core import compiled, redisops
 from core.compiled import Compiled
 from scoring.models import SEAT_SUMS, Rubber
 from tournaments.counting import counted_rows, counted_seats, tournaments_counting
-from tournaments.metrics import COLUMN_METRICS, DEFAULT_PRECEDENCE, METRICS, SeatCount, SeatSum
+from tournaments.metrics import (
+    COLUMN_METRICS,
+    METRICS,
+    SeatCount,
+    SeatSum,
+    default_precedence,
+    precedence_of,
+)
 from tournaments.models import (
     Round,
     RoundTable,
@@ -199,7 +206,7 @@ def _publish(
         tournament=tournament,
         number=tournament.standings_version,
         kind=kind,
-        precedence=tournament.precedence or DEFAULT_PRECEDENCE,
+        precedence=precedence_of(tournament),
         players_recomputed=players,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
@@ -542,7 +549,10 @@ def tournament_create(
         kind=kind,
         ruleset=ruleset,
         is_public=is_public,
-        precedence=_check_precedence(precedence or DEFAULT_PRECEDENCE),
+        # None chosen: what such a tournament is decided by (fixed deals: its rounds won, P1).
+        precedence=_check_precedence(
+            precedence or default_precedence(deals_per_round=deals_per_round)
+        ),
         movement=movement,
         rounds_planned=rounds_planned,
         deals_per_round=deals_per_round,

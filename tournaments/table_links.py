@@ -55,6 +55,7 @@ from club.services import phone_link_renew
 from club.templatetags.words import winners
 from core.db import lock_one
 from core.errors import Conflict, UserError
+from core.moments import moment_words
 from scoring.models import Rubber
 from scoring.rules.games import get_game
 from tournaments.models import Round, RoundTable, Tournament, TournamentTable
@@ -204,9 +205,9 @@ def tournament_over(tournament: Tournament, latest: Round | None) -> bool:
 
 
 def final_when(tournament: Tournament) -> str:
-    """When the results were declared final, in words: "at 23:10 on 21 November 1888"."""
-    moment = timezone.localtime(tournament.results_final_at)
-    return f"at {moment:%H:%M} on {moment.day} {moment:%B %Y}"
+    """When the results were declared final, in words, in the site's time zone as every
+    public page says a moment (core.moments): "at 23:10 GMT on 21 November 1888"."""
+    return moment_words(tournament.results_final_at)
 
 
 def over_words(at: AtTable) -> str:

@@ -21,13 +21,20 @@ from club import phone_links
 from club.models import Club
 from club.selectors import clubs_directed_by
 from club.views_board import live_board
-from club.views_cards import HOW_TO, HOW_TO_ANY, PER_PAGE, SCAN
+from club.views_cards import (
+    HOW_TO,
+    HOW_TO_ANY,
+    PER_PAGE,
+    PER_PAGE_WORDS,
+    SCAN,
+    cards_per_page,
+)
 from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
 from tournaments import rounds, selectors, services, table_links
 from tournaments.forms import TournamentForm, evening_words, metric_choices, precedence_from
-from tournaments.metrics import DEFAULT_PRECEDENCE, METRICS
+from tournaments.metrics import METRICS, precedence_of
 from tournaments.models import Tournament, TournamentTable
 from tournaments.movements import Guarantee, MovementError
 
@@ -137,7 +144,7 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
     for entry in players:
         entry.playing = rounds.plays_in(entry, next_round)
         entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
-    precedence = tournament.precedence or DEFAULT_PRECEDENCE
+    precedence = precedence_of(tournament)
     counted = list(tournament.evenings.order_by("-date", "-id"))
     uncounted = list(
         tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by("-date", "-id")
@@ -236,6 +243,10 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             new_player=bool(request.POST.get("new_player")),
         )
         plays = f"{entry.member.name} plays from round {entry.joined_round}."
+        if entry.entered_again:  # he left before; he plays again from the next round
+            plays = (
+                f"{entry.member.name} is entered again and plays from round {entry.joined_round}."
+            )
         if entry.added_to_roster:
             return (
                 f"{entry.member.name} is new to the club: added to its players as a guest. " + plays
@@ -341,19 +352,15 @@ def table_cards(request, pk: int):
     """A progressive's table cards, to print: one a table the rounds have seated, for the
     whole tournament (tournaments.table_links), two or four to an A4 page."""
     tournament = _directed(request, pk)
-    per_page = request.GET.get("per_page", "4")
-    if per_page not in {str(n) for n in PER_PAGE}:
-        return HttpResponseBadRequest(
-            f"Cards to an A4 page: {per_page[:20]!r} is not a choice; print 2 or 4.",
-            content_type="text/plain; charset=utf-8",
-        )
+    size = cards_per_page(request)
+    if isinstance(size, HttpResponseBadRequest):
+        return size
     cards = [
         {"number": phone["number"], "link": phone["link"], "qr": phone_links.qr_svg(phone["link"])}
         for phone in _phones(request, tournament)
     ]
     game = HOW_TO.get(tournament.ruleset, HOW_TO_ANY)
     latest = tournament.rounds.order_by("-number").first()
-    size = int(per_page)
     return render(
         request,
         "tournaments/table_cards.html",
@@ -362,6 +369,7 @@ def table_cards(request, pk: int):
             "club": tournament.club,
             "how_to": [SCAN, game[1], STAYS],
             "per_page": size,
+            "per_page_words": PER_PAGE_WORDS,
             "choices": PER_PAGE,
             "sheets": [cards[i : i + size] for i in range(0, len(cards), size)],
             "reach": phone_links.board_reach(request),
@@ -403,7 +411,8 @@ def tournament_new(request, slug: str):
         status = 400
     else:
         form = TournamentForm(club=club, initial={"kind": Tournament.Kind.LADDER})
-        chosen, status = list(DEFAULT_PRECEDENCE), 200
+        # Blank: the tournament's kind chooses (its help text says how; metrics.default_precedence).
+        chosen, status = [], 200
     return render(
         request,
         "tournaments/new.html",

@@ -64,3 +64,12 @@ def winners(players, side: str | None) -> str:
         return ""
     names = players.get(side) if isinstance(players, dict) else None
     return f"{' & '.join(names)} ({side_name(side)})" if names else side_name(side)
+
+
+@register.filter
+def when(moment) -> str:
+    """A moment (or its ISO text) in the site's time zone, the zone named (core.moments):
+    "at 23:10 GMT on 21 November 1888"."""
+    from core.moments import moment_words
+
+    return moment_words(moment)

@@ -327,7 +327,11 @@ def test_two_cards_to_a_page_and_a_bad_choice_is_refused(demo, client):
     assert text.count('class="card-sheet per-2"') == 1
     refused = _cards(client, demo, host="127.0.0.1:8000", per_page="3")
     assert refused.status_code == 400
-    assert "per_page" in refused.content.decode() and "2 or 4" in refused.content.decode()
+    # In the page's words, as the tournament's cards page says it (club.views_cards), never
+    # the address's internal name `per_page`.
+    said = refused.content.decode()
+    assert said == "Cards to an A4 page: '3' is not a choice; print 2 or 4."
+    assert "Cards to an A4 page:" in text
 
 
 def test_only_the_tables_in_play_get_cards(db, client, club, secretary):

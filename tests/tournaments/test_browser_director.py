@@ -140,3 +140,46 @@ def test_the_directors_typing_survives_a_refusal_and_another_button(
     assert "Round 1 is seated." in page.get_by_test_id("notice").inner_text()
     assert page.input_value("input[name=cards]") == ""
     assert page.input_value("input[name=name]") == "Fred"
+
+
+# The closed rule-set list at its first choice: the text's width in the list's font, the
+# room inside the list for it, the list's height and line height, and whether anything in
+# it is cut off (scrolled out of its box).
+CLOSED_LIST = """() => {
+  const list = document.querySelector('select[name=ruleset]');
+  const style = getComputedStyle(list);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = style.font;
+  const px = value => parseFloat(value) || 0;
+  return {
+    text: pen.measureText(list.options[list.selectedIndex].text).width,
+    room: list.clientWidth - px(style.paddingLeft) - px(style.paddingRight),
+    height: list.clientHeight,
+    line: px(style.lineHeight) || 1.2 * px(style.fontSize),
+    clipped: list.scrollWidth > list.clientWidth + 1 || list.scrollHeight > list.clientHeight + 1,
+    right: list.getBoundingClientRect().right,
+  };
+}"""
+
+
+def test_the_rule_sets_long_choice_wraps_in_the_closed_list_at_360_px(
+    browser_page, live_server, club, secretary
+):
+    """At 360 px "Any (a ladder counts its evenings' games)", the list's first choice, was
+    cut off at "games" in the closed list: the list now wraps it onto a second line."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/clubs/somerset/tournaments/new/")
+    chosen = page.locator("select[name=ruleset] option:checked").inner_text()
+    assert chosen == "Any (a ladder counts its evenings' games)"
+    seen = page.evaluate(CLOSED_LIST)
+    assert seen["right"] <= 360 and not seen["clipped"], seen
+    # Longer than a line of the list: it can only be read whole on two lines or more.
+    assert seen["text"] > seen["room"], seen
+    assert seen["height"] >= 2 * seen["line"], seen
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, "director-new-rule-set-wraps-360")
+    # The list still chooses: a progressive's rule set, by keyboard or pointer alike.
+    page.select_option("select[name=ruleset]", "euchre-somerset-1888")
+    assert page.input_value("select[name=ruleset]") == "euchre-somerset-1888"

@@ -82,7 +82,8 @@ def test_the_directors_page_prints_the_rounds_without_buttons(
     assert page.get_by_role("link", name="Room display (for the projector)").is_hidden()
     assert page.get_by_role("heading", name="Ranked by").is_hidden()
     assert page.get_by_test_id("ranked-by-printed").inner_text() == (
-        "Ranked by net rubber points, then rubbers won, then points won, then head-to-head."
+        # A progressive of fixed deals created without a precedence (metrics.default_precedence).
+        "Ranked by rounds won, then points won, then head-to-head."
     )
     assert page.get_by_role("heading", name="Round 1").is_visible()
     shot(page, "director-evening-printed")

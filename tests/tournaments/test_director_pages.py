@@ -2,6 +2,7 @@
 a ladder's evenings, the metrics' order, seating with the movement's report, byes,
 arrivals and departures. Each button once done and once refused, with its words."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -131,7 +132,6 @@ def test_a_ladder_is_created_over_the_evenings_chosen(
         ({"movement": ""}, "movement", "Choose the movement that seats the rounds"),
         ({"slug": "Spring Fair!"}, "slug", "The address may hold only letters a to z"),
         ({"precedence": ["points", "points"]}, "precedence", "Points won is listed twice"),
-        ({"precedence": ["", ""]}, "precedence", "Choose at least one metric to rank by."),
         ({"rounds_planned": "0"}, "rounds_planned", "The rounds planned must be a whole number"),
         ({"ruleset": "call-ace-foster-1905"}, "ruleset", "Call-Ace"),
     ],
@@ -372,3 +372,29 @@ def test_a_rounds_winners_are_named_not_coded(directing, rotation, commit):
         seats = table["seats"]
         assert f"<td>{seats['N']} &amp; {seats['S']} (N-S)</td>" in page
     assert "<td>NS</td>" not in page
+
+
+def test_a_player_who_left_and_is_entered_again_plays_from_the_next_round(directing, club, commit):
+    """He was told he "plays from round 1", the round he first joined, and the director's
+    list said so too, when he came back for round 3."""
+    tournament = services.tournament_create(
+        club=club, name="Cut", slug="cut", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=1,
+    )  # fmt: skip
+    for name in [*EIGHT, "Ida"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    ida = tournament.players.get(member__name="Ida")
+    act(directing, tournament, "seat")
+    act(directing, tournament, "leave", member=ida.member_id)  # before round 2
+    finish_round(tournament, commit)
+    act(directing, tournament, "seat")
+    assert "Ida" not in rounds.round_as_dict(tournament.rounds.get(number=2))["byes"]
+    finish_round(tournament, commit)
+    page = act(directing, tournament, "enter", name="Ida").content.decode()
+    assert "Ida is entered again and plays from round 3." in page
+    assert "plays from round 1" not in page
+    ida.refresh_from_db()
+    assert (ida.joined_round, ida.left_round) == (3, None)
+    assert "Ida" in rounds.present_at(tournament=tournament, round_number=3)
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Ida(?:(?!</tr>).)*</tr>", page, re.S).group(0)
+    assert "from round 3" in row and "from round 1" not in row

@@ -209,8 +209,9 @@ def test_a_decided_rounds_sheet_says_it_is_over_on_its_public_page_too(
     rubber.refresh_from_db()
     assert rubber.round_decided() is True and rubber.status == "in_progress"
     page = html.unescape(client.get(f"/clubs/somerset/rubbers/{rubber.pk}/").content.decode())
-    assert "The round's deals are played and one side is ahead: the table is over" in page
-    assert "In progress." not in page
+    winners = " & ".join(rubber.players["NS"])
+    assert f"Round to {winners} (N-S), 1 point to 0, after its one deal (ruling P1)." in page
+    assert "In progress." not in page and "Total 0 0" not in page
 
 
 def test_a_deal_after_a_decided_round_of_one_deal_is_refused_in_the_singular(round_one):
