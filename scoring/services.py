@@ -42,7 +42,7 @@ from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import parse_stake
 from scoring.rules.bridge import honours_scored
-from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
+from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_ledger, fixed_deals_over
 from scoring.signals import (
     hand_corrected,
     hand_recorded,
@@ -343,7 +343,7 @@ def _write_from(*, rubber: Rubber, rules: RuleSet, state, scored: list, rows: li
     ])  # fmt: skip
     _write_rubber(
         rubber=rubber, rules=rules, state=state, hand_count=len(scored), member_ids=member_ids,
-        writes=writes,
+        writes=writes, points=[result.points for _, result in scored],
     )  # fmt: skip
 
 
@@ -415,13 +415,25 @@ def rubber_rescored(*, rubber: Rubber, hands: list) -> Rescored:
     complete = rubber_from_state(rubber=rubber, rules=rules, state=state, hand_count=len(scored))
     settlement = None
     if complete:
-        ledger = rules.settle(state, rubber.stake, rubber.players)
+        ledger = _settle(rules, rubber, state, [result.points for _, result in scored])
         settlement = [ledger[name] for name, _ in players_of(rules, rubber.players)]
     return Rescored(
         hands=[hand_columns(rules, hand, result) for hand, result in scored],
         games=game_columns(rubber.summary),
         settlement=settlement,
     )
+
+
+def _settle(rules: RuleSet, rubber: Rubber, state, points: list | None) -> dict[str, Decimal]:
+    """A finished rubber's money by player: ruling M1, the rubber's value times the stake;
+    a round of fixed deals at the difference of its deals' points (ruling P2,
+    `fixed_deals_ledger`), as the seats' `stake_won` has it (scoring/rollup.py), even when
+    its rubber was won first. `points`, its hands' points in order (read when not given)."""
+    if rubber.deal_limit is None:
+        return rules.settle(state, rubber.stake, rubber.players)
+    if points is None:
+        points = list(rubber.hands.order_by("number").values_list("points", flat=True))
+    return fixed_deals_ledger(points, rubber.stake, rubber.players)
 
 
 def _write_rubber(
@@ -432,6 +444,7 @@ def _write_rubber(
     hand_count: int,
     member_ids: dict[str, int],
     writes: compiled.Writes | None = None,
+    points: list | None = None,
 ) -> None:
     """Write the rubber's games, summary, status and money from the rule set's state, and
     note the change for the standings.
@@ -461,7 +474,7 @@ def _write_rubber(
     if may_hold_money:
         Settlement.objects.filter(rubber=rubber).delete()
     if complete:
-        ledger = rules.settle(state, rubber.stake, rubber.players)
+        ledger = _settle(rules, rubber, state, points)
         Settlement.objects.bulk_create(
             Settlement(rubber=rubber, member_id=member_ids[name], amount=amount)
             for name, amount in ledger.items()

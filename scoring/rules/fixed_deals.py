@@ -9,8 +9,10 @@ A round played as a rubber is over when the rubber is, and cannot end level.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
 
-from .base import SIDES
+from .base import SIDES, ScoringError, check_partnership_players, money
 
 
 def side_points(points: Mapping) -> dict[str, int]:
@@ -47,3 +49,22 @@ def deal_past_the_end(limit: int, hands: list[Mapping]) -> int | None:
         if fixed_deals_over(limit, hands[:played]):
             return played + 1
     return None
+
+
+def fixed_deals_ledger(
+    hands: Iterable[Mapping], stake: Decimal, players: Any
+) -> dict[str, Decimal]:
+    """Ruling P2 (with M1) for a round of fixed deals: it settles at the difference of the
+    two sides' points over its deals (each a `HandResult.points`), each player of the side
+    ahead receiving it times the stake from one of the other side; so also when its rubber
+    was won before its deals ran out, the round being over then (docs/movements.md)."""
+    named = check_partnership_players(players)
+    if named is None:
+        raise ScoringError("name the four players to settle the round", field="players",
+                           law="ruling P2")  # fmt: skip
+    totals = fixed_deals_totals(hands)
+    return {
+        name: money(totals[side] - totals[other], stake)
+        for side, other in (("NS", "EW"), ("EW", "NS"))
+        for name in named[side]
+    }

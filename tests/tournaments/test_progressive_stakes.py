@@ -274,3 +274,47 @@ def test_the_players_page_shows_the_stake_won_the_standings_rank_by(staked, comm
             assert record.json()["figures"]["stake_won"] == sign + expected, name
             page = client.get(f"/clubs/{tournament.club.slug}/players/{member.pk}/")
             assert f"<dd>{sign}{expected} USD</dd>" in page.content.decode(), name
+
+
+def test_a_round_won_early_stores_its_money_at_the_difference_in_points(staked, commit, api):
+    """Ruling P2: the round's rubber won before its deals ran out settles at the difference
+    of the sides' points (15 to 0 at 0.10: 1.50), as the standings and the sheet have it,
+    not at the rubber's value (8 at 0.10: 0.80, ruling M1 for an evening's rubber): its
+    stored settlement, and so the rubber's ledger in the API, say the same."""
+    from scoring.models import Settlement
+
+    tournament = staked(deals=10, stake="0.10")
+    table = seat(tournament).tables.get(number=1)
+    for hand in sweep("NS"):
+        commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    stored = sorted(
+        Settlement.objects.filter(rubber_id=table.rubber_id).values_list("amount", flat=True)
+    )
+    assert stored == [Decimal("-1.50"), Decimal("-1.50"), Decimal("1.50"), Decimal("1.50")]
+    ledger = tournament_ledger(tournament=tournament)
+    assert sorted(amount for amount in ledger.values() if amount) == stored  # the others' 0
+    body = api.get(f"/api/v1/clubs/{tournament.club.slug}/rubbers/{table.rubber_id}/").json()
+    assert sorted(Decimal(v) for v in body["ledger"].values()) == stored
+
+
+def test_the_migration_writes_a_round_won_earlys_money_again(staked, commit):
+    """scoring 0014: a settlement stored at the rubber's value before is written again at
+    the difference in points."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from scoring.models import Settlement
+
+    tournament = staked(deals=10, stake="0.10")
+    table = seat(tournament).tables.get(number=1)
+    for hand in sweep("NS"):
+        commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
+    stored = Settlement.objects.filter(rubber_id=table.rubber_id)
+    before = sorted(stored.values_list("member_id", "amount"))
+    for row in stored:  # as the service stored them before: the rubber's value, 8 points
+        row.amount = Decimal("0.80") if row.amount > 0 else Decimal("-0.80")
+        row.save()
+    import_module("scoring.migrations.0014_fixed_deal_settlements").forwards(apps, None)
+    assert sorted(stored.values_list("member_id", "amount")) == before
+    assert sorted(stored.values_list("amount", flat=True))[-1] == Decimal("1.50")
