@@ -108,6 +108,16 @@ urlpatterns = [
         name="api-tournament-rounds",
     ),
     path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/end/",
+        tournaments_api.TournamentEndView.as_view(),
+        name="api-tournament-end",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/results-final/",
+        tournaments_api.ResultsFinalView.as_view(),
+        name="api-tournament-results-final",
+    ),
+    path(
         "clubs/<slug:slug>/tournaments/<slug:tslug>/recalculation/",
         tournaments_api.RecalculationView.as_view(),
         name="api-recalculation",

@@ -106,6 +106,10 @@ MATRIX = [
      {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds
     ("post", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None,
      {**WRITE, "secretary": 202, "staff": 202}),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/end/", None,
+     {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds to end after
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/results-final/", None,
+     {**WRITE, "secretary": 400, "staff": 400}),  # nor results of rounds to declare final
     ("get", "/api/v1/clubs/{s}/evenings/", None, READ),
     ("post", "/api/v1/clubs/{s}/evenings/",
      {"date": "1888-11-22", "ruleset": "bridge-elwell-1907", "stake": "0.10"},
@@ -374,6 +378,8 @@ DIRECTOR = [
     ("patch", "/api/v1/clubs/{s}/tournaments/winter/", {"name": "W"}, 200),
     ("get", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None, 200),
     ("post", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None, 202),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/end/", None, 400),  # a ladder: in words
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/results-final/", None, 400),
     ("patch", "/api/v1/clubs/{s}/", {"name": "Renamed"}, 403),
     ("post", "/api/v1/clubs/{s}/members/", {"name": "Zed"}, 403),
     ("post", "/api/v1/clubs/{s}/evenings/{e}/events/", {"type": "arrive", "player": "Edith"}, 403),

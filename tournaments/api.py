@@ -31,14 +31,19 @@ class TournamentOutput(serializers.ModelSerializer):
         fields = [
             "slug", "name", "kind", "ruleset", "is_public", "precedence", "evenings",
             "movement", "rounds_planned", "deals_per_round", "standings_round",
-            "standings_version", "stake", "results_final_at",
+            "standings_version", "stake", "ended_after_round", "results_final_at",
         ]  # fmt: skip
         extra_kwargs = {
+            "ended_after_round": {
+                "help_text": "A progressive with no number of rounds planned: the round its "
+                "director ended it after (`POST .../end/`; null: not ended). Its last round, "
+                "as `rounds_planned` is a planned one's."
+            },
             "results_final_at": {
                 "help_text": "When the director declared a progressive's results final "
                 "(null: not yet): until then a table of its last round may still correct "
                 "its last deal from its phone (law 5, ruling E9)."
-            }
+            },
         }
 
 
@@ -402,3 +407,74 @@ class RoundsView(APIView):
             tournament_id=tournament.pk, user=request.user, cards=data.validated_data.get("cards")
         )
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)
+
+
+class TournamentEndInput(serializers.Serializer):
+    round = WholeNumberField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        help_text="the round you end it after, the latest seated as you saw it: if another "
+        "has been seated since, nothing is ended (409, error.field `round`)",
+    )
+
+
+class TournamentEndView(APIView):
+    """The director ends a progressive planned without a number of rounds, after its latest
+    round, once every table of that round has its result (the director's page: "End the
+    tournament after round N", asked twice). It is then over as one whose planned rounds
+    are played out: no further round is seated, entered for or sat out, the tables' phones
+    record nothing more, and each table of that round may still correct its last deal
+    (law 5, ruling E9) until the results are declared final (`.../results-final/`).
+    Not undone."""
+
+    @extend_schema(
+        request=TournamentEndInput,
+        responses={
+            200: TournamentOutput,
+            400: OpenApiResponse(
+                ErrorOutput, description="Not ended, nothing written, error.message saying "
+                "why in words (error.field `action`): a ladder; a tournament with a planned "
+                "number of rounds, or ended already; no round seated; a table of the latest "
+                "round still playing, named (error.code `round_unfinished`; ruling P1 when "
+                "level after its fixed deals). Or a `round` that is not a whole number.",
+            ),
+            409: OpenApiResponse(
+                ErrorOutput, description="`round` is not the latest round seated (error.code "
+                "`stale_round`): one was seated since; or a lock not granted in time.",
+            ),
+        },
+    )  # fmt: skip
+    def post(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        data = TournamentEndInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        ended = rounds.tournament_end(
+            tournament_id=tournament.pk, after_round=data.validated_data.get("round")
+        )
+        return Response(TournamentOutput(ended).data)
+
+
+class ResultsFinalView(APIView):
+    """The director declares a progressive's results final, once its last round (planned,
+    or the one he ended it after) is played out at every table (the director's page:
+    "Declare the results final"). Until then each table of the last round may still correct
+    its last deal from its phone (law 5, ruling E9); after it the director corrects any
+    deal, with a reason, on the table's sheet. `results_final_at` says when."""
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: TournamentOutput,
+            400: OpenApiResponse(
+                ErrorOutput, description="Not declared, nothing written, error.message saying "
+                "why in words (error.field `action`): a ladder; declared already; no number "
+                "of rounds planned and not ended; its last round not yet seated; a table of "
+                "the last round still playing, named.",
+            ),
+        },
+    )  # fmt: skip
+    def post(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        final = rounds.tournament_results_final(tournament_id=tournament.pk)
+        return Response(TournamentOutput(final).data)

@@ -58,6 +58,11 @@ class Tournament(models.Model):
     # it only the director (or the club's secretary) corrects, with a reason
     # (tournaments.table_links, tournaments.corrections).
     results_final_at = models.DateTimeField(null=True, blank=True)
+    # Progressive planned without a number of rounds: the round its director ended it after,
+    # once every table of that round had its result (None: not ended). Its own field, not
+    # `rounds_planned` written over: the API and the history keep what was planned (nothing)
+    # apart from what the director did (tournaments.rounds.tournament_end; docs/movements.md).
+    ended_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     standings_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -68,10 +73,22 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(kind__in=["ladder", "progressive"]), name="tournament_kind"
             ),
+            # Only a progressive with no planned number of rounds is ended by its director.
+            models.CheckConstraint(
+                condition=models.Q(ended_after_round__isnull=True)
+                | models.Q(rounds_planned__isnull=True),
+                name="tournament_ended_only_unplanned",
+            ),
         ]
 
     def __str__(self):
         return self.name
+
+    @property
+    def last_round(self) -> int | None:
+        """A progressive's last round: the number planned, or the round its director ended
+        it after (None: neither, and a further round may still be seated)."""
+        return self.rounds_planned or self.ended_after_round
 
 
 @audited("TournamentPlayer")

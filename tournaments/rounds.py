@@ -16,7 +16,7 @@ from django.utils import timezone
 from club.models import Member
 from club.selectors import club_is_directed_by
 from core.db import lock_one
-from core.errors import UserError
+from core.errors import Conflict, UserError
 from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
@@ -46,13 +46,22 @@ def _round_left(tournament: Tournament, *, field: str, who: str) -> int:
     """The next round to be seated, refused when the tournament's planned rounds are all
     seated: a player entered, or excused, for a round that will never be played."""
     number = _next_round(tournament)
-    planned = tournament.rounds_planned
-    if planned and number > planned:
-        seated = "its only round is" if planned == 1 else f"all {planned} of its rounds are"
+    last = tournament.last_round
+    if last and number > last:
         raise UserError(
-            f"The tournament has no round {number} for {who}: {seated} seated.", field=field
+            f"The tournament has no round {number} for {who}: {_no_more_rounds(tournament)}.",
+            field=field,
         )
     return number
+
+
+def _no_more_rounds(tournament: Tournament) -> str:
+    """Why no further round is seated, in words: its planned rounds all seated, or its
+    director ended it (`tournament_end`)."""
+    if tournament.ended_after_round:
+        return f"its director ended it after round {tournament.ended_after_round}"
+    planned = tournament.rounds_planned
+    return "its only round is seated" if planned == 1 else f"all {planned} of its rounds are seated"
 
 
 @transaction.atomic
@@ -202,27 +211,13 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
         last = previous[-1]
         unfinished = [t.number for t in last.seating.tables if t.number not in last.winners]
         if unfinished:
-            level = [
-                table.number
-                for table in RoundTable.objects.filter(
-                    round__tournament=tournament, round__number=last.round_number,
-                    number__in=unfinished,
-                ).select_related("rubber")
-                if _is_level(table.rubber, None)
-            ]  # fmt: skip
-            raise UserError(
-                f"Round {last.round_number} is still being played at table"
-                f"{'s' if len(unfinished) > 1 else ''} {', '.join(map(str, unfinished))}."
-                + (
-                    f" Level after its deals at {', '.join(map(str, level))}: one more deal "
-                    "at a time until one side is ahead (ruling P1)."
-                    if level
-                    else ""
-                ),
-                code="round_unfinished",
-                law="ruling P1" if level else None,
-            )
+            words, law = _still_playing(tournament, last.round_number, unfinished)
+            raise UserError(words, code="round_unfinished", law=law)
     number = len(previous) + 1
+    if tournament.ended_after_round and number > tournament.ended_after_round:
+        raise UserError(
+            f"The tournament has no round {number}: {_no_more_rounds(tournament)}.", field="round"
+        )
     if tournament.rounds_planned and number > tournament.rounds_planned:
         raise UserError(f"The tournament has {tournament.rounds_planned} rounds.", field="round")
     movement = movement_for(tournament.movement, rule_set=tournament.ruleset)
@@ -261,6 +256,99 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     return played
 
 
+def _still_playing(
+    tournament: Tournament, round_number: int, unfinished: list[int]
+) -> tuple[str, str | None]:
+    """A round still being played at the tables `unfinished`, in words, and the ruling
+    behind them: those level after their fixed deals play one more deal at a time (P1)."""
+    level = [
+        table.number
+        for table in RoundTable.objects.filter(
+            round__tournament=tournament, round__number=round_number, number__in=unfinished
+        ).select_related("rubber")
+        if _is_level(table.rubber, None)
+    ]
+    words = (
+        f"Round {round_number} is still being played at table"
+        f"{'s' if len(unfinished) > 1 else ''} {', '.join(map(str, unfinished))}."
+    )
+    if level:
+        words += (
+            f" Level after its deals at {', '.join(map(str, level))}: one more deal at a time "
+            "until one side is ahead (ruling P1)."
+        )
+    return words, "ruling P1" if level else None
+
+
+def tournament_end_refusal(tournament: Tournament, *, after_round: int | None = None) -> None:
+    """Refuse, in words, to end this progressive after its latest round (`tournament_end`);
+    nothing is written. `after_round`, the round the director means: a round seated since
+    he looked is a conflict, not the round he ends after."""
+    _progressive(tournament)
+    if tournament.ended_after_round:
+        raise UserError(
+            f"The tournament was ended after round {tournament.ended_after_round} already.",
+            field="action",
+        )
+    if tournament.rounds_planned:
+        planned = tournament.rounds_planned
+        raise UserError(
+            f"The tournament has {planned} round{'s' if planned > 1 else ''} planned: it is "
+            f"over once round {planned} has been played out at every table, and is not ended "
+            "before.",
+            field="action",
+        )
+    latest = tournament.rounds.order_by("-number").first()
+    if latest is None:
+        raise UserError(
+            "No round is seated yet: a tournament is ended after a round played out.",
+            field="action",
+        )
+    if after_round is not None and after_round != latest.number:
+        raise Conflict(
+            f"Round {latest.number} is the latest seated, not round {after_round}: nothing was "
+            f"ended. End the tournament after round {latest.number} once it is played out.",
+            field="round",
+            code="stale_round",
+        )
+    playing = unfinished_tables(latest)
+    if playing:
+        words, law = _still_playing(tournament, latest.number, playing)
+        raise UserError(
+            f"{words} The tournament is ended once every table of its latest round has its result.",
+            field="action",
+            code="round_unfinished",
+            law=law,
+        )
+
+
+@transaction.atomic
+def tournament_end(*, tournament_id: int, after_round: int | None = None) -> Tournament:
+    """The director ends a progressive planned without a number of rounds, after its latest
+    round, once every table of it has its result (`table_links.unfinished_tables`, the test
+    `tournament_over` makes of a planned tournament's last round). It is then over exactly as
+    one whose planned rounds are all played out (`Tournament.last_round`): no further round
+    is seated, entered for or sat out; the tables' phones record nothing more, and each
+    table of that round may still correct its last deal (law 5, ruling E9) until the
+    director declares the results final (`tournament_results_final`). Not undone.
+    Refused in words (`tournament_end_refusal`), nothing written."""
+    tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
+    tournament_end_refusal(tournament, after_round=after_round)
+    tournament.ended_after_round = tournament.rounds.order_by("-number").first().number
+    tournament.save(update_fields=["ended_after_round"])
+    return tournament
+
+
+def waiting_for_no_round(tournament: Tournament) -> list[str]:
+    """The players entered to play from a round after the tournament's last, who play no
+    round (entered before the director ended it), in the order they were entered."""
+    last = tournament.last_round
+    if not last:
+        return []
+    entries = tournament.players.select_related("member").order_by("pk")
+    return [e.member.name for e in entries if e.joined_round > last and e.left_round is None]
+
+
 @transaction.atomic
 def tournament_results_final(*, tournament_id: int) -> Tournament:
     """The director declares a progressive's results final, once its planned rounds are all
@@ -277,13 +365,20 @@ def tournament_results_final(*, tournament_id: int) -> Tournament:
             field="action",
         )
     latest = tournament.rounds.order_by("-number").first()
-    if not tournament.rounds_planned:
+    if not tournament.last_round:
+        ended = (
+            f" End it after round {latest.number} first, once every table of it has its result."
+            if latest is not None
+            else " No round is seated yet."
+        )
         raise UserError(
-            "The results are declared final once the tournament's planned rounds are played, "
-            "and this one has no number of rounds planned.",
+            "The results are declared final once the tournament's last round is played out, "
+            "and this one has no number of rounds planned and has not been ended." + ended,
             field="action",
         )
-    if latest is None or latest.number < tournament.rounds_planned:
+    if tournament.ended_after_round is None and (
+        latest is None or latest.number < tournament.rounds_planned
+    ):
         seated = f"round {latest.number} is" if latest else "no round is"
         raise UserError(
             f"The tournament has {tournament.rounds_planned} rounds and {seated} seated so "

@@ -32,9 +32,10 @@ out while the players change places.
   round was seated at 22:40 leaves the links alive until 06:00 the next morning.
 - **Renewed** by the director (`table_link_renew`): the old token dies at once, and a
   phone still holding it is told that the link was replaced.
-- **A finished tournament** (`tournament_over`: its planned rounds all seated and every
-  table of the last played out) records nothing more: its links still show the table's
-  last sheet, and refuse a deal saying that the tournament is over. Each table of the last
+- **A finished tournament** (`tournament_over`: its planned rounds all seated, or its
+  director having ended it after its latest round, and every table of the last played
+  out) records nothing more: its links still show the table's last sheet, and refuse a
+  deal saying that the tournament is over. Each table of the last
   round still corrects its last deal until the director declares the results final
   (`Tournament.results_final_at`, tournaments.rounds.tournament_results_final); then a
   correction is refused, saying who corrects it and how.
@@ -148,9 +149,10 @@ class AtTable:
 
     @property
     def last_round(self) -> bool:
-        """Whether the round at the table is the tournament's last planned one."""
-        planned = self.link.tournament.rounds_planned
-        return bool(planned and self.round is not None and self.round.number >= planned)
+        """Whether the round at the table is the tournament's last: its last planned one,
+        or the one its director ended it after (`Tournament.last_round`)."""
+        last = self.link.tournament.last_round
+        return bool(last and self.round is not None and self.round.number >= last)
 
 
 def table_by_link(*, token: str) -> AtTable:
@@ -194,12 +196,13 @@ def unfinished_tables(played: Round) -> list[int]:
 
 
 def tournament_over(tournament: Tournament, latest: Round | None) -> bool:
-    """Whether a progressive is over: it has its planned number of rounds, all seated
-    (`latest`, its latest round), and every table of the last has its result (ruling P1
-    for fixed deals). A progressive with no number of rounds planned ends when its
-    director stops seating rounds, which no link can tell: its links die of age."""
-    planned = tournament.rounds_planned
-    if not planned or latest is None or latest.number < planned:
+    """Whether a progressive is over: its last round (`Tournament.last_round`: the number
+    planned, or the round its director ended it after) is seated (`latest`, its latest
+    round), and every table of it has its result (ruling P1 for fixed deals). One with no
+    number of rounds planned is over once its director ends it
+    (tournaments.rounds.tournament_end); until then its links die of age."""
+    last = tournament.last_round
+    if not last or latest is None or latest.number < last:
         return False
     return not unfinished_tables(latest)
 

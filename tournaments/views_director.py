@@ -60,6 +60,7 @@ ACTIONS = {
         "leave",
         "bye",
         "new_link",
+        "end",
         "final",
     },
 }
@@ -151,9 +152,10 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
     )
     for evening in [*counted, *uncounted]:
         evening.words = evening_words(evening)
-    planned = tournament.rounds_planned
-    round_left = not planned or next_round <= planned
+    last = tournament.last_round
+    round_left = not last or next_round <= last
     latest = tournament.rounds.order_by("-number").first()
+    over = not round_left and table_links.tournament_over(tournament, latest)
     return {
         "tournament": tournament,
         "club": tournament.club,
@@ -163,7 +165,11 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         # With its planned rounds all seated, no round is left to seat, enter or excuse for.
         "round_left": round_left,
         # Played out: its results may be declared final (tournaments.rounds).
-        "over": not round_left and table_links.tournament_over(tournament, latest),
+        "over": over,
+        # No number of rounds planned, and its latest round played out: the director may end
+        # it after that round (tournaments.rounds.tournament_end).
+        "may_end": _may_end(tournament, latest),
+        "latest_round": latest.number if latest else 0,
         "seat_by_cut": _seated_by_cut(tournament, next_round),
         "players": players,
         "standings": selectors.standings_published(tournament=tournament),
@@ -178,6 +184,17 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "final_when": table_links.final_when(tournament) if tournament.results_final_at else "",
         "reach": phone_links.board_reach(request),  # can phones open the links' codes?
     }
+
+
+def _may_end(tournament: Tournament, latest) -> bool:
+    """Whether the page offers "End the tournament after round N": a progressive with no
+    number of rounds planned, not ended, whose latest round has every table's result."""
+    return (
+        tournament.kind == Tournament.Kind.PROGRESSIVE
+        and not tournament.last_round
+        and latest is not None
+        and not table_links.unfinished_tables(latest)
+    )
 
 
 def _seated_by_cut(tournament: Tournament, number: int) -> bool:
@@ -271,6 +288,23 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             f"Table {link.number} has a fresh link: print its new card; the old one no longer "
             "works."
         )
+    if action == "end":
+        ended = rounds.tournament_end(
+            tournament_id=tournament.pk, after_round=whole_number(request.POST, "round")
+        )
+        number = ended.ended_after_round
+        waiting = rounds.waiting_for_no_round(ended)
+        return (
+            f"The tournament is over after round {number}: no further round is seated, and the "
+            f"tables' phones record nothing more. Each table of round {number} may still "
+            "correct its last deal from its phone until you declare the results final (law 5, "
+            "ruling E9)."
+            + (
+                f" Entered for round {number + 1}, which is not played: {', '.join(waiting)}."
+                if waiting
+                else ""
+            )
+        )
     if action == "final":
         rounds.tournament_results_final(tournament_id=tournament.pk)
         return (
@@ -298,14 +332,23 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
 @require_POST
 def act(request, pk: int):
     """The director's buttons: recalculate, seat the next round, a player's arrival,
-    departure or bye, the metrics' order, and a ladder's evenings."""
+    departure or bye, end a progressive with no planned number of rounds (asked again
+    first: not undone), declare its results final, the metrics' order, and a ladder's
+    evenings."""
     action = request.POST.get("action", "")
-    errors, notice, typed = {}, None, None
+    errors, notice, typed, ask_end = {}, None, None, False
     try:
         with transaction.atomic():
             # One director's change at a time (the evenings' list is read, then written).
             tournament = _directed(request, pk, lock=True)
-            notice = _do(request, tournament, action)
+            if action == "end" and not request.POST.get("confirm"):
+                # Ending is not undone: the first tap asks (refused now if it would be then).
+                rounds.tournament_end_refusal(
+                    tournament, after_round=whole_number(request.POST, "round")
+                )
+                ask_end = True
+            else:
+                notice = _do(request, tournament, action)
     except UserError as exc:
         tournament = _directed(request, pk)
         # A refused form comes back as it was typed, each field cut to ECHO_MAX characters.
@@ -315,6 +358,7 @@ def act(request, pk: int):
     else:
         tournament.refresh_from_db()
     context = _context(request, tournament, errors=errors, notice=notice)
+    context["ask_end"] = ask_end and not errors
     if typed is not None:
         context["typed"] = typed.values
     if request.headers.get("HX-Request"):

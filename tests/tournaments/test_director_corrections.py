@@ -221,8 +221,9 @@ def test_the_results_are_declared_final_once_the_last_round_is_played_out(direct
 
 
 @pytest.mark.parametrize(("planned", "said"), [
-    (None, "The results are declared final once the tournament's planned rounds are played, "
-           "and this one has no number of rounds planned."),
+    (None, "The results are declared final once the tournament's last round is played out, "
+           "and this one has no number of rounds planned and has not been ended. End it after "
+           "round 1 first, once every table of it has its result."),
     (2, "The tournament has 2 rounds and round 1 is seated so far: the results are declared "
         "final once the last has been played out."),
 ])  # fmt: skip
