@@ -44,13 +44,31 @@ from .seating import (
 )
 
 
-def _chart_for(player_count: int) -> Chart:
-    if not MIN_PLAYERS <= player_count <= MAX_PLAYERS:
+def _chart_for(player_count: int, *, round_one: bool = False) -> Chart:
+    """The chart for `player_count` players, or a MovementError saying there is none; for
+    the players present at round 1 (`round_one`), what the director can do about it. A
+    tournament's movement is fixed when it is created, so the refusal never tells him to
+    choose another: he enters players, or some sit round 1 out at their own request (a
+    bye out of turn) and play from round 2 as arrivals, which the rotation places."""
+    if MIN_PLAYERS <= player_count <= MAX_PLAYERS:
+        return rotation_chart(player_count)
+    rule = f"the rotation movement seats {MIN_PLAYERS} to {MAX_PLAYERS} players from its charts"
+    if not round_one:
+        raise MovementError(f"{rule}, not {player_count}")
+    if player_count < MIN_PLAYERS:
+        short = MIN_PLAYERS - player_count
         raise MovementError(
-            f"the rotation charts are for {MIN_PLAYERS} to {MAX_PLAYERS} players, not "
-            f"{player_count}: seat this tournament by the cut or the progressive movement"
+            f"{rule}, and {player_count} are present for round 1: enter {short} more "
+            f"player{'s' if short > 1 else ''} before seating it (the movement is chosen when "
+            "the tournament is created and is not changed)"
         )
-    return rotation_chart(player_count)
+    over = player_count - MAX_PLAYERS
+    raise MovementError(
+        f"{rule}, and {player_count} are present for round 1: {over} of them must sit round "
+        f"1 out at {'their' if over > 1 else 'his'} own request (a bye), or leave, before it "
+        "is seated; one sitting it out plays from round 2, placed as an arrival (the "
+        "movement is chosen when the tournament is created and is not changed)"
+    )
 
 
 def _places(first: RoundSeating) -> dict[int, str]:
@@ -139,7 +157,7 @@ class RotationMovement:
         chart, with the cards drawn from `rng` or those entered as cut (`cards`, T10)."""
         check_request(round_number=round_number, players=players, previous=previous)
         if not previous:
-            chart = _chart_for(len(players))
+            chart = _chart_for(len(players), round_one=True)
             entered = (
                 EnteredCards(cards, pack=self.pack, players=players) if cards is not None else None
             )

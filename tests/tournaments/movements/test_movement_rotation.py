@@ -193,3 +193,21 @@ def test_thirty_two_players_for_thirty_one_rounds_well_under_a_second():
     results = play(ROTATION, rounds=31, present=lambda _: everyone)
     assert time.perf_counter() - started < 1.0
     assert len(results) == 31
+
+
+def test_round_one_short_of_or_over_the_charts_says_what_the_director_can_do():
+    """The movement is fixed once the tournament is created: the refusal names the
+    movement's rule and what the director can do now, never another movement."""
+    with pytest.raises(MovementError) as short:
+        ROTATION.seat_round(round_number=1, players=players(7), previous=[], rng=random.Random(0))
+    assert str(short.value) == (
+        "the rotation movement seats 8 to 32 players from its charts, and 7 are present for "
+        "round 1: enter 1 more player before seating it (the movement is chosen when the "
+        "tournament is created and is not changed)"
+    )
+    with pytest.raises(MovementError) as over:
+        ROTATION.seat_round(round_number=1, players=players(34), previous=[], rng=random.Random(0))
+    assert "34 are present for round 1: 2 of them must sit round 1 out at their own request" in (
+        str(over.value)
+    )
+    assert "progressive movement" not in str(short.value) + str(over.value)
