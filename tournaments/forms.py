@@ -16,6 +16,7 @@ from tournaments.metrics import DEFAULT_PRECEDENCE, FIXED_DEALS_PRECEDENCE, METR
 from tournaments.models import Tournament
 from tournaments.movements import MOVEMENTS
 from tournaments.selectors import PUBLIC_STANDINGS
+from tournaments.services import STAKE_NOT_DIGITS
 
 
 def metric_choices() -> list[tuple[str, str]]:
@@ -62,6 +63,16 @@ class WholeNumberField(forms.IntegerField):
         text = "" if value is None else str(value).strip()
         if text and not (text.isascii() and text.isdigit()):
             raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class StakeField(forms.DecimalField):
+    """A stake per point in the digits 0 to 9 and a point (rulings P2, M1): Django's own
+    field, like Python's Decimal, reads other scripts' digits (Arabic-Indic ones as 0.25)."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and not value.isascii():
+            raise ValidationError(STAKE_NOT_DIGITS, code="invalid")
         return super().to_python(value)
 
 
@@ -172,7 +183,7 @@ class TournamentForm(CutWhenRefused, forms.Form):
         ),
     )
 
-    stake = forms.DecimalField(
+    stake = StakeField(
         min_value=0,
         max_digits=10,
         decimal_places=2,

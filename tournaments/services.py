@@ -454,6 +454,13 @@ def _check_evenings(club, evening_ids) -> list:
     return evenings
 
 
+#: The refusal of a stake not written in the digits 0 to 9 and a point, at the form and the API.
+STAKE_NOT_DIGITS = (
+    "The stake per point must be an amount written in the digits 0 to 9, with a point before "
+    "the pence, such as 0.25; blank: the rounds settle nothing (rulings P2, M1)."
+)
+
+
 def _check_stake(kind: str, stake):
     """Ruling P2: a progressive may have a stake per point, kept as an evening's is (M1)."""
     from decimal import Decimal
@@ -470,6 +477,10 @@ def _check_stake(kind: str, stake):
             field="stake",
             law="ruling P2",
         )
+    if isinstance(stake, str) and not stake.isascii():
+        # Python's Decimal reads other scripts' digits (Arabic-Indic ones as 0.25): refused
+        # as a round count written in them is (core.inputs), at every door.
+        raise UserError(STAKE_NOT_DIGITS, field="stake", law="rulings P2, M1")
     try:
         stake = parse_stake(stake)
     except ScoringError as exc:

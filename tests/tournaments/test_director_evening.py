@@ -283,3 +283,100 @@ def test_a_refused_form_says_at_its_top_which_fields_to_put_right(directing, clu
     ) in page
     assert 'id="field-movement"' in page and 'id="field-rounds_planned"' in page
     assert 'data-testid="refused"' not in directing.get(NEW).content.decode()
+
+
+def post(client, tournament, **form):
+    """A button of the director's page, posted the ordinary way (no JavaScript)."""
+    return client.post(f"/secretary/tournaments/{tournament.pk}/act/", form)
+
+
+STAKE_DIGITS = (
+    "The stake per point must be an amount written in the digits 0 to 9, with a point before "
+    "the pence, such as 0.25; blank: the rounds settle nothing (rulings P2, M1)."
+)
+
+
+@pytest.mark.parametrize("stake", ["\u0660.\u0662\u0665", "\u0661", "0.\uff12\uff15"])
+def test_a_stake_in_another_scripts_digits_is_refused_in_words(directing, club, stake):
+    """Django's field, like Python's Decimal, read Arabic-Indic (or full-width) digits as
+    0.25: the tournament was created with a stake the director never typed in digits."""
+    response = directing.post(NEW, new_form(stake=stake))
+    assert response.status_code == 400
+    assert response.context["form"].errors["stake"] == [STAKE_DIGITS]
+    assert STAKE_DIGITS in words(response)
+    assert not Tournament.objects.filter(club=club).exists()
+
+
+@pytest.mark.parametrize("stake", ["\u0660.\u0662\u0665", "\u0661"])
+def test_the_api_refuses_a_stake_in_another_scripts_digits(club, secretary_api, stake):
+    url = f"/api/v1/clubs/{club.slug}/tournaments/"
+    created = secretary_api.post(
+        url,
+        {"name": "P", "slug": "p", "kind": "progressive", "ruleset": "euchre-somerset-1888",
+         "movement": "cut", "stake": stake},
+        format="json",
+    )  # fmt: skip
+    assert created.status_code == 400
+    error = created.json()["error"]
+    assert (error["field"], error["law"], error["message"]) == (
+        "stake", "rulings P2, M1", STAKE_DIGITS,
+    )  # fmt: skip
+    assert not Tournament.objects.filter(club=club).exists()
+    made = secretary_api.post(
+        url,
+        {"name": "P", "slug": "p", "kind": "progressive", "ruleset": "euchre-somerset-1888",
+         "movement": "cut", "stake": "0.25"},
+        format="json",
+    )  # fmt: skip
+    assert made.status_code == 201
+    changed = secretary_api.patch(f"{url}p/", {"stake": stake}, format="json")
+    assert changed.status_code == 400 and changed.json()["error"]["message"] == STAKE_DIGITS
+    assert str(Tournament.objects.get(slug="p").stake) == "0.25"
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (7, "The rotation movement seats 8 to 32 players from its charts, and 7 are present "
+            "for round 1: enter 1 more player before seating it (the movement is chosen when "
+            "the tournament is created and is not changed)"),
+        (5, "and 5 are present for round 1: enter 3 more players before seating it"),
+    ],
+)  # fmt: skip
+def test_a_rotation_short_of_players_says_what_the_director_can_do(directing, make, players, said):
+    """The refusal once told him to seat it by the cut or the progressive movement, which
+    he cannot choose once the tournament is created."""
+    tournament = make("rotation", players=EIGHT[:players], deals=1)
+    answer = post(directing, tournament, action="seat")
+    assert answer.status_code == 400
+    assert said in words(answer)
+    assert "seat this tournament by" not in words(answer)
+    assert not tournament.rounds.exists()
+    # He does as it says: entering the players short, round 1 is seated.
+    for name in ["Zed", "Yves", "Xan"][: 8 - players]:
+        post(directing, tournament, action="enter", name=name, new_player="1")
+    assert post(directing, tournament, action="seat").status_code == 200
+    assert tournament.rounds.count() == 1
+
+
+def test_a_rotation_of_too_many_players_is_told_to_have_some_sit_round_one_out(directing, make):
+    names = [f"Player {n:02d}" for n in range(33)]
+    tournament = make("rotation", players=names, deals=1)
+    answer = post(directing, tournament, action="seat")
+    assert answer.status_code == 400
+    assert (
+        "and 33 are present for round 1: 1 of them must sit round 1 out at his own request "
+        "(a bye), or leave, before it is seated; one sitting it out plays from round 2, "
+        "placed as an arrival"
+    ) in words(answer)
+    # He does as it says: one sits round 1 out, and plays from round 2.
+    late = tournament.players.get(member__name="Player 32")
+    post(directing, tournament, action="bye", member=str(late.member_id))
+    assert post(directing, tournament, action="seat").status_code == 200
+    for table in tournament.rounds.get(number=1).tables.all():
+        recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+    assert post(directing, tournament, action="seat").status_code == 200
+    second = tournament.rounds.get(number=2).seating
+    seated = {p for table in second["tables"] for p in table["seats"].values()}
+    assert "Player 32" in seated or "Player 32" in second["byes"]
+    assert len(seated) + len(second["byes"]) == 33
