@@ -15,7 +15,7 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
-from core.inputs import MomentField, WholeNumberField
+from core.inputs import AmountField, MomentField, WholeNumberField
 from core.text import REASON_MAX, TextField
 from scoring.api import REMOVE_CONFLICT, REMOVED_AT_HELP
 from scoring.hand_input import HandField, HandRecordInput
@@ -33,7 +33,7 @@ class EveningInput(serializers.Serializer):
     date = serializers.DateField()
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     options = serializers.DictField(required=False, default=dict)
-    stake = serializers.DecimalField(
+    stake = AmountField(
         max_digits=12, decimal_places=2, min_value=0, help_text="per point (ruling M1)"
     )
 

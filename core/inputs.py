@@ -119,6 +119,22 @@ class WholeNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class AmountField(serializers.DecimalField):
+    """DRF's DecimalField for an amount (an evening's stake), taking text only in ASCII
+    digits: `Decimal` reads an amount in Arabic-Indic digits as ours, which a progressive's
+    stake (tournaments.services) and the rule sets' `parse_stake` refuse."""
+
+    default_error_messages = {
+        "digits": "Give the amount in the digits 0 to 9, with a point before the pence, such "
+        'as "0.25" (ruling M1).'
+    }
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and not data.isascii():
+            self.fail("digits")
+        return super().to_internal_value(data)
+
+
 class MomentField(serializers.DateTimeField):
     """A moment as the API gives one (a hand's `recorded_at`): ISO 8601 with its offset,
     to the microsecond, e.g. 2025-11-21T20:15:03.123456+00:00. Every refusal says so in

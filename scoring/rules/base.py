@@ -329,6 +329,13 @@ def parse_stake(value: Any, field: str = "stake") -> Decimal:
     if isinstance(value, Decimal):
         stake = value
     elif isinstance(value, str):
+        if not value.isascii():  # Decimal reads other scripts' digits as ours
+            raise ScoringError(
+                'give the stake in the digits 0 to 9, with a point before the pence, such as '
+                '"0.25"',
+                field=field,
+                law="ruling M1",
+            )
         try:
             stake = Decimal(value.strip())
         except InvalidOperation:

@@ -335,3 +335,29 @@ def test_an_action_whose_type_is_not_text_is_refused_on_its_field(evening, kind)
     with pytest.raises(UserError) as caught:
         evenings.evening_act(evening_id=evening.pk, event={"type": kind})
     assert caught.value.field == "type"
+
+
+ARABIC_QUARTER = "\u0660.\u0662\u0665"  # 0.25 in Arabic-Indic digits, which Decimal reads
+
+
+def test_an_evenings_stake_in_other_digits_is_refused_at_both_doors(
+    secretary_api, club, client, secretary
+):
+    """As a progressive's stake and a trick count are (core.inputs): Python's Decimal would
+    read it as 0.25; the API and the secretary's page refuse it in words, opening nothing."""
+    body = {"date": "1888-11-21", "ruleset": "euchre-somerset-1888", "stake": ARABIC_QUARTER}
+    error = error_of(
+        secretary_api.post(f"/api/v1/clubs/{club.slug}/evenings/", body, format="json")
+    )
+    assert error["field"] == "stake"
+    assert "in the digits 0 to 9" in error["message"] and "ruling M1" in error["message"]
+    client.force_login(secretary)
+    page = client.post("/secretary/", {"club": club.pk, **body})
+    assert page.status_code == 400
+    assert "in the digits 0 to 9" in page.content.decode()
+    assert not Evening.objects.filter(club=club, date="1888-11-21").exists()
+    ok = {**body, "stake": "0.25"}
+    assert (
+        secretary_api.post(f"/api/v1/clubs/{club.slug}/evenings/", ok, format="json").status_code
+        == 201
+    )

@@ -51,6 +51,7 @@ def test_stateless_endpoint_scores_law_7s_ten(api, db):
         ({"ruleset": "whist"}, "ruleset"),
         ({"hands": [{"makers": "NS", "tricks": 6}]}, "hands[0].tricks"),
         ({"stake": 0.25}, "stake"),
+        ({"stake": "\u0660.\u0662\u0665"}, "stake"),  # 0.25 in Arabic-Indic digits
         ({"options": {"odd_trick_cap": 100}}, "options.odd_trick_cap"),
     ],
 )
