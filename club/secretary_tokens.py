@@ -52,6 +52,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from club.models import ApiToken
+from core.moments import moment_words
 
 # Why a token ended is told this long after its days were up (it ended then at the latest),
 # and for this many of an account's ended tokens, the last ones (by login): a phone left in
@@ -211,11 +212,6 @@ def is_rehash(*, account, old: str, new: str, update_fields) -> bool:
     return outdated and now.algorithm == preferred.algorithm and not preferred.must_update(new)
 
 
-def _in_words(moment: datetime.datetime) -> str:
-    local = timezone.localtime(moment)
-    return f"{local.day} {local:%B %Y at %H:%M} ({local.tzname()})"
-
-
 def token_user(key: str):
     """The account a token opens, and the token; or TokenEnded saying why it opens none.
     One query: the token and its account together."""
@@ -242,29 +238,29 @@ def token_user_check(token: ApiToken) -> None:
     if token.ended_because == ENDED.LOGGED_OUT:
         raise TokenEnded(
             "token_logged_out",
-            f"This token ended when it was logged out on {_in_words(token.ended_at)}; "
+            f"This token ended when it was logged out {moment_words(token.ended_at)}; "
             f"{LOG_IN_AGAIN}",
         )
     if token.ended_because == ENDED.REPLACED:
         most = settings.API_TOKENS_PER_ACCOUNT
         raise TokenEnded(
             "token_replaced",
-            f"This token ended on {_in_words(token.ended_at)}, when its account logged in "
+            f"This token ended {moment_words(token.ended_at)}, when its account logged in "
             f"again holding {most} live token{'s' if most != 1 else ''} already, the most an "
             f"account holds: the oldest ends; {LOG_IN_AGAIN}",
         )
     if token.ended_because == ENDED.PASSWORD_CHANGED:
         raise TokenEnded(
             "token_password_changed",
-            "This token ended when the account's password was changed on "
-            f"{_in_words(token.ended_at)}; {LOG_IN_AGAIN}",
+            "This token ended when the account's password was changed "
+            f"{moment_words(token.ended_at)}; {LOG_IN_AGAIN}",
         )
     expires = token_expires(token)
     if expires <= timezone.now():
         days = settings.API_TOKEN_DAYS
         raise TokenEnded(
             "token_expired",
-            f"This token expired on {_in_words(expires)}, {days} day{'s' if days != 1 else ''} "
+            f"This token expired {moment_words(expires)}, {days} day{'s' if days != 1 else ''} "
             f"after the login that gave it; {LOG_IN_AGAIN}",
         )
     # A hash written behind the model's back (an UPDATE): when is not known. After the

@@ -276,7 +276,7 @@ def test_logging_out_ends_the_token_it_was_sent_with_and_no_other(secretary):
     response = laptop.post(LOGOUT)
     assert response.status_code == 204, response.content
     message = refused(laptop.get(ME), "token_logged_out")
-    assert message.startswith("This token ended when it was logged out on ")
+    assert message.startswith("This token ended when it was logged out at ")
     assert message.endswith("; log in again to get a new one.")
     assert script.get(ME).json()["username"] == "secretary"  # the other login's token lives
     # Logging out again says the same, and changes nothing.
@@ -328,7 +328,7 @@ def test_a_token_expires_its_days_after_the_login_that_gave_it(secretary, settin
         assert laptop.get(ME).status_code == 200  # used or not, its days count from issue
     with later(days=30, seconds=1):
         message = refused(laptop.get(ME), "token_expired")
-    assert message.startswith("This token expired on ")
+    assert message.startswith("This token expired at ")
     assert "30 days after the login that gave it" in message
     assert message.endswith("log in again to get a new one.")
 
@@ -528,7 +528,7 @@ def test_a_login_past_the_most_live_tokens_ends_the_oldest_in_words(secretary, s
     assert all(c.get(ME).status_code == 200 for c in (first, second, third))
     fourth = log_in()
     message = refused(first.get(ME), "token_replaced")
-    assert message.startswith("This token ended on ")
+    assert message.startswith("This token ended at ")
     assert (
         "when its account logged in again holding 3 live tokens already, the most an account "
         "holds: the oldest ends" + LOG_IN_AGAIN
