@@ -160,7 +160,7 @@ def test_a_password_change_ends_every_token_of_the_account(secretary, admin_clie
         if change is change_by_an_update:  # no save: when it was done is not known
             assert message == PASSWORD_CHANGED + LOG_IN_AGAIN
         else:
-            assert message.startswith(PASSWORD_CHANGED + " on "), message
+            assert message.startswith(PASSWORD_CHANGED + " at "), message
             assert message.endswith(LOG_IN_AGAIN)
     assert others.get(ME).json()["username"] == other.username  # only that account's
     if password is not None:
