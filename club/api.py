@@ -124,7 +124,8 @@ class MemberListView(APIView):
     @extend_schema(responses=MemberOutput(many=True))
     def get(self, request, slug):
         club = club_for_request(request, slug)
-        return paginated(request, self, members_of(club=club, user=request.user), MemberOutput)
+        hidden = rubbers_hidden_from(club=club, user=request.user)
+        return paginated(request, self, members_of(club=club, hidden=hidden), MemberOutput)
 
     @extend_schema(request=MemberInput, responses={201: MemberOutput})
     def post(self, request, slug):
@@ -141,7 +142,8 @@ class MemberDetailView(APIView):
 
     def get_member(self, request, slug, pk, *, write=False) -> Member:
         club = club_for_request(request, slug, write=write)
-        return get_object_or_404(members_of(club=club, user=request.user), pk=pk)
+        hidden = rubbers_hidden_from(club=club, user=request.user)
+        return get_object_or_404(members_of(club=club, hidden=hidden), pk=pk)
 
     @extend_schema(responses=MemberOutput)
     def get(self, request, slug, pk):
@@ -282,8 +284,8 @@ class PlayerRecordView(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
         club = club_for_request(request, slug)
-        member = get_object_or_404(members_of(club=club, user=request.user), pk=pk)
         hidden = rubbers_hidden_from(club=club, user=request.user)  # a private progressive's
+        member = get_object_or_404(members_of(club=club, hidden=hidden), pk=pk)
         record = selectors_public.player_record(member=member, hidden=hidden)
         return Response(
             {

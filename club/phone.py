@@ -310,11 +310,14 @@ def refused_form(exc: Exception, post, *, ruleset: str, echo: bool = True) -> Re
     """What every page that takes a hand's form answers a refusal with (`Refused`): the
     refusal naming its field in words by the hand's `ruleset` (`named_refusal`); the form
     comes back as it was typed (`form_values`), each value cut to ECHO_MAX characters,
-    unless `echo` is False."""
+    unless `echo` is False. A refused take-back says so first ("Not taken back.")."""
     typed = form_values(post) if echo else None
     conflict = isinstance(exc, Conflict)
+    error = named_refusal(exc, ruleset=ruleset, note=typed.note if typed else "")
+    if "take_back" in post:
+        error["not_done"] = "Not taken back."
     return Refused(
-        error=named_refusal(exc, ruleset=ruleset, note=typed.note if typed else ""),
+        error=error,
         typed=typed,
         conflict=conflict,
         retry_after="1" if conflict and exc.code == "locked" else None,

@@ -140,20 +140,20 @@ def register_private_entries(member_ids: Callable[..., QuerySet]) -> None:
         _PRIVATE_ENTRIES.append(member_ids)
 
 
-def members_hidden_from(*, club: Club, user) -> QuerySet | None:
-    """The ids of the club's members this user may not see though he sees the club (a
-    subquery for `exclude(pk__in=...)`), or None when he may see them all.
+def members_hidden_from(*, club: Club, hidden: QuerySet | None) -> QuerySet | None:
+    """The ids of the club's members a user may not see though he sees the club (a
+    subquery for `exclude(pk__in=...)`), or None when he may see them all; `hidden`, the
+    club's rubbers he may not read (`rubbers_hidden_from`, asked once by the caller).
 
     A guest entered at a private progressive joins the roster, and his name alone would
     tell the public who played there (docs/security.md). So a guest is hidden from a
-    user who may not read the club's private play (`rubbers_hidden_from`) while every
+    user who may not read the club's private play (`hidden` not None) while every
     appearance of his at the club is in that play: entered only where a registered app
     keeps it private, seated in no rubber this user may read, and arrived at none of the
     club's evenings (an evening is the club's own, public with it, his name on its room
     display). The moment he plays or arrives where the public sees, he is listed like any
     guest. A member who is no guest is the club's, listed whatever he played. The club's
     secretaries, directors and staff see everyone, as they see its private play."""
-    hidden = rubbers_hidden_from(club=club, user=user)
     if hidden is None or not _PRIVATE_ENTRIES:
         return None
     entered = Q()
@@ -175,14 +175,15 @@ def members_hidden_from(*, club: Club, user) -> QuerySet | None:
     )
 
 
-def members_of(*, club: Club, user) -> QuerySet[Member]:
-    """The club's roster as this user may see it, by name: every reader of the roster for
-    someone who may not be the club's officer (the players' page and its search, a
-    player's page, the API's members and player records) reads it here, so that none
-    lists a guest `members_hidden_from` hides."""
+def members_of(*, club: Club, hidden: QuerySet | None) -> QuerySet[Member]:
+    """The club's roster as a user may see it, by name (`hidden`: the club's rubbers he may
+    not read, `rubbers_hidden_from`): every reader of the roster for someone who may not be
+    the club's officer (the players' page and its search, a player's page, the API's
+    members and player records) reads it here, so that none lists a guest
+    `members_hidden_from` hides."""
     members = club.members.order_by("name")
-    hidden = members_hidden_from(club=club, user=user)
-    return members if hidden is None else members.exclude(pk__in=hidden)
+    hidden_members = members_hidden_from(club=club, hidden=hidden)
+    return members if hidden_members is None else members.exclude(pk__in=hidden_members)
 
 
 # Why a table's phone link no longer works, in words for the phone (the API's error code,

@@ -13,7 +13,7 @@ from django.db.models import DateField, Q, QuerySet
 from django.db.models.functions import Cast, Coalesce, ExtractYear, Lower
 
 from club.models import Club, Member
-from club.selectors import members_of, without_hidden
+from club.selectors import members_of, rubbers_hidden_from, without_hidden
 from scoring.models import Rubber, RubberPlayer
 
 INDEX_LIMIT = 200  # names listed on the players' page at once; the search finds the rest
@@ -113,7 +113,7 @@ def players_named(*, club: Club, user, name: str = "") -> tuple[list[Member], in
     """The club's players this user may see (club.selectors.members_of: not a guest whom
     only a private progressive shows) whose name contains `name` (all when it is empty),
     in alphabetical order, at most INDEX_LIMIT of them, and how many match in all."""
-    players = members_of(club=club, user=user)
+    players = members_of(club=club, hidden=rubbers_hidden_from(club=club, user=user))
     if name:
         players = players.filter(name__icontains=name)
     return list(players.order_by(Lower("name"), "pk")[:INDEX_LIMIT]), players.count()

@@ -76,10 +76,10 @@ def player_detail(request, slug, pk):
     from club import selectors_player
 
     club = _visible_club(request, slug)
-    # A guest whom only a private progressive shows is no player to the public (404).
-    member = get_object_or_404(members_of(club=club, user=request.user), pk=pk)
     # A private progressive's rubbers are left out of his record but for the club's officers.
     hidden = rubbers_hidden_from(club=club, user=request.user)
+    # A guest whom only a private progressive shows is no player to the public (404).
+    member = get_object_or_404(members_of(club=club, hidden=hidden), pk=pk)
     seasons = selectors_player.player_seasons(member=member, hidden=hidden)
     # ASCII digits only (core.inputs: "²" passes isdigit() and int() refuses it, a 500);
     # any other season asked for shows the latest.

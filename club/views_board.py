@@ -555,8 +555,6 @@ def table_record(request, token: str):
         )
         typed, error = refused.typed, refused.error
         status, retry_after = refused.status, refused.retry_after
-        if "take_back" in request.POST:
-            error["not_done"] = "Not taken back."
         if stale:  # say which rubber the refused change was of, then why
             label = error.pop("label")
             why = f"{label} {error['message']}" if label else error["message"]

@@ -275,8 +275,6 @@ def table_phone_record(request, token: str):
         )
         typed, error = refused.typed, refused.error
         status, retry_after = refused.status, refused.retry_after
-        if "take_back" in request.POST:
-            error["not_done"] = "Not taken back."
     else:
         notice = phone.done_words(
             label=label, hand=recorded, correcting=correct, taking_back=taking_back
