@@ -32,12 +32,7 @@ from core.errors import UserError
 from scoring.models import Rubber
 from scoring.rules.games import get_game
 from tournaments.models import RoundTable
-from tournaments.table_links import round_won
-
-
-def _ended_by(rubber: Rubber) -> str:
-    """What decides the round at the table: its fixed deals (ruling P1) or its rubber."""
-    return "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
+from tournaments.table_links import ended_by, round_won
 
 
 def director_may_correct(table: RoundTable, *, number: int) -> Authorize:
@@ -60,7 +55,7 @@ def director_may_correct(table: RoundTable, *, number: int) -> Authorize:
                 return
             raise UserError(
                 f"This correction of {label} would leave {where} undecided "
-                f"({winners(rubber.players, won)} won it, {_ended_by(rubber)}), but its "
+                f"({winners(rubber.players, won)} won it, {ended_by(rubber)}), but its "
                 "players have moved on from it: a decided round stays decided. Correct the "
                 "figures so that one side still wins it.",
                 field="hand",

@@ -312,6 +312,12 @@ def may_record(link: TournamentTable) -> Callable[[Rubber | None], None]:
     return check
 
 
+def ended_by(rubber: Rubber) -> str:
+    """What decides the round at a table, for the words that cite it: its fixed deals
+    (ruling P1) or its rubber's law."""
+    return "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
+
+
 def round_won(rubber: Rubber) -> str | None:
     """The side that won the round at the table (its seats' `round_won`, scoring.rollup, as
     tournaments.rounds reads a table's winner), or None while it is being played."""
@@ -401,8 +407,7 @@ def round_over_keeps_deals(at: AtTable, rubber: Rubber, won: str | None) -> str:
     """Why a round over at the table keeps its last deal, in words (`may_take_back`'s
     refusal; the phone says it beside the last deal)."""
     game = get_game(rubber.ruleset)
-    ended_by = "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
-    by = f" ({winners(rubber.players, won)} won it, {ended_by})" if won else ""
+    by = f" ({winners(rubber.players, won)} won it, {ended_by(rubber)})" if won else ""
     return (
         f"Round {at.round.number} is over at this table{by}, and the director seats the next "
         f"round from that result: its last {game.hand_label} is not taken back. Correct its "
@@ -438,7 +443,6 @@ def _own_rubber(
 def _keeps_result(at: AtTable, rubber: Rubber, won: str, label: str) -> Callable[[Rubber], None]:
     """The check of a correction at a table whose round is over, won by side `won`: the
     round's result stands (see `may_correct`)."""
-    ended_by = "ruling P1" if rubber.deal_limit is not None else rubber.rules.rubber_law
     last = at.last_round  # no round is seated from its result
 
     def check(changed: Rubber) -> None:
@@ -449,14 +453,14 @@ def _keeps_result(at: AtTable, rubber: Rubber, won: str, label: str) -> Callable
             raise UserError(
                 f"This correction of {label} would leave round {at.round.number}, the last, "
                 f"undecided at this table ({winners(rubber.players, won)} won it, "
-                f"{ended_by}): its result stands decided; correct the figures so that a side "
-                f"still wins it, or {ASK_THE_REFEREE}.",
+                f"{ended_by(rubber)}): its result stands decided; correct the figures so that "
+                f"a side still wins it, or {ASK_THE_REFEREE}.",
                 field="hand",
                 law="ruling E9",
             )
         raise UserError(
             f"This correction of {label} would change who won round {at.round.number} at "
-            f"this table ({winners(rubber.players, won)} won it, {ended_by}), and the "
+            f"this table ({winners(rubber.players, won)} won it, {ended_by(rubber)}), and the "
             "director seats the next round from that result; correct the figures only, or "
             f"{ASK_THE_REFEREE}.",
             field="hand",
