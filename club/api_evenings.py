@@ -15,9 +15,9 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
-from core.inputs import AmountField, MomentField, WholeNumberField
+from core.inputs import AmountField, WholeNumberField
 from core.text import REASON_MAX, TextField
-from scoring.api import REMOVE_CONFLICT, REMOVED_AT_HELP
+from scoring.api import REMOVE_CONFLICT, RemoveInput
 from scoring.hand_input import HandField, HandRecordInput
 from scoring.models import RULESET_CHOICES
 
@@ -302,15 +302,9 @@ class TableHandCorrectView(APIView):
         return Response(_summary(request, evening))
 
 
-class TableHandRemoveInput(serializers.Serializer):
-    reason = TextField(
-        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
-    )
-    recorded_at = MomentField(
-        words="The recorded_at (when the hand was recorded)",
-        required=False,
-        help_text=REMOVED_AT_HELP,
-    )
+class TableHandRemoveInput(RemoveInput):
+    """The rubber door's removal input (scoring.api.RemoveInput), under the name the
+    schema has always given the table's door."""
 
 
 class TableHandRemoveView(APIView):
