@@ -14,8 +14,10 @@ username and linked on import when a user of that name exists. Operational rows
 What the service derives is derived again on import, so that a backup written before a
 derived column existed, or before a fix of the scoring, restores as the service would
 have it now: the rubbers are scored again from their hands' data by the laws, a hand they
-would not accept refused by name (club/backup_scoring.py); then the seats' roll-ups and
-the standings (`_derive`).
+would not accept refused by name (club/backup_scoring.py); the evenings' states and
+versions are derived again from their logs by the laws of forming tables, a log they would
+not accept refused by name (club/backup_evenings.py); then the seats' roll-ups and the
+standings (`_derive`).
 """
 
 import datetime
@@ -27,6 +29,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 
+from club.backup_evenings import evenings_derived
 from club.backup_scoring import DERIVED_COLUMNS, DERIVED_ROWS, BackupError, Rescoring
 from club.models import (
     Club,
@@ -394,6 +397,7 @@ def club_import(
     for section in data["models"]:
         importer.write(LABELS[section["model"]], section["rows"], progress)
     rescoring.finish()
+    evenings_derived(club, data, importer.new_pk)
     _derive(club)
     if report is not None:
         if importer.missing_users:

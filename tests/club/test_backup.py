@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 
 from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
-from club.models import Club, Member, Table
+from club.models import Club, Evening, Member, Table
 from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
@@ -783,3 +783,111 @@ def test_a_backup_taken_before_the_lone_hand_fixes_restores_without_the_old_flag
         f"laws make them (the first: Ann in rubber id {lone}: lone_hands 1 in the backup, 0 "
         "now)."
     ]
+
+
+# A backup's evenings restored by the laws of forming tables (club/backup_evenings.py): an
+# evening's state and version are derived again from its log, and a log the laws or the
+# log's own form refuse is refused, naming the row, its old id, the field and the law.
+
+
+def events(data: dict, evening_index: int = 0) -> list[dict]:
+    """The log's rows of the backup's `evening_index`-th evening, in the log's order."""
+    evening = rows(data, "club.evening")[evening_index]["pk"]
+    found = [r for r in rows(data, "club.eveningevent") if r["fields"]["evening"] == evening]
+    return sorted(found, key=lambda r: r["fields"]["seq"])
+
+
+def entry(data: dict, seq: int, evening_index: int = 0) -> dict:
+    return next(r for r in events(data, evening_index) if r["fields"]["seq"] == seq)
+
+
+def test_an_evenings_state_and_version_are_derived_from_its_log(rich):
+    """A backup whose evening's state says other tables than its log formed, and whose
+    version is not its log's length, restores the state the log makes and the log's
+    length: the board shows the tables the laws formed, and a device's next action is
+    not refused as stale (nor logged under a number already taken)."""
+    data = roundtrip_json(club_export(club=rich))
+    originals = list(Evening.objects.filter(club=rich).order_by("pk"))
+    for row in rows(data, "club.evening"):
+        row["fields"]["state"]["tables"] = []
+        row["fields"]["state"]["present"] = ["Zed"]
+        row["fields"]["version"] = 3
+    copy = club_import(data=data, slug="copy")
+    restored = list(Evening.objects.filter(club=copy).order_by("pk"))
+    assert [e.state for e in restored] == [e.state for e in originals]
+    assert [e.version for e in restored] == [e.version for e in originals]
+    assert [e.version for e in restored] == [e.events.count() for e in restored]
+    # The first evening is open and its version right: the board's next action, sent at
+    # the version the board shows, is taken, logged as the next entry.
+    first = restored[0]
+    assert first.status == Evening.Status.OPEN
+    evenings.evening_act(
+        evening_id=first.pk, event={"type": "arrive", "player": "Grace"},
+        expected_version=first.version,
+    )  # fmt: skip
+    first.refresh_from_db()
+    assert first.events.order_by("-seq").first().seq == first.version == originals[0].version + 1
+
+
+def _gap(data):
+    events(data).remove(entry(data, 3))
+    rows(data, "club.eveningevent").remove(entry(data, 3))
+
+
+def _mistyped(data):
+    entry(data, 2)["fields"]["data"]["type"] = "depart"
+
+
+def _not_an_object(data):
+    entry(data, 2)["fields"]["data"] = ["arrive", "Bob"]
+
+
+def _undo_of_nothing(data):
+    last = events(data)[-1]
+    last["fields"]["type"] = "undo"
+    last["fields"]["data"] = {"type": "undo", "undoes": 999, "action": "hand"}
+
+
+def _arrived_twice(data):
+    entry(data, 2)["fields"]["data"]["player"] = "Ann"
+
+
+def _cut_at_no_table(data):
+    cut = next(r for r in events(data) if r["fields"]["type"] == "cut")
+    cut["fields"]["data"]["cards"] = {"Ann": "JS", "Zed": "AS"}
+
+
+def _unknown_game(data):
+    rows(data, "club.evening")[0]["fields"]["ruleset"] = "whist"
+
+
+EVENT = r"^club\.eveningevent row \d+ \(id \d+: entry {seq} of evening id \d+\), field "
+
+
+@pytest.mark.parametrize(
+    ("spoil", "refusal"),
+    [
+        (_gap, r"^club\.evening row 0 \(id \d+\), its log \(club\.eveningevent\): its 23 "
+         r"entries are numbered 1 to 24; an evening's entries are numbered 1, 2, 3 \.\.\."),
+        (_mistyped, EVENT.format(seq=2) + r"data: an entry's data is a JSON object whose "
+         r"'type' is the entry's own \('arrive'\)\.$"),
+        (_not_an_object, EVENT.format(seq=2) + r"data: an entry's data is a JSON object"),
+        (_undo_of_nothing, EVENT.format(seq=24) + r"data\.undoes: 999 is no earlier action "
+         r"of the evening's log; an undo names the entry it reversed\.$"),
+        (_arrived_twice, EVENT.format(seq=2) + r"data\.player: .*Ann"),
+        (_cut_at_no_table, EVENT.format(seq=8) + r"data\.cards: .*(ruling|law)"),
+        (_unknown_game, r"^club\.evening row 0 \(id \d+\), field ruleset: .*whist"),
+    ],
+)  # fmt: skip
+def test_a_log_the_laws_or_its_form_refuse_is_refused_naming_the_row(rich, spoil, refusal):
+    """Guards club.backup_evenings: entries not numbered 1, 2, 3 ..., an entry's data of
+    another type or none, an undo of no action, an action the laws of forming tables
+    refuse where it stands (a player arriving twice, ruling T2; a cut by someone not
+    cutting), an evening of no game: refused, naming the model, the row's place and old
+    id, the entry, the field and the law, and nothing is written."""
+    data = roundtrip_json(club_export(club=rich))
+    spoil(data)
+    before = counts()
+    with pytest.raises(BackupError, match=refusal):
+        club_import(data=data, slug="copy")
+    assert counts() == before
