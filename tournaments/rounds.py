@@ -17,6 +17,7 @@ from club.models import Member
 from club.selectors import club_is_directed_by
 from core.db import lock_one
 from core.errors import Conflict, UserError
+from core.text import name_key
 from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
@@ -222,6 +223,8 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
         raise UserError(f"The tournament has {tournament.rounds_planned} rounds.", field="round")
     movement = movement_for(tournament.movement, rule_set=tournament.ruleset)
     players = present_at(tournament=tournament, round_number=number)
+    if cards is not None:
+        cards = cards_by_player(cards, players=players)
     try:
         seating = movement.seat_round(
             round_number=number, players=players, previous=previous, rng=secrets.SystemRandom(),
@@ -254,6 +257,24 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     # number seated for the first time gets its card now; the others keep theirs.
     table_links_issue(tournament=tournament, numbers=[table.number for table in seating.tables])
     return played
+
+
+def cards_by_player(cards: dict, *, players: list[str]) -> dict:
+    """The cards cut, each under the name of the present player it means: a name typed
+    in other case or spacing ("ann", "ANN") is the player's, as an arrival's name is
+    (core.text.name_key; club.services.member_named), where it means one player alone. A
+    name that means nobody present, or one player typed twice, is left as typed, for the
+    movement to refuse in words (ruling T10)."""
+    present = {}
+    for player in players:
+        present.setdefault(name_key(player), []).append(player)
+    meant = {}
+    for typed in cards:
+        found = present.get(name_key(typed), [])
+        meant[typed] = found[0] if typed not in players and len(found) == 1 else typed
+    if len(set(meant.values())) < len(meant):  # "Ann" and "ann" both typed
+        return dict(cards)
+    return {meant[typed]: value for typed, value in cards.items()}
 
 
 def _still_playing(

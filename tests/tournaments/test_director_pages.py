@@ -353,6 +353,27 @@ def test_round_one_is_seated_by_the_cards_the_players_cut(directing, club, roste
     assert [c["cards"] for c in seating["cuts"] if c["player"] == "Ann"] == [["JS"], ["9H"]]
 
 
+def test_cut_cards_under_names_typed_in_small_letters_are_the_players(directing, club, roster):
+    """Ruling T10: "ann: JS" is Ann's card, as "ann" arriving is Ann (club.services.
+    member_named); it was refused as the card of someone "not playing this round"."""
+    tournament = _four(club, directing)
+    cards = "ann: JS 9H, BOB: AS 10H, co ra: KS JH, Dan: QS AH"
+    page = act(directing, tournament, "seat", cards=cards).content.decode()
+    assert "not playing this round" not in page
+    assert "Round 1 is seated." in page
+    cuts = tournament.rounds.get(number=1).seating["cuts"]
+    assert {c["player"] for c in cuts} == {"Ann", "Bob", "Cora", "Dan"}
+    assert [c["cards"] for c in cuts if c["player"] == "Cora"] == [["KS"], ["JH"]]
+
+
+def test_one_player_named_twice_in_the_cut_is_refused(directing, club, roster):
+    tournament = _four(club, directing)
+    cards = "Ann: JS 9H, ann: 8S, Bob: AS 10H, Cora: KS JH, Dan: QS AH"
+    page = act(directing, tournament, "seat", cards=cards).content.decode()
+    assert "Round 1 is seated." not in page
+    assert not tournament.rounds.exists()
+
+
 def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club, roster):
     tournament = _four(club, directing)
     page = act(directing, tournament, "seat", cards="Ann JS, Bob AS").content.decode()
