@@ -378,12 +378,21 @@ class TournamentPlayerLeaveView(APIView):
 
 class TournamentPlayerByeView(APIView):
     """A player sits out the next round at his own request: the movement seats the others,
-    and the round lists him under `requested_byes` (the director's page: "Sits out")."""
+    and the round lists him under `requested_byes` (the director's page: "Sits out"); a
+    DELETE takes that bye back before the round is seated."""
 
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
         entry = rounds.tournament_bye(tournament=tournament, member_id=member)
+        return Response(EntryOutput(entry).data)
+
+    @extend_schema(request=None, responses=EntryOutput)
+    def delete(self, request, slug, tslug, member):
+        """The bye asked for the next round taken back before it is seated (the director's
+        page: "Plays after all")."""
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        entry = rounds.tournament_bye_cancel(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
 

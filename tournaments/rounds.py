@@ -136,6 +136,32 @@ def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlaye
     return entry
 
 
+@transaction.atomic
+def tournament_bye_cancel(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
+    """A bye asked for the next round taken back before that round is seated (a tap on
+    the wrong player's button, or a player who stays after all): he is seated in it as the
+    others are. Refused in words when he has no such bye; a round seated stands as seated."""
+    _progressive(tournament)
+    entry = (
+        TournamentPlayer.objects.select_for_update()
+        .select_related("member")
+        .filter(tournament=tournament, member_id=member_id)
+        .first()
+    )
+    if entry is None:
+        raise UserError("That player is not entered in the tournament.", field="member")
+    number = _next_round(tournament)
+    if number not in entry.bye_rounds:
+        raise UserError(
+            f"{entry.member.name} has no bye asked for round {number}, the next to be seated: "
+            "a round seated already stands as seated.",
+            field="member",
+        )
+    entry.bye_rounds = [n for n in entry.bye_rounds if n != number]
+    entry.save(update_fields=["bye_rounds"])
+    return entry
+
+
 def plays_in(entry: TournamentPlayer, round_number: int) -> bool:
     """Whether the player is in the tournament at that round: entered by then and not
     gone before it (a bye he asked for does not count against it)."""

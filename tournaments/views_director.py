@@ -59,6 +59,7 @@ ACTIONS = {
         "enter",
         "leave",
         "bye",
+        "unbye",
         "new_link",
         "end",
         "final",
@@ -138,9 +139,7 @@ def _phones(request, tournament: Tournament) -> list[dict]:
 
 
 def _context(request, tournament: Tournament, *, errors=None, notice=None) -> dict:
-    next_round = (
-        tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
-    ) + 1
+    next_round = _next_round_number(tournament)
     players = list(tournament.players.select_related("member").order_by("pk"))
     for entry in players:
         entry.playing = rounds.plays_in(entry, next_round)
@@ -195,6 +194,10 @@ def _may_end(tournament: Tournament, latest) -> bool:
         and latest is not None
         and not table_links.unfinished_tables(latest)
     )
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    return (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
 
 def _seated_by_cut(tournament: Tournament, number: int) -> bool:
@@ -275,6 +278,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
     if action == "bye":
         entry = rounds.tournament_bye(tournament=tournament, member_id=_member_id(request))
         return f"{entry.member.name} sits out round {entry.bye_rounds[-1]}."
+    if action == "unbye":
+        entry = rounds.tournament_bye_cancel(tournament=tournament, member_id=_member_id(request))
+        return f"{entry.member.name} plays round {_next_round_number(tournament)} after all."
     if action == "precedence":
         services.tournament_update(tournament=tournament, precedence=precedence_from(request.POST))
         return "The standings are ranked anew by the metrics in this order."
@@ -332,9 +338,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
 @require_POST
 def act(request, pk: int):
     """The director's buttons: recalculate, seat the next round, a player's arrival,
-    departure or bye, end a progressive with no planned number of rounds (asked again
-    first: not undone), declare its results final, the metrics' order, and a ladder's
-    evenings."""
+    departure or bye (and the bye taken back), end a progressive with no planned number of
+    rounds (asked again first: not undone), declare its results final, the metrics' order,
+    and a ladder's evenings."""
     action = request.POST.get("action", "")
     errors, notice, typed, ask_end = {}, None, None, False
     try:

@@ -183,3 +183,34 @@ def test_the_rule_sets_long_choice_wraps_in_the_closed_list_at_360_px(
     # The list still chooses: a progressive's rule set, by keyboard or pointer alike.
     page.select_option("select[name=ruleset]", "euchre-somerset-1888")
     assert page.input_value("select[name=ruleset]") == "euchre-somerset-1888"
+
+
+def test_a_bye_tapped_for_the_wrong_player_is_taken_back(
+    browser_page, live_server, club, secretary, roster
+):
+    """ "Sits out round 1" tapped on Ann's line, meant for Bob's, could not be undone: Ann sat
+    out the round she came to play. The button turns into "Plays round 1 after all"."""
+    from tournaments import rounds, services
+
+    tournament = services.tournament_create(
+        club=club, name="Progressive", slug="prog", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="progressive", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    page = browser_page
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{tournament.pk}/")
+    press(page, "bye-Ann")
+    assert page.get_by_test_id("bye-Ann").count() == 0
+    press(page, "unbye-Ann")
+    assert "Ann plays round 1 after all." in page.get_by_test_id("notice").inner_text()
+    assert page.get_by_test_id("bye-Ann").is_visible()
+    assert tournament.players.get(member__name="Ann").bye_rounds == []
+    press(page, "bye-Bob")
+    press(page, "seat")
+    played = rounds.round_as_dict(tournament.rounds.get(number=1))
+    assert played["requested_byes"] == ["Bob"]
+    assert "Ann" in {seat for table in played["tables"] for seat in table["seats"].values()}
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -419,3 +419,31 @@ def test_a_player_who_left_and_is_entered_again_plays_from_the_next_round(direct
     assert "Ida" in rounds.present_at(tournament=tournament, round_number=3)
     row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Ida(?:(?!</tr>).)*</tr>", page, re.S).group(0)
     assert "from round 3" in row and "from round 1" not in row
+
+
+def test_a_bye_asked_for_is_taken_back_before_its_round_is_seated(club, secretary_api, rotation):
+    """Both doors: the page's "Plays round 1 after all", the API's DELETE of the bye."""
+    ann = rotation.players.get(member__name="Ann")
+    url = f"/api/v1/clubs/{club.slug}/tournaments/rotation/players/{ann.member_id}/bye/"
+    assert secretary_api.post(url).json()["bye_rounds"] == [1]
+    taken_back = secretary_api.delete(url)
+    assert taken_back.status_code == 200 and taken_back.json()["bye_rounds"] == []
+    again = secretary_api.delete(url)
+    assert again.status_code == 400
+    assert again.json()["error"]["message"] == (
+        "Ann has no bye asked for round 1, the next to be seated: a round seated already "
+        "stands as seated."
+    )
+    assert again.json()["error"]["field"] == "member"
+
+
+def test_a_bye_of_a_round_seated_is_not_taken_back(directing, club, roster):
+    tournament = _four(club, directing)
+    act(directing, tournament, "enter", name="Edith")
+    edith = tournament.players.get(member__name="Edith")
+    act(directing, tournament, "bye", member=edith.member_id)
+    assert "Round 1 is seated." in act(directing, tournament, "seat").content.decode()
+    response = act(directing, tournament, "unbye", member=edith.member_id)
+    assert "Edith has no bye asked for round 2" in response.context["errors"]["unbye"]
+    edith.refresh_from_db()
+    assert edith.bye_rounds == [1]
