@@ -73,7 +73,10 @@ def tournament_enter(
     refused once the planned rounds are all seated.
 
     The name is matched to the roster as an evening's arrival is ("ann" is Ann; a name
-    that only looks like a member's needs `new_player`: club.services.member_named)."""
+    that only looks like a member's needs `new_player`: club.services.member_named). One
+    who left is entered again from the next round; if that is the round he left before,
+    his leaving is simply undone. `plays_from` on the entry returned: the round he plays
+    from now."""
     from club.services import member_named
     from core.text import clean_name
 
@@ -90,12 +93,18 @@ def tournament_enter(
     # The director's page says so: a name misspelt is a new guest, not a member entered.
     entry.added_to_roster = added
     entry.entered_again = not created
+    entry.plays_from = number
     if not created:
         if entry.left_round is None:
             raise UserError(f"{member.name} is entered already.", field="name")
-        # He comes back from the next round, not from the round he first joined: the rounds
-        # he played before are in their seatings, and his leaving in the entry's history.
-        entry.joined_round, entry.left_round = number, None
+        if entry.left_round < number:
+            # He comes back from the next round, not from the round he first joined: the
+            # rounds he played before are in their seatings, his leaving in the entry's
+            # history.
+            entry.joined_round = number
+        # Else he left for the round not seated yet (a tap on the wrong line, or he stays
+        # after all): no round went by without him, and he plays on from when he joined.
+        entry.left_round = None
         entry.save(update_fields=["joined_round", "left_round"])
     return entry
 

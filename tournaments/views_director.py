@@ -262,11 +262,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             name=request.POST.get("name", ""),
             new_player=bool(request.POST.get("new_player")),
         )
-        plays = f"{entry.member.name} plays from round {entry.joined_round}."
+        plays = f"{entry.member.name} plays from round {entry.plays_from}."
         if entry.entered_again:  # he left before; he plays again from the next round
-            plays = (
-                f"{entry.member.name} is entered again and plays from round {entry.joined_round}."
-            )
+            plays = f"{entry.member.name} is entered again and plays from round {entry.plays_from}."
         if entry.added_to_roster:
             return (
                 f"{entry.member.name} is new to the club: added to its players as a guest. " + plays

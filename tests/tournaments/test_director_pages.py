@@ -447,3 +447,17 @@ def test_a_bye_of_a_round_seated_is_not_taken_back(directing, club, roster):
     assert "Edith has no bye asked for round 2" in response.context["errors"]["unbye"]
     edith.refresh_from_db()
     assert edith.bye_rounds == [1]
+
+
+def test_leaving_tapped_by_mistake_is_undone_by_entering_him_again(directing, rotation):
+    """Back before the round he left for is seated, he missed no round: his list line said
+    "from round 2" when he had played from round 1."""
+    act(directing, rotation, "seat")
+    ann = rotation.players.get(member__name="Ann")
+    act(directing, rotation, "leave", member=ann.member_id)
+    page = act(directing, rotation, "enter", name="Ann").content.decode()
+    assert "Ann is entered again and plays from round 2." in page
+    ann.refresh_from_db()
+    assert (ann.joined_round, ann.left_round) == (1, None)
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*<td>Ann</td>(?:(?!</tr>).)*</tr>", page, re.S)
+    assert "from round 1" in row.group(0)
