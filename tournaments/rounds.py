@@ -258,6 +258,8 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
         raise UserError(f"The tournament has {tournament.rounds_planned} rounds.", field="round")
     movement = movement_for(tournament.movement, rule_set=tournament.ruleset)
     players = present_at(tournament=tournament, round_number=number)
+    if len(players) < 4:
+        raise UserError(_too_few(tournament, number, players), field="players")
     if cards is not None:
         cards = cards_by_player(cards, players=players)
     try:
@@ -292,6 +294,25 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     # number seated for the first time gets its card now; the others keep theirs.
     table_links_issue(tournament=tournament, numbers=[table.number for table in seating.tables])
     return played
+
+
+def _too_few(tournament: Tournament, number: int, players: list[str]) -> str:
+    """Why round `number` is not seated with fewer than four players present, and what
+    the director may do about it: enter a player, let one sitting it out at his request
+    play, or end a tournament planned without a number of rounds after the round before."""
+    present = f": {', '.join(players)}" if players else ""
+    count = len(players)
+    words = (
+        f"Round {number} cannot be seated: a table needs four players, and {count} "
+        f"{'is' if count == 1 else 'are'} present for it{present}."
+    )
+    ways = ["enter another player"]
+    asked = requested_byes(tournament=tournament, round_number=number)
+    if asked:
+        ways.append(f"let {' or '.join(asked)} play it after all (a bye asked for)")
+    if number > 1 and not tournament.rounds_planned:
+        ways.append(f"end the tournament after round {number - 1}")
+    return f"{words} To go on, {', or '.join(ways)}."
 
 
 def cards_by_player(cards: dict, *, players: list[str]) -> dict:

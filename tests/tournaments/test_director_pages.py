@@ -253,8 +253,34 @@ def test_a_movement_that_cannot_seat_says_so(directing, club, roster):
     for name in ["Ann", "Bob", "Cora"]:
         rounds.tournament_enter(tournament=tournament, name=name)
     page = act(directing, tournament, "seat").content.decode()
-    assert "four players are needed for a table, 3 present" in page
+    assert (
+        "Round 1 cannot be seated: a table needs four players, and 3 are present for it: "
+        "Ann, Bob, Cora. To go on, enter another player." in page
+    )
     assert not tournament.rounds.exists()
+
+
+def test_too_few_left_for_a_round_says_what_the_director_may_do(directing, club, commit):
+    """It said "round 2: four players are needed for a table, 3 present", and nothing of
+    the player sitting out at his request, nor of ending the tournament."""
+    tournament = services.tournament_create(
+        club=club, name="Small", slug="small", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="progressive", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    act(directing, tournament, "seat")
+    finish_round(tournament, commit)
+    entries = {e.member.name: e.member_id for e in tournament.players.select_related("member")}
+    act(directing, tournament, "leave", member=entries["Ann"])
+    act(directing, tournament, "bye", member=entries["Bob"])
+    response = act(directing, tournament, "seat")
+    assert response.context["errors"]["seat"] == (
+        "Round 2 cannot be seated: a table needs four players, and 3 are present for it: "
+        "Cora, Dan, Edith. To go on, enter another player, or let Bob play it after all (a "
+        "bye asked for), or end the tournament after round 1."
+    )
+    assert tournament.rounds.count() == 1
 
 
 def test_a_ladder_has_no_rounds_to_seat(directing, ladder):
