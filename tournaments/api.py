@@ -429,13 +429,13 @@ class TournamentEndInput(serializers.Serializer):
 
 
 class TournamentEndView(APIView):
-    """The director ends a progressive planned without a number of rounds, after its latest
-    round, once every table of that round has its result (the director's page: "End the
-    tournament after round N", asked twice). It is then over as one whose planned rounds
-    are played out: no further round is seated, entered for or sat out, the tables' phones
-    record nothing more, and each table of that round may still correct its last deal
-    (law 5, ruling E9) until the results are declared final (`.../results-final/`).
-    Not undone."""
+    """The director ends a progressive after its latest round (one planned without a number
+    of rounds, or before its planned last), once every table of that round has its result
+    (the director's page: "End the tournament after round N", asked twice). It is then
+    over as one whose planned rounds are played out: no further round is seated, entered
+    for or sat out, the tables' phones record nothing more, and each table of that round
+    may still correct its last deal (law 5, ruling E9) until the results are declared
+    final (`.../results-final/`). Not undone."""
 
     @extend_schema(
         request=TournamentEndInput,
@@ -443,10 +443,11 @@ class TournamentEndView(APIView):
             200: TournamentOutput,
             400: OpenApiResponse(
                 ErrorOutput, description="Not ended, nothing written, error.message saying "
-                "why in words (error.field `action`): a ladder; a tournament with a planned "
-                "number of rounds, or ended already; no round seated; a table of the latest "
-                "round still playing, named (error.code `round_unfinished`; ruling P1 when "
-                "level after its fixed deals). Or a `round` that is not a whole number.",
+                "why in words (error.field `action`): a ladder; a tournament whose latest "
+                "round is its planned last, or ended already; no round seated; a table of "
+                "the latest round still playing, named (error.code `round_unfinished`; "
+                "ruling P1 when level after its fixed deals). Or a `round` that is not a "
+                "whole number.",
             ),
             409: OpenApiResponse(
                 ErrorOutput, description="`round` is not the latest round seated (error.code "

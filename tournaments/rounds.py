@@ -299,7 +299,7 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
 def _too_few(tournament: Tournament, number: int, players: list[str]) -> str:
     """Why round `number` is not seated with fewer than four players present, and what
     the director may do about it: enter a player, let one sitting it out at his request
-    play, or end a tournament planned without a number of rounds after the round before."""
+    play, or end the tournament after the round before."""
     present = f": {', '.join(players)}" if players else ""
     count = len(players)
     words = (
@@ -310,7 +310,7 @@ def _too_few(tournament: Tournament, number: int, players: list[str]) -> str:
     asked = requested_byes(tournament=tournament, round_number=number)
     if asked:
         ways.append(f"let {' or '.join(asked)} play it after all (a bye asked for)")
-    if number > 1 and not tournament.rounds_planned:
+    if number > 1:
         ways.append(f"end the tournament after round {number - 1}")
     return f"{words} To go on, {', or '.join(ways)}."
 
@@ -367,15 +367,15 @@ def tournament_end_refusal(tournament: Tournament, *, after_round: int | None = 
             f"The tournament was ended after round {tournament.ended_after_round} already.",
             field="action",
         )
-    if tournament.rounds_planned:
-        planned = tournament.rounds_planned
+    latest = tournament.rounds.order_by("-number").first()
+    planned = tournament.rounds_planned
+    if planned and latest is not None and latest.number >= planned:
+        which = "the only round" if planned == 1 else f"the last of the {planned} rounds"
         raise UserError(
-            f"The tournament has {planned} round{'s' if planned > 1 else ''} planned: it is "
-            f"over once round {planned} has been played out at every table, and is not ended "
-            "before.",
+            f"Round {planned} is {which} planned: the tournament is over once it has been "
+            "played out at every table, with nothing to end.",
             field="action",
         )
-    latest = tournament.rounds.order_by("-number").first()
     if latest is None:
         raise UserError(
             "No round is seated yet: a tournament is ended after a round played out.",
@@ -401,8 +401,10 @@ def tournament_end_refusal(tournament: Tournament, *, after_round: int | None = 
 
 @transaction.atomic
 def tournament_end(*, tournament_id: int, after_round: int | None = None) -> Tournament:
-    """The director ends a progressive planned without a number of rounds, after its latest
-    round, once every table of it has its result (`table_links.unfinished_tables`, the test
+    """The director ends a progressive after its latest round, once every table of it has
+    its result: one planned without a number of rounds, or one whose planned rounds will
+    not all be played (players gone, the hall closing: it could otherwise never be over,
+    nor its results declared final) (`table_links.unfinished_tables`, the test
     `tournament_over` makes of a planned tournament's last round). It is then over exactly as
     one whose planned rounds are all played out (`Tournament.last_round`): no further round
     is seated, entered for or sat out; the tables' phones record nothing more, and each

@@ -186,12 +186,13 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
 
 
 def _may_end(tournament: Tournament, latest) -> bool:
-    """Whether the page offers "End the tournament after round N": a progressive with no
-    number of rounds planned, not ended, whose latest round has every table's result."""
+    """Whether the page offers "End the tournament after round N": a progressive not
+    ended, whose latest round is not its planned last, and has every table's result."""
     return (
         tournament.kind == Tournament.Kind.PROGRESSIVE
-        and not tournament.last_round
+        and not tournament.ended_after_round
         and latest is not None
+        and (not tournament.rounds_planned or latest.number < tournament.rounds_planned)
         and not table_links.unfinished_tables(latest)
     )
 
