@@ -141,9 +141,15 @@ def _phones(request, tournament: Tournament) -> list[dict]:
 def _context(request, tournament: Tournament, *, errors=None, notice=None) -> dict:
     next_round = _next_round_number(tournament)
     players = list(tournament.players.select_related("member").order_by("pk"))
+    seated = _rounds_in(tournament)
     for entry in players:
         entry.playing = rounds.plays_in(entry, next_round)
         entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
+        # One who left and was entered again plays "from" his return: the rounds he was in
+        # before it are said too, or the page (and its print) reads as if he missed them.
+        entry.rounds_before = [
+            n for n in seated.get(entry.member.name, []) if n < entry.joined_round
+        ]
     precedence = precedence_of(tournament)
     counted = list(tournament.evenings.order_by("-date", "-id"))
     uncounted = list(
@@ -183,6 +189,18 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "final_when": table_links.final_when(tournament) if tournament.results_final_at else "",
         "reach": phone_links.board_reach(request),  # can phones open the links' codes?
     }
+
+
+def _rounds_in(tournament: Tournament) -> dict[str, list[int]]:
+    """The rounds each player was in, at a table or sitting out, by name, in order (a
+    round's seating names its players: tournaments.movements)."""
+    seen: dict[str, list[int]] = {}
+    for number, seating in tournament.rounds.order_by("number").values_list("number", "seating"):
+        names = [name for table in seating.get("tables", []) for name in table["seats"].values()]
+        names += seating.get("byes", []) + seating.get("requested_byes", [])
+        for name in dict.fromkeys(names):
+            seen.setdefault(name, []).append(number)
+    return seen
 
 
 def _may_end(tournament: Tournament, latest) -> bool:

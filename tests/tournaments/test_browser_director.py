@@ -214,3 +214,40 @@ def test_a_bye_tapped_for_the_wrong_player_is_taken_back(
     assert "Ann" in {seat for table in played["tables"] for seat in table["seats"].values()}
     page.set_viewport_size({"width": 360, "height": 740})
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_player_back_after_leaving_is_listed_with_the_rounds_he_was_in(
+    browser_page, live_server, club, secretary, roster
+):
+    """Printed, the players' list read "Ann: from round 3" of one who had played round 1,
+    left, and come back for round 3."""
+    from club import recording
+    from tournaments import rounds, services
+
+    tournament = services.tournament_create(
+        club=club, name="Progressive", slug="prog", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+
+    def play_round():
+        played = rounds.round_seat_next(tournament_id=tournament.pk, user=secretary)
+        for table in played.tables.all():
+            recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+
+    play_round()
+    ann = tournament.players.get(member__name="Ann")
+    rounds.tournament_withdraw(tournament=tournament, member_id=ann.member_id)
+    rounds.tournament_enter(tournament=tournament, name="Edith")
+    play_round()
+    rounds.tournament_enter(tournament=tournament, name="Ann")
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{tournament.pk}/")
+    page.emulate_media(media="print")
+    row = page.locator("tr", has=page.locator("td", has_text=re.compile("^Ann$")))
+    assert row.locator("td").nth(1).inner_text() == "in round 1, then left; back from round 3"
+    edith = page.locator("tr", has=page.locator("td", has_text=re.compile("^Edith$")))
+    assert edith.locator("td").nth(1).inner_text() == "from round 2"

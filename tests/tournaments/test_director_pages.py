@@ -445,6 +445,8 @@ def test_a_player_who_left_and_is_entered_again_plays_from_the_next_round(direct
     assert "Ida" in rounds.present_at(tournament=tournament, round_number=3)
     row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Ida(?:(?!</tr>).)*</tr>", page, re.S).group(0)
     assert "from round 3" in row and "from round 1" not in row
+    # Nor does it read as if she had missed round 1, on the screen or on paper.
+    assert "in round 1, then left; back from round 3" in row
 
 
 def test_a_bye_asked_for_is_taken_back_before_its_round_is_seated(club, secretary_api, rotation):
