@@ -152,9 +152,10 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         ]
     precedence = precedence_of(tournament)
     counted = list(tournament.evenings.order_by("-date", "-id"))
-    uncounted = list(
-        tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by("-date", "-id")
-    )
+    uncounted = tournament.club.evenings.exclude(pk__in=[e.pk for e in counted])
+    if tournament.ruleset:  # a ladder of one rule set counts only its evenings (services)
+        uncounted = uncounted.filter(ruleset=tournament.ruleset)
+    uncounted = list(uncounted.order_by("-date", "-id"))
     for evening in [*counted, *uncounted]:
         evening.words = evening_words(evening)
     last = tournament.last_round

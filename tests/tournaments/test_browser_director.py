@@ -251,3 +251,32 @@ def test_a_player_back_after_leaving_is_listed_with_the_rounds_he_was_in(
     assert row.locator("td").nth(1).inner_text() == "in round 1, then left; back from round 3"
     edith = page.locator("tr", has=page.locator("td", has_text=re.compile("^Edith$")))
     assert edith.locator("td").nth(1).inner_text() == "from round 2"
+
+
+def test_a_euchre_ladder_offers_and_takes_only_euchre_evenings(
+    browser_page, live_server, club, secretary
+):
+    """It offered the club's Bridge evening to count, and counted it."""
+    from tests.factories import EveningFactory
+    from tournaments import services
+
+    euchre = EveningFactory(club=club, title="Club night")
+    EveningFactory(club=club, ruleset="bridge-elwell-1907", title="Bridge drive")
+    later = EveningFactory(club=club, title="Second night")
+    ladder = services.tournament_create(
+        club=club, name="Winter", slug="winter", kind="ladder", ruleset="euchre-somerset-1888",
+        evening_ids=[euchre.pk],
+    )  # fmt: skip
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{ladder.pk}/")
+    offered = page.locator("#attach-evening option").all_inner_texts()
+    assert offered == ["Wednesday 21 November 1888: Second night"]
+    press(page, "attach")
+    assert "The evening is counted." in page.get_by_test_id("notice").inner_text()
+    assert set(ladder.evenings.all()) == {euchre, later}
+    assert page.get_by_test_id("all-counted").inner_text() == (
+        "Every evening of the club played under Euchre (Somerset Club laws, 1888) is counted."
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -173,6 +173,40 @@ def test_evenings_attached_and_detached(
     assert "That evening is not counted in this ladder." in again
 
 
+def test_a_ladder_of_one_rule_set_counts_only_its_evenings(directing, club, secretary_api):
+    """A Euchre ladder took a Bridge evening, and its every rubber counted: Bridge's
+    hundreds of points among Euchre's few, under a page headed "Euchre"."""
+    euchre = EveningFactory(club=club, title="Club night")
+    bridge = EveningFactory(club=club, ruleset="bridge-elwell-1907", title="Bridge drive")
+    response = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/",
+        new_form(kind="ladder", slug="winter", ruleset="euchre-somerset-1888", movement="",
+                 rounds_planned="", deals_per_round="", evenings=[euchre.pk, bridge.pk]),
+    )  # fmt: skip
+    assert response.status_code == 400
+    said = (
+        "This ladder counts evenings of Euchre (Somerset Club laws, 1888) only, and this one "
+        "is not: Wednesday 21 November 1888: Bridge drive, Bridge (Elwell's laws, revised "
+        "1907). Leave it out, or make a ladder of any rule set."
+    )
+    assert said in response.context["form"].errors["evenings"]
+    assert not Tournament.objects.filter(club=club).exists()
+
+    ladder = services.tournament_create(
+        club=club, name="Winter", slug="winter", kind="ladder", ruleset="euchre-somerset-1888",
+        evening_ids=[euchre.pk],
+    )  # fmt: skip
+    page = directing.get(f"/secretary/tournaments/{ladder.pk}/").content.decode()
+    assert "Bridge drive" not in page  # not offered to count
+    assert "Every evening of the club played under Euchre" in page
+    refused = act(directing, ladder, "attach", evening=bridge.pk)
+    assert said in refused.context["errors"]["attach"]
+    url = f"/api/v1/clubs/{club.slug}/tournaments/winter/"
+    api = secretary_api.patch(url, {"evenings": [euchre.pk, bridge.pk]}, format="json")
+    assert api.status_code == 400 and api.json()["error"]["field"] == "evenings"
+    assert list(ladder.evenings.all()) == [euchre]
+
+
 def test_another_clubs_evening_is_not_attached(directing, ladder, evening, other_club):
     theirs = EveningFactory(club=other_club)
     page = act(directing, ladder, "attach", evening=theirs.pk).content.decode()
