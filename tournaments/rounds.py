@@ -22,6 +22,7 @@ from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
+from tournaments.services import standings_request_full
 from tournaments.table_links import final_when, table_links_issue, unfinished_tables
 
 
@@ -474,6 +475,9 @@ def tournament_results_final(*, tournament_id: int) -> Tournament:
         )
     tournament.results_final_at = timezone.now()
     tournament.save(update_fields=["results_final_at"])
+    # The public standings say their results are final: a version of their own, for the
+    # crowd's copies are kept by version (tournaments.pagecache).
+    standings_request_full(tournament_id=tournament.pk)
     return tournament
 
 

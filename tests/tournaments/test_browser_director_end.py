@@ -134,3 +134,17 @@ def test_a_progressive_with_rounds_planned_is_ended_early_and_declared_final(
     press(page, "final")
     assert said(page, "results-final").startswith("The results were declared final")
     assert width(page) <= 360
+
+
+def test_the_standings_printed_once_final_say_so(browser_page, live_server, open_ended):
+    table = open_ended.rounds.get(number=1).tables.get(number=2)
+    recording.hand_record(rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3})
+    rounds.tournament_end(tournament_id=open_ended.pk)
+    rounds.tournament_results_final(tournament_id=open_ended.pk)
+    page = browser_page  # the crowd's page: nobody logged in
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/clubs/{open_ended.club.slug}/tournaments/open/")
+    assert said(page, "results-final").startswith("Final results, declared at ")
+    assert width(page) <= 360
+    page.emulate_media(media="print")
+    assert page.get_by_test_id("results-final").is_visible()

@@ -12,7 +12,7 @@ import pytest
 from club import recording
 from tests.conftest import token_client
 from tests.factories import UserFactory
-from tournaments import rounds
+from tournaments import rounds, table_links
 from tournaments.models import Tournament
 
 from .test_director_corrections import words
@@ -290,3 +290,24 @@ def test_only_the_clubs_officers_end_it_or_declare_it_final(round_one, secretary
     api = token_client(secretary)
     assert api.post(api_url(round_one, "end"), {}, format="json").status_code == 200
     assert api.post(api_url(round_one, "results-final")).status_code == 200
+
+
+def test_the_public_standings_say_the_results_are_final(round_one, commit):
+    """Printed for the wall after the results were declared final, the standings read as
+    any evening's running standings, and the crowd's copy (kept by version) said nothing."""
+    from django.test import Client
+
+    client = Client()  # the crowd: nobody logged in
+    round_one.rounds_planned = 1
+    round_one.save(update_fields=["rounds_planned"])
+    url = f"/clubs/{round_one.club.slug}/tournaments/{round_one.slug}/"
+    play_out(round_one)
+    before = client.get(url).content.decode()  # the crowd's copy of this version is kept
+    assert 'data-testid="results-final"' not in before
+    assert "The standings update by themselves while play goes on." in before
+    commit(rounds.tournament_results_final, tournament_id=round_one.pk)
+    round_one.refresh_from_db()
+    page = client.get(url).content.decode()
+    said = f"<strong>Final results</strong>, declared {table_links.final_when(round_one)}."
+    assert said in page
+    assert "The standings update by themselves while play goes on." not in page
