@@ -251,12 +251,10 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
             words, law = _still_playing(tournament, last.round_number, unfinished)
             raise UserError(words, code="round_unfinished", law=law)
     number = len(previous) + 1
-    if tournament.ended_after_round and number > tournament.ended_after_round:
+    if tournament.last_round and number > tournament.last_round:
         raise UserError(
             f"The tournament has no round {number}: {_no_more_rounds(tournament)}.", field="round"
         )
-    if tournament.rounds_planned and number > tournament.rounds_planned:
-        raise UserError(f"The tournament has {tournament.rounds_planned} rounds.", field="round")
     movement = movement_for(tournament.movement, rule_set=tournament.ruleset)
     players = present_at(tournament=tournament, round_number=number)
     if len(players) < 4:

@@ -523,3 +523,21 @@ def test_leaving_tapped_by_mistake_is_undone_by_entering_him_again(directing, ro
     assert (ann.joined_round, ann.left_round) == (1, None)
     row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*<td>Ann</td>(?:(?!</tr>).)*</tr>", page, re.S)
     assert "from round 1" in row.group(0)
+
+
+def test_a_round_past_the_planned_last_is_refused_in_words(club, secretary_api, commit):
+    """The API's answer was "The tournament has 1 rounds."."""
+    tournament = services.tournament_create(
+        club=club, name="One", slug="one", kind="progressive", ruleset="euchre-somerset-1888",
+        movement="cut", deals_per_round=1, rounds_planned=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    url = f"/api/v1/clubs/{club.slug}/tournaments/one/rounds/"
+    assert secretary_api.post(url, {}, format="json").status_code == 201
+    finish_round(tournament, commit)
+    refused = secretary_api.post(url, {}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        "The tournament has no round 2: its only round is seated."
+    )
