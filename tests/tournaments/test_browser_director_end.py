@@ -148,3 +148,7 @@ def test_the_standings_printed_once_final_say_so(browser_page, live_server, open
     assert width(page) <= 360
     page.emulate_media(media="print")
     assert page.get_by_test_id("results-final").is_visible()
+    page.emulate_media(media="screen")
+    page.goto(f"{live_server.url}/clubs/{open_ended.club.slug}/tournaments/open/room/")
+    assert page.get_by_test_id("room-final").inner_text() == "final results"
+    assert width(page) <= 360

@@ -311,3 +311,5 @@ def test_the_public_standings_say_the_results_are_final(round_one, commit):
     said = f"<strong>Final results</strong>, declared {table_links.final_when(round_one)}."
     assert said in page
     assert "The standings update by themselves while play goes on." not in page
+    room = client.get(f"{url}room/").content.decode()
+    assert 'round 1 of 1 · <strong data-testid="room-final">final results</strong>' in room
