@@ -101,6 +101,8 @@ MATRIX = [
      {**WRITE, "secretary": 400, "staff": 400}),
     ("post", "/api/v1/clubs/{s}/tournaments/winter/players/{m}/bye/", None,
      {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds to sit out
+    ("delete", "/api/v1/clubs/{s}/tournaments/winter/players/{m}/bye/", None,
+     {**WRITE, "secretary": 400, "staff": 400}),  # nor a bye to take back
     ("get", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None, READ),
     ("post", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None,
      {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds

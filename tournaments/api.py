@@ -378,12 +378,21 @@ class TournamentPlayerLeaveView(APIView):
 
 class TournamentPlayerByeView(APIView):
     """A player sits out the next round at his own request: the movement seats the others,
-    and the round lists him under `requested_byes` (the director's page: "Sits out")."""
+    and the round lists him under `requested_byes` (the director's page: "Sits out"); a
+    DELETE takes that bye back before the round is seated."""
 
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
         entry = rounds.tournament_bye(tournament=tournament, member_id=member)
+        return Response(EntryOutput(entry).data)
+
+    @extend_schema(request=None, responses=EntryOutput)
+    def delete(self, request, slug, tslug, member):
+        """The bye asked for the next round taken back before it is seated (the director's
+        page: "Plays after all")."""
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        entry = rounds.tournament_bye_cancel(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
 
@@ -420,13 +429,13 @@ class TournamentEndInput(serializers.Serializer):
 
 
 class TournamentEndView(APIView):
-    """The director ends a progressive planned without a number of rounds, after its latest
-    round, once every table of that round has its result (the director's page: "End the
-    tournament after round N", asked twice). It is then over as one whose planned rounds
-    are played out: no further round is seated, entered for or sat out, the tables' phones
-    record nothing more, and each table of that round may still correct its last deal
-    (law 5, ruling E9) until the results are declared final (`.../results-final/`).
-    Not undone."""
+    """The director ends a progressive after its latest round (one planned without a number
+    of rounds, or before its planned last), once every table of that round has its result
+    (the director's page: "End the tournament after round N", asked twice). It is then
+    over as one whose planned rounds are played out: no further round is seated, entered
+    for or sat out, the tables' phones record nothing more, and each table of that round
+    may still correct its last deal (law 5, ruling E9) until the results are declared
+    final (`.../results-final/`). Not undone."""
 
     @extend_schema(
         request=TournamentEndInput,
@@ -434,10 +443,11 @@ class TournamentEndView(APIView):
             200: TournamentOutput,
             400: OpenApiResponse(
                 ErrorOutput, description="Not ended, nothing written, error.message saying "
-                "why in words (error.field `action`): a ladder; a tournament with a planned "
-                "number of rounds, or ended already; no round seated; a table of the latest "
-                "round still playing, named (error.code `round_unfinished`; ruling P1 when "
-                "level after its fixed deals). Or a `round` that is not a whole number.",
+                "why in words (error.field `action`): a ladder; a tournament whose latest "
+                "round is its planned last, or ended already; no round seated; a table of "
+                "the latest round still playing, named (error.code `round_unfinished`; "
+                "ruling P1 when level after its fixed deals). Or a `round` that is not a "
+                "whole number.",
             ),
             409: OpenApiResponse(
                 ErrorOutput, description="`round` is not the latest round seated (error.code "

@@ -16,7 +16,7 @@ from tournaments.metrics import DEFAULT_PRECEDENCE, FIXED_DEALS_PRECEDENCE, METR
 from tournaments.models import Tournament
 from tournaments.movements import MOVEMENTS
 from tournaments.selectors import PUBLIC_STANDINGS
-from tournaments.services import STAKE_NOT_DIGITS
+from tournaments.services import STAKE_NOT_DIGITS, evening_words
 
 
 def metric_choices() -> list[tuple[str, str]]:
@@ -39,13 +39,6 @@ PRECEDENCE_BLANK = (
 def precedence_from(post) -> list[str]:
     """The metrics chosen in the numbered lists, in order, the blank ones left out."""
     return [key for key in post.getlist("precedence") if key]
-
-
-def evening_words(evening: Evening) -> str:
-    """An evening as a ladder's director tells it from the others: its date, then its
-    title (a club's Tuesday evenings may all be called "Club night")."""
-    day = f"{evening.date:%A} {evening.date.day} {evening.date:%B %Y}"
-    return f"{day}: {evening.title}" if evening.title else day
 
 
 class EveningsField(forms.ModelMultipleChoiceField):

@@ -58,10 +58,11 @@ class Tournament(models.Model):
     # it only the director (or the club's secretary) corrects, with a reason
     # (tournaments.table_links, tournaments.corrections).
     results_final_at = models.DateTimeField(null=True, blank=True)
-    # Progressive planned without a number of rounds: the round its director ended it after,
-    # once every table of that round had its result (None: not ended). Its own field, not
-    # `rounds_planned` written over: the API and the history keep what was planned (nothing)
-    # apart from what the director did (tournaments.rounds.tournament_end; docs/movements.md).
+    # Progressive: the round its director ended it after, once every table of that round had
+    # its result (None: not ended), with no number of rounds planned or before the rounds
+    # planned were all seated (players gone, the hall closing). Its own field, not
+    # `rounds_planned` written over: the API and the history keep what was planned apart
+    # from what the director did (tournaments.rounds.tournament_end; docs/movements.md).
     ended_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     standings_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -73,11 +74,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=models.Q(kind__in=["ladder", "progressive"]), name="tournament_kind"
             ),
-            # Only a progressive with no planned number of rounds is ended by its director.
+            # A progressive is ended by its director before its planned last round, if any.
             models.CheckConstraint(
                 condition=models.Q(ended_after_round__isnull=True)
-                | models.Q(rounds_planned__isnull=True),
-                name="tournament_ended_only_unplanned",
+                | models.Q(rounds_planned__isnull=True)
+                | models.Q(ended_after_round__lt=models.F("rounds_planned")),
+                name="tournament_ended_before_planned",
             ),
         ]
 
@@ -86,9 +88,9 @@ class Tournament(models.Model):
 
     @property
     def last_round(self) -> int | None:
-        """A progressive's last round: the number planned, or the round its director ended
-        it after (None: neither, and a further round may still be seated)."""
-        return self.rounds_planned or self.ended_after_round
+        """A progressive's last round: the round its director ended it after, or else the
+        number planned (None: neither, and a further round may still be seated)."""
+        return self.ended_after_round or self.rounds_planned
 
 
 @audited("TournamentPlayer")

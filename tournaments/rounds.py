@@ -17,10 +17,12 @@ from club.models import Member
 from club.selectors import club_is_directed_by
 from core.db import lock_one
 from core.errors import Conflict, UserError
+from core.text import name_key
 from scoring import services as scoring
 from scoring.models import Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
+from tournaments.services import standings_request_full
 from tournaments.table_links import final_when, table_links_issue, unfinished_tables
 
 
@@ -72,7 +74,10 @@ def tournament_enter(
     refused once the planned rounds are all seated.
 
     The name is matched to the roster as an evening's arrival is ("ann" is Ann; a name
-    that only looks like a member's needs `new_player`: club.services.member_named)."""
+    that only looks like a member's needs `new_player`: club.services.member_named). One
+    who left is entered again from the next round; if that is the round he left before,
+    his leaving is simply undone. `plays_from` on the entry returned: the round he plays
+    from now."""
     from club.services import member_named
     from core.text import clean_name
 
@@ -89,12 +94,18 @@ def tournament_enter(
     # The director's page says so: a name misspelt is a new guest, not a member entered.
     entry.added_to_roster = added
     entry.entered_again = not created
+    entry.plays_from = number
     if not created:
         if entry.left_round is None:
             raise UserError(f"{member.name} is entered already.", field="name")
-        # He comes back from the next round, not from the round he first joined: the rounds
-        # he played before are in their seatings, and his leaving in the entry's history.
-        entry.joined_round, entry.left_round = number, None
+        if entry.left_round < number:
+            # He comes back from the next round, not from the round he first joined: the
+            # rounds he played before are in their seatings, his leaving in the entry's
+            # history.
+            entry.joined_round = number
+        # Else he left for the round not seated yet (a tap on the wrong line, or he stays
+        # after all): no round went by without him, and he plays on from when he joined.
+        entry.left_round = None
         entry.save(update_fields=["joined_round", "left_round"])
     return entry
 
@@ -131,6 +142,32 @@ def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlaye
     if number in entry.bye_rounds:
         raise UserError(f"{entry.member.name} sits out round {number} already.", field="member")
     entry.bye_rounds = sorted([*entry.bye_rounds, number])
+    entry.save(update_fields=["bye_rounds"])
+    return entry
+
+
+@transaction.atomic
+def tournament_bye_cancel(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
+    """A bye asked for the next round taken back before that round is seated (a tap on
+    the wrong player's button, or a player who stays after all): he is seated in it as the
+    others are. Refused in words when he has no such bye; a round seated stands as seated."""
+    _progressive(tournament)
+    entry = (
+        TournamentPlayer.objects.select_for_update()
+        .select_related("member")
+        .filter(tournament=tournament, member_id=member_id)
+        .first()
+    )
+    if entry is None:
+        raise UserError("That player is not entered in the tournament.", field="member")
+    number = _next_round(tournament)
+    if number not in entry.bye_rounds:
+        raise UserError(
+            f"{entry.member.name} has no bye asked for round {number}, the next to be seated: "
+            "a round seated already stands as seated.",
+            field="member",
+        )
+    entry.bye_rounds = [n for n in entry.bye_rounds if n != number]
     entry.save(update_fields=["bye_rounds"])
     return entry
 
@@ -214,14 +251,16 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
             words, law = _still_playing(tournament, last.round_number, unfinished)
             raise UserError(words, code="round_unfinished", law=law)
     number = len(previous) + 1
-    if tournament.ended_after_round and number > tournament.ended_after_round:
+    if tournament.last_round and number > tournament.last_round:
         raise UserError(
             f"The tournament has no round {number}: {_no_more_rounds(tournament)}.", field="round"
         )
-    if tournament.rounds_planned and number > tournament.rounds_planned:
-        raise UserError(f"The tournament has {tournament.rounds_planned} rounds.", field="round")
     movement = movement_for(tournament.movement, rule_set=tournament.ruleset)
     players = present_at(tournament=tournament, round_number=number)
+    if len(players) < 4:
+        raise UserError(_too_few(tournament, number, players), field="players")
+    if cards is not None:
+        cards = cards_by_player(cards, players=players)
     try:
         seating = movement.seat_round(
             round_number=number, players=players, previous=previous, rng=secrets.SystemRandom(),
@@ -254,6 +293,43 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     # number seated for the first time gets its card now; the others keep theirs.
     table_links_issue(tournament=tournament, numbers=[table.number for table in seating.tables])
     return played
+
+
+def _too_few(tournament: Tournament, number: int, players: list[str]) -> str:
+    """Why round `number` is not seated with fewer than four players present, and what
+    the director may do about it: enter a player, let one sitting it out at his request
+    play, or end the tournament after the round before."""
+    present = f": {', '.join(players)}" if players else ""
+    count = len(players)
+    words = (
+        f"Round {number} cannot be seated: a table needs four players, and {count} "
+        f"{'is' if count == 1 else 'are'} present for it{present}."
+    )
+    ways = ["enter another player"]
+    asked = requested_byes(tournament=tournament, round_number=number)
+    if asked:
+        ways.append(f"let {' or '.join(asked)} play it after all (a bye asked for)")
+    if number > 1:
+        ways.append(f"end the tournament after round {number - 1}")
+    return f"{words} To go on, {', or '.join(ways)}."
+
+
+def cards_by_player(cards: dict, *, players: list[str]) -> dict:
+    """The cards cut, each under the name of the present player it means: a name typed
+    in other case or spacing ("ann", "ANN") is the player's, as an arrival's name is
+    (core.text.name_key; club.services.member_named), where it means one player alone. A
+    name that means nobody present, or one player typed twice, is left as typed, for the
+    movement to refuse in words (ruling T10)."""
+    present = {}
+    for player in players:
+        present.setdefault(name_key(player), []).append(player)
+    meant = {}
+    for typed in cards:
+        found = present.get(name_key(typed), [])
+        meant[typed] = found[0] if typed not in players and len(found) == 1 else typed
+    if len(set(meant.values())) < len(meant):  # "Ann" and "ann" both typed
+        return dict(cards)
+    return {meant[typed]: value for typed, value in cards.items()}
 
 
 def _still_playing(
@@ -290,15 +366,15 @@ def tournament_end_refusal(tournament: Tournament, *, after_round: int | None = 
             f"The tournament was ended after round {tournament.ended_after_round} already.",
             field="action",
         )
-    if tournament.rounds_planned:
-        planned = tournament.rounds_planned
+    latest = tournament.rounds.order_by("-number").first()
+    planned = tournament.rounds_planned
+    if planned and latest is not None and latest.number >= planned:
+        which = "the only round" if planned == 1 else f"the last of the {planned} rounds"
         raise UserError(
-            f"The tournament has {planned} round{'s' if planned > 1 else ''} planned: it is "
-            f"over once round {planned} has been played out at every table, and is not ended "
-            "before.",
+            f"Round {planned} is {which} planned: the tournament is over once it has been "
+            "played out at every table, with nothing to end.",
             field="action",
         )
-    latest = tournament.rounds.order_by("-number").first()
     if latest is None:
         raise UserError(
             "No round is seated yet: a tournament is ended after a round played out.",
@@ -324,8 +400,10 @@ def tournament_end_refusal(tournament: Tournament, *, after_round: int | None = 
 
 @transaction.atomic
 def tournament_end(*, tournament_id: int, after_round: int | None = None) -> Tournament:
-    """The director ends a progressive planned without a number of rounds, after its latest
-    round, once every table of it has its result (`table_links.unfinished_tables`, the test
+    """The director ends a progressive after its latest round, once every table of it has
+    its result: one planned without a number of rounds, or one whose planned rounds will
+    not all be played (players gone, the hall closing: it could otherwise never be over,
+    nor its results declared final) (`table_links.unfinished_tables`, the test
     `tournament_over` makes of a planned tournament's last round). It is then over exactly as
     one whose planned rounds are all played out (`Tournament.last_round`): no further round
     is seated, entered for or sat out; the tables' phones record nothing more, and each
@@ -395,6 +473,9 @@ def tournament_results_final(*, tournament_id: int) -> Tournament:
         )
     tournament.results_final_at = timezone.now()
     tournament.save(update_fields=["results_final_at"])
+    # The public standings say their results are final: a version of their own, for the
+    # crowd's copies are kept by version (tournaments.pagecache).
+    standings_request_full(tournament_id=tournament.pk)
     return tournament
 
 

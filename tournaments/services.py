@@ -443,14 +443,35 @@ def _check_precedence(precedence) -> list[str]:
         raise UserError(str(exc), field="precedence") from exc
 
 
-def _check_evenings(club, evening_ids) -> list:
+def evening_words(evening) -> str:
+    """An evening as a ladder's director tells it from the others: its date, then its
+    title (a club's Tuesday evenings may all be called "Club night")."""
+    day = f"{evening.date:%A} {evening.date.day} {evening.date:%B %Y}"
+    return f"{day}: {evening.title}" if evening.title else day
+
+
+def _check_evenings(club, evening_ids, *, ruleset: str = "", counted=()) -> list:
+    """The club's evenings by id, for a ladder; a ladder of one rule set counts only its
+    evenings (their every rubber counts: a Bridge evening's in a Euchre ladder would add
+    hundreds of points to its few). Those `counted` already are not checked again: a
+    ladder that counted one before this check was made may still leave out its others."""
     from club.models import Evening
     from core.errors import UserError
+    from scoring.rules import RULESETS
 
     evenings = list(Evening.objects.filter(club=club, pk__in=evening_ids))
     if len(evenings) != len(set(evening_ids)):
         missing = sorted(set(evening_ids) - {e.pk for e in evenings})
         raise UserError(f"No such evenings in this club: {missing}.", field="evenings")
+    other = [e for e in evenings if ruleset and e.ruleset != ruleset and e.pk not in counted]
+    if other:
+        named = "; ".join(f"{evening_words(e)}, {e.game_title}" for e in other)
+        raise UserError(
+            f"This ladder counts evenings of {RULESETS[ruleset].title} only, and "
+            f"{'this one is' if len(other) == 1 else 'these are'} not: {named}. Leave "
+            f"{'it' if len(other) == 1 else 'them'} out, or make a ladder of any rule set.",
+            field="evenings",
+        )
     return evenings
 
 
@@ -571,7 +592,7 @@ def tournament_create(
     if evening_ids:
         if kind != Tournament.Kind.LADDER:
             raise UserError("Only a ladder counts whole evenings.", field="evenings")
-        tournament.evenings.set(_check_evenings(club, evening_ids))
+        tournament.evenings.set(_check_evenings(club, evening_ids, ruleset=ruleset))
         standings_request_full(tournament_id=tournament.pk)
     return tournament
 
@@ -639,7 +660,14 @@ def tournament_update(
     if evening_ids is not None:
         if tournament.kind != Tournament.Kind.LADDER:
             raise UserError("Only a ladder counts whole evenings.", field="evenings")
-        tournament.evenings.set(_check_evenings(tournament.club, evening_ids))
+        tournament.evenings.set(
+            _check_evenings(
+                tournament.club,
+                evening_ids,
+                ruleset=tournament.ruleset,
+                counted=set(tournament.evenings.values_list("pk", flat=True)),
+            )
+        )
         recalc = True
     if recalc:
         standings_request_full(tournament_id=tournament.pk)

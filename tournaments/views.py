@@ -28,6 +28,7 @@ from tournaments.filters import PLAYER_MAX
 from tournaments.models import Tournament
 from tournaments.pagecache import standings_etag
 from tournaments.selectors import MAX_PAGE
+from tournaments.table_links import final_when
 
 
 def _tournament(request, slug: str, tslug: str) -> Tournament:
@@ -65,6 +66,8 @@ def _render(
         # What the table polls with: the fragment's ETag (static/js/live.js).
         "etag": standings_etag(tournament.pk, number, standings["page"], "fragment", player),
         "rows_html": rows_html(standings["rows"], tournament.club.slug),
+        # Printed for the wall, the standings say whether they are the final results.
+        "final_when": final_when(tournament) if tournament.results_final_at else "",
     }
     template = "tournaments/_standings.html" if fragment else "tournaments/standings.html"
     return render_to_string(template, context, request=None if crowd else request)

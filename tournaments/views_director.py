@@ -59,6 +59,7 @@ ACTIONS = {
         "enter",
         "leave",
         "bye",
+        "unbye",
         "new_link",
         "end",
         "final",
@@ -138,18 +139,23 @@ def _phones(request, tournament: Tournament) -> list[dict]:
 
 
 def _context(request, tournament: Tournament, *, errors=None, notice=None) -> dict:
-    next_round = (
-        tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0
-    ) + 1
+    next_round = _next_round_number(tournament)
     players = list(tournament.players.select_related("member").order_by("pk"))
+    seated = _rounds_in(tournament)
     for entry in players:
         entry.playing = rounds.plays_in(entry, next_round)
         entry.sits_out_next = entry.playing and next_round in entry.bye_rounds
+        # One who left and was entered again plays "from" his return: the rounds he was in
+        # before it are said too, or the page (and its print) reads as if he missed them.
+        entry.rounds_before = [
+            n for n in seated.get(entry.member.name, []) if n < entry.joined_round
+        ]
     precedence = precedence_of(tournament)
     counted = list(tournament.evenings.order_by("-date", "-id"))
-    uncounted = list(
-        tournament.club.evenings.exclude(pk__in=[e.pk for e in counted]).order_by("-date", "-id")
-    )
+    uncounted = tournament.club.evenings.exclude(pk__in=[e.pk for e in counted])
+    if tournament.ruleset:  # a ladder of one rule set counts only its evenings (services)
+        uncounted = uncounted.filter(ruleset=tournament.ruleset)
+    uncounted = list(uncounted.order_by("-date", "-id"))
     for evening in [*counted, *uncounted]:
         evening.words = evening_words(evening)
     last = tournament.last_round
@@ -186,15 +192,32 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
     }
 
 
+def _rounds_in(tournament: Tournament) -> dict[str, list[int]]:
+    """The rounds each player was in, at a table or sitting out, by name, in order (a
+    round's seating names its players: tournaments.movements)."""
+    seen: dict[str, list[int]] = {}
+    for number, seating in tournament.rounds.order_by("number").values_list("number", "seating"):
+        names = [name for table in seating.get("tables", []) for name in table["seats"].values()]
+        names += seating.get("byes", []) + seating.get("requested_byes", [])
+        for name in dict.fromkeys(names):
+            seen.setdefault(name, []).append(number)
+    return seen
+
+
 def _may_end(tournament: Tournament, latest) -> bool:
-    """Whether the page offers "End the tournament after round N": a progressive with no
-    number of rounds planned, not ended, whose latest round has every table's result."""
+    """Whether the page offers "End the tournament after round N": a progressive not
+    ended, whose latest round is not its planned last, and has every table's result."""
     return (
         tournament.kind == Tournament.Kind.PROGRESSIVE
-        and not tournament.last_round
+        and not tournament.ended_after_round
         and latest is not None
+        and (not tournament.rounds_planned or latest.number < tournament.rounds_planned)
         and not table_links.unfinished_tables(latest)
     )
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    return (tournament.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
 
 
 def _seated_by_cut(tournament: Tournament, number: int) -> bool:
@@ -259,11 +282,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             name=request.POST.get("name", ""),
             new_player=bool(request.POST.get("new_player")),
         )
-        plays = f"{entry.member.name} plays from round {entry.joined_round}."
+        plays = f"{entry.member.name} plays from round {entry.plays_from}."
         if entry.entered_again:  # he left before; he plays again from the next round
-            plays = (
-                f"{entry.member.name} is entered again and plays from round {entry.joined_round}."
-            )
+            plays = f"{entry.member.name} is entered again and plays from round {entry.plays_from}."
         if entry.added_to_roster:
             return (
                 f"{entry.member.name} is new to the club: added to its players as a guest. " + plays
@@ -275,6 +296,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
     if action == "bye":
         entry = rounds.tournament_bye(tournament=tournament, member_id=_member_id(request))
         return f"{entry.member.name} sits out round {entry.bye_rounds[-1]}."
+    if action == "unbye":
+        entry = rounds.tournament_bye_cancel(tournament=tournament, member_id=_member_id(request))
+        return f"{entry.member.name} plays round {_next_round_number(tournament)} after all."
     if action == "precedence":
         services.tournament_update(tournament=tournament, precedence=precedence_from(request.POST))
         return "The standings are ranked anew by the metrics in this order."
@@ -332,9 +356,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
 @require_POST
 def act(request, pk: int):
     """The director's buttons: recalculate, seat the next round, a player's arrival,
-    departure or bye, end a progressive with no planned number of rounds (asked again
-    first: not undone), declare its results final, the metrics' order, and a ladder's
-    evenings."""
+    departure or bye (and the bye taken back), end a progressive with no planned number of
+    rounds (asked again first: not undone), declare its results final, the metrics' order,
+    and a ladder's evenings."""
     action = request.POST.get("action", "")
     errors, notice, typed, ask_end = {}, None, None, False
     try:

@@ -183,3 +183,100 @@ def test_the_rule_sets_long_choice_wraps_in_the_closed_list_at_360_px(
     # The list still chooses: a progressive's rule set, by keyboard or pointer alike.
     page.select_option("select[name=ruleset]", "euchre-somerset-1888")
     assert page.input_value("select[name=ruleset]") == "euchre-somerset-1888"
+
+
+def test_a_bye_tapped_for_the_wrong_player_is_taken_back(
+    browser_page, live_server, club, secretary, roster
+):
+    """ "Sits out round 1" tapped on Ann's line, meant for Bob's, could not be undone: Ann sat
+    out the round she came to play. The button turns into "Plays round 1 after all"."""
+    from tournaments import rounds, services
+
+    tournament = services.tournament_create(
+        club=club, name="Progressive", slug="prog", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="progressive", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    page = browser_page
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{tournament.pk}/")
+    press(page, "bye-Ann")
+    assert page.get_by_test_id("bye-Ann").count() == 0
+    press(page, "unbye-Ann")
+    assert "Ann plays round 1 after all." in page.get_by_test_id("notice").inner_text()
+    assert page.get_by_test_id("bye-Ann").is_visible()
+    assert tournament.players.get(member__name="Ann").bye_rounds == []
+    press(page, "bye-Bob")
+    press(page, "seat")
+    played = rounds.round_as_dict(tournament.rounds.get(number=1))
+    assert played["requested_byes"] == ["Bob"]
+    assert "Ann" in {seat for table in played["tables"] for seat in table["seats"].values()}
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_a_player_back_after_leaving_is_listed_with_the_rounds_he_was_in(
+    browser_page, live_server, club, secretary, roster
+):
+    """Printed, the players' list read "Ann: from round 3" of one who had played round 1,
+    left, and come back for round 3."""
+    from club import recording
+    from tournaments import rounds, services
+
+    tournament = services.tournament_create(
+        club=club, name="Progressive", slug="prog", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+
+    def play_round():
+        played = rounds.round_seat_next(tournament_id=tournament.pk, user=secretary)
+        for table in played.tables.all():
+            recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+
+    play_round()
+    ann = tournament.players.get(member__name="Ann")
+    rounds.tournament_withdraw(tournament=tournament, member_id=ann.member_id)
+    rounds.tournament_enter(tournament=tournament, name="Edith")
+    play_round()
+    rounds.tournament_enter(tournament=tournament, name="Ann")
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{tournament.pk}/")
+    page.emulate_media(media="print")
+    row = page.locator("tr", has=page.locator("td", has_text=re.compile("^Ann$")))
+    assert row.locator("td").nth(1).inner_text() == "in round 1, then left; back from round 3"
+    edith = page.locator("tr", has=page.locator("td", has_text=re.compile("^Edith$")))
+    assert edith.locator("td").nth(1).inner_text() == "from round 2"
+
+
+def test_a_euchre_ladder_offers_and_takes_only_euchre_evenings(
+    browser_page, live_server, club, secretary
+):
+    """It offered the club's Bridge evening to count, and counted it."""
+    from tests.factories import EveningFactory
+    from tournaments import services
+
+    euchre = EveningFactory(club=club, title="Club night")
+    EveningFactory(club=club, ruleset="bridge-elwell-1907", title="Bridge drive")
+    later = EveningFactory(club=club, title="Second night")
+    ladder = services.tournament_create(
+        club=club, name="Winter", slug="winter", kind="ladder", ruleset="euchre-somerset-1888",
+        evening_ids=[euchre.pk],
+    )  # fmt: skip
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{ladder.pk}/")
+    offered = page.locator("#attach-evening option").all_inner_texts()
+    assert offered == ["Wednesday 21 November 1888: Second night"]
+    press(page, "attach")
+    assert "The evening is counted." in page.get_by_test_id("notice").inner_text()
+    assert set(ladder.evenings.all()) == {euchre, later}
+    assert page.get_by_test_id("all-counted").inner_text() == (
+        "Every evening of the club played under Euchre (Somerset Club laws, 1888) is counted."
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -109,3 +109,46 @@ def test_the_director_ends_an_open_ended_progressive(browser_page, live_server, 
     press(page, "final")
     assert said(page, "results-final").startswith("The results were declared final at ")
     shot(page, "director-end-3-final")
+
+
+def test_a_progressive_with_rounds_planned_is_ended_early_and_declared_final(
+    browser_page, live_server, open_ended
+):
+    """Five rounds planned, and the hall closing after round 1: no "End" was offered, so it
+    could never be over, nor its results declared final."""
+    open_ended.rounds_planned = 5
+    open_ended.save(update_fields=["rounds_planned"])
+    table = open_ended.rounds.get(number=1).tables.get(number=2)
+    recording.hand_record(rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3})
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/tournaments/{open_ended.pk}/")
+    assert page.get_by_test_id("end").is_visible()
+    press(page, "end")
+    press(page, "end-confirm")
+    assert said(page, "all-seated") == (
+        "The tournament is over: its director ended it after round 1."
+    )
+    assert "5 rounds planned, ended after round 1" in said(page, "director-heading")
+    press(page, "final")
+    assert said(page, "results-final").startswith("The results were declared final")
+    assert width(page) <= 360
+
+
+def test_the_standings_printed_once_final_say_so(browser_page, live_server, open_ended):
+    table = open_ended.rounds.get(number=1).tables.get(number=2)
+    recording.hand_record(rubber_id=table.rubber_id, data={"makers": "EW", "tricks": 3})
+    rounds.tournament_end(tournament_id=open_ended.pk)
+    rounds.tournament_results_final(tournament_id=open_ended.pk)
+    page = browser_page  # the crowd's page: nobody logged in
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/clubs/{open_ended.club.slug}/tournaments/open/")
+    assert said(page, "results-final").startswith("Final results, declared at ")
+    assert width(page) <= 360
+    page.emulate_media(media="print")
+    assert page.get_by_test_id("results-final").is_visible()
+    page.emulate_media(media="screen")
+    page.goto(f"{live_server.url}/clubs/{open_ended.club.slug}/tournaments/open/room/")
+    assert page.get_by_test_id("room-final").inner_text() == "final results"
+    assert width(page) <= 360

@@ -173,6 +173,40 @@ def test_evenings_attached_and_detached(
     assert "That evening is not counted in this ladder." in again
 
 
+def test_a_ladder_of_one_rule_set_counts_only_its_evenings(directing, club, secretary_api):
+    """A Euchre ladder took a Bridge evening, and its every rubber counted: Bridge's
+    hundreds of points among Euchre's few, under a page headed "Euchre"."""
+    euchre = EveningFactory(club=club, title="Club night")
+    bridge = EveningFactory(club=club, ruleset="bridge-elwell-1907", title="Bridge drive")
+    response = directing.post(
+        f"/secretary/clubs/{club.slug}/tournaments/new/",
+        new_form(kind="ladder", slug="winter", ruleset="euchre-somerset-1888", movement="",
+                 rounds_planned="", deals_per_round="", evenings=[euchre.pk, bridge.pk]),
+    )  # fmt: skip
+    assert response.status_code == 400
+    said = (
+        "This ladder counts evenings of Euchre (Somerset Club laws, 1888) only, and this one "
+        "is not: Wednesday 21 November 1888: Bridge drive, Bridge (Elwell's laws, revised "
+        "1907). Leave it out, or make a ladder of any rule set."
+    )
+    assert said in response.context["form"].errors["evenings"]
+    assert not Tournament.objects.filter(club=club).exists()
+
+    ladder = services.tournament_create(
+        club=club, name="Winter", slug="winter", kind="ladder", ruleset="euchre-somerset-1888",
+        evening_ids=[euchre.pk],
+    )  # fmt: skip
+    page = directing.get(f"/secretary/tournaments/{ladder.pk}/").content.decode()
+    assert "Bridge drive" not in page  # not offered to count
+    assert "Every evening of the club played under Euchre" in page
+    refused = act(directing, ladder, "attach", evening=bridge.pk)
+    assert said in refused.context["errors"]["attach"]
+    url = f"/api/v1/clubs/{club.slug}/tournaments/winter/"
+    api = secretary_api.patch(url, {"evenings": [euchre.pk, bridge.pk]}, format="json")
+    assert api.status_code == 400 and api.json()["error"]["field"] == "evenings"
+    assert list(ladder.evenings.all()) == [euchre]
+
+
 def test_another_clubs_evening_is_not_attached(directing, ladder, evening, other_club):
     theirs = EveningFactory(club=other_club)
     page = act(directing, ladder, "attach", evening=theirs.pk).content.decode()
@@ -253,8 +287,34 @@ def test_a_movement_that_cannot_seat_says_so(directing, club, roster):
     for name in ["Ann", "Bob", "Cora"]:
         rounds.tournament_enter(tournament=tournament, name=name)
     page = act(directing, tournament, "seat").content.decode()
-    assert "four players are needed for a table, 3 present" in page
+    assert (
+        "Round 1 cannot be seated: a table needs four players, and 3 are present for it: "
+        "Ann, Bob, Cora. To go on, enter another player." in page
+    )
     assert not tournament.rounds.exists()
+
+
+def test_too_few_left_for_a_round_says_what_the_director_may_do(directing, club, commit):
+    """It said "round 2: four players are needed for a table, 3 present", and nothing of
+    the player sitting out at his request, nor of ending the tournament."""
+    tournament = services.tournament_create(
+        club=club, name="Small", slug="small", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="progressive", deals_per_round=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    act(directing, tournament, "seat")
+    finish_round(tournament, commit)
+    entries = {e.member.name: e.member_id for e in tournament.players.select_related("member")}
+    act(directing, tournament, "leave", member=entries["Ann"])
+    act(directing, tournament, "bye", member=entries["Bob"])
+    response = act(directing, tournament, "seat")
+    assert response.context["errors"]["seat"] == (
+        "Round 2 cannot be seated: a table needs four players, and 3 are present for it: "
+        "Cora, Dan, Edith. To go on, enter another player, or let Bob play it after all (a "
+        "bye asked for), or end the tournament after round 1."
+    )
+    assert tournament.rounds.count() == 1
 
 
 def test_a_ladder_has_no_rounds_to_seat(directing, ladder):
@@ -353,6 +413,27 @@ def test_round_one_is_seated_by_the_cards_the_players_cut(directing, club, roste
     assert [c["cards"] for c in seating["cuts"] if c["player"] == "Ann"] == [["JS"], ["9H"]]
 
 
+def test_cut_cards_under_names_typed_in_small_letters_are_the_players(directing, club, roster):
+    """Ruling T10: "ann: JS" is Ann's card, as "ann" arriving is Ann (club.services.
+    member_named); it was refused as the card of someone "not playing this round"."""
+    tournament = _four(club, directing)
+    cards = "ann: JS 9H, BOB: AS 10H, co ra: KS JH, Dan: QS AH"
+    page = act(directing, tournament, "seat", cards=cards).content.decode()
+    assert "not playing this round" not in page
+    assert "Round 1 is seated." in page
+    cuts = tournament.rounds.get(number=1).seating["cuts"]
+    assert {c["player"] for c in cuts} == {"Ann", "Bob", "Cora", "Dan"}
+    assert [c["cards"] for c in cuts if c["player"] == "Cora"] == [["KS"], ["JH"]]
+
+
+def test_one_player_named_twice_in_the_cut_is_refused(directing, club, roster):
+    tournament = _four(club, directing)
+    cards = "Ann: JS 9H, ann: 8S, Bob: AS 10H, Cora: KS JH, Dan: QS AH"
+    page = act(directing, tournament, "seat", cards=cards).content.decode()
+    assert "Round 1 is seated." not in page
+    assert not tournament.rounds.exists()
+
+
 def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club, roster):
     tournament = _four(club, directing)
     page = act(directing, tournament, "seat", cards="Ann JS, Bob AS").content.decode()
@@ -398,3 +479,65 @@ def test_a_player_who_left_and_is_entered_again_plays_from_the_next_round(direct
     assert "Ida" in rounds.present_at(tournament=tournament, round_number=3)
     row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Ida(?:(?!</tr>).)*</tr>", page, re.S).group(0)
     assert "from round 3" in row and "from round 1" not in row
+    # Nor does it read as if she had missed round 1, on the screen or on paper.
+    assert "in round 1, then left; back from round 3" in row
+
+
+def test_a_bye_asked_for_is_taken_back_before_its_round_is_seated(club, secretary_api, rotation):
+    """Both doors: the page's "Plays round 1 after all", the API's DELETE of the bye."""
+    ann = rotation.players.get(member__name="Ann")
+    url = f"/api/v1/clubs/{club.slug}/tournaments/rotation/players/{ann.member_id}/bye/"
+    assert secretary_api.post(url).json()["bye_rounds"] == [1]
+    taken_back = secretary_api.delete(url)
+    assert taken_back.status_code == 200 and taken_back.json()["bye_rounds"] == []
+    again = secretary_api.delete(url)
+    assert again.status_code == 400
+    assert again.json()["error"]["message"] == (
+        "Ann has no bye asked for round 1, the next to be seated: a round seated already "
+        "stands as seated."
+    )
+    assert again.json()["error"]["field"] == "member"
+
+
+def test_a_bye_of_a_round_seated_is_not_taken_back(directing, club, roster):
+    tournament = _four(club, directing)
+    act(directing, tournament, "enter", name="Edith")
+    edith = tournament.players.get(member__name="Edith")
+    act(directing, tournament, "bye", member=edith.member_id)
+    assert "Round 1 is seated." in act(directing, tournament, "seat").content.decode()
+    response = act(directing, tournament, "unbye", member=edith.member_id)
+    assert "Edith has no bye asked for round 2" in response.context["errors"]["unbye"]
+    edith.refresh_from_db()
+    assert edith.bye_rounds == [1]
+
+
+def test_leaving_tapped_by_mistake_is_undone_by_entering_him_again(directing, rotation):
+    """Back before the round he left for is seated, he missed no round: his list line said
+    "from round 2" when he had played from round 1."""
+    act(directing, rotation, "seat")
+    ann = rotation.players.get(member__name="Ann")
+    act(directing, rotation, "leave", member=ann.member_id)
+    page = act(directing, rotation, "enter", name="Ann").content.decode()
+    assert "Ann is entered again and plays from round 2." in page
+    ann.refresh_from_db()
+    assert (ann.joined_round, ann.left_round) == (1, None)
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*<td>Ann</td>(?:(?!</tr>).)*</tr>", page, re.S)
+    assert "from round 1" in row.group(0)
+
+
+def test_a_round_past_the_planned_last_is_refused_in_words(club, secretary_api, commit):
+    """The API's answer was "The tournament has 1 rounds."."""
+    tournament = services.tournament_create(
+        club=club, name="One", slug="one", kind="progressive", ruleset="euchre-somerset-1888",
+        movement="cut", deals_per_round=1, rounds_planned=1,
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    url = f"/api/v1/clubs/{club.slug}/tournaments/one/rounds/"
+    assert secretary_api.post(url, {}, format="json").status_code == 201
+    finish_round(tournament, commit)
+    refused = secretary_api.post(url, {}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        "The tournament has no round 2: its only round is seated."
+    )

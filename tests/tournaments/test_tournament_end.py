@@ -1,18 +1,18 @@
-"""A progressive with no number of rounds planned, ended by its director (tournaments.rounds
-.tournament_end): offered once every table of its latest round has its result, asked twice
-on the director's page, refused in words (the tables still playing named) while one is not;
-once ended it is over as a planned one whose rounds are all played out: no round seated,
-entered for or sat out, the tables' phones record nothing more but the last round's tables
-still correct their last deal (law 5, ruling E9) until the results are declared final,
-which then works as for a planned tournament. The API's requests for both, for the club's
-secretaries and directors only."""
+"""A progressive with no number of rounds planned, or ended before its planned last, ended
+by its director (tournaments.rounds.tournament_end): offered once every table of its latest
+round has its result, asked twice on the director's page, refused in words (the tables
+still playing named) while one is not; once ended it is over as a planned one whose rounds
+are all played out: no round seated, entered for or sat out, the tables' phones record
+nothing more but the last round's tables still correct their last deal (law 5, ruling E9)
+until the results are declared final, which then works as for a planned tournament. The
+API's requests for both, for the club's secretaries and directors only."""
 
 import pytest
 
 from club import recording
 from tests.conftest import token_client
 from tests.factories import UserFactory
-from tournaments import rounds
+from tournaments import rounds, table_links
 from tournaments.models import Tournament
 
 from .test_director_corrections import words
@@ -156,29 +156,52 @@ def test_a_player_entered_for_the_round_never_played_is_named(directing, round_o
     assert "Entered for round 2, which is not played: Zed." in words(ended)
 
 
-@pytest.mark.parametrize("planned", [1, 3])
-def test_a_tournament_with_its_rounds_planned_is_not_ended(directing, round_one, planned):
-    round_one.rounds_planned = planned
+def test_a_tournament_whose_only_planned_round_is_played_has_nothing_to_end(directing, round_one):
+    round_one.rounds_planned = 1
     round_one.save(update_fields=["rounds_planned"])
     play_out(round_one)
     page = director_page(directing, round_one)
     assert 'data-testid="end"' not in page
     answer = act(directing, round_one, action="end", round="1", confirm="1")
     assert answer.status_code == 400
-    plural = "s" if planned > 1 else ""
     assert (
-        f"The tournament has {planned} round{plural} planned: it is over once round {planned} "
-        "has been played out at every table, and is not ended before."
+        "Round 1 is the only round planned: the tournament is over once it has been played "
+        "out at every table, with nothing to end."
     ) in words(answer)
     round_one.refresh_from_db()
     assert round_one.ended_after_round is None
 
 
-def test_the_database_refuses_a_planned_tournament_marked_ended(round_one):
+def test_a_tournament_with_rounds_planned_is_ended_before_its_last(directing, round_one):
+    """Three rounds planned, and after round 1 too few players left, or the hall closing:
+    it was refused ("it is over once round 3 has been played out at every table, and is
+    not ended before"), so it could never be over, nor its results declared final."""
+    round_one.rounds_planned = 3
+    round_one.save(update_fields=["rounds_planned"])
+    play_out(round_one)
+    page = director_page(directing, round_one)
+    assert "3 rounds were planned: every table of round 1 has its result" in page
+    ended = act(directing, round_one, action="end", round="1", confirm="1")
+    assert ended.status_code == 200
+    assert "The tournament is over after round 1" in words(ended)
+    round_one.refresh_from_db()
+    assert (round_one.rounds_planned, round_one.ended_after_round) == (3, 1)
+    assert round_one.last_round == 1
+    said = words(act(directing, round_one, action="seat"))
+    assert "The tournament has no round 2: its director ended it after round 1." in said
+    page = director_page(directing, round_one)
+    assert "3 rounds planned, ended after round 1" in page
+    final = act(directing, round_one, action="final")
+    assert final.status_code == 200
+    round_one.refresh_from_db()
+    assert round_one.results_final_at is not None
+
+
+def test_the_database_refuses_a_tournament_ended_at_or_after_its_planned_last(round_one):
     from django.db import IntegrityError, transaction
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        Tournament.objects.filter(pk=round_one.pk).update(rounds_planned=2, ended_after_round=1)
+        Tournament.objects.filter(pk=round_one.pk).update(rounds_planned=2, ended_after_round=2)
 
 
 def test_results_are_not_final_for_an_unplanned_tournament_not_ended(directing, round_one):
@@ -267,3 +290,26 @@ def test_only_the_clubs_officers_end_it_or_declare_it_final(round_one, secretary
     api = token_client(secretary)
     assert api.post(api_url(round_one, "end"), {}, format="json").status_code == 200
     assert api.post(api_url(round_one, "results-final")).status_code == 200
+
+
+def test_the_public_standings_say_the_results_are_final(round_one, commit):
+    """Printed for the wall after the results were declared final, the standings read as
+    any evening's running standings, and the crowd's copy (kept by version) said nothing."""
+    from django.test import Client
+
+    client = Client()  # the crowd: nobody logged in
+    round_one.rounds_planned = 1
+    round_one.save(update_fields=["rounds_planned"])
+    url = f"/clubs/{round_one.club.slug}/tournaments/{round_one.slug}/"
+    play_out(round_one)
+    before = client.get(url).content.decode()  # the crowd's copy of this version is kept
+    assert 'data-testid="results-final"' not in before
+    assert "The standings update by themselves while play goes on." in before
+    commit(rounds.tournament_results_final, tournament_id=round_one.pk)
+    round_one.refresh_from_db()
+    page = client.get(url).content.decode()
+    said = f"<strong>Final results</strong>, declared {table_links.final_when(round_one)}."
+    assert said in page
+    assert "The standings update by themselves while play goes on." not in page
+    room = client.get(f"{url}room/").content.decode()
+    assert 'round 1 of 1 · <strong data-testid="room-final">final results</strong>' in room
