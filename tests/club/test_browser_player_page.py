@@ -60,3 +60,24 @@ def test_a_players_page_names_the_progressive_he_played_at(
     assert re.search(r"round 1, table [12]", rubbers.inner_text())
     shot(page, f"player-page-progressive-{width}")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_players_figures_say_which_rubbers_they_count(browser_page, live_server, progressive):
+    """His figures' "Rubbers" counted the rubbers finished (0: his round is in play) and
+    his scorecard's "Rubbers" the rubbers played (1), on one page under one word: the
+    figure says it counts the finished ones."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 800})
+    ann = Member.objects.get(club=progressive.club, name="Ann")
+    page.goto(f"{live_server.url}/clubs/somerset/players/{ann.pk}/")
+    figures = dict(
+        zip(
+            page.locator(".figures dt").all_inner_texts(),
+            page.locator(".figures dd").all_inner_texts(),
+            strict=True,
+        )
+    )
+    assert figures["Rubbers finished"] == "0"
+    assert "Rubbers" not in figures
+    played = page.locator(".scorecard-table tfoot td.num").first.inner_text()
+    assert played == "1"  # the scorecard's rubbers played, the one in play among them
