@@ -30,3 +30,23 @@ def test_the_ledger_signs_what_was_won_and_lost(browser_page, live_server, club,
     assert amounts[seats["E"]] == amounts[seats["W"]] == "\u22122.00 USD"
     shot(page, f"evening-results-ledger-{width}")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_printed_evening_and_rubber_say_which_club(browser_page, live_server, club):
+    """Printed, an evening's results and a rubber's score sheet named no club (the link
+    to the club is left off paper) and the evening's page still offered the room display
+    "that updates by itself": words for a screen. On paper each names the club, and the
+    evening's page leaves the room display out."""
+    evening = evening_with_a_table(club)
+    record(evening, "NS", 5)
+    rubber = evening.rubbers.get()
+    page = browser_page
+    page.emulate_media(media="print")
+    for path in (
+        f"/clubs/somerset/evenings/{evening.pk}/",
+        f"/clubs/somerset/rubbers/{rubber.pk}/",
+    ):
+        page.goto(f"{live_server.url}{path}")
+        assert page.get_by_test_id("printed-club").inner_text() == "Somerset Club", path
+        assert not page.get_by_text("The room display").is_visible(), path
+    shot(page, "rubber-printed")
