@@ -30,6 +30,16 @@ def game_name(key: str) -> str:
 
 
 @register.filter
+def rubber_word(key: str) -> str:
+    """What a game's table plays, by its rule set's key: "rubber", or "sitting" at
+    Call-Ace (ruling C5)."""
+    from scoring.rules import GAMES
+
+    game = GAMES.get(key)
+    return game.rubber_label if game is not None else "rubber"
+
+
+@register.filter
 def rubber_status(value: str) -> str:
     """ "in_progress" -> "in play", "complete" -> "finished", ..."""
     return RUBBER_STATUS.get(value, str(value).replace("_", " "))

@@ -193,3 +193,26 @@ def test_a_printed_room_display_is_readable_on_white_paper(browser_page, live_se
     assert page.evaluate(PRINTED_INK) == []
     assert not page.get_by_text("Updates by itself").is_visible()
     shot(page, "room-evening-printed")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_call_ace_evening_calls_its_sittings_sittings(browser_page, live_server, club, width):
+    """Call-Ace plays sittings, settled when they close, not rubbers (ruling C5): its
+    score sheet says "Sitting 2", and its room display said "Rubber 1", "No rubber
+    settled yet" and "Rubbers finished", its results page "Rubbers". Both say sittings."""
+    from tests.worlds import bridge_and_call_ace_in_play
+
+    evening = bridge_and_call_ace_in_play(club).call_ace.evening
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    room = page.locator("#room").inner_text()
+    assert "Sitting 1" in room
+    assert "No sitting settled yet." in room
+    assert "Sittings finished: 0" in room
+    assert "ubber" not in room  # neither "Rubber" nor "rubber"
+    shot(page, f"room-call-ace-{width}")
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/")
+    assert page.get_by_role("heading", name="Sittings").is_visible()
+    assert "ubber" not in page.locator("main").inner_text()
+    assert no_sideways_scroll(page)
