@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from django.http import Http404
 from rest_framework import exceptions
+from rest_framework.permissions import SAFE_METHODS
 
 from club.models import Club, Table
 from club.selectors import club_is_directed_by, club_is_managed_by, clubs_visible_to
@@ -47,8 +48,14 @@ def club_for_request(request, slug: str, *, write: bool = False, for_table: bool
     if club is None:
         raise Http404("No such club.")
     if write and not manages_club(request, club):
-        raise exceptions.PermissionDenied("Only the club's secretary may change this.")
+        raise exceptions.PermissionDenied(f"Only the club's secretary may {_doing(request)} this.")
     return club
+
+
+def _doing(request) -> str:
+    """What the refused caller tried: a read of what is the officers' alone (an evening's
+    log, its tables' links) is no change, and the refusal says which."""
+    return "read" if request.method in SAFE_METHODS else "change"
 
 
 def club_for_director(request, slug: str, *, write: bool = False) -> Club:
@@ -59,7 +66,7 @@ def club_for_director(request, slug: str, *, write: bool = False) -> Club:
         manages_club(request, club) or club_is_directed_by(club=club, user=request.user)
     ):
         raise exceptions.PermissionDenied(
-            "Only the club's secretaries and tournament directors may change this."
+            f"Only the club's secretaries and tournament directors may {_doing(request)} this."
         )
     return club
 

@@ -2,8 +2,9 @@
 
 For each evening he played: the tables he sat at, his partners and his opponents, the
 rubbers he won and lost, his points and his money; and the season's totals. A season is
-a calendar year of the club's evenings. Rubbers played outside an evening (a progressive
-tournament's rounds, a rubber scored on its own) are grouped by the day they began.
+a calendar year of the club's evenings. Rubbers played outside an evening are grouped by
+the day they began: a progressive tournament's rounds under the tournament's name (its
+place, club.selectors.rubber_places), a rubber scored on its own as such.
 """
 
 from collections import defaultdict
@@ -13,7 +14,7 @@ from django.db.models import DateField, Q, QuerySet
 from django.db.models.functions import Cast, Coalesce, ExtractYear, Lower
 
 from club.models import Club, Member
-from club.selectors import members_of, rubbers_hidden_from, without_hidden
+from club.selectors import members_of, rubber_places, rubbers_hidden_from, without_hidden
 from scoring.models import Rubber, RubberPlayer
 
 INDEX_LIMIT = 200  # names listed on the players' page at once; the search finds the rest
@@ -40,7 +41,9 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
     """The player's evenings of one season, newest first, and the season's totals, of the
     rubbers not `hidden` (club.selectors.rubbers_hidden_from).
 
-    Each row: the date, the evening (None for rubbers outside one), the tables, partners
+    Each row: the date, the evening (None for rubbers outside one), the place of rubbers
+    outside one (`place`, a progressive's: its name and page; None for a rubber scored on
+    its own, or at an evening), the tables, partners
     and opponents (names, in the order first met), rubbers played, won and lost (a rubber
     unfinished or abandoned is neither; a Call-Ace sitting is neither won nor lost, it is
     settled, ruling C5), points scored and money won (+) or lost (-) at the stake.
@@ -64,15 +67,23 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
     ):
         others[rubber_id].append((side, name))
 
+    # A progressive's rounds are named by the tournament, not "outside an evening" (no
+    # query when every rubber was at an evening's table).
+    places = rubber_places(seat.rubber for seat in seats)
     rows: dict = {}
     for seat in seats:
         rubber = seat.rubber
-        key = ("evening", rubber.evening_id) if rubber.evening_id else ("day", seat.day)
+        place = places.get(rubber.pk)
+        if rubber.evening_id:
+            key = ("evening", rubber.evening_id)
+        else:
+            key = ("day", seat.day, place.of_url if place else "")
         row = rows.get(key)
         if row is None:
             row = rows[key] = {
                 "date": seat.day,
                 "evening": rubber.evening,
+                "place": place,
                 "tables": [],
                 "partners": [],
                 "opponents": [],
@@ -106,6 +117,8 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
         )
     }
     totals["evenings"] = sum(1 for row in evenings if row["evening"] is not None)
+    # A progressive's days are no evening of the club's: counted apart, not left out.
+    totals["progressives"] = len({row["place"].of_url for row in evenings if row["place"]})
     return {"season": season, "evenings": evenings, "totals": totals}
 
 

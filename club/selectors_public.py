@@ -57,7 +57,7 @@ def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
     # progressive's round of fixed deals at the difference in points once it is over, which
     # no settlement holds (ruling P2).
     money = seats_shown.aggregate(total=Sum("stake_won"))["total"]
-    seats = seats_shown.select_related("rubber", "rubber__evening").order_by(
+    seats = seats_shown.select_related("rubber__evening__club", "rubber__table").order_by(
         "-rubber__created_at", "-rubber_id"
     )[:100]
     return {

@@ -11,6 +11,7 @@ from decimal import Decimal
 from club import evenings
 from club.models import Evening
 from scoring.models import Hand, Rubber
+from scoring.rules.games import GAMES
 
 SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -117,7 +118,8 @@ def _table_words(
     if cut is not None:
         doing = CUTTING.get(cut, "Cutting")
     elif rubber is not None:
-        doing = f"Rubber {table['rubbers_played'] + 1}"
+        # "Rubber 2", or "Sitting 2" at Call-Ace, which plays sittings (ruling C5).
+        doing = f"{GAMES[rubber.ruleset].rubber_label.capitalize()} {table['rubbers_played'] + 1}"
     else:
         doing = "Waiting to begin"
     return {
@@ -187,6 +189,8 @@ def evening_room(*, evening: Evening) -> dict:
         "prior_right": data.get("prior_right", []),
         "finished": [_finished(r) for r in rubbers if r.status == Rubber.Status.COMPLETE][::-1],
         "rubbers_finished": sum(r.status == Rubber.Status.COMPLETE for r in rubbers),
+        # What the evening's game plays: "rubber", or "sitting" at Call-Ace (ruling C5).
+        "unit": GAMES[evening.ruleset].rubber_label,
         "leaders": [
             {
                 "name": name,

@@ -89,13 +89,21 @@ def player_detail(request, slug, pk):
         season = None
     season = season if season in seasons else None
     season = season or (seasons[0] if seasons else None)
+    record = selectors_public.player_record(member=member, hidden=hidden)
+    # Where each rubber was played: its evening and table, or a progressive's round and
+    # table (its place), so the list does not leave the reader to guess.
+    seats = list(record.pop("seats"))
+    places = rubber_places(seat.rubber for seat in seats)
+    for seat in seats:
+        seat.place = places.get(seat.rubber_id)
     return render(
         request,
         "club/player.html",
         {
             "club": club,
             "member": member,
-            **selectors_public.player_record(member=member, hidden=hidden),
+            **record,
+            "seats": seats,
             "seasons": seasons,
             "scorecard": (
                 selectors_player.player_scorecard(member=member, season=season, hidden=hidden)

@@ -6,6 +6,7 @@
 
 from django import template
 
+from club.selectors_room import money_words
 from scoring.rules.base import side_name as rules_side_name
 
 register = template.Library()
@@ -26,6 +27,16 @@ def game_name(key: str) -> str:
 
     game = GAMES.get(key)
     return game.title if game is not None else key
+
+
+@register.filter
+def rubber_word(key: str) -> str:
+    """What a game's table plays, by its rule set's key: "rubber", or "sitting" at
+    Call-Ace (ruling C5)."""
+    from scoring.rules import GAMES
+
+    game = GAMES.get(key)
+    return game.rubber_label if game is not None else "rubber"
 
 
 @register.filter
@@ -73,3 +84,10 @@ def when(moment) -> str:
     from core.moments import moment_words
 
     return moment_words(moment)
+
+
+@register.filter
+def money(amount) -> str:
+    """An amount won with its plus, one lost with a true minus (U+2212), to two places:
+    "+1.50", "\u22121.50", as the room display shows them."""
+    return money_words(amount)

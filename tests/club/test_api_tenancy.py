@@ -124,3 +124,25 @@ def test_page_size_is_capped(club, api):
     page = api.get(f"/api/v1/clubs/{club.slug}/members/?page_size=1000").json()
     assert len(page["results"]) == 200
     assert page["count"] == 205
+
+
+def test_a_refused_read_of_the_officers_own_says_read_not_change(
+    club, evening, other_secretary_api
+):
+    """An evening's log and its tables' links are the club's secretary's alone, even at a
+    public club. Another club's secretary reading them was refused with "Only the club's
+    secretary may change this.": he changed nothing. The refusal says what he tried."""
+    for url in (
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/log/",
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/tables/",
+    ):
+        response = other_secretary_api.get(url)
+        assert response.status_code == 403, url
+        assert response.json()["error"]["message"] == "Only the club's secretary may read this."
+    refused = other_secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/events/",
+        {"type": "arrive", "player": "Zed"},
+        format="json",
+    )
+    assert refused.status_code == 403
+    assert refused.json()["error"]["message"] == "Only the club's secretary may change this."

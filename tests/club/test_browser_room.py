@@ -148,3 +148,71 @@ def test_the_players_record_prints_as_a_scorecard(browser_page, live_server, clu
     shot(page, "scorecard-2-print")
     pdf = page.pdf(format="A4", landscape=True)
     assert pdf.startswith(b"%PDF")
+
+
+# Every element that shows text, with its colour and the background it is printed on: a
+# browser prints no background colour unless told to (print-color-adjust: economy), so
+# the paper's white is behind the text unless a background is kept.
+PRINTED_INK = """() => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const worst = [];
+  for (const el of document.querySelectorAll('#room *')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.offsetParent) continue;
+    const style = getComputedStyle(el);
+    const kept = style.printColorAdjust === 'exact';
+    let paper = [255, 255, 255];
+    for (let up = el; up && kept; up = up.parentElement) {
+      const bg = getComputedStyle(up).backgroundColor;
+      if (!bg.startsWith('rgba(0, 0, 0, 0)')) { paper = rgb(bg); break; }
+    }
+    const [a, b] = [lum(rgb(style.color)), lum(paper)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) worst.push([el.textContent.trim().slice(0, 30), style.color, ratio]);
+  }
+  return worst;
+}"""
+
+
+def test_a_printed_room_display_is_readable_on_white_paper(browser_page, live_server, club):
+    """The room display is white type on near-black for a projector. Printed (a club
+    pinning the evening's table and money on the board), the browser leaves the dark
+    background out and the near-white type was all but invisible on the paper: every text
+    of the printed room now reads at WCAG AA's 4.5:1 against what it is printed on, and
+    the paper does not say it updates by itself."""
+    page = browser_page
+    evening = evening_with_a_table(club)
+    for tricks in SWEEP:
+        record(evening, "NS", tricks)
+    page.emulate_media(media="print")
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    page.wait_for_selector("text=Rubbers finished: 1")
+    assert page.evaluate(PRINTED_INK) == []
+    assert not page.get_by_text("Updates by itself").is_visible()
+    shot(page, "room-evening-printed")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_call_ace_evening_calls_its_sittings_sittings(browser_page, live_server, club, width):
+    """Call-Ace plays sittings, settled when they close, not rubbers (ruling C5): its
+    score sheet says "Sitting 2", and its room display said "Rubber 1", "No rubber
+    settled yet" and "Rubbers finished", its results page "Rubbers". Both say sittings."""
+    from tests.worlds import bridge_and_call_ace_in_play
+
+    evening = bridge_and_call_ace_in_play(club).call_ace.evening
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    room = page.locator("#room").inner_text()
+    assert "Sitting 1" in room
+    assert "No sitting settled yet." in room
+    assert "Sittings finished: 0" in room
+    assert "ubber" not in room  # neither "Rubber" nor "rubber"
+    shot(page, f"room-call-ace-{width}")
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/")
+    assert page.get_by_role("heading", name="Sittings").is_visible()
+    assert "ubber" not in page.locator("main").inner_text()
+    assert no_sideways_scroll(page)

@@ -68,3 +68,21 @@ def test_a_printed_page_of_the_standings_says_which_page_it_is(
     assert page.get_by_role("link", name="The room display").is_hidden()
     assert page.locator("#standings tbody tr").count() == 100
     shot(page, "standings-printed")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_ladders_room_display_does_not_send_the_reader_right_on_a_phone(
+    browser_page, live_server, ladder, width
+):
+    """A ladder's room display said "the standings are on the right"; on a phone (its
+    link is on the standings page) the standings are below those words, not beside them.
+    The words say where they are at every width."""
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/room/")
+    note = page.locator(".room-empty")
+    standings = page.locator("#room-standings-h")
+    assert "right" not in note.inner_text()
+    assert "its standings are shown here" in note.inner_text()
+    assert standings.is_visible()
+    shot(page, f"ladder-room-{width}")

@@ -69,8 +69,8 @@ def test_club_evening_and_player_pages(client, club, evening, ladder, commit, ro
     assert "Winter ladder" in home
     assert "Tables in play" in home and "0 hands" in home
     results = client.get(f"/clubs/somerset/evenings/{evening.pk}/").content.decode()
-    assert "2.00 USD" in results  # Ann: value 8 x stake 0.25 (ruling M1)
-    assert "-2.00 USD" in results
+    assert "+2.00 USD" in results  # Ann: value 8 x stake 0.25 (ruling M1)
+    assert "\u22122.00 USD" in results
     player = client.get(f"/clubs/somerset/players/{roster['Ann'].pk}/").content.decode()
     assert "won 8" in player
 

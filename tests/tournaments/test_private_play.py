@@ -42,14 +42,15 @@ def test_a_players_record_leaves_out_a_private_progressive_for_the_public(client
     assert "Hands 1 " in page  # the evening's hand, not the round's
     assert "Season 1888, evening by evening" in page
     assert "Seasons:" not in page  # 1888 alone: not the round's season
-    assert "rubbers outside an evening" not in page
+    assert "Spring" not in page  # the progressive, named where his round was played
     for officer in (played.secretary, played.director):
         client.force_login(officer)
         page = _player(client, played)
         assert "Hands 2 " in page
         assert f"Seasons: {this_year} · 1888" in page
         assert f"Season {this_year}, evening by evening" in page
-        assert "rubbers outside an evening" in page
+        assert re.search(r"\d{4}-\d\d-\d\d Spring ", page)  # his scorecard's row of it
+        assert re.search(r"Spring ?, round 1, table 1", page)  # where his rubber was played
 
 
 def test_a_players_record_in_the_api_leaves_it_out_too(api, played):
