@@ -21,6 +21,10 @@
 // dismisses it: which hand, what was entered, that it was not recorded, and the service's
 // words why.
 //
+// A link that dies with something waiting (the table given a fresh card, the evening
+// closed) can send none of it: the dead link's page lists each as not recorded, with its
+// reason, and the queue is emptied; nothing is dropped unsaid nor kept for ever.
+//
 // While a take-back or a correction of a hand waits in the queue, its form does not offer
 // to send it again: the button is put away and the form says the change is waiting, until
 // it leaves the queue (made, refused or dropped).
@@ -466,6 +470,8 @@
   // Send the oldest hand; on an answer, drop it and go on with the next.
   function flush() {
     if (sending) return;
+    var dead = deadLinkWords(document);
+    if (dead) abandon(dead); // this page is a dead link's: nothing goes out on it
     var queue = load();
     if (!queue.length) {
       showQueue();
@@ -509,10 +515,15 @@
         later();
         return;
       }
-      if (response.headers.get("HX-Refresh")) { // the table's link is dead: show why
-        drop(entry);
-        location.reload();
-        return;
+      if (response.headers.get("HX-Refresh")) {
+        // The table's link is dead (replaced by a new card, the evening closed, ...):
+        // nothing waiting can go on it. Each is listed as not recorded, with the dead
+        // page's words why, and the page reloads to show them with that page.
+        return response.text().then(function (text) {
+          abandon(deadLinkWords(new DOMParser().parseFromString(text, "text/html")) ||
+            "This table's link no longer works.");
+          location.reload();
+        });
       }
       if (response.status === 403) {
         // Refused before anything was done: the browser's CSRF cookie is gone or stale
@@ -554,6 +565,24 @@
     var data = new URLSearchParams(body);
     data.delete("csrfmiddlewaretoken");
     return data.toString();
+  }
+
+  // The words of a dead link's page (club/table_dead.html): why the link no longer works
+  // and whom to ask for a new card; null for any other page.
+  function deadLinkWords(page) {
+    var dead = page.querySelector("[data-link-dead]");
+    if (!dead) return null;
+    return [dead.querySelector("[role=alert]"), dead.querySelector("[data-testid=dead-link-ask]")]
+      .map(function (node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; })
+      .filter(Boolean).join(" ");
+  }
+
+  // Everything waiting in the queue can no longer be sent on this link: each goes to the
+  // list of refusals (which hand, what was entered, why), for the players to enter again
+  // on the page of the table's new card, and the queue is emptied. Never dropped unsaid.
+  function abandon(why) {
+    load().forEach(function (entry) { remember(entry, why); });
+    save([]);
   }
 
   function drop(entry) {
