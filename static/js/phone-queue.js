@@ -382,6 +382,10 @@
     showRefused();
   }
 
+  // Swap in an answer's live part. What a player is typing in one of the page's forms
+  // (the next hand, entered while the one before was on its way; a correction, a dispute)
+  // is carried into the same form of the answer, and the field being typed in keeps the
+  // focus: an answer never wipes what is being typed (keepTyped).
   function swapLive(html) {
     var live = document.getElementById("table-live");
     if (!live) return;
@@ -389,27 +393,133 @@
     holder.innerHTML = html;
     var fresh = holder.querySelector("#table-live");
     if (!fresh) return;
+    var typed = typedForms(live);
+    var active = document.activeElement;
+    var focused = active && active.form && live.contains(active) && active.name
+      ? { form: identity(active.form), field: fieldKey(active) } : null;
+    keepTyped(fresh, typed);
     live.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
+    if (focused) refocus(fresh, focused);
+  }
+
+  // A form's identity from one answer to the next: its kind and its hidden fields (the
+  // rubber, the hand it corrects, takes back or answers), but not the next hand's number,
+  // which every hand recorded moves on: the next hand's form of a rubber is one form.
+  function identity(form) {
+    var parts = [form.dataset.kind || ""];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.type !== "hidden" || field.name === "csrfmiddlewaretoken" ||
+          field.name === "expected_number") return;
+      parts.push(field.name + "=" + field.value);
+    });
+    return parts.join("&");
+  }
+
+  // The fields a player fills in, each with its key: its name and, for a choice, its value;
+  // for the rest, which of the fields of that name it is.
+  function fillable(form) {
+    var seen = {};
+    return Array.prototype.filter.call(form.elements, function (field) {
+      return field.name && ["hidden", "submit", "button", "reset"].indexOf(field.type) < 0;
+    }).map(function (field) {
+      var nth = seen[field.name] || 0;
+      seen[field.name] = nth + 1;
+      return { field: field, key: fieldKey(field, nth) };
+    });
+  }
+
+  function fieldKey(field, nth) {
+    if (field.type === "checkbox" || field.type === "radio") return field.name + "=" + field.value;
+    if (nth === undefined) {
+      var same = field.form ? field.form.querySelectorAll("[name='" + field.name + "']") : [field];
+      nth = Array.prototype.indexOf.call(same, field);
+    }
+    return field.name + "#" + nth;
+  }
+
+  // Whether a field is no longer as the page brought it.
+  function changed(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      // The choice the page brought: the option marked selected, else the first.
+      var brought = Array.prototype.filter.call(field.options, function (option) {
+        return option.defaultSelected;
+      }).pop() || field.options[0];
+      return brought ? field.selectedIndex !== brought.index : false;
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  // What a form holds once it is queued is no longer typed and not sent: it is the
+  // form's own again (a correction, a dispute, a take-back's reason are not emptied).
+  function sent(form) {
+    fillable(form).forEach(function (each) {
+      var field = each.field;
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.defaultChecked = field.checked;
+      } else if (field.tagName === "SELECT") {
+        Array.prototype.forEach.call(field.options, function (option) {
+          option.defaultSelected = option.selected;
+        });
+      } else {
+        field.defaultValue = field.value;
+      }
+    });
+  }
+
+  // What was typed in each form of the live part and not sent, by the form's identity.
+  function typedForms(live) {
+    var typed = {};
+    Array.prototype.forEach.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
+      var fields = fillable(form).filter(function (each) { return changed(each.field); });
+      if (!fields.length) return;
+      typed[identity(form)] = fields.map(function (each) {
+        var field = each.field;
+        return {
+          key: each.key, radio: field.type === "radio", checkbox: field.type === "checkbox",
+          checked: field.checked, value: field.value
+        };
+      });
+    });
+    return typed;
+  }
+
+  // Put what was typed into the same form of the answer's live part, opening whatever
+  // folds a field given back (an irregularity, the correction's panel, a dispute).
+  function keepTyped(fresh, typed) {
+    Array.prototype.forEach.call(fresh.querySelectorAll("form[data-phone-queue]"), function (form) {
+      var kept = typed[identity(form)];
+      if (!kept) return;
+      var fields = {};
+      fillable(form).forEach(function (each) { fields[each.key] = each.field; });
+      kept.forEach(function (was) {
+        var field = fields[was.key];
+        if (!field) return;
+        if (was.radio || was.checkbox) field.checked = was.checked;
+        else field.value = was.value;
+        for (var fold = field.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+          fold.open = true;
+        }
+      });
+    });
+  }
+
+  function refocus(fresh, focused) {
+    Array.prototype.some.call(fresh.querySelectorAll("form[data-phone-queue]"), function (form) {
+      if (identity(form) !== focused.form) return false;
+      return fillable(form).some(function (each) {
+        if (each.key !== focused.field) return false;
+        each.field.focus({ preventScroll: true });
+        return true;
+      });
+    });
   }
 
   // Whether a player has typed in or chosen something in one of the page's hand forms
   // and not sent it: a field no longer as the page brought it.
   function typedIn(live) {
-    return Array.prototype.some.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
-      return Array.prototype.some.call(form.elements, function (field) {
-        if (field.type === "hidden" || field.type === "submit") return false;
-        if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-        if (field.tagName === "SELECT") {
-          // The choice the page brought: the option marked selected, else the first.
-          var brought = Array.prototype.filter.call(field.options, function (option) {
-            return option.defaultSelected;
-          }).pop() || field.options[0];
-          return brought ? field.selectedIndex !== brought.index : false;
-        }
-        return field.value !== field.defaultValue;
-      });
-    });
+    return Object.keys(typedForms(live)).length > 0;
   }
 
   // The sheet's poll brings the whole table; only the sheet is swapped, so the forms are
@@ -543,8 +653,12 @@
         var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
         // Refused: kept in the list when the player may not have seen it; the answer's
         // live part says it too, until the next answer replaces it.
+        // A refusal answered while a player was typing something else is listed too: the
+        // form it comes back in keeps what is being typed (swapLive).
         var why = refusalIn(html ? text : "", response.status);
-        if (why !== null && (entry.waited || load().length)) remember(entry, why);
+        var live = document.getElementById("table-live");
+        var typing = live ? typedIn(live) : false;
+        if (why !== null && (entry.waited || load().length || typing)) remember(entry, why);
         if (html) swapLive(text);
         showQueue();
         flush();
@@ -642,6 +756,7 @@
     });
     save(queue);
     if (form.dataset.kind === "record") form.reset();
+    else sent(form);
     showQueue();
     flush();
   }
