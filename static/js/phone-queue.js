@@ -397,6 +397,7 @@
     var active = document.activeElement;
     var focused = active && active.form && live.contains(active) && active.name
       ? { form: identity(active.form), field: fieldKey(active) } : null;
+    markBrought(fresh);
     keepTyped(fresh, typed);
     live.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
@@ -522,21 +523,42 @@
     return Object.keys(typedForms(live)).length > 0;
   }
 
+  // Whether a player is busy with the live part's forms: something typed and not sent, or
+  // a panel opened or closed since the page brought it (a correction, a take-back, a
+  // dispute, the irregularities; not the sheet's own "Why").
+  function busyWith(live) {
+    if (typedIn(live)) return true;
+    return Array.prototype.some.call(live.querySelectorAll("details"), function (fold) {
+      return !fold.closest("#table-sheet") && fold.open !== (fold.dataset.broughtOpen === "1");
+    });
+  }
+
+  // Mark each panel as the page brought it, open or closed (busyWith), where not yet marked.
+  function markBrought(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("details:not([data-brought-open])"),
+      function (fold) { fold.dataset.broughtOpen = fold.open ? "1" : ""; });
+  }
+
   // The sheet's poll brings the whole table; only the sheet is swapped, so the forms are
-  // never changed under a player's fingers. But when the table has moved to another stage
-  // (the rubber over, the next one cut for, the evening closed: data-phase), the forms
-  // shown belong to the stage before: "The rubber is over" would stay, with no form for
-  // the new rubber's first hand, until the page was reloaded. Then the whole live part is
-  // brought up to date, unless something typed in its forms is still to be sent.
+  // never changed under a player's fingers. But when the table has moved on (the rubber
+  // over, the next one cut for, the evening closed: data-phase; or another phone at the
+  // table recorded or took back a hand: data-next-number), the forms shown belong to the
+  // table as it was: "The rubber is over" would stay, with no form for the new rubber's
+  // first hand; the form would offer hand 2 and the dealer of hand 2 once hand 2 was
+  // recorded, and hand 3 entered in it would be refused as hand 2 already recorded. Then
+  // the whole live part is brought up to date, unless a player is busy with its forms
+  // (then what is sent is refused in words if the table has moved on, and the answer
+  // brings the page up to date).
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (!detail.shouldSwap || !detail.elt || detail.elt.id !== "table-sheet") return;
     var live = document.getElementById("table-live");
-    if (!live || sending || load().length || typedIn(live)) return;
+    if (!live || sending || load().length || busyWith(live)) return;
     var holder = document.createElement("div");
     holder.innerHTML = detail.serverResponse;
     var fresh = holder.querySelector("#table-live");
-    if (!fresh || fresh.dataset.phase === live.dataset.phase) return;
+    if (!fresh || (fresh.dataset.phase === live.dataset.phase &&
+        fresh.dataset.nextNumber === live.dataset.nextNumber)) return;
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
@@ -781,13 +803,17 @@
   window.addEventListener("online", flush);
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
   // form of a change still waiting.
-  document.addEventListener("htmx:afterSettle", showWaitingChanges);
+  document.addEventListener("htmx:afterSettle", function () {
+    markBrought(document);
+    showWaitingChanges();
+  });
   // Another tab of the same table's page dismissed or added a refusal.
   window.addEventListener("storage", function (event) {
     if (event.key === refusedKey) showRefused();
     if (event.key === storageKey) showWaitingChanges(); // its queue is this one
   });
   document.addEventListener("DOMContentLoaded", function () {
+    markBrought(document);
     markWaited(); // left from before the page was (re)loaded
     showRefused();
     showQueue();
