@@ -557,8 +557,12 @@
     var holder = document.createElement("div");
     holder.innerHTML = detail.serverResponse;
     var fresh = holder.querySelector("#table-live");
-    if (!fresh || (fresh.dataset.phase === live.dataset.phase &&
-        fresh.dataset.nextNumber === live.dataset.nextNumber)) return;
+    if (!fresh) return;
+    // A refusal shown (its hand in the form as it was sent) stays until the player acts on
+    // it, while the table is at the same stage.
+    var refusing = live.querySelector("[data-testid=phone-error]");
+    if (fresh.dataset.phase === live.dataset.phase &&
+        (refusing || fresh.dataset.nextNumber === live.dataset.nextNumber)) return;
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });

@@ -8,7 +8,7 @@ Screenshots in artifacts/screenshots/phone-turns-*.png."""
 import pytest
 
 from scoring.models import Hand
-from tests.browser import enter_hand, shot
+from tests.browser import enter_hand, fill_hand, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -80,3 +80,28 @@ def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_se
     assert first.get_by_test_id("last-hand").get_attribute("open") is not None
     assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == "Correct hand 1"
     assert first.inner_text("#table-sheet") != before
+
+
+def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_server, played):
+    first = browser_page
+    first.set_viewport_size(PHONE)
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first.goto(url)
+    second = first.context.browser.new_context(viewport=PHONE).new_page()
+    second.goto(url)
+    # Law 102 ticked without a lone hand: refused at once, the form back as it was sent.
+    form = fill_hand(first, makers="NS", tricks=4)
+    form.locator("details.irregular summary").click()
+    form.locator("input[name=law102]").check()
+    form.get_by_test_id("record-hand").click()
+    first.get_by_test_id("phone-error").filter(has_text="law 102").wait_for()
+
+    enter_hand(second, makers="EW", tricks=3)
+    second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
+    first.wait_for_timeout(4500)  # a poll or more
+    # The refusal and the hand as it was sent are still there to put right.
+    assert "law 102" in first.get_by_test_id("phone-error").inner_text()
+    form = first.locator("form.hand[data-kind=record]")
+    assert form.locator("input[name=makers][value=NS]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "4"
+    assert form.locator("input[name=law102]").is_checked()
