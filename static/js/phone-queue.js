@@ -533,6 +533,26 @@
     });
   }
 
+  // The last hand as the page brought it into its correction form (each field's value as
+  // brought, not as typed): another phone's correction of it changes it.
+  function corrections(root) {
+    var forms = root.querySelectorAll("form[data-phone-queue][data-kind=correct]");
+    return Array.prototype.map.call(forms, function (form) {
+      return identity(form) + "|" + fillable(form).map(function (each) {
+        var field = each.field;
+        if (field.type === "checkbox" || field.type === "radio") {
+          return each.key + ":" + field.defaultChecked;
+        }
+        if (field.tagName === "SELECT") {
+          return each.key + ":" + Array.prototype.map.call(field.options, function (option) {
+            return option.defaultSelected ? "1" : "";
+          }).join(",");
+        }
+        return each.key + ":" + field.defaultValue;
+      }).join("&");
+    }).join("\n");
+  }
+
   // Mark each panel as the page brought it, open or closed (busyWith), where not yet marked.
   function markBrought(root) {
     Array.prototype.forEach.call(root.querySelectorAll("details:not([data-brought-open])"),
@@ -542,7 +562,8 @@
   // The sheet's poll brings the whole table; only the sheet is swapped, so the forms are
   // never changed under a player's fingers. But when the table has moved on (the rubber
   // over, the next one cut for, the evening closed: data-phase; or another phone at the
-  // table recorded or took back a hand: data-next-number), the forms shown belong to the
+  // table recorded or took back a hand: data-next-number; or corrected the last hand, as
+  // its correction form brings it), the forms shown belong to the
   // table as it was: "The rubber is over" would stay, with no form for the new rubber's
   // first hand; the form would offer hand 2 and the dealer of hand 2 once hand 2 was
   // recorded, and hand 3 entered in it would be refused as hand 2 already recorded. Then
@@ -561,8 +582,9 @@
     // A refusal shown (its hand in the form as it was sent) stays until the player acts on
     // it, while the table is at the same stage.
     var refusing = live.querySelector("[data-testid=phone-error]");
-    if (fresh.dataset.phase === live.dataset.phase &&
-        (refusing || fresh.dataset.nextNumber === live.dataset.nextNumber)) return;
+    if (fresh.dataset.phase === live.dataset.phase && (refusing ||
+        (fresh.dataset.nextNumber === live.dataset.nextNumber &&
+         corrections(fresh) === corrections(live)))) return;
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });

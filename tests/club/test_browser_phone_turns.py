@@ -1,8 +1,9 @@
 """Two phones at one table recording the hands in turn, in Debian's chromium at a phone's
-width: a phone left idle while the other records (or takes back) a hand follows the table
-by itself, its form offering the next hand and its heading the next dealer, so the hand
-entered on it next is recorded, not refused as one recorded already; a phone whose player
-has a panel open is left as it is (static/js/phone-queue.js, the poll's swap).
+width: a phone left idle while the other records, takes back or corrects a hand follows
+the table by itself, its form offering the next hand, its heading the next dealer and its
+correction form the hand as corrected, so the hand entered on it next is recorded, not
+refused as one recorded already; a phone whose player has a panel open, or is shown a
+refusal, is left as it is (static/js/phone-queue.js, the poll's swap).
 Screenshots in artifacts/screenshots/phone-turns-*.png."""
 
 import pytest
@@ -105,3 +106,35 @@ def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_
     assert form.locator("input[name=makers][value=NS]").is_checked()
     assert form.locator("input[name=tricks]").input_value() == "4"
     assert form.locator("input[name=law102]").is_checked()
+
+
+def test_a_phone_left_idle_follows_the_other_phones_correction(browser_page, live_server, played):
+    first = browser_page
+    first.set_viewport_size(PHONE)
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first.goto(url)
+    second = first.context.browser.new_context(viewport=PHONE).new_page()
+    second.goto(url)
+
+    # The second phone corrects hand 1: N-S took five tricks, not three (law 5).
+    second.get_by_test_id("last-hand").locator("> summary").click()
+    second.locator("form[data-kind=correct] input[name=tricks]").fill("5")
+    second.get_by_test_id("correct-hand").click()
+    second.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+
+    # The first phone, untouched, offers hand 1 to correct as it now stands: a correction
+    # made on it changes the hand as corrected, never the hand as it was.
+    tricks = first.locator("form[data-kind=correct] input[name=tricks]")
+    first.wait_for_function(
+        "document.querySelector('form[data-kind=correct] input[name=tricks]').value === '5'"
+    )
+    assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == (
+        "Correct hand 1 (corrected already)"
+    )
+    first.get_by_test_id("last-hand").locator("> summary").click()
+    first.locator("form[data-kind=correct] input[name=makers][value=EW]").check()
+    assert tricks.input_value() == "5"
+    first.get_by_test_id("correct-hand").click()
+    first.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+    recorded = Hand.objects.get(rubber=played.rubber, number=1)
+    assert (recorded.data["makers"], recorded.data["tricks"]) == ("EW", 5)
