@@ -21,6 +21,10 @@
 // dismisses it: which hand, what was entered, that it was not recorded, and the service's
 // words why.
 //
+// A link that dies with something waiting (the table given a fresh card, the evening
+// closed) can send none of it: the dead link's page lists each as not recorded, with its
+// reason, and the queue is emptied; nothing is dropped unsaid nor kept for ever.
+//
 // While a take-back or a correction of a hand waits in the queue, its form does not offer
 // to send it again: the button is put away and the form says the change is waiting, until
 // it leaves the queue (made, refused or dropped).
@@ -378,6 +382,10 @@
     showRefused();
   }
 
+  // Swap in an answer's live part. What a player is typing in one of the page's forms
+  // (the next hand, entered while the one before was on its way; a correction, a dispute)
+  // is carried into the same form of the answer, and the field being typed in keeps the
+  // focus: an answer never wipes what is being typed (keepTyped).
   function swapLive(html) {
     var live = document.getElementById("table-live");
     if (!live) return;
@@ -385,44 +393,198 @@
     holder.innerHTML = html;
     var fresh = holder.querySelector("#table-live");
     if (!fresh) return;
+    var typed = typedForms(live);
+    var active = document.activeElement;
+    var focused = active && active.form && live.contains(active) && active.name
+      ? { form: identity(active.form), field: fieldKey(active) } : null;
+    markBrought(fresh);
+    keepTyped(fresh, typed);
     live.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
+    if (focused) refocus(fresh, focused);
+  }
+
+  // A form's identity from one answer to the next: its kind and its hidden fields (the
+  // rubber, the hand it corrects, takes back or answers), but not the next hand's number,
+  // which every hand recorded moves on: the next hand's form of a rubber is one form.
+  function identity(form) {
+    var parts = [form.dataset.kind || ""];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.type !== "hidden" || field.name === "csrfmiddlewaretoken" ||
+          field.name === "expected_number") return;
+      parts.push(field.name + "=" + field.value);
+    });
+    return parts.join("&");
+  }
+
+  // The fields a player fills in, each with its key: its name and, for a choice, its value;
+  // for the rest, which of the fields of that name it is.
+  function fillable(form) {
+    var seen = {};
+    return Array.prototype.filter.call(form.elements, function (field) {
+      return field.name && ["hidden", "submit", "button", "reset"].indexOf(field.type) < 0;
+    }).map(function (field) {
+      var nth = seen[field.name] || 0;
+      seen[field.name] = nth + 1;
+      return { field: field, key: fieldKey(field, nth) };
+    });
+  }
+
+  function fieldKey(field, nth) {
+    if (field.type === "checkbox" || field.type === "radio") return field.name + "=" + field.value;
+    if (nth === undefined) {
+      var same = field.form ? field.form.querySelectorAll("[name='" + field.name + "']") : [field];
+      nth = Array.prototype.indexOf.call(same, field);
+    }
+    return field.name + "#" + nth;
+  }
+
+  // Whether a field is no longer as the page brought it.
+  function changed(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") {
+      // The choice the page brought: the option marked selected, else the first.
+      var brought = Array.prototype.filter.call(field.options, function (option) {
+        return option.defaultSelected;
+      }).pop() || field.options[0];
+      return brought ? field.selectedIndex !== brought.index : false;
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  // What a form holds once it is queued is no longer typed and not sent: it is the
+  // form's own again (a correction, a dispute, a take-back's reason are not emptied).
+  function sent(form) {
+    fillable(form).forEach(function (each) {
+      var field = each.field;
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.defaultChecked = field.checked;
+      } else if (field.tagName === "SELECT") {
+        Array.prototype.forEach.call(field.options, function (option) {
+          option.defaultSelected = option.selected;
+        });
+      } else {
+        field.defaultValue = field.value;
+      }
+    });
+  }
+
+  // What was typed in each form of the live part and not sent, by the form's identity.
+  function typedForms(live) {
+    var typed = {};
+    Array.prototype.forEach.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
+      var fields = fillable(form).filter(function (each) { return changed(each.field); });
+      if (!fields.length) return;
+      typed[identity(form)] = fields.map(function (each) {
+        var field = each.field;
+        return {
+          key: each.key, radio: field.type === "radio", checkbox: field.type === "checkbox",
+          checked: field.checked, value: field.value
+        };
+      });
+    });
+    return typed;
+  }
+
+  // Put what was typed into the same form of the answer's live part, opening whatever
+  // folds a field given back (an irregularity, the correction's panel, a dispute).
+  function keepTyped(fresh, typed) {
+    Array.prototype.forEach.call(fresh.querySelectorAll("form[data-phone-queue]"), function (form) {
+      var kept = typed[identity(form)];
+      if (!kept) return;
+      var fields = {};
+      fillable(form).forEach(function (each) { fields[each.key] = each.field; });
+      kept.forEach(function (was) {
+        var field = fields[was.key];
+        if (!field) return;
+        if (was.radio || was.checkbox) field.checked = was.checked;
+        else field.value = was.value;
+        for (var fold = field.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+          fold.open = true;
+        }
+      });
+    });
+  }
+
+  function refocus(fresh, focused) {
+    Array.prototype.some.call(fresh.querySelectorAll("form[data-phone-queue]"), function (form) {
+      if (identity(form) !== focused.form) return false;
+      return fillable(form).some(function (each) {
+        if (each.key !== focused.field) return false;
+        each.field.focus({ preventScroll: true });
+        return true;
+      });
+    });
   }
 
   // Whether a player has typed in or chosen something in one of the page's hand forms
   // and not sent it: a field no longer as the page brought it.
   function typedIn(live) {
-    return Array.prototype.some.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
-      return Array.prototype.some.call(form.elements, function (field) {
-        if (field.type === "hidden" || field.type === "submit") return false;
-        if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-        if (field.tagName === "SELECT") {
-          // The choice the page brought: the option marked selected, else the first.
-          var brought = Array.prototype.filter.call(field.options, function (option) {
-            return option.defaultSelected;
-          }).pop() || field.options[0];
-          return brought ? field.selectedIndex !== brought.index : false;
-        }
-        return field.value !== field.defaultValue;
-      });
+    return Object.keys(typedForms(live)).length > 0;
+  }
+
+  // Whether a player is busy with the live part's forms: something typed and not sent, or
+  // a panel opened or closed since the page brought it (a correction, a take-back, a
+  // dispute, the irregularities; not the sheet's own "Why").
+  function busyWith(live) {
+    if (typedIn(live)) return true;
+    return Array.prototype.some.call(live.querySelectorAll("details"), function (fold) {
+      return !fold.closest("#table-sheet") && fold.open !== (fold.dataset.broughtOpen === "1");
     });
   }
 
+  // The last hand as the page brought it into its correction form (each field's value as
+  // brought, not as typed): another phone's correction of it changes it.
+  function corrections(root) {
+    var forms = root.querySelectorAll("form[data-phone-queue][data-kind=correct]");
+    return Array.prototype.map.call(forms, function (form) {
+      return identity(form) + "|" + fillable(form).map(function (each) {
+        var field = each.field;
+        if (field.type === "checkbox" || field.type === "radio") {
+          return each.key + ":" + field.defaultChecked;
+        }
+        if (field.tagName === "SELECT") {
+          return each.key + ":" + Array.prototype.map.call(field.options, function (option) {
+            return option.defaultSelected ? "1" : "";
+          }).join(",");
+        }
+        return each.key + ":" + field.defaultValue;
+      }).join("&");
+    }).join("\n");
+  }
+
+  // Mark each panel as the page brought it, open or closed (busyWith), where not yet marked.
+  function markBrought(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("details:not([data-brought-open])"),
+      function (fold) { fold.dataset.broughtOpen = fold.open ? "1" : ""; });
+  }
+
   // The sheet's poll brings the whole table; only the sheet is swapped, so the forms are
-  // never changed under a player's fingers. But when the table has moved to another stage
-  // (the rubber over, the next one cut for, the evening closed: data-phase), the forms
-  // shown belong to the stage before: "The rubber is over" would stay, with no form for
-  // the new rubber's first hand, until the page was reloaded. Then the whole live part is
-  // brought up to date, unless something typed in its forms is still to be sent.
+  // never changed under a player's fingers. But when the table has moved on (the rubber
+  // over, the next one cut for, the evening closed: data-phase; or another phone at the
+  // table recorded or took back a hand: data-next-number; or corrected the last hand, as
+  // its correction form brings it), the forms shown belong to the
+  // table as it was: "The rubber is over" would stay, with no form for the new rubber's
+  // first hand; the form would offer hand 2 and the dealer of hand 2 once hand 2 was
+  // recorded, and hand 3 entered in it would be refused as hand 2 already recorded. Then
+  // the whole live part is brought up to date, unless a player is busy with its forms
+  // (then what is sent is refused in words if the table has moved on, and the answer
+  // brings the page up to date).
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (!detail.shouldSwap || !detail.elt || detail.elt.id !== "table-sheet") return;
     var live = document.getElementById("table-live");
-    if (!live || sending || load().length || typedIn(live)) return;
+    if (!live || sending || load().length || busyWith(live)) return;
     var holder = document.createElement("div");
     holder.innerHTML = detail.serverResponse;
     var fresh = holder.querySelector("#table-live");
-    if (!fresh || fresh.dataset.phase === live.dataset.phase) return;
+    if (!fresh) return;
+    // A refusal shown (its hand in the form as it was sent) stays until the player acts on
+    // it, while the table is at the same stage.
+    var refusing = live.querySelector("[data-testid=phone-error]");
+    if (fresh.dataset.phase === live.dataset.phase && (refusing ||
+        (fresh.dataset.nextNumber === live.dataset.nextNumber &&
+         corrections(fresh) === corrections(live)))) return;
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
@@ -466,6 +628,8 @@
   // Send the oldest hand; on an answer, drop it and go on with the next.
   function flush() {
     if (sending) return;
+    var dead = deadLinkWords(document);
+    if (dead) abandon(dead); // this page is a dead link's: nothing goes out on it
     var queue = load();
     if (!queue.length) {
       showQueue();
@@ -509,10 +673,15 @@
         later();
         return;
       }
-      if (response.headers.get("HX-Refresh")) { // the table's link is dead: show why
-        drop(entry);
-        location.reload();
-        return;
+      if (response.headers.get("HX-Refresh")) {
+        // The table's link is dead (replaced by a new card, the evening closed, ...):
+        // nothing waiting can go on it. Each is listed as not recorded, with the dead
+        // page's words why, and the page reloads to show them with that page.
+        return response.text().then(function (text) {
+          abandon(deadLinkWords(new DOMParser().parseFromString(text, "text/html")) ||
+            "This table's link no longer works.");
+          location.reload();
+        });
       }
       if (response.status === 403) {
         // Refused before anything was done: the browser's CSRF cookie is gone or stale
@@ -532,8 +701,12 @@
         var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
         // Refused: kept in the list when the player may not have seen it; the answer's
         // live part says it too, until the next answer replaces it.
+        // A refusal answered while a player was typing something else is listed too: the
+        // form it comes back in keeps what is being typed (swapLive).
         var why = refusalIn(html ? text : "", response.status);
-        if (why !== null && (entry.waited || load().length)) remember(entry, why);
+        var live = document.getElementById("table-live");
+        var typing = live ? typedIn(live) : false;
+        if (why !== null && (entry.waited || load().length || typing)) remember(entry, why);
         if (html) swapLive(text);
         showQueue();
         flush();
@@ -554,6 +727,24 @@
     var data = new URLSearchParams(body);
     data.delete("csrfmiddlewaretoken");
     return data.toString();
+  }
+
+  // The words of a dead link's page (club/table_dead.html): why the link no longer works
+  // and whom to ask for a new card; null for any other page.
+  function deadLinkWords(page) {
+    var dead = page.querySelector("[data-link-dead]");
+    if (!dead) return null;
+    return [dead.querySelector("[role=alert]"), dead.querySelector("[data-testid=dead-link-ask]")]
+      .map(function (node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; })
+      .filter(Boolean).join(" ");
+  }
+
+  // Everything waiting in the queue can no longer be sent on this link: each goes to the
+  // list of refusals (which hand, what was entered, why), for the players to enter again
+  // on the page of the table's new card, and the queue is emptied. Never dropped unsaid.
+  function abandon(why) {
+    load().forEach(function (entry) { remember(entry, why); });
+    save([]);
   }
 
   function drop(entry) {
@@ -613,6 +804,7 @@
     });
     save(queue);
     if (form.dataset.kind === "record") form.reset();
+    else sent(form);
     showQueue();
     flush();
   }
@@ -637,13 +829,17 @@
   window.addEventListener("online", flush);
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
   // form of a change still waiting.
-  document.addEventListener("htmx:afterSettle", showWaitingChanges);
+  document.addEventListener("htmx:afterSettle", function () {
+    markBrought(document);
+    showWaitingChanges();
+  });
   // Another tab of the same table's page dismissed or added a refusal.
   window.addEventListener("storage", function (event) {
     if (event.key === refusedKey) showRefused();
     if (event.key === storageKey) showWaitingChanges(); // its queue is this one
   });
   document.addEventListener("DOMContentLoaded", function () {
+    markBrought(document);
     markWaited(); // left from before the page was (re)loaded
     showRefused();
     showQueue();
