@@ -191,7 +191,19 @@ def _event_from_form(post) -> dict:
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it
     if kind == "substitute":
-        event["consent"] = post.getlist("consent")
+        if not event.get("substitute"):
+            raise UserError(
+                "Write the name of the player who sits in for the absent one (law 18).",
+                field="substitute",
+            )
+        consent = post.getlist("consent")
+        if not consent:
+            raise UserError(
+                "Tick each of the other three players who consent to the substitute: "
+                "without the consent of all three no one sits in (law 18).",
+                field="consent",
+            )
+        event["consent"] = consent
     if kind == "dealer_choice":
         # Ruling T12: the dealer's choice of seat, and of cards and counters if said.
         for field in ("seat", "cards", "counters"):
@@ -215,8 +227,20 @@ def _event_from_form(post) -> dict:
             }
             if exposed:
                 event["exposed"] = exposed
+            if not event["cards"]:
+                raise UserError(
+                    "No card was written: write the card each player cut, rank then suit "
+                    '(e.g. JS, 10H), or press "Draw for them" (ruling T10).',
+                    field="cards",
+                )
         else:  # the cards thrown round in order: "Ann 9S, Bob JD"
             throws = [part.split() for part in post.get("throws", "").split(",") if part.strip()]
+            if not throws:
+                raise UserError(
+                    'No card was written: write the cards thrown round, in order, as "Ann 9S, '
+                    'Bob JD", or press "Throw for them" (law 1).',
+                    field="throws",
+                )
             if any(len(throw) != 2 for throw in throws):
                 raise UserError('Write the throws as "Ann 9S, Bob JD", in order.', field="throws")
             event["cards"] = [[name, card.upper()] for name, card in throws]
