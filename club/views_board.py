@@ -35,6 +35,7 @@ from core.text import clean_name
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
+from scoring.rules.games import get_game
 from scoring.selectors import rubber_scoresheet
 
 USER_ERRORS = (UserError, FormationError, ScoringError)
@@ -91,6 +92,7 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "error": error,
         "notice": notice,
         "rules": get_ruleset(evening.ruleset),
+        "game": get_game(evening.ruleset),  # what a rubber and a hand are called (C5)
         "disputes": confirmations.disputes_of_evening(evening=evening),
         "history": evening_history(evening=evening),
     }
@@ -295,7 +297,7 @@ def board_action(request, pk: int):
                 reason=request.POST.get("reason", ""),
                 expected_version=expected,
             )
-            notice = [f"Undone: {describe(logged_action(logged))}."]
+            notice = [f"Undone: {describe(logged_action(logged), game=get_game(evening.ruleset))}."]
         elif kind == "close_sitting":
             evenings.evening_close_sitting(
                 evening_id=evening.pk,

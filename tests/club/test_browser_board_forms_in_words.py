@@ -8,8 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from club import evenings
+from club import evenings, recording
 from club.models import Evening
+from scoring.models import Rubber
 from tests.browser import shot
 from tests.club.test_browser_board_live import click, open_board, open_evening, seat_four
 
@@ -140,3 +141,70 @@ def test_the_board_fits_a_phone(browser_page, live_server, club, secretary, rule
     assert page.locator("#candidate-action").is_visible()
     assert page.evaluate(WIDTH) <= 360
     shot(page, f"board-words-phone-{ruleset}")
+
+
+def call_ace_table(club) -> tuple[Evening, list[str]]:
+    """Five at a Call-Ace table, the first jack thrown for (law 1); the order of play."""
+    evening = evenings.evening_open(
+        club=club, date="1905-03-01", ruleset="call-ace-foster-1905", stake=Decimal("0.10")
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk, event={"type": "deal_jack", "table": 1, "draw": True}
+    )
+    evening.refresh_from_db()
+    return evening, evenings.evening_summary(evening=evening)["tables"][0]["playing"]
+
+
+def test_a_call_ace_table_on_the_board_speaks_of_sittings_and_deals(
+    browser_page, live_server, club, secretary
+):
+    """Call-Ace (law 1, ruling C5): each plays for himself in a sitting of deals, with no
+    rubbers and no substitutes. Its table on the board said "Rubber 1, 1 hand", counted
+    "Consecutive rubbers", offered "Substitute (law 18)", and its history read "A hand is
+    recorded at table 1 (rubber 1)"."""
+    evening, order = call_ace_table(club)
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
+    page = browser_page
+    open_board(page, live_server, evening)
+    card = page.locator("article#table-1")
+    page.click("#comings-1 summary")
+    said = " ".join(card.inner_text().split())
+    assert "Sitting 1, 1 deal" in said and "correct or take off a deal" in said
+    assert "ubber" not in said and "Substitute" not in said and " hand" not in said
+    assert page.locator("#board h2", has_text="Sittings").count() == 1
+    assert "0 deals so far" not in page.locator("#board .closing").inner_text()
+    assert "1 deal so far" in page.locator("#board .closing").inner_text()
+    history = page.get_by_test_id("history").inner_text()
+    assert "A deal is recorded at table 1 (sitting 1)" in history
+    assert "A hand is recorded" not in history
+    shot(page, "board-words-call-ace")
+
+
+def test_ending_a_call_ace_sitting_asks_first(browser_page, live_server, club, secretary):
+    """Ruling C5: a sitting ended is settled and cannot be undone; one tap on "End the
+    sitting and settle" ended it without a question. Now the board asks, and a secretary
+    who answers no has done nothing."""
+    evening, order = call_ace_table(club)
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
+    before = version(evening)
+    page = browser_page
+    open_board(page, live_server, evening)
+    page.click("#comings-1 summary")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.get_by_role("button", name="End the sitting and settle (C5)").click()
+    page.wait_for_timeout(500)
+    assert asked and "End table 1's sitting now, after 1 deal" in asked[0]
+    assert "cannot be undone (ruling C5)" in asked[0]
+    assert version(evening) == before  # nothing was done
+    assert Rubber.objects.get().status == Rubber.Status.IN_PROGRESS
