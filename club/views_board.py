@@ -198,14 +198,7 @@ def _event_from_form(post) -> dict:
                 "Write the name of the player who sits in for the absent one (law 18).",
                 field="substitute",
             )
-        consent = post.getlist("consent")
-        if not consent:
-            raise UserError(
-                "Tick each of the other three players who consent to the substitute: "
-                "without the consent of all three no one sits in (law 18).",
-                field="consent",
-            )
-        event["consent"] = consent
+        event["consent"] = post.getlist("consent")
     if kind == "dealer_choice":
         # Ruling T12: the dealer's choice of seat, and of cards and counters if said.
         for field in ("seat", "cards", "counters"):

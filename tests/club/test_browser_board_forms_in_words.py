@@ -77,10 +77,11 @@ def test_a_substitute_with_no_name_or_a_consent_missing_is_refused_in_words(
     page.fill("#sub-1-name", "Edith")
     page.get_by_role("button", name="Substitute (law 18)").click()
     page.wait_for_function(
-        "document.querySelector('#board .alert.error').innerText.includes('Tick each')"
+        "document.querySelector('#board .alert.error').innerText.includes('none of them')"
     )
     said = refusal(page)
-    assert "Tick each of the other three players who consent" in said
+    assert "only with the consent of the other three players" in said
+    assert "none of them has consented" in said
     no_key_named(said)
     assert page.locator("#sub-1-name").input_value() == "Edith"  # kept, to be put right
 

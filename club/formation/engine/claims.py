@@ -232,6 +232,8 @@ class Claims(StepBase):
             why = (
                 f"{names(strangers)} {'is' if len(strangers) == 1 else 'are'} not one of them"
                 if strangers
+                else "none of them has consented"
+                if len(missing) == len(others)
                 else f"the consent of {names(missing)} is not given"
                 if missing
                 else "each must consent once"
