@@ -72,6 +72,15 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         .order_by("pk")
     }
     for table in summary["tables"]:
+        # Who sits in each place: a substitute in the absent player's (law 18, ruling T6);
+        # the others' consent is asked of whoever sits there now.
+        subs = table.get("substitutes") or {}
+        table["occupants"] = [subs.get(player, player) for player in table["playing"]]
+        if table.get("seats"):
+            table["seated"] = {
+                seat: f"{subs[player]} for {player}" if player in subs else player
+                for seat, player in table["seats"].items()
+            }
         row = tables.get(table["number"])
         table["token"] = row.token if row else None
         rubber = current.get(table["number"])

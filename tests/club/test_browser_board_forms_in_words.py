@@ -209,3 +209,38 @@ def test_ending_a_call_ace_sitting_asks_first(browser_page, live_server, club, s
     assert "cannot be undone (ruling C5)" in asked[0]
     assert version(evening) == before  # nothing was done
     assert Rubber.objects.get().status == Rubber.Status.IN_PROGRESS
+
+
+def test_a_second_substitute_is_consented_to_by_the_first_who_sits_in(
+    browser_page, live_server, club, secretary
+):
+    """Law 18, ruling T6: a substitute needs the consent of the other three at the table,
+    and a substitute already sitting in is one of them. The board offered the absent
+    player's name to tick in his stead, which the laws refuse, so no second substitute
+    could be named from the board; and its seats showed the absent player in his place."""
+    evening = open_evening(club)
+    seat_four(evening)  # Ann and Bob (JH, AH) against Cora and Dan; Ann deals, North
+    for name in ["Edith", "Frank"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "substitute", "table": 1, "player": "Ann", "substitute": "Edith",
+               "consent": ["Bob", "Cora", "Dan"]},
+    )  # fmt: skip
+    page = browser_page
+    open_board(page, live_server, evening)
+    assert page.locator("#table-1 .seat.n").inner_text() == "N Edith for Ann"
+    page.click("#comings-1 summary")
+    page.select_option("#sub-1-player", "Bob")
+    page.fill("#sub-1-name", "Frank")
+    for name in ["Edith", "Cora", "Dan"]:
+        page.locator(f"#comings-1 input[name=consent][value={name}]").check(timeout=2000)
+    assert page.locator("#comings-1 input[name=consent][value=Ann]").count() == 0
+    page.get_by_role("button", name="Substitute (law 18)").click()
+    page.wait_for_selector("#board .alert.ok")
+    assert page.locator("#board .alert.error").count() == 0
+    assert "Frank sits in for Bob" in page.locator("#board .alert.ok").inner_text()
+    evening.refresh_from_db()
+    table = evening.state["tables"][0]
+    assert table["substitutes"] == {"Ann": "Edith", "Bob": "Frank"}
+    shot(page, "board-words-two-substitutes")
