@@ -94,9 +94,7 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "evening": evening,
         "club": evening.club,
         "summary": summary,
-        "unfinished": closing.unfinished_rubbers(evening=evening)
-        if evening.status == "open"
-        else [],
+        "unfinished": _unfinished(evening, error),
         "etag": _etag(evening),
         "error": error,
         "notice": notice,
@@ -105,6 +103,18 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "disputes": confirmations.disputes_of_evening(evening=evening),
         "history": evening_history(evening=evening),
     }
+
+
+def _unfinished(evening: Evening, error: dict | None) -> list[dict]:
+    """The rubbers still in play, for the closing dialog; the one whose answer was refused
+    is marked (its field ``reason-<id>``)."""
+    if evening.status != "open":
+        return []
+    field = (error or {}).get("field") or ""
+    return [
+        {**rubber, "bad_reason": field == f"reason-{rubber['id']}"}
+        for rubber in closing.unfinished_rubbers(evening=evening)
+    ]
 
 
 def _cut_entries(required: list[dict], error: dict | None) -> None:
@@ -145,6 +155,14 @@ def _close_answers(evening: Evening, post) -> list[dict]:
     answers = []
     for rubber in closing.unfinished_rubbers(evening=evening):
         outcome = post.get(f"outcome-{rubber['id']}", "")
+        if outcome == "abandoned" and not post.get(f"reason-{rubber['id']}", "").strip():
+            kind = "sitting" if rubber["sitting"] else "rubber"
+            raise UserError(
+                f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}) "
+                "was abandoned: say why, in the box beside it.",
+                field=f"reason-{rubber['id']}",
+                law="law 21",
+            )
         if outcome:
             answers.append(
                 {

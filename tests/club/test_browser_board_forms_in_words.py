@@ -244,3 +244,27 @@ def test_a_second_substitute_is_consented_to_by_the_first_who_sits_in(
     table = evening.state["tables"][0]
     assert table["substitutes"] == {"Ann": "Edith", "Bob": "Frank"}
     shot(page, "board-words-two-substitutes")
+
+
+def test_closing_with_a_rubber_abandoned_and_no_reason_names_the_rubber_and_marks_its_box(
+    browser_page, live_server, club, secretary
+):
+    """Closing, a rubber still in play is abandoned with its reason. Left without one, the
+    board said only "Say why the rubber was abandoned.", naming no rubber and marking no
+    box; now it names the table's rubber and marks its box, the answers kept as given."""
+    evening = open_evening(club)
+    seat_four(evening)
+    before = version(evening)
+    page = browser_page
+    open_board(page, live_server, evening)
+    rubber = Rubber.objects.get()
+    page.check(f"#outcome-{rubber.pk}-abandoned")
+    page.once("dialog", lambda dialog: dialog.accept())
+    click(page, "close-evening")
+    said = refusal(page)
+    assert "Table 1's rubber 1 (Ann & Bob v Cora & Dan) was abandoned: say why" in said
+    assert page.locator(f"#reason-{rubber.pk}").get_attribute("aria-invalid") == "true"
+    assert page.locator(f"#outcome-{rubber.pk}-abandoned").is_checked()  # kept
+    assert version(evening) == before
+    evening.refresh_from_db()
+    assert evening.status == "open"
