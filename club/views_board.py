@@ -383,14 +383,29 @@ def evening_sheet(request, pk: int):
     evening = _managed_evening(request, pk)
     from club.exports import sheet_rubbers
 
+    summary = evenings.evening_summary(evening=evening)
+    game = get_game(evening.ruleset)
+    for table in summary["tables"]:
+        # A Call-Ace sitting is no rubber of the laws of forming tables: it is counted from
+        # the sittings ended at the table (ruling C5).
+        table["played"] = (
+            table["rubbers_played"]
+            if game.partnership
+            else sum(
+                1
+                for rubber in summary["rubbers"]
+                if rubber["table"] == table["number"] and rubber["status"] == Rubber.Status.COMPLETE
+            )
+        )
     return render(
         request,
         "club/evening_sheet.html",
         {
             "evening": evening,
             "club": evening.club,
-            "summary": evenings.evening_summary(evening=evening),
+            "summary": summary,
             "rubbers": sheet_rubbers(evening=evening),
+            "game": game,
         },
     )
 

@@ -11,7 +11,7 @@ import pytest
 from club import evenings, recording
 from club.models import Evening
 from scoring.models import Rubber
-from tests.browser import shot
+from tests.browser import log_in, shot
 from tests.club.test_browser_board_live import click, open_board, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -268,3 +268,41 @@ def test_closing_with_a_rubber_abandoned_and_no_reason_names_the_rubber_and_mark
     assert version(evening) == before
     evening.refresh_from_db()
     assert evening.status == "open"
+
+
+def printed_sheet(page, live_server, evening: Evening) -> str:
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/sheet/")
+    page.emulate_media(media="print")
+    return " ".join(page.locator("main").inner_text().split())
+
+
+def test_the_printed_sheet_of_a_call_ace_evening_counts_its_sittings(
+    browser_page, live_server, club, secretary
+):
+    """Ruling C5: a Call-Ace table plays sittings. Its printed sheet said "0 rubbers
+    played" of a table whose sitting was settled, under a heading "Rubbers"."""
+    evening, order = call_ace_table(club)
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
+    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1, user=secretary)
+    page = browser_page
+    log_in(page, live_server)
+    said = printed_sheet(page, live_server, evening)
+    assert "1 sitting played." in said
+    assert "Sittings Table 1, sitting 1" in said
+    assert "rubber" not in said.lower()
+
+
+def test_the_printed_sheet_says_why_no_table_is_listed(browser_page, live_server, club, secretary):
+    """A table broken up (law 21) is no longer standing: the printed sheet's "Tables" stood
+    empty above the ledger, as if something had failed to print."""
+    evening = open_evening(club)
+    seat_four(evening)
+    evenings.evening_act(evening_id=evening.pk, event={"type": "break_up", "table": 1})
+    page = browser_page
+    log_in(page, live_server)
+    said = printed_sheet(page, live_server, evening)
+    assert (
+        "Tables No table is standing now: the rubbers below were played at tables since "
+        "broken up. Ledger" in said
+    )
