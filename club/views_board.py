@@ -208,7 +208,7 @@ def _event_from_form(post) -> dict:
     """Turn a board form into an event of the log (docs/evening-log.md)."""
     kind = post.get("type", "")
     event: dict = {"type": kind}
-    for field in ("player", "substitute"):
+    for field in ("player", "substitute", "broken_by"):
         if post.get(field):
             event[field] = post[field].strip()
     if post.get("table") == "new" and kind == "change_table":

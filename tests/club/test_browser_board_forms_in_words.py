@@ -4,6 +4,7 @@ card, ...}", "'substitute' needs 'substitute'", "'consent' must name exactly the
 nothing is done; at a phone's width no form of the board widens the page. Screenshots in
 artifacts/screenshots/board-words-*.png."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from club import evenings, recording
 from club.models import Evening
 from scoring.models import Rubber
-from tests.browser import log_in, shot
+from tests.browser import log_in, settled, shot
 from tests.club.test_browser_board_live import click, open_board, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -306,3 +307,43 @@ def test_the_printed_sheet_says_why_no_table_is_listed(browser_page, live_server
         "Tables No table is standing now: the rubbers below were played at tables since "
         "broken up. Ledger" in said
     )
+
+
+def test_the_board_says_who_broke_up_a_table_and_he_has_no_prior_right(
+    browser_page, live_server, club, secretary
+):
+    """Law 21 / ruling T9: when a player breaks up a table, the remaining players have the
+    prior right to places at other tables. The board had no way to say who broke it up, so
+    he kept a prior right the law gives only to the others; and its question did not say
+    that the rubber in play is abandoned."""
+    evening = open_evening(club)
+    seat_four(evening)  # table 1: Ann, Bob, Cora, Dan
+    names = ["Edith", "Frank", "Grace", "Hugh"]
+    for name in names:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "cut", "cards": dict(zip(names, ["JS", "AS", "KS", "QS"], strict=True))},
+    )  # table 2 of four: two places for the broken table's players
+    page = browser_page
+    open_board(page, live_server, evening)
+    page.click("#comings-1 summary")
+    page.select_option("#break-1-by", "Ann")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", answer)
+    with page.expect_response(re.compile(r"/action/$")):
+        page.locator("#table-1").get_by_role("button", name="Break up the table (law 21)").click()
+    settled(page)
+    assert asked and "Its rubber in play, 0 hands so far, is abandoned (law 21)" in asked[0]
+    notice = " ".join(page.locator("#board .alert.ok").inner_text().split())
+    assert "table 1 is broken up by Ann" in notice
+    evening.refresh_from_db()
+    # Bob, Cora and Dan cut for the two places (ruling T9); Ann, who broke it up, does not.
+    cutters = {p for cut in evening.state["pending_cuts"] for p in cut["players"]}
+    assert cutters == {"Bob", "Cora", "Dan"}
