@@ -347,3 +347,23 @@ def test_the_board_says_who_broke_up_a_table_and_he_has_no_prior_right(
     # Bob, Cora and Dan cut for the two places (ruling T9); Ann, who broke it up, does not.
     cutters = {p for cut in evening.state["pending_cuts"] for p in cut["players"]}
     assert cutters == {"Bob", "Cora", "Dan"}
+
+
+def test_a_table_with_a_long_name_among_its_members_fits_a_phone(
+    browser_page, live_server, club, secretary
+):
+    """A member's name of 80 characters (the most a name may have) in the lists of a
+    table's comings and goings: the list of who broke up the table, inside its label,
+    widened the board to 653 px at 360."""
+    evening = open_evening(club)
+    long = "Maximilian-Bartholomew-Featherstonehaugh-Cholmondeley-Marjoribanks-Wriothesley"
+    for name in ["Ann", "Bob", "Cora", "Dan", long]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "draw": True})
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 800})
+    open_board(page, live_server, evening)
+    page.click("#comings-1 summary")
+    assert page.locator("#break-1-by option", has_text=long).count() == 1
+    assert page.evaluate(WIDTH) <= 360
