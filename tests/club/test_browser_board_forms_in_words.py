@@ -367,3 +367,23 @@ def test_a_table_with_a_long_name_among_its_members_fits_a_phone(
     page.click("#comings-1 summary")
     assert page.locator("#break-1-by option", has_text=long).count() == 1
     assert page.evaluate(WIDTH) <= 360
+
+
+def test_a_double_tap_on_draw_for_them_draws_one_cut(browser_page, live_server, club, secretary):
+    """Ruling T10: each cut is recorded as it was made. A double tap on "Draw for them"
+    was queued by the page and sent again once the answer was in, with the form the answer
+    had put in its place: it drew the next cut (partners and deal) too, which the
+    secretary never saw asked for. The second tap is dropped."""
+    evening = open_evening(club)
+    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    page = browser_page
+    open_board(page, live_server, evening)
+    settled(page)
+    with page.expect_response(re.compile(r"/action/$")):
+        page.get_by_test_id("draw-cut").dblclick()
+    page.wait_for_timeout(1500)  # a queued second tap would have been sent by now
+    settled(page)
+    assert evening.events.filter(type="cut").count() == 1
+    assert "cut for partners and deal (table 1)" in page.locator("#board .next").inner_text()
