@@ -387,3 +387,33 @@ def test_a_double_tap_on_draw_for_them_draws_one_cut(browser_page, live_server, 
     settled(page)
     assert evening.events.filter(type="cut").count() == 1
     assert "cut for partners and deal (table 1)" in page.locator("#board .next").inner_text()
+
+
+def test_at_euchre_the_board_offers_no_fresh_table_to_change_to(
+    browser_page, live_server, club, secretary
+):
+    """Law 20 / ruling T8: only the Bridge laws let a player make up a fresh table and keep
+    a right of re-entry. At Euchre the board offered "cuts into a fresh table", which the
+    laws always refused ("... leaves his table (leave) and cuts in as a candidate"); with
+    one table it offered nothing else. With a second table, only that table is offered."""
+    evening = open_evening(club)
+    seat_four(evening)
+    page = browser_page
+    open_board(page, live_server, evening)
+    page.click("#comings-1 summary")
+    assert page.locator("#change-1-player").count() == 0  # no other table to cut into
+    names = ["Edith", "Frank", "Grace", "Hugh"]
+    for name in names:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    page.reload()
+    page.click("#comings-1 summary")
+    options = page.locator("#change-1-table option").all_inner_texts()
+    assert options == ["table 2"]
+    bridge = evenings.evening_open(
+        club=club, date="1907-01-05", ruleset="bridge-elwell-1907", stake=Decimal("0.10")
+    )
+    seat_four(bridge)
+    page.goto(f"{live_server.url}/secretary/evenings/{bridge.pk}/")
+    page.click("#comings-1 summary")
+    assert page.locator("#change-1-table option").all_inner_texts() == ["a fresh table"]
