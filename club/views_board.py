@@ -89,6 +89,11 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
             if rubber
             else None
         )
+    # A rubber abandoned when the evening closed, with its reason; any other abandoned
+    # rubber was its table's when it broke up (law 21).
+    reasons = closing.abandon_reasons(evening=evening)
+    for rubber in summary["rubbers"]:
+        rubber["closed_why"] = reasons.get(rubber["id"], "")
     _cut_entries(summary["required"], error)
     return {
         "evening": evening,

@@ -417,3 +417,23 @@ def test_at_euchre_the_board_offers_no_fresh_table_to_change_to(
     page.goto(f"{live_server.url}/secretary/evenings/{bridge.pk}/")
     page.click("#comings-1 summary")
     assert page.locator("#change-1-table option").all_inner_texts() == ["a fresh table"]
+
+
+def test_a_rubber_abandoned_at_the_close_is_not_said_to_have_broken_up_its_table(
+    browser_page, live_server, club, secretary
+):
+    """A rubber still in play when the evening closes may be abandoned, with its reason;
+    the board's list of rubbers then said "abandoned: its table broke up (law 21)", as of a
+    table that broke up, where the printed sheet gives the reason."""
+    evening = open_evening(club)
+    seat_four(evening)
+    page = browser_page
+    open_board(page, live_server, evening)
+    rubber = Rubber.objects.get()
+    page.check(f"#outcome-{rubber.pk}-abandoned")
+    page.fill(f"#reason-{rubber.pk}", "the club closed at eleven")
+    page.once("dialog", lambda dialog: dialog.accept())
+    click(page, "close-evening")
+    row = " ".join(page.locator("#board table.grid tbody tr").first.inner_text().split())
+    assert "abandoned when the evening closed: the club closed at eleven" in row
+    assert "broke up" not in row
