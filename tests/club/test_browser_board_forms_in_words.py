@@ -437,3 +437,20 @@ def test_a_rubber_abandoned_at_the_close_is_not_said_to_have_broken_up_its_table
     row = " ".join(page.locator("#board table.grid tbody tr").first.inner_text().split())
     assert "abandoned when the evening closed: the club closed at eleven" in row
     assert "broke up" not in row
+
+
+def test_the_public_results_of_a_call_ace_evening_list_its_sittings(
+    browser_page, live_server, club, secretary
+):
+    """Ruling C5: the public results of a Call-Ace evening listed its sittings under
+    "Rubbers", and counted each player's "Rubbers" in its ledger."""
+    evening, order = call_ace_table(club)
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
+    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1, user=secretary)
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(f"{live_server.url}/clubs/{club.slug}/evenings/{evening.pk}/")
+    said = " ".join(page.locator("main").inner_text().split())
+    assert "Sittings" in said and "rubber" not in said.lower()
+    assert page.evaluate(WIDTH) <= 360
