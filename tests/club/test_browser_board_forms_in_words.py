@@ -454,3 +454,18 @@ def test_the_public_results_of_a_call_ace_evening_list_its_sittings(
     said = " ".join(page.locator("main").inner_text().split())
     assert "Sittings" in said and "rubber" not in said.lower()
     assert page.evaluate(WIDTH) <= 360
+
+
+def test_the_room_display_of_a_call_ace_evening_counts_sittings(
+    browser_page, live_server, club, secretary
+):
+    """Ruling C5: the room display of a Call-Ace evening said "Rubbers finished: 1" of a
+    sitting settled."""
+    evening, order = call_ace_table(club)
+    deal = {"maker": order[0], "partner": order[1], "alone": False, "tricks": 5}
+    recording.hand_record(evening_id=evening.pk, table_number=1, data=deal)
+    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1, user=secretary)
+    page = browser_page
+    page.goto(f"{live_server.url}/clubs/{club.slug}/evenings/{evening.pk}/room/")
+    said = " ".join(page.locator("main").inner_text().split())
+    assert "Sittings finished: 1" in said and "rubber" not in said.lower()
