@@ -5,6 +5,7 @@ undone entry marked as such."""
 
 from club.evening_undo import undone_seqs, why_not_undone
 from club.models import Evening, EveningEvent
+from scoring.rules.games import Game, get_game
 
 
 def _names(names) -> str:
@@ -22,12 +23,22 @@ def _cards(cards) -> str:
     return ""
 
 
-def _hand_at(data: dict) -> str:
-    return f"hand {data.get('number')} of rubber {data.get('rubber')} at table {data.get('table')}"
+def _hand_at(data: dict, game: Game | None) -> str:
+    hand, rubber = _labels(game)
+    return (
+        f"{hand} {data.get('number')} of {rubber} {data.get('rubber')} at table {data.get('table')}"
+    )
 
 
-def describe(data: dict, *, automatic: bool = False) -> str:
-    """One log entry in the secretary's words ("Ann arrives", "Table 2 breaks up")."""
+def _labels(game: Game | None) -> tuple[str, str]:
+    """What the evening's game calls a hand and a rubber: at Call-Ace, a deal and a
+    sitting (ruling C5)."""
+    return (game.hand_label, game.rubber_label) if game else ("hand", "rubber")
+
+
+def describe(data: dict, *, automatic: bool = False, game: Game | None = None) -> str:
+    """One log entry in the secretary's words ("Ann arrives", "Table 2 breaks up"), a hand
+    and a rubber named as the evening's `game` names them."""
     kind = data.get("type")
     player, table = data.get("player"), data.get("table")
     if kind == "arrive":
@@ -63,11 +74,12 @@ def describe(data: dict, *, automatic: bool = False) -> str:
     if kind == "break_up":
         return f"Table {table} breaks up"
     if kind == "hand":
-        return f"A hand is recorded at table {table} (rubber {data.get('rubber')})"
+        hand, rubber = _labels(game)
+        return f"A {hand} is recorded at table {table} ({rubber} {data.get('rubber')})"
     if kind == "correction":
-        return f"{_hand_at(data).capitalize()} is corrected"
+        return f"{_hand_at(data, game).capitalize()} is corrected"
     if kind == "hand_removed":
-        return f"{_hand_at(data).capitalize()} is taken off"
+        return f"{_hand_at(data, game).capitalize()} is taken off"
     if kind == "close_sitting":
         return f"The sitting at table {table} ends and is settled"
     if kind == "close":
@@ -93,8 +105,9 @@ def changes_since(*, evening: Evening, version: int) -> list[str]:
     """Each entry of the evening's log after `version` (what a device that saw that version
     has not seen), oldest first, in words with who made it: "Ann arrives, by Silas Wegg"."""
     rows = evening.events.select_related("by_user", "by_table").filter(seq__gt=version)
+    game = get_game(evening.ruleset)
     return [
-        f"{describe(event.data, automatic=event.automatic)}, by {_who(event)}"
+        f"{describe(event.data, automatic=event.automatic, game=game)}, by {_who(event)}"
         for event in rows.order_by("seq")
     ]
 
@@ -104,6 +117,7 @@ def evening_history(*, evening: Evening, limit: int = 60) -> dict:
     undo would do: {"entries": [{seq, at, who, what, why, undone, decisions}], "total",
     "undo": {"seq", "what"} or None, "cannot_undo": the reason or None}."""
     undone = undone_seqs(evening.events.filter(type="undo").only("type", "data"))
+    game = get_game(evening.ruleset)
     rows = list(evening.events.select_related("by_user", "by_table").order_by("-seq")[:limit])
     reversed_by = {
         event.seq: event
@@ -115,8 +129,8 @@ def evening_history(*, evening: Evening, limit: int = 60) -> dict:
     def what(event: EveningEvent) -> str:
         if event.type == "undo" and event.data.get("undoes") in reversed_by:
             target = reversed_by[event.data["undoes"]]
-            return f"Undone: {describe(target.data, automatic=target.automatic)}"
-        return describe(event.data, automatic=event.automatic)
+            return f"Undone: {describe(target.data, automatic=target.automatic, game=game)}"
+        return describe(event.data, automatic=event.automatic, game=game)
 
     entries = [
         {
@@ -135,6 +149,6 @@ def evening_history(*, evening: Evening, limit: int = 60) -> dict:
     return {
         "entries": entries,
         "total": evening.events.count(),
-        "undo": None if refusal else {"seq": last.seq, "what": describe(last.data)},
+        "undo": None if refusal else {"seq": last.seq, "what": describe(last.data, game=game)},
         "cannot_undo": refusal if last is not None else None,
     }

@@ -24,6 +24,7 @@ from config.ratelimit import login_throttled
 from core.echo import CutWhenRefused, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
+from scoring.rules.games import get_game
 
 
 def home(request):
@@ -66,7 +67,13 @@ def evening_results(request, slug, pk):
     return render(
         request,
         "club/evening_results.html",
-        {"club": club, "evening": evening, **selectors_public.evening_results(evening=evening)},
+        {
+            "club": club,
+            "evening": evening,
+            # What its rounds of play are called: Call-Ace plays sittings (ruling C5).
+            "game": get_game(evening.ruleset),
+            **selectors_public.evening_results(evening=evening),
+        },
     )
 
 

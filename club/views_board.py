@@ -35,6 +35,7 @@ from core.text import clean_name
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import ScoringError, get_ruleset
+from scoring.rules.games import get_game
 from scoring.selectors import rubber_scoresheet
 
 USER_ERRORS = (UserError, FormationError, ScoringError)
@@ -71,6 +72,15 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         .order_by("pk")
     }
     for table in summary["tables"]:
+        # Who sits in each place: a substitute in the absent player's (law 18, ruling T6);
+        # the others' consent is asked of whoever sits there now.
+        subs = table.get("substitutes") or {}
+        table["occupants"] = [subs.get(player, player) for player in table["playing"]]
+        if table.get("seats"):
+            table["seated"] = {
+                seat: f"{subs[player]} for {player}" if player in subs else player
+                for seat, player in table["seats"].items()
+            }
         row = tables.get(table["number"])
         table["token"] = row.token if row else None
         rubber = current.get(table["number"])
@@ -79,21 +89,37 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
             if rubber
             else None
         )
+    # A rubber abandoned when the evening closed, with its reason; any other abandoned
+    # rubber was its table's when it broke up (law 21).
+    reasons = closing.abandon_reasons(evening=evening)
+    for rubber in summary["rubbers"]:
+        rubber["closed_why"] = reasons.get(rubber["id"], "")
     _cut_entries(summary["required"], error)
     return {
         "evening": evening,
         "club": evening.club,
         "summary": summary,
-        "unfinished": closing.unfinished_rubbers(evening=evening)
-        if evening.status == "open"
-        else [],
+        "unfinished": _unfinished(evening, error),
         "etag": _etag(evening),
         "error": error,
         "notice": notice,
         "rules": get_ruleset(evening.ruleset),
+        "game": get_game(evening.ruleset),  # what a rubber and a hand are called (C5)
         "disputes": confirmations.disputes_of_evening(evening=evening),
         "history": evening_history(evening=evening),
     }
+
+
+def _unfinished(evening: Evening, error: dict | None) -> list[dict]:
+    """The rubbers still in play, for the closing dialog; the one whose answer was refused
+    is marked (its field ``reason-<id>``)."""
+    if evening.status != "open":
+        return []
+    field = (error or {}).get("field") or ""
+    return [
+        {**rubber, "bad_reason": field == f"reason-{rubber['id']}"}
+        for rubber in closing.unfinished_rubbers(evening=evening)
+    ]
 
 
 def _cut_entries(required: list[dict], error: dict | None) -> None:
@@ -134,6 +160,14 @@ def _close_answers(evening: Evening, post) -> list[dict]:
     answers = []
     for rubber in closing.unfinished_rubbers(evening=evening):
         outcome = post.get(f"outcome-{rubber['id']}", "")
+        if outcome == "abandoned" and not post.get(f"reason-{rubber['id']}", "").strip():
+            kind = "sitting" if rubber["sitting"] else "rubber"
+            raise UserError(
+                f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}) "
+                "was abandoned: say why, in the box beside it.",
+                field=f"reason-{rubber['id']}",
+                law="law 21",
+            )
         if outcome:
             answers.append(
                 {
@@ -179,7 +213,7 @@ def _event_from_form(post) -> dict:
     """Turn a board form into an event of the log (docs/evening-log.md)."""
     kind = post.get("type", "")
     event: dict = {"type": kind}
-    for field in ("player", "substitute"):
+    for field in ("player", "substitute", "broken_by"):
         if post.get(field):
             event[field] = post[field].strip()
     if post.get("table") == "new" and kind == "change_table":
@@ -191,6 +225,11 @@ def _event_from_form(post) -> dict:
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it
     if kind == "substitute":
+        if not event.get("substitute"):
+            raise UserError(
+                "Write the name of the player who sits in for the absent one (law 18).",
+                field="substitute",
+            )
         event["consent"] = post.getlist("consent")
     if kind == "dealer_choice":
         # Ruling T12: the dealer's choice of seat, and of cards and counters if said.
@@ -215,8 +254,20 @@ def _event_from_form(post) -> dict:
             }
             if exposed:
                 event["exposed"] = exposed
+            if not event["cards"]:
+                raise UserError(
+                    "No card was written: write the card each player cut, rank then suit "
+                    '(e.g. JS, 10H), or press "Draw for them" (ruling T10).',
+                    field="cards",
+                )
         else:  # the cards thrown round in order: "Ann 9S, Bob JD"
             throws = [part.split() for part in post.get("throws", "").split(",") if part.strip()]
+            if not throws:
+                raise UserError(
+                    'No card was written: write the cards thrown round, in order, as "Ann 9S, '
+                    'Bob JD", or press "Throw for them" (law 1).',
+                    field="throws",
+                )
             if any(len(throw) != 2 for throw in throws):
                 raise UserError('Write the throws as "Ann 9S, Bob JD", in order.', field="throws")
             event["cards"] = [[name, card.upper()] for name, card in throws]
@@ -271,7 +322,7 @@ def board_action(request, pk: int):
                 reason=request.POST.get("reason", ""),
                 expected_version=expected,
             )
-            notice = [f"Undone: {describe(logged_action(logged))}."]
+            notice = [f"Undone: {describe(logged_action(logged), game=get_game(evening.ruleset))}."]
         elif kind == "close_sitting":
             evenings.evening_close_sitting(
                 evening_id=evening.pk,
@@ -337,14 +388,29 @@ def evening_sheet(request, pk: int):
     evening = _managed_evening(request, pk)
     from club.exports import sheet_rubbers
 
+    summary = evenings.evening_summary(evening=evening)
+    game = get_game(evening.ruleset)
+    for table in summary["tables"]:
+        # A Call-Ace sitting is no rubber of the laws of forming tables: it is counted from
+        # the sittings ended at the table (ruling C5).
+        table["played"] = (
+            table["rubbers_played"]
+            if game.partnership
+            else sum(
+                1
+                for rubber in summary["rubbers"]
+                if rubber["table"] == table["number"] and rubber["status"] == Rubber.Status.COMPLETE
+            )
+        )
     return render(
         request,
         "club/evening_sheet.html",
         {
             "evening": evening,
             "club": evening.club,
-            "summary": evenings.evening_summary(evening=evening),
+            "summary": summary,
             "rubbers": sheet_rubbers(evening=evening),
+            "game": game,
         },
     )
 

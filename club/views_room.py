@@ -17,6 +17,7 @@ from club import selectors_room
 from club.models import Evening
 from club.views import _visible_club
 from scoring.rules import get_ruleset
+from scoring.rules.games import get_game
 
 POLL_SECONDS = 3
 
@@ -38,6 +39,7 @@ def _context(evening: Evening) -> dict:
         "club": evening.club,
         "room": selectors_room.evening_room(evening=evening),
         "rules_title": get_ruleset(evening.ruleset).title,
+        "game": get_game(evening.ruleset),  # Call-Ace plays sittings (ruling C5)
         "etag": _etag(evening),
         "poll": POLL_SECONDS,
     }

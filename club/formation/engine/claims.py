@@ -226,10 +226,22 @@ class Claims(StepBase):
             or len(consent) != len(others)
             or set(consent) != set(others)
         ):
+            given = consent if isinstance(consent, list) else []
+            missing = [p for p in others if p not in given]
+            strangers = [p for p in given if p not in others]
+            why = (
+                f"{names(strangers)} {'is' if len(strangers) == 1 else 'are'} not one of them"
+                if strangers
+                else "none of them has consented"
+                if len(missing) == len(others)
+                else f"the consent of {names(missing)} is not given"
+                if missing
+                else "each must consent once"
+            )
             raise self.fail(
                 law,
                 f"{player} may appoint a substitute only with the consent of the other three "
-                f"players, {names(others)}: 'consent' must name exactly them",
+                f"players, {names(others)}: {why}",
                 "consent",
             )
         table.substitutes[player] = sub

@@ -202,6 +202,8 @@ def test_law_18_substitute_needs_the_consent_of_the_other_three():
     )
     assert error.law == "law 18 / ruling T6"
     assert error.field == "consent"
+    # In words, whose consent is missing (it said "'consent' must name exactly them").
+    assert str(error).endswith(": the consent of Fay is not given")
 
 
 def test_ruling_t6_the_substitutes_rubber_is_booked_to_the_absent_player():
