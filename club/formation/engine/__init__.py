@@ -46,14 +46,21 @@ def apply(state: EveningState, event: Mapping[str, Any]) -> tuple[EveningState, 
     Raises FormationError for an illegal or malformed event; ``state`` is never changed.
     """
     if not isinstance(event, Mapping):
-        raise FormationError("an event is a JSON object with a 'type'", field="type")
+        raise FormationError(
+            "an action of the evening is a JSON object saying what is done: its type, "
+            "such as arrive or claim",
+            field="type",
+        )
     kind = event.get("type")
     if kind in PASS_THROUGH:
         return replace(state, events_applied=state.events_applied + 1), []
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         known = ", ".join(sorted([*_HANDLERS, *PASS_THROUGH]))
-        raise FormationError(f"unknown event type {kind!r}: use one of {known}", field="type")
+        raise FormationError(
+            f"{kind!r} is not an action of the evening's log; its actions are {known}",
+            field="type",
+        )
     step = _Step(copy.deepcopy(state), event)
     handler(step)
     step.state.events_applied += 1

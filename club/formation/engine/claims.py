@@ -45,7 +45,7 @@ class Claims(StepBase):
             raise self.fail(
                 law,
                 f"only the Bridge laws give a right to succeed by announcing; at "
-                f"{self.rules.game} a candidate claims admission (claim)",
+                f"{self.rules.game} a candidate claims admission at the table instead",
                 "type",
             )
         if player in table.members:
@@ -54,7 +54,7 @@ class Claims(StepBase):
             raise self.fail(
                 law,
                 f"table {table.number} has {count(len(table.members), 'member')}, not six: "
-                f"{player} claims admission instead (claim)",
+                f"{player} claims admission at it instead",
                 "table",
             )
         if player in table.announced:
@@ -221,6 +221,12 @@ class Claims(StepBase):
             self.free_for_a_seat(sub, "substitute", claim_at=table)
         consent = self.event.get("consent")
         others = [table.occupant(p) for p in table.playing if p != player]
+        if isinstance(consent, list) and not all(isinstance(name, str) for name in consent):
+            raise self.fail(
+                law,
+                f"each consent is the name of one of the other three players, {names(others)}",
+                "consent",
+            )
         if (
             not isinstance(consent, list)
             or len(consent) != len(others)

@@ -12,6 +12,7 @@ from ..rules import EUCHRE
 from ..state import SEATS, PendingCut, Table
 from .step import StepBase
 from .wording import (
+    CHOICE_MAX,
     PURPOSE_TEXT,
     cards_text,
     count,
@@ -30,7 +31,12 @@ class Cutting(StepBase):
         state = self.state
         cards = self.event.get("cards")
         if not isinstance(cards, Mapping) or not cards:
-            raise self.fail(None, "'cut' needs 'cards': {player: card, ...}", "cards")
+            raise self.fail(
+                None,
+                "a cut needs the card each player cut, with his name, the card written rank "
+                "then suit (e.g. JS, 10H)",
+                "cards",
+            )
         cut = self.find_cut(cards)
         law = purpose_cite(self.rules, cut.purpose)
         parsed = self.parse_cards(cards, pack_for(state.rule_set))
@@ -83,10 +89,18 @@ class Cutting(StepBase):
         state = self.state
         players = set(cards)
         cut_id = self.event.get("cut_id")
+        if cut_id is not None and not isinstance(cut_id, str):
+            raise self.fail(
+                None, f"the name of the cut is written as text: {self.cuts_waiting()}", "cut_id"
+            )
         if cut_id is not None:
             cut = next((c for c in state.pending if c.id == cut_id), None)
             if cut is None or cut.purpose == "first-jack":
-                raise self.fail(None, f"no cut {cut_id!r} is pending", "cut_id")
+                raise self.fail(
+                    None,
+                    f"no cut called {cut_id!r} is waiting to be made: {self.cuts_waiting()}",
+                    "cut_id",
+                )
         else:
             cuts = [c for c in state.pending if c.purpose != "first-jack"]
             cut = next(
@@ -95,10 +109,9 @@ class Cutting(StepBase):
             )
             if cut is None:
                 if len(cuts) != 1:
-                    must = "; ".join(f"{c.id}: {names(c.cutters)}" for c in cuts) or "none"
                     raise self.fail(
                         self.cite("record"),
-                        f"these cards match no pending cut (pending: {must})",
+                        f"these cards match no cut waiting to be made: {self.cuts_waiting()}",
                         "cards",
                     )
                 cut = cuts[0]
@@ -110,6 +123,18 @@ class Cutting(StepBase):
                 "cards",
             )
         return cut
+
+    def cuts_waiting(self) -> str:
+        """The cuts waiting to be made, in words: "Ann and Bob cut for partners and deal
+        (table 1)"."""
+        cuts = [c for c in self.state.pending if c.purpose != "first-jack"]
+        if not cuts:
+            return "none is"
+        return "; ".join(
+            f"{names(c.cutters)} cut {PURPOSE_TEXT[c.purpose]}"
+            + (f" (table {c.table})" if c.table else "")
+            for c in cuts
+        )
 
     def parse_cards(self, cards: Mapping[str, Any], pack: Sequence[Card]) -> dict[str, Card]:
         parsed: dict[str, Card] = {}
@@ -140,7 +165,12 @@ class Cutting(StepBase):
             return {}
         law = self.cite("expose")
         if not isinstance(exposed, Mapping):
-            raise self.fail(law, "'exposed' is {player: [the cards he exposed, ...]}", "exposed")
+            raise self.fail(
+                law,
+                "the cards exposed are given for each player who exposed more than one card "
+                "and cut again: his name, with the cards he exposed (e.g. JH JD)",
+                "exposed",
+            )
         shown: dict[str, list[str]] = {}
         for player, texts in exposed.items():
             field = f"exposed.{player}"
@@ -291,7 +321,9 @@ class Cutting(StepBase):
             )
         seat = self.event.get("seat", SEATS[0])
         if seat not in SEATS:
-            raise self.fail(law, "'seat' is one of N, E, S, W", "seat")
+            raise self.fail(
+                law, "the dealer's seat is north, east, south or west: N, E, S or W", "seat"
+            )
         choice = {"seat": seat}
         for key in ("cards", "counters"):
             value = self.event.get(key)
@@ -299,8 +331,13 @@ class Cutting(StepBase):
                 continue
             if key == "counters" and self.rules.key != EUCHRE:
                 raise self.fail(law, "only at Euchre does the dealer choose the counters", key)
-            if not isinstance(value, str) or not value.strip() or len(value) > 80:
-                raise self.fail(law, f"'{key}' is a short text: which {key} he chose", key)
+            if not isinstance(value, str) or not value.strip() or len(value) > CHOICE_MAX:
+                raise self.fail(
+                    law,
+                    f"the {key} the dealer chose are said in a few words, "
+                    f"{CHOICE_MAX} characters at most",
+                    key,
+                )
             choice[key] = value.strip()
         # The four keep their places round the table; the dealer's seat decides the rest:
         # his partner opposite him, the other side on his left and right.

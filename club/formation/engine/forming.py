@@ -45,7 +45,8 @@ class Forming(StepBase):
         if (table := state.table_of(player)) is not None:
             raise self.fail(
                 self.cite("leave"),
-                f"{player} belongs to table {table.number}: he leaves the table first (leave)",
+                f"{player} belongs to table {table.number}: record first that he leaves table "
+                f"{table.number}, then that he leaves the room",
                 "player",
             )
         claimed = state.claim_of(player)
@@ -196,7 +197,8 @@ class Forming(StepBase):
         ):
             raise self.fail(
                 None,
-                "'deal_jack' needs 'cards': [[player, card], ...] in the order thrown",
+                "throwing a card round for the first jack needs the cards thrown, in the order "
+                "thrown: each with the name of the player who received it",
                 "cards",
             )
         players = cut.cutters

@@ -168,7 +168,8 @@ class Leaving(StepBase):
         if current is None:
             raise self.fail(
                 self.cite("change"),
-                f"{player} belongs to no table: a candidate claims admission (claim)",
+                f"{player} belongs to no table: a candidate claims admission at the table he "
+                "wants instead",
                 "player",
             )
         if self.event.get("table") == "new":
@@ -209,8 +210,8 @@ class Leaving(StepBase):
             raise self.fail(
                 law,
                 "only the Bridge laws keep the right of re-entry of a player who makes up a "
-                f"fresh table; at {self.rules.game}, {player} leaves his table (leave) and cuts "
-                "in as a candidate",
+                f"fresh table; at {self.rules.game}, {player} leaves his table and cuts in as "
+                "a candidate",
                 "table",
             )
         if any(cut.id == FORM_CUT for cut in state.pending):
@@ -225,7 +226,9 @@ class Leaving(StepBase):
             )
         will_return = self.event.get("will_return", False)
         if not isinstance(will_return, bool):
-            raise self.fail(law, "'will_return' is true or false", "will_return")
+            raise self.fail(
+                law, f"whether {player} says he will return is yes or no", "will_return"
+            )
         self.leave_table(current, player, keep=others)
         four = [p for p in state.present if p in others or p == player]
         if will_return:
@@ -245,6 +248,12 @@ class Leaving(StepBase):
         state = self.state
         table = self.field_table()
         broken_by = self.event.get("broken_by")
+        if broken_by is not None and not isinstance(broken_by, str):
+            raise self.fail(
+                self.cite("break_up"),
+                self.needs("broken_by", broken_by, "written as text"),
+                "broken_by",
+            )
         if broken_by is not None and broken_by not in table.members:
             raise self.fail(
                 self.cite("break_up"),

@@ -10,7 +10,9 @@ from ..errors import FormationError
 from ..rules import get_rule_set
 from ..state import Decision, EveningState, Member, PendingCut, Table
 from .wording import (
+    FIELD_TEXT,
     PURPOSE_TEXT,
+    action_text,
     purpose_cite,
 )
 
@@ -40,9 +42,16 @@ class StepBase:
     def field_player(self, name: str = "player") -> str:
         value = self.event.get(name)
         if not isinstance(value, str) or not value.strip():
-            kind = self.event.get("type")
-            raise self.fail(None, f"'{kind}' needs '{name}': a player's name", name)
+            raise self.fail(None, self.needs(name, value, "written as text"), name)
         return value
+
+    def needs(self, name: str, value: object, form: str) -> str:
+        """A field missing or of the wrong kind, in words: "a claim needs the player's
+        name", "the table's number is a whole number"."""
+        words = FIELD_TEXT[name]
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return f"{action_text(self.event.get('type'))} needs {words}"
+        return f"{words} is {form}"
 
     def present_player(self, name: str = "player") -> str:
         player = self.field_player(name)
@@ -53,8 +62,7 @@ class StepBase:
     def field_table(self, name: str = "table") -> Table:
         number = self.event.get(name)
         if isinstance(number, bool) or not isinstance(number, int):
-            kind = self.event.get("type")
-            raise self.fail(None, f"'{kind}' needs '{name}': a table number", name)
+            raise self.fail(None, self.needs(name, number, "a whole number, such as 2"), name)
         table = self.state.table(number)
         if table is None:
             raise self.fail(None, f"there is no table {number} this evening", name)
@@ -71,7 +79,8 @@ class StepBase:
             raise self.fail(
                 self.cite("change"),
                 f"{player} belongs to table {table.number}; a player belongs to one table at a "
-                "time, and cutting into another gives up his place (change_table)",
+                f"time: to play at another he changes tables, and gives up his place at table "
+                f"{table.number}",
                 field,
             )
         if (table := state.substituting_at(player)) is not None:

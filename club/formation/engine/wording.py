@@ -12,6 +12,10 @@ PASS_THROUGH = frozenset({"hand", "correction", "hand_removed", "close_sitting",
 
 FORM_CUT = "form-table"
 
+#: The longest text of the dealer's choice of cards or counters (ruling T12): an evening's
+#: title's length, core.text.TITLE_MAX, as the service cleans it before the engine sees it.
+CHOICE_MAX = 120
+
 # Boundaries a cut must decide (see ranking): the deal (1) and partners (2) at the start of a
 # rubber (ruling T4); who plays (4) and who belongs to the table (6) when one is formed (T3).
 PARTNER_BOUNDARIES = [1, 2]
@@ -68,3 +72,39 @@ def free_candidates(state: EveningState) -> list[str]:
         for player in state.candidates
         if state.cut_of(player) is None and state.claim_of(player) is None
     ]
+
+
+#: Each action of the log as a refusal names it, in words: "a claim needs the player's name".
+ACTION_TEXT = {
+    "arrive": "an arrival",
+    "depart": "a departure from the room",
+    "form_table": "forming a table",
+    "cut": "a cut",
+    "deal_jack": "throwing a card round for the first jack",
+    "claim": "a claim of admission",
+    "withdraw": "withdrawing a claim",
+    "rubber_end": "the end of a rubber",
+    "substitute": "appointing a substitute",
+    "leave": "leaving a table",
+    "change_table": "changing tables",
+    "break_up": "breaking up a table",
+    "dealer_choice": "the dealer's choice of seat",
+    "announce": "an announcement",
+}
+
+#: The fields an action names a player or a table by, in words.
+FIELD_TEXT = {
+    "player": "the player's name",
+    "substitute": "the substitute's name",
+    "broken_by": "the name of the player who broke up the table",
+    "table": "the table's number",
+}
+
+
+def action_text(kind: object) -> str:
+    """The action ``kind`` in words; "this action" for one the log does not know."""
+    return ACTION_TEXT.get(kind, "this action") if isinstance(kind, str) else "this action"
+
+
+def capital(text: str) -> str:
+    return f"{text[:1].upper()}{text[1:]}"
