@@ -218,12 +218,28 @@ class Leaving(StepBase):
             raise self.fail(self.cite("form"), "a cut to form a table is already under way")
         others = free_candidates(state)
         if len(others) != PARTNERSHIP_PLAYERS - 1:
-            raise self.fail(
-                law,
-                f"{count(len(others), 'candidate')} free: {player} keeps his right of re-entry "
-                "only when he enables three candidates to form a fresh table",
-                "table",
+            home = current.number
+            rule = (
+                f"{player} keeps his right of re-entry into table {home} only when he makes up "
+                "a fresh table with exactly three free candidates"
             )
+            if len(others) < PARTNERSHIP_PLAYERS - 1:
+                free = (
+                    "no candidate is free"
+                    if not others
+                    else f"only {verb(others, 'is', 'are')} free"
+                )
+                what = (
+                    f"wait until three are free, or let him leave table {home} and cut in as "
+                    "a candidate, giving the right up"
+                )
+            else:
+                free = f"{count(len(others), 'candidate')} are free, enough for a table without him"
+                what = (
+                    f"let them form a fresh table by cutting, or let him leave table {home} "
+                    "and cut with them, giving the right up"
+                )
+            raise self.fail(law, f"{free}; {rule}: {what}", "table")
         will_return = self.event.get("will_return", False)
         if not isinstance(will_return, bool):
             raise self.fail(

@@ -121,7 +121,23 @@ def test_ruling_t8_the_exception_needs_exactly_three_candidates():
     walk.arrive("Hes")
     error = walk.refused("change_table", player="Flo", table="new")
     assert error.law == "Bridge laws, Rights of Entry / ruling T8"
-    assert "three candidates" in error.message
+    # It says what to do, not only "1 candidate free: Flo keeps his right of re-entry only
+    # when he enables three candidates to form a fresh table".
+    table = walk.state.table_of("Flo").number
+    assert error.message == (
+        f"{error.law}: only Deb and Hes are free; Flo keeps his right of re-entry into "
+        f"table {table} only when he makes up a fresh table with exactly three free "
+        f"candidates: wait until three are free, or let him leave table {table} and cut in "
+        "as a candidate, giving the right up"
+    )
+    walk.arrive("Ida", "Jo")
+    error = walk.refused("change_table", player="Flo", table="new")
+    assert error.message.endswith(
+        "4 candidates are free, enough for a table without him; Flo keeps his right of "
+        f"re-entry into table {table} only when he makes up a fresh table with exactly three "
+        f"free candidates: let them form a fresh table by cutting, or let him leave table "
+        f"{table} and cut with them, giving the right up"
+    )
 
 
 def returned() -> Walk:
