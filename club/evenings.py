@@ -51,7 +51,7 @@ from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from core.compiled import Compiled
 from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from core.errors import Conflict, UserError
-from core.text import KEY_MAX, TITLE_MAX, clean_name, clean_reason, clean_text
+from core.text import KEY_MAX, TITLE_MAX, Plural, clean_name, clean_reason, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
 from scoring.rules.games import get_game
@@ -70,8 +70,8 @@ EVENT_WORDS = {
     "exposed": "The name of a player who exposed cards",
     "cards": "The name of a player cutting",
     "thrown": "The name of a player thrown a card",
-    "chosen cards": "The cards the dealer chose",
-    "chosen counters": "The counters the dealer chose",
+    "chosen cards": Plural("The cards the dealer chose"),
+    "chosen counters": Plural("The counters the dealer chose"),
     "cut_id": "The name of the cut",
 }
 # The keys each action takes besides "type" (docs/evening-log.md); any other is refused.

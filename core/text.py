@@ -45,6 +45,16 @@ ZERO_WIDTH = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e"}
 _SPACES = re.compile(r"\s+")
 
 
+class Plural(str):
+    """A field's words whose noun is plural ("The cards the dealer chose"): a refusal says
+    "are", "hold", not "is", "holds"."""
+
+
+def _is(label: str) -> str:
+    """``label`` and its verb, agreeing: "The evening's title is", "The cards ... are"."""
+    return f"{label} {'are' if isinstance(label, Plural) else 'is'}"
+
+
 def _refusal(ch: str, label: str, field: str) -> UserError:
     code = f"U+{ord(ch):04X}"
     if ch in BIDI:
@@ -59,14 +69,16 @@ def _refusal(ch: str, label: str, field: str) -> UserError:
         what = f"a code point Unicode does not assign ({code})"
     else:
         what = f"an invisible formatting character ({code})"
-    return UserError(f"{label} holds {what}; type it again as plain text.", field=field)
+    holds = "hold" if isinstance(label, Plural) else "holds"
+    return UserError(f"{label} {holds} {what}; type it again as plain text.", field=field)
 
 
 def too_long(label: str, max_length: int, length: int) -> str:
     """The refusal of a text past its limit, in words: the field (`label`, "The evening's
-    title"), its limit and the length sent. The one wording at every door: the services'
+    title"; a `Plural` one agrees, "The cards the dealer chose are"), its limit and the length
+    sent. The one wording at every door: the services'
     cleaning, the API's fields (`InWords`) and the HTML forms (core.echo.CutWhenRefused)."""
-    return f"{label} is {max_length:,} characters at most; this one has {length:,}."
+    return f"{_is(label)} {max_length:,} characters at most; this one has {length:,}."
 
 
 def _check_length(text: str, *, label: str, field: str, max_length: int, slack: int = 1) -> None:
@@ -81,7 +93,7 @@ def _check_length(text: str, *, label: str, field: str, max_length: int, slack: 
 
 def _string(value, *, label: str, field: str) -> str:
     if not isinstance(value, str):
-        raise UserError(f"{label} is text.", field=field)
+        raise UserError(f"{_is(label)} text.", field=field)
     return value
 
 
@@ -107,7 +119,7 @@ def clean_name(value, *, label: str, field: str = "name", max_length: int = NAME
         if unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Co", "Cn"} or ch in ZERO_WIDTH:
             raise _refusal(ch, label, field)
     if not name:
-        raise UserError(f"{label} is needed.", field=field, code="required")
+        raise UserError(f"{_is(label)} needed.", field=field, code="required")
     _check_length(name, label=label, field=field, max_length=max_length)
     return name
 
@@ -135,7 +147,7 @@ def clean_text(
             raise _refusal(ch, label, field)
     text = text.strip() if multiline else _SPACES.sub(" ", text).strip()
     if required and not text:
-        raise UserError(f"{label} is needed.", field=field, code="required")
+        raise UserError(f"{_is(label)} needed.", field=field, code="required")
     _check_length(text, label=label, field=field, max_length=max_length)
     return text
 

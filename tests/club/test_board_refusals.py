@@ -148,3 +148,26 @@ def test_a_version_not_written_in_digits_is_named_in_words(board, seated):
     )
     after = Evening.objects.get(pk=seated.pk)
     assert after.version == loaded and [t["number"] for t in after.state["tables"]] == [1]
+
+
+def test_the_dealers_chosen_cards_too_long_are_refused_with_the_verb_agreeing(board, seated):
+    """Ruling T12: the dealer's choice of cards, past 120 characters, was refused with "The
+    cards the dealer chose is 120 characters at most"; the plural words take "are"
+    (core.text.Plural), and nothing is recorded."""
+    before = version(seated)
+    answer = post(
+        board, seated, type="dealer_choice", table="1", seat="N", cards="x" * 200,
+        version=str(before),
+    )  # fmt: skip
+    words, field = refusal(answer)
+    assert "The cards the dealer chose are 120 characters at most; this one has 200." in words
+    assert field == "cards"
+    assert version(seated) == before
+    answer = post(
+        board, seated, type="dealer_choice", table="1", seat="N", counters="\u202e" + "x",
+        version=str(before),
+    )  # fmt: skip
+    words, field = refusal(answer)
+    assert "The counters the dealer chose hold a character that reverses" in words
+    assert field == "counters"
+    assert version(seated) == before
