@@ -79,6 +79,7 @@ document.addEventListener("htmx:configRequest", function (event) {
 // board it answered is morphed in; a refused form keeps what was typed, to be put right.
 (function () {
   var edited = new WeakSet();
+  var chosen = new WeakMap(); // an edited <select>'s choice, kept across its morph
   function mark(event) {
     var field = event.target;
     if (field && field.form !== undefined && field.type !== "hidden") edited.add(field);
@@ -90,10 +91,50 @@ document.addEventListener("htmx:configRequest", function (event) {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
     // An edited <input> is still morphed, so the server can mark it (aria-invalid, a
-    // class), but keeps its value and ticks; an edited <select> or <textarea>, whose
-    // value lives in its children or its text, is left whole.
+    // class), but keeps its value and ticks; an edited <textarea>, whose value lives in its
+    // text, is left whole. An edited <select> takes the server's options, which offer only
+    // what the evening now allows (a player who has since joined a table is no longer a
+    // candidate), and keeps the choice made in it while it is still offered; a choice no
+    // longer offered gives way to the server's.
     callbacks.beforeNodeMorphed = function (oldNode) {
-      if (edited.has(oldNode) && oldNode.tagName !== "INPUT") return false;
+      if (!edited.has(oldNode)) return;
+      if (oldNode.tagName === "SELECT") {
+        chosen.set(
+          oldNode,
+          Array.prototype.filter
+            .call(oldNode.options, function (option) {
+              return option.selected;
+            })
+            .map(function (option) {
+              return option.value;
+            })
+        );
+        return;
+      }
+      if (oldNode.tagName !== "INPUT") return false;
+    };
+    callbacks.afterNodeMorphed = function (oldNode) {
+      if (!chosen.has(oldNode)) return;
+      var values = chosen.get(oldNode);
+      chosen.delete(oldNode);
+      var options = Array.prototype.slice.call(oldNode.options);
+      var offered = options.filter(function (option) {
+        return values.indexOf(option.value) >= 0;
+      });
+      if (!offered.length) {
+        // What he chose is no longer offered: the list is the server's again, as it says.
+        edited.delete(oldNode);
+        options.forEach(function (option) {
+          option.selected = option.defaultSelected;
+        });
+        if (!oldNode.multiple && !options.some(function (o) { return o.defaultSelected; })) {
+          oldNode.selectedIndex = options.length ? 0 : -1;
+        }
+        return;
+      }
+      options.forEach(function (option) {
+        option.selected = offered.indexOf(option) >= 0 && (oldNode.multiple || option === offered[0]);
+      });
     };
     callbacks.beforeAttributeUpdated = function (name, node) {
       if (name === "open" && node.tagName === "DETAILS") return false;

@@ -167,3 +167,54 @@ def test_a_poll_sent_before_an_action_does_not_undo_its_answer(
     page.unroute(re.compile(r"/board/$"))
     for route in held:
         route.continue_()
+
+
+def test_a_refused_action_offers_again_only_what_the_evening_now_allows(
+    browser_page, live_server, club, secretary
+):
+    """A list the secretary chose from was kept whole through every update, so after a
+    refusal it still offered what the evening no longer allows: Gil, chosen to announce
+    at the full table (ruling T13), has meanwhile succeeded to a place there and is a
+    waiting member, not a candidate; the refusal's board offered him again. The lists take
+    the server's options; what was chosen and is still offered stays chosen."""
+    evening = evenings.evening_open(
+        club=club, date="1907-01-05", ruleset="bridge-elwell-1907", stake=Decimal("0.10")
+    )
+
+    def act(**event):
+        evenings.evening_act(evening_id=evening.pk, event=event)
+
+    six = ["Ann", "Bob", "Cora", "Dan", "Fay", "Gus"]
+    for name in six:
+        act(type="arrive", player=name)
+    act(type="form_table")
+    # Bridge: the ace is lowest; the four lowest play, the other two wait (ruling T3).
+    act(type="cut", cards=dict(zip(six, ["AS", "2S", "3S", "4S", "5S", "6S"], strict=True)))
+    act(type="cut", cards=dict(zip(six[:4], ["AS", "2S", "3S", "4S"], strict=True)))
+    for name in ["Gil", "Hal"]:
+        act(type="arrive", player=name)
+    page = browser_page
+    open_board(page, live_server, evening)
+    settled(page)
+    # The board is not brought up to date by its polls from here: only the refusal does.
+    page.route(f"**/evenings/{evening.pk}/board/", lambda route: route.fulfill(status=304))
+    page.select_option("#candidate-player", "Gil")
+    page.select_option("#candidate-action", "announce")
+    page.select_option("#candidate-table", "1")
+    # Meanwhile, on another device: Gil announces, and Fay, waiting, leaves the table;
+    # Gil succeeds to her place (ruling T13).
+    act(type="announce", player="Gil", table=1)
+    act(type="leave", player="Fay", table=1)
+    settled(page)
+    with page.expect_response(re.compile(r"/action/$")):
+        page.locator("#candidate-action").locator("xpath=..").locator("button").click()
+    settled(page)
+    shot(page, "board-live-refused-fresh-lists")
+    # Refused as out of date: "the board now shows the evening as it is" -- and so it must.
+    assert "Nothing was done" in page.get_by_test_id("refusal").inner_text()
+    offered = page.locator("#candidate-player option").all_inner_texts()
+    assert sorted(offered) == ["Fay", "Hal"]
+    # What he chose and is still offered is kept, to be put right.
+    assert page.input_value("#candidate-action") == "announce"
+    assert page.input_value("#candidate-table") == "1"
+    assert page.input_value("#candidate-player") in {"Fay", "Hal"}
