@@ -58,10 +58,8 @@ def _etag(evening: Evening) -> str:
     return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}{answers}")
 
 
-def board_context(evening: Evening, *, error=None, notice=None, reach=None) -> dict:
-    """Everything the board shows: the evening as the laws see it, and each table's rubber;
-    ``reach``, whether phones can open the tables' links (phone_links.board_reach), warned
-    of while the evening is open: a closed evening's links open nothing."""
+def board_context(evening: Evening, *, error=None, notice=None) -> dict:
+    """Everything the board shows: the evening as the laws see it, and each table's rubber."""
     summary = evenings.evening_summary(evening=evening)
     tables = {t.number: t for t in evening.tables.all()}
     current = {
@@ -109,7 +107,6 @@ def board_context(evening: Evening, *, error=None, notice=None, reach=None) -> d
         "game": get_game(evening.ruleset),  # what a rubber and a hand are called (C5)
         "disputes": confirmations.disputes_of_evening(evening=evening),
         "history": evening_history(evening=evening),
-        "reach": reach,
     }
 
 
@@ -191,8 +188,8 @@ def _close_answers(evening: Evening, post) -> list[dict]:
 def board(request, pk: int):
     """The secretary's board for one evening."""
     evening = _managed_evening(request, pk)
-    # Can phones open the QR codes? Said within the live part, which knows when it closes.
-    context = board_context(evening, reach=phone_links.board_reach(request))
+    context = board_context(evening)
+    context["reach"] = phone_links.board_reach(request)  # can phones open the QR codes?
     return render(request, "club/board.html", context)
 
 
@@ -207,8 +204,7 @@ def board_fragment(request, pk: int):
         response = HttpResponseNotModified()
         response["ETag"] = etag
         return response
-    context = board_context(evening, reach=phone_links.board_reach(request))
-    response = render(request, "club/_board.html", context)
+    response = render(request, "club/_board.html", board_context(evening))
     response["ETag"] = etag
     return response
 
@@ -357,11 +353,8 @@ def board_action(request, pk: int):
             )
             error["member"] = exc.details.get("member")
     evening.refresh_from_db()
-    reach = phone_links.board_reach(request)
     response = render(
-        request,
-        "club/_board.html",
-        board_context(evening, error=error, notice=notice, reach=reach),
+        request, "club/_board.html", board_context(evening, error=error, notice=notice)
     )
     return live_board(response, done=error is None)
 

@@ -35,9 +35,9 @@ def test_a_closed_evening_says_it_is_closed_not_that_phones_cannot_open_its_link
     seat_four(evening)
     page = browser_page
     open_board(page, live_server, evening)
-    assert page.get_by_test_id("phone-reach").count() == 1  # open: the warning stands
+    assert page.get_by_test_id("phone-reach").is_visible()  # open: the warning stands
     close_from_the_board(page, evening)
-    assert page.get_by_test_id("phone-reach").count() == 0
+    assert not page.get_by_test_id("phone-reach").is_visible()
     note = page.get_by_test_id("closed-note")
     assert note.count() == 1
     assert note.inner_text() == (
