@@ -597,6 +597,35 @@ def tournament_create(
     return tournament
 
 
+#: What a refusal after the results were declared final says cannot change, by field.
+FIXED_WHEN_FINAL = {
+    "precedence": 'the order the standings are ranked by ("Ranked by") is',
+    "standings_round": "the rounds the standings count are",
+}
+
+
+def _refuse_once_final(tournament: Tournament, *, field: str) -> None:
+    """Once the director has declared a progressive's results final
+    (`tournaments.rounds.tournament_results_final`), how they rank and what they count are
+    fixed with them: a change would publish other final standings than those declared.
+    Read with the row locked, so a change and the declaring are one before the other."""
+    from core.db import lock_one
+    from core.errors import UserError
+    from core.moments import moment_words
+
+    final_at = lock_one(
+        Tournament.objects.filter(pk=tournament.pk), what="tournament"
+    ).results_final_at
+    if final_at is None:
+        return
+    raise UserError(
+        f"The results were declared final {moment_words(final_at)}: "
+        f"{FIXED_WHEN_FINAL[field]} fixed with them, as the standings declared are.",
+        field=field,
+        code="results_final",
+    )
+
+
 @transaction.atomic
 def tournament_update(
     *,
@@ -613,6 +642,9 @@ def tournament_update(
     round's tables play for the stake they were seated with."""
     from core.errors import UserError
 
+    if precedence is not None or standings_round is not None:
+        field = "precedence" if precedence is not None else "standings_round"
+        _refuse_once_final(tournament, field=field)
     recalc = False
     changed = []
     if stake is not None:
