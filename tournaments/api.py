@@ -55,8 +55,19 @@ def _precedence_field() -> serializers.ListField:
         "is better)"
         for m in METRICS.values()
     )
+    keys = ", ".join(f"{m.key!r} ({m.title.lower()})" for m in METRICS.values())
     return serializers.ListField(
-        child=serializers.ChoiceField(choices=[(m.key, m.title) for m in METRICS.values()]),
+        child=serializers.ChoiceField(
+            choices=[(m.key, m.title) for m in METRICS.values()],
+            error_messages={
+                "invalid_choice": "'{input}' is none of the metrics to rank by: give each by "
+                f"its key, {keys}."
+            },
+        ),
+        error_messages={
+            "not_a_list": "The metrics to rank by are a list of their keys, the one that "
+            'decides most first, such as ["rounds_won", "points"].'
+        },
         required=False,
         help_text=f"Metrics in order of precedence, the first deciding most. {described}.",
     )

@@ -197,17 +197,31 @@ def precedence_of(tournament) -> list[str]:
 COLUMN_METRICS = [key for key, metric in METRICS.items() if metric.column]
 
 
+def metric_names() -> str:
+    """The metrics to rank by, named in words as the director's lists name them."""
+    titles = [metric.title.lower() for metric in METRICS.values()]
+    return f"{', '.join(titles[:-1])} and {titles[-1]}"
+
+
 def validate_precedence(precedence: Any) -> list[str]:
     """A list of distinct known metric keys; raise ValueError naming the bad one."""
     if not isinstance(precedence, list) or not precedence:
-        raise ValueError("precedence is a non-empty list of metric keys")
+        raise ValueError(
+            "Choose at least one metric to rank by, the one that decides most first, from "
+            f"{metric_names()}."
+        )
     seen = set()
     for key in precedence:
-        if key not in METRICS:
-            raise ValueError(f"unknown metric {key!r}: use one of {', '.join(METRICS)}")
+        if not isinstance(key, str) or key not in METRICS:
+            # Named in words, as the director's lists name them: a key is the API's word.
+            shown = str(key)
+            shown = shown if len(shown) <= 40 else f"{shown[:40]}…"
+            raise ValueError(
+                f"{shown!r} is none of the metrics to rank by: choose each from {metric_names()}."
+            )
         if key in seen:
             # Named by its title, as the director chose it from the list ("Points won").
-            raise ValueError(f"{METRICS[key].title} is listed twice: each metric ranks once")
+            raise ValueError(f"{METRICS[key].title} is listed twice: each metric ranks once.")
         seen.add(key)
     return list(precedence)
 
