@@ -180,8 +180,8 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "players": players,
         "standings": selectors.standings_published(tournament=tournament),
         "precedence": [(key, METRICS[key].title) for key in precedence if key in METRICS],
-        "precedence_rows": _precedence_rows(precedence),
-        "metrics": metric_choices(),
+        "precedence_rows": _precedence_rows(precedence, len(metric_choices(tournament))),
+        "metrics": metric_choices(tournament),
         "counted": counted,
         "uncounted": uncounted,
         "errors": errors or {},
@@ -227,9 +227,10 @@ def _seated_by_cut(tournament: Tournament, number: int) -> bool:
     return tournament.movement == "cut" or number == 1
 
 
-def _precedence_rows(chosen: list[str]) -> list[str]:
-    """One numbered list per metric, the chosen ones first in their order, then blanks."""
-    return [*chosen, *[""] * (len(METRICS) - len(chosen))]
+def _precedence_rows(chosen: list[str], offered: int = len(METRICS)) -> list[str]:
+    """One numbered list per metric offered, the chosen ones first in their order, then
+    blanks."""
+    return [*chosen, *[""] * (offered - len(chosen))]
 
 
 @login_required
