@@ -15,6 +15,7 @@ from config.schema import ErrorOutput
 from core.inputs import WholeNumberField
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
+from scoring.rules.games import GAMES
 from tournaments import rounds, selectors, services
 from tournaments.filters import StandingsFilter
 from tournaments.metrics import FIGURES, METRICS
@@ -47,18 +48,37 @@ class TournamentOutput(serializers.ModelSerializer):
         }
 
 
+#: The games' names by kind ("call_ace": "Call-Ace"), for the metrics' descriptions.
+GAME_NAMES = {game.kind: game.name for game in GAMES.values()}
+
+
 def _precedence_field() -> serializers.ListField:
     """The director's precedence list: metric keys from the registry, each described in the
     schema as the registry describes it."""
     described = "; ".join(
         f"`{m.key}`: {m.title}, {m.description} ({'more' if m.higher_is_better else 'fewer'} "
-        "is better)"
+        "is better"
+        + (f"; only at {', '.join(sorted(GAME_NAMES[g] for g in m.games))}" if m.games else "")
+        + ("; never at a progressive of fixed deals, ruling P1" if m.rubbers_only else "")
+        + ")"
         for m in METRICS.values()
     )
+    keys = ", ".join(f"{m.key!r} ({m.title.lower()})" for m in METRICS.values())
     return serializers.ListField(
-        child=serializers.ChoiceField(choices=[(m.key, m.title) for m in METRICS.values()]),
+        child=serializers.ChoiceField(
+            choices=[(m.key, m.title) for m in METRICS.values()],
+            error_messages={
+                "invalid_choice": "'{input}' is none of the metrics to rank by: give each by "
+                f"its key, {keys}."
+            },
+        ),
+        error_messages={
+            "not_a_list": "The metrics to rank by are a list of their keys, the one that "
+            'decides most first, such as ["rounds_won", "points"].'
+        },
         required=False,
-        help_text=f"Metrics in order of precedence, the first deciding most. {described}.",
+        help_text=f"Metrics in order of precedence, the first deciding most; one the "
+        f"tournament's game never scores is refused. {described}.",
     )
 
 
