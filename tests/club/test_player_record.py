@@ -43,11 +43,13 @@ def test_each_evening_shows_tables_partners_opponents_rubbers_points_and_money(c
     names, rubbers, won, lost, points, money = row.groups()
     assert names.startswith(seats["S"])
     assert seats["E"] in names and seats["W"] in names
-    assert (rubbers, won, lost, points, money) == ("1", "1", "0", "15", "2.00")
+    # Money won with its plus, lost with a true minus (U+2212), as the evening's ledger
+    # and the room display write it (the one `money` filter).
+    assert (rubbers, won, lost, points, money) == ("1", "1", "0", "15", "+2.00")
     loser = Member.objects.get(name=seats["E"])
     page = text(client.get(f"/clubs/somerset/players/{loser.pk}/"))
     assert "Season 1888: 1 evening 1 0 1" in page
-    assert "-2.00" in page
+    assert "\u22122.00" in page and "-2.00" not in page
 
 
 def test_season_totals_add_the_evenings_of_that_season_only(client, club, played):
