@@ -1,9 +1,13 @@
-"""Money written the same on every page (Playwright driving Debian's chromium): an
-amount won with its plus and one lost with a true minus (U+2212), by the one `money`
-filter, as the evening's ledger and the room display write them (ruling M1)."""
+"""Money and dates written the same on every public page (Playwright driving Debian's
+chromium): an amount won with its plus and one lost with a true minus (U+2212), by the
+one `money` filter, as the evening's ledger and the room display write them (ruling M1);
+a date in words, "21 November 1888", as the room display and a rubber's sheet say it."""
+
+import re
 
 import pytest
 
+from club.models import Member
 from tests.browser import log_in, shot
 from tests.club.rooms import SWEEP, evening_with_a_table, record, table_one
 
@@ -39,6 +43,57 @@ def test_a_rubber_sheet_s_ledger_writes_a_loss_with_a_true_minus(
     assert amounts[seats["N"]] == amounts[seats["S"]] == "+2.00 USD"
     assert amounts[seats["E"]] == amounts[seats["W"]] == f"{MINUS}2.00 USD"
     shot(page, f"rubber-ledger-money-{width}")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_players_page_writes_money_signed_and_dates_in_words(
+    browser_page, live_server, swept, width
+):
+    """A player's page wrote "Stake won -2.00 USD" and his scorecard's money "-2.00" and
+    "2.00" (no plus), and its dates "1888-11-21", the evening named "Somerset Club
+    1888-11-21": the evening's own pages say "+2.00", "\u22122.00" and "21 November 1888"."""
+    evening, seats = swept
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 800})
+    for seat, sign in (("N", "+"), ("E", MINUS)):
+        member = Member.objects.get(club=evening.club, name=seats[seat])
+        page.goto(f"{live_server.url}/clubs/somerset/players/{member.pk}/")
+        stake = page.locator(".figures div", has_text="Stake won").locator("dd")
+        assert stake.inner_text() == f"{sign}2.00 USD"
+        row = page.locator(".scorecard-table tbody tr").first
+        cells = row.locator("td")
+        assert cells.first.inner_text() == "21 November 1888"
+        assert cells.nth(1).inner_text() == "Somerset Club 21 November 1888"
+        assert cells.last.inner_text() == f"{sign}2.00"
+        total = page.locator(".scorecard-table tfoot td").last
+        assert total.inner_text() == f"{sign}2.00"
+        listed = page.locator(".every-rubber tbody tr td").first.inner_text()
+        assert re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", listed), listed
+        assert "-2.00" not in page.locator("main").inner_text()
+        shot(page, f"player-money-dates-{seat}-{width}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_an_evening_s_results_and_the_club_s_page_say_its_date_in_words(
+    browser_page, live_server, swept, width
+):
+    """The evening's results page said "1888-11-21" under its heading (and its heading
+    "Somerset Club 1888-11-21"), and the club's list of evenings the same, where the room
+    display says "Wednesday 21 November 1888"."""
+    evening, _ = swept
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/")
+    assert page.locator("h1").inner_text() == "Somerset Club 21 November 1888"
+    assert page.locator("h1 + p.muted").inner_text().startswith("21 November 1888 · ")
+    shot(page, f"evening-results-date-{width}")
+    page.goto(f"{live_server.url}/clubs/somerset/")
+    listed = page.get_by_role("link", name="Somerset Club 21 November 1888", exact=True)
+    assert listed.locator("xpath=ancestor::tr/td[1]").inner_text() == "21 November 1888"
+    assert "1888-11-21" not in page.locator("main").inner_text()
+    shot(page, f"club-home-date-{width}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
 def test_the_board_and_the_evening_sheet_write_the_ledger_as_the_results_do(
