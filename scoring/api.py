@@ -26,7 +26,7 @@ from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from core.compiled import Compiled
-from core.inputs import MomentField, WholeNumberField
+from core.inputs import BodyInput, MomentField, WholeNumberField
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HandField, HandRecordInput
@@ -35,7 +35,7 @@ from scoring.rules import RULESETS
 from scoring.sheet import MAX_SHEET_HANDS, score_sheet
 
 
-class ScoresheetInput(serializers.Serializer):
+class ScoresheetInput(BodyInput):
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     options = serializers.DictField(required=False)
     players = serializers.JSONField(required=False)
@@ -51,6 +51,11 @@ class ScoresheetInput(serializers.Serializer):
         required=False,
         max_length=MAX_SHEET_HANDS,
         help_text=f"Call-Ace: the deals in order, at most {MAX_SHEET_HANDS}",
+    )
+    closed = serializers.BooleanField(
+        required=False,
+        help_text="Call-Ace only: whether the sitting is over (default true); a partnership "
+        "rubber refuses it",
     )
 
 
@@ -167,10 +172,13 @@ class ScoresheetScoreView(APIView):
     def post(self, request):
         if not isinstance(request.data, dict):
             raise exceptions.ValidationError({"non_field_errors": ["Send a JSON object."]})
+        # The laws check the sheet (scoring.sheet); a key it does not take is named with
+        # the keys it does (core.inputs.BodyInput).
+        ScoresheetInput.check_keys(request.data)
         return Response(score_sheet(request.data))
 
 
-class RubberInput(serializers.Serializer):
+class RubberInput(BodyInput):
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     players = serializers.JSONField(
         help_text='{"NS": [a, b], "EW": [c, d]}, or a list of 4-7 names for Call-Ace'
@@ -469,7 +477,7 @@ class RubberHandsView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class CorrectionInput(serializers.Serializer):
+class CorrectionInput(BodyInput):
     hand = HandField(help_text="the corrected hand, in the scoresheet's shape")
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
@@ -529,7 +537,7 @@ REMOVE_CONFLICT = OpenApiResponse(
 )
 
 
-class RemoveInput(serializers.Serializer):
+class RemoveInput(BodyInput):
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from config.schema import ErrorOutput
-from core.inputs import WholeNumberField
+from core.inputs import BodyInput, WholeNumberField
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
 from scoring.rules.games import GAMES
@@ -82,7 +82,7 @@ def _precedence_field() -> serializers.ListField:
     )
 
 
-class TournamentInput(serializers.Serializer):
+class TournamentInput(BodyInput):
     name = TextField(words="The tournament's name")
     slug = BoundedSlugField(max_length=60, words="The tournament's address")
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
@@ -104,7 +104,7 @@ class TournamentInput(serializers.Serializer):
     )
 
 
-class TournamentUpdateInput(serializers.Serializer):
+class TournamentUpdateInput(BodyInput):
     name = TextField(required=False, words="The tournament's name")
     is_public = serializers.BooleanField(required=False, help_text=selectors.PUBLIC_STANDINGS)
     precedence = _precedence_field()
@@ -318,7 +318,7 @@ class RecalculationView(APIView):
         )
 
 
-class EntryInput(serializers.Serializer):
+class EntryInput(BodyInput):
     name = NameField(words="The player's name")
     new_player = serializers.BooleanField(
         default=False,
@@ -348,7 +348,7 @@ class RoundOutput(serializers.Serializer):
     )
 
 
-class RoundInput(serializers.Serializer):
+class RoundInput(BodyInput):
     cards = serializers.DictField(
         child=serializers.ListField(
             child=BoundedCharField(max_length=3, words="A card"), max_length=12
@@ -438,7 +438,7 @@ class RoundsView(APIView):
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)
 
 
-class TournamentEndInput(serializers.Serializer):
+class TournamentEndInput(BodyInput):
     round = WholeNumberField(
         min_value=1,
         max_value=32767,
