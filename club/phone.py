@@ -120,6 +120,7 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
         "lines": hand["lines"],
         "corrected": hand["corrected"],
         "recorded_at": hand["recorded_at"],
+        "changed_at": hand["changed_at"],
         "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
         "reason": "",
     }
@@ -209,6 +210,30 @@ def take_back_form(post, *, ruleset: str) -> TakeBack | None:
         )
     reason = clean_reason(post.get("reason"))
     return TakeBack(number=number, recorded_at=recorded_at, reason=reason)
+
+
+def correction_seen(post, *, ruleset: str, number: int) -> datetime | None:
+    """The version of hand `number` a phone's correction form corrects: when the hand was
+    last changed as the phone's sheet showed it (its hidden `changed_at`), so a hand the
+    other phone corrected first is refused, not overwritten (club.recording.hand_correct).
+    None from a form that does not say (a page older than the field): the correction is
+    then made to the hand as it is, as before."""
+    sent = post.get("changed_at")
+    if sent is None:
+        return None
+    try:
+        seen = parse_datetime(sent)
+    except ValueError:
+        seen = None
+    if seen is None or seen.tzinfo is None:
+        label = get_game(ruleset).hand_label
+        raise UserError(
+            f"The correction does not say which version of {label} {number} it corrects, "
+            f"as the sheet showed it (when it was last changed): reload the page and "
+            f"correct the {label} again.",
+            field="changed_at",
+        )
+    return seen
 
 
 #: The fields of the hand's form (templates/club/_table_hand_fields.html) and of the

@@ -531,6 +531,9 @@ def table_record(request, token: str):
                 number=correct,
                 data=hand,
                 table=table,
+                changed_at=phone.correction_seen(
+                    request.POST, ruleset=table.evening.ruleset, number=correct
+                ),
             )
         else:
             hand = hand_input(table.evening.ruleset).from_form(request.POST)

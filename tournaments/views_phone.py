@@ -258,6 +258,9 @@ def table_phone_record(request, token: str):
                 rubber_id=rubber_id,
                 number=correct,
                 data=hand_input(link.tournament.ruleset).from_form(request.POST),
+                changed_at=phone.correction_seen(
+                    request.POST, ruleset=link.tournament.ruleset, number=correct
+                ),
                 authorize=table_links.may_correct(link, number=correct),
             )
         else:
