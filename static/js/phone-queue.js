@@ -32,6 +32,10 @@
   "use strict";
 
   var RETRY_MS = 3000;
+  // A request the service has not answered in this time is given up and treated as the
+  // network failing: what it carried stays in the queue and goes again, with the same
+  // Idempotency-Key, so one that did land is answered from the first, never made twice.
+  var REQUEST_TIMEOUT_MS = 15000;
   // What is waiting, by kind, one and several.
   var WAITING = {
     record: ["hand", "hands"], correct: ["hand", "hands"], answer: ["answer", "answers"],
@@ -639,7 +643,8 @@
     var entry = queue[0];
     sending = true;
     busy(true);
-    fetch(entry.url, {
+    var timedOut = false;
+    var request = timed(entry.url, {
       method: "POST",
       credentials: "same-origin",
       headers: {
@@ -649,7 +654,8 @@
         "HX-Request": "true"
       },
       body: withoutFormToken(entry.body)
-    }).then(function (response) {
+    }, function () { timedOut = true; });
+    request.promise.then(function (response) {
       // Too many requests from this table (429): nothing was recorded; the hand stays,
       // and goes again by itself once the wait the service gives (Retry-After) is over.
       if (response.status === 429) {
@@ -691,7 +697,7 @@
         busy(false);
         markWaited();
         showQueue("The phone had to renew its page; sending again.");
-        fetch(location.pathname, { credentials: "same-origin" }).then(later, later);
+        timed(location.pathname, { credentials: "same-origin" }).promise.then(later, later);
         return;
       }
       return response.text().then(function (text) {
@@ -712,12 +718,30 @@
         flush();
       });
     }).catch(function () {
-      sending = false; // no connection: the hand stays in the queue
+      sending = false; // no connection, or no answer in time: the hand stays in the queue
       busy(false);
       markWaited();
-      showQueue();
+      showQueue(timedOut ? "The club's server did not answer in " +
+        REQUEST_TIMEOUT_MS / 1000 + " seconds; they are kept on this phone and sent " +
+        "again by themselves." : undefined);
       later();
-    });
+    }).then(request.done, request.done);
+  }
+
+  // A request given up after REQUEST_TIMEOUT_MS without its answer (headers and body):
+  // its promise then fails as a lost connection does, and `onTimeout` is told first.
+  // `done` stops the clock once the answer has been dealt with.
+  function timed(url, options, onTimeout) {
+    var controller = window.AbortController ? new AbortController() : null;
+    var clock = controller ? setTimeout(function () {
+      if (onTimeout) onTimeout();
+      controller.abort();
+    }, REQUEST_TIMEOUT_MS) : null;
+    if (controller) options.signal = controller.signal;
+    return {
+      promise: fetch(url, options),
+      done: function () { if (clock) clearTimeout(clock); }
+    };
   }
 
   // The form's CSRF token is left out of what is sent: the header carries the browser's
