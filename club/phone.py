@@ -10,6 +10,7 @@ included) and loses nothing the player does not take off.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -54,7 +55,9 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
     in for him (law 18), and who deals the next hand (the deal passes to the left).
 
     Returns {"seats": [{"seat", "player", "substitute", "deals"}], "dealer": name or None,
-    "dealer_law": the law, and for partners seated "sides": {"NS": "Ann & Bob", ...}}.
+    "dealer_law": the law, with a dealer "dealer_order" (who sits round the table, as the
+    seats name them, in JSON) and "dealer_at" (the dealer's place in it), and for partners seated
+    "sides": {"NS": "Ann & Bob", ...}}.
     Empty seats when the table is not yet seated."""
     rules = get_ruleset(table.evening.ruleset)
     engine_table = evening_state(table.evening).table(table.number)
@@ -82,6 +85,10 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
         )
     if dealer is not None:
         result["dealer"] = engine_table.occupant(dealer)
+        # Who deals after hands still waiting on the phone: the queue passes the deal on
+        # from here (static/js/phone-queue.js, followQueue).
+        result["dealer_order"] = json.dumps([engine_table.occupant(player) for player in order])
+        result["dealer_at"] = order.index(dealer)
     if engine_table.seated:
         # The partnerships as they sit: a substitute named, with whom he plays for.
         def sitting(player: str) -> str:
