@@ -27,6 +27,7 @@ from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
+from scoring.rules.base import SIDE_REFUSAL
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
 from scoring.services import taken_back_since
@@ -311,9 +312,46 @@ def named_refusal(exc: Exception, *, ruleset: str, note: str = "") -> dict:
     name it: "The tricks taken by the makers: 6 is out of range: must be from 0 to 5
     (law 2)", never the field's path (`hands[0].tricks`), which is kept for scripts."""
     error = refusal(exc, note=note)
-    words = field_words(error["field"], ruleset=ruleset, code=getattr(exc, "code", None))
+    code = getattr(exc, "code", None)
+    words = field_words(error["field"], ruleset=ruleset, code=code)
     error["label"] = f"{capfirst(words)}:" if words else None
+    if exc.message == SIDE_REFUSAL:
+        # The form names the sides; their keys are the API's.
+        error["message"] = error["message"].replace(SIDE_REFUSAL, SIDE_WORDS, 1)
+    if words and code == NOT_DIGITS:
+        # After its field's name and a colon, the refusal goes on as one sentence.
+        error["message"] = error["message"][:1].lower() + error["message"][1:]
     return error
+
+
+#: The refusal of a side that is not one, as the phone's form names the sides.
+SIDE_WORDS = "must be North-South or East-West, one of the sides the form offers"
+
+#: The fields of the hand's form that send several values (a group of boxes, one for each
+#: player ticked); every other field sends one (`check_once`).
+MANY_VALUES = {"no_score", "wrong_cards"}
+
+
+def check_once(post, *, ruleset: str) -> None:
+    """Refuse a form that sends a field twice (makers=NS&makers=EW: never the page's own
+    form, whose fields each send one), naming the field in words, rather than take the
+    last and record a hand no one chose."""
+    game = get_game(ruleset)
+    for name in post:
+        if name in MANY_VALUES or len(post.getlist(name)) < 2:
+            continue
+        own = OWN_FIELDS.get(name)
+        words = (
+            own.format(hand=game.hand_label, rubber=game.rubber_label)
+            if own
+            else TYPED_WORDS.get(name, f'the field "{name}"')
+        )
+        raise UserError(
+            f"{capfirst(words)} came {len(post.getlist(name))} times in one form, which "
+            f"sends it once: nothing was recorded. Send the {game.hand_label} again from "
+            "the page.",
+            field=name,
+        )
 
 
 @dataclass(frozen=True)

@@ -352,3 +352,15 @@ def test_a_deal_the_other_phone_corrected_first_is_not_corrected_again(client, t
     again = send(client, two_deals, correction(table, makers="EW", tricks="4", changed_at=now))
     assert again.status_code == 200, page_of(again)
     assert [(h["makers"], h["tricks"]) for h in hands(table)] == [("EW", 4)]
+
+
+def test_a_field_sent_twice_is_refused_naming_it(client, two_deals):
+    """As at an evening's table (tests/club/test_phone_page.py): never taken as its last."""
+    table = at_table(two_deals)
+    answer = send(client, two_deals, deal(makers=["NS", "EW"], expected_number="1"))
+    page = refused(answer, 400, field="makers", law=None)
+    assert shown(page) == (
+        "Not recorded. The makers came 2 times in one form, which sends it once: nothing was "
+        "recorded. Send the hand again from the page."
+    )
+    assert hands(table) == []
