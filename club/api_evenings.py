@@ -17,8 +17,8 @@ from config.api import Pagination, paginated
 from config.csvexport import csv_response
 from core.inputs import AmountField, BodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField
-from scoring.api import REMOVE_CONFLICT, RemoveInput
-from scoring.hand_input import HandField, HandRecordInput
+from scoring.api import CORRECT_CONFLICT, REMOVE_CONFLICT, CorrectionInput, RemoveInput
+from scoring.hand_input import HandRecordInput
 from scoring.models import RULESET_CHOICES
 
 
@@ -66,11 +66,10 @@ class TableHandInput(HandRecordInput):
     )
 
 
-class HandCorrectInput(BodyInput):
-    hand = HandField(help_text="the corrected hand, in the scoresheet's shape")
-    reason = TextField(
-        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
-    )
+class HandCorrectInput(CorrectionInput):
+    """The rubber door's correction input (scoring.api.CorrectionInput, its `changed_at`
+    included), with the evening's version as the device saw it."""
+
     expected_version = WholeNumberField(required=False)
 
 
@@ -282,7 +281,9 @@ class TableHandCorrectView(APIView):
     """Correct a hand at a table: freely until the next hand (law 5), then only the
     secretary with a reason (ruling E9)."""
 
-    @extend_schema(request=HandCorrectInput, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=HandCorrectInput, responses={200: OpenApiTypes.OBJECT, 409: CORRECT_CONFLICT}
+    )
     def put(self, request, slug, pk, number, rubber, hand):
         evening = _evening(request, slug, pk, for_table=True)
         table = _table_may_act(request, evening, number)
@@ -299,6 +300,7 @@ class TableHandCorrectView(APIView):
             table=table,
             is_secretary=table is None,
             expected_version=data.validated_data.get("expected_version"),
+            changed_at=data.validated_data.get("changed_at"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(_summary(request, evening))

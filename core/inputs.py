@@ -102,7 +102,7 @@ def whole_number(
 
 def _digits_refusal(*, signed: bool) -> str:
     what = "a whole number" if signed else "a whole number, nothing below nought"
-    return f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS})."
+    return f"Give {what}, in the digits 0 to 9, at most {MAX_DIGITS} of them."
 
 
 class WholeNumberField(serializers.IntegerField):
