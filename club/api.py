@@ -19,7 +19,7 @@ from club.selectors import clubs_managed_by, clubs_visible_to, members_of, rubbe
 from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
-from core.inputs import WholeNumberField
+from core.inputs import BodyInput, WholeNumberField
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 
 CENT = Decimal("0.01")
@@ -31,7 +31,7 @@ class ClubOutput(serializers.ModelSerializer):
         fields = ["slug", "name", "currency", "is_public", "table_link_hours", "confirm_hands"]
 
 
-class ClubCreateInput(serializers.Serializer):
+class ClubCreateInput(BodyInput):
     name = TextField(words="The club's name")
     slug = BoundedSlugField(max_length=60, words="The club's address")
     currency = serializers.RegexField(r"^[A-Z]{3}$", default="USD")
@@ -63,7 +63,7 @@ class ClubListView(APIView):
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
 
 
-class ClubUpdateInput(serializers.Serializer):
+class ClubUpdateInput(BodyInput):
     name = TextField(required=False, words="The club's name")
     currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
     is_public = serializers.BooleanField(required=False)
@@ -104,7 +104,7 @@ class MemberOutput(serializers.ModelSerializer):
         fields = ["id", "name", "is_guest"]
 
 
-class MemberInput(serializers.Serializer):
+class MemberInput(BodyInput):
     name = NameField(words="The member's name")
     is_guest = serializers.BooleanField(default=False)
     new_player = serializers.BooleanField(
@@ -169,7 +169,7 @@ class MemberDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class TokenInput(serializers.Serializer):
+class TokenInput(BodyInput):
     # No longer than a login name can be (the login form's field has the same bound):
     # django-axes writes a failed one into a column of 255 characters, and a longer one
     # was a 500 on PostgreSQL.

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from club import confirmations
 from club.permissions import manages_club, table_of_request
+from core.inputs import BodyInput
 from core.text import REASON_MAX, BoundedCharField, TextField
 
 
@@ -30,7 +31,7 @@ class ConfirmationOutput(serializers.Serializer):
     reason = serializers.CharField(allow_null=True)
 
 
-class ConfirmInput(serializers.Serializer):
+class ConfirmInput(BodyInput):
     by = BoundedCharField(
         max_length=80,
         words="The side that answers",
@@ -42,7 +43,7 @@ class DisputeInput(ConfirmInput):
     hand = serializers.DictField(help_text="the hand as this side says it was played")
 
 
-class SettleInput(serializers.Serializer):
+class SettleInput(BodyInput):
     reason = TextField(max_length=REASON_MAX, multiline=True)
     accept = serializers.ChoiceField(
         choices=["disputed", "recorded"],

@@ -15,10 +15,10 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
-from core.inputs import AmountField, WholeNumberField
+from core.inputs import AmountField, BodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField
-from scoring.api import REMOVE_CONFLICT, RemoveInput
-from scoring.hand_input import HandField, HandRecordInput
+from scoring.api import CORRECT_CONFLICT, REMOVE_CONFLICT, CorrectionInput, RemoveInput
+from scoring.hand_input import HandRecordInput
 from scoring.models import RULESET_CHOICES
 
 
@@ -28,7 +28,7 @@ class EveningOutput(serializers.ModelSerializer):
         fields = ["id", "title", "date", "ruleset", "options", "stake", "status", "version"]
 
 
-class EveningInput(serializers.Serializer):
+class EveningInput(BodyInput):
     title = TextField(required=False, default="", allow_blank=True, words="The evening's title")
     date = serializers.DateField()
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
@@ -38,9 +38,11 @@ class EveningInput(serializers.Serializer):
     )
 
 
-class EventInput(serializers.Serializer):
+class EventInput(BodyInput):
     """An action: an event of the evening's log (docs/evening-log.md). Each type takes only
     its documented keys (the service checks them, and cleans the names in them)."""
+
+    other_keys_checked_by = "club.evenings, by the action's type (docs/evening-log.md)"
 
     type = serializers.ChoiceField(choices=sorted(evenings.SECRETARY_EVENTS))
     expected_version = WholeNumberField(
@@ -64,15 +66,14 @@ class TableHandInput(HandRecordInput):
     )
 
 
-class HandCorrectInput(serializers.Serializer):
-    hand = HandField(help_text="the corrected hand, in the scoresheet's shape")
-    reason = TextField(
-        max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
-    )
+class HandCorrectInput(CorrectionInput):
+    """The rubber door's correction input (scoring.api.CorrectionInput, its `changed_at`
+    included), with the evening's version as the device saw it."""
+
     expected_version = WholeNumberField(required=False)
 
 
-class UndoInput(serializers.Serializer):
+class UndoInput(BodyInput):
     """Undo the evening's last action (club.evening_undo)."""
 
     reason = TextField(
@@ -89,11 +90,11 @@ class UndoInput(serializers.Serializer):
     )
 
 
-class ReopenInput(serializers.Serializer):
+class ReopenInput(BodyInput):
     reason = TextField(max_length=REASON_MAX, multiline=True)
 
 
-class CloseRubberInput(serializers.Serializer):
+class CloseRubberInput(BodyInput):
     """What happened to one rubber still in play (club.closing)."""
 
     table = WholeNumberField(allow_null=True, help_text="null for a rubber at no table")
@@ -102,7 +103,7 @@ class CloseRubberInput(serializers.Serializer):
     reason = serializers.CharField(required=False, help_text="why it was abandoned")
 
 
-class CloseInput(serializers.Serializer):
+class CloseInput(BodyInput):
     rubbers = CloseRubberInput(many=True, required=False)
 
 
@@ -280,7 +281,9 @@ class TableHandCorrectView(APIView):
     """Correct a hand at a table: freely until the next hand (law 5), then only the
     secretary with a reason (ruling E9)."""
 
-    @extend_schema(request=HandCorrectInput, responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        request=HandCorrectInput, responses={200: OpenApiTypes.OBJECT, 409: CORRECT_CONFLICT}
+    )
     def put(self, request, slug, pk, number, rubber, hand):
         evening = _evening(request, slug, pk, for_table=True)
         table = _table_may_act(request, evening, number)
@@ -297,6 +300,7 @@ class TableHandCorrectView(APIView):
             table=table,
             is_secretary=table is None,
             expected_version=data.validated_data.get("expected_version"),
+            changed_at=data.validated_data.get("changed_at"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(_summary(request, evening))
@@ -357,7 +361,9 @@ class EveningCloseView(APIView):
     @extend_schema(request=CloseInput, responses=EveningOutput)
     def post(self, request, slug, pk):
         evening = _evening(request, slug, pk, write=True)
-        # The answers are checked by the service (club.closing), field by field.
+        # The answers are checked by the service (club.closing), field by field; a key
+        # neither the body nor an answer takes is refused here (core.inputs.BodyInput).
+        CloseInput.check_keys(request.data)
         rubbers = request.data.get("rubbers") if isinstance(request.data, dict) else None
         closed = evenings.evening_close(evening_id=evening.pk, user=request.user, rubbers=rubbers)
         return Response(EveningOutput(closed).data)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from core.audit import audited
 
@@ -147,7 +147,9 @@ class Evening(models.Model):
         ]
 
     def __str__(self):
-        return self.title or f"{self.club} {self.date:%Y-%m-%d}"
+        # An untitled evening is named by its club and its date in words, as every public
+        # page writes a date ("Somerset Club 27 November 2026").
+        return self.title or f"{self.club} {dateformat.format(self.date, 'j F Y')}"
 
     @property
     def game_title(self) -> str:

@@ -10,6 +10,7 @@ included) and loses nothing the player does not take off.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,6 +27,7 @@ from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
+from scoring.rules.base import SIDE_REFUSAL
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
 from scoring.services import taken_back_since
@@ -54,7 +56,9 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
     in for him (law 18), and who deals the next hand (the deal passes to the left).
 
     Returns {"seats": [{"seat", "player", "substitute", "deals"}], "dealer": name or None,
-    "dealer_law": the law, and for partners seated "sides": {"NS": "Ann & Bob", ...}}.
+    "dealer_law": the law, with a dealer "dealer_order" (who sits round the table, as the
+    seats name them, in JSON) and "dealer_at" (the dealer's place in it), and for partners seated
+    "sides": {"NS": "Ann & Bob", ...}}.
     Empty seats when the table is not yet seated."""
     rules = get_ruleset(table.evening.ruleset)
     engine_table = evening_state(table.evening).table(table.number)
@@ -82,6 +86,10 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
         )
     if dealer is not None:
         result["dealer"] = engine_table.occupant(dealer)
+        # Who deals after hands still waiting on the phone: the queue passes the deal on
+        # from here (static/js/phone-queue.js, followQueue).
+        result["dealer_order"] = json.dumps([engine_table.occupant(player) for player in order])
+        result["dealer_at"] = order.index(dealer)
     if engine_table.seated:
         # The partnerships as they sit: a substitute named, with whom he plays for.
         def sitting(player: str) -> str:
@@ -120,6 +128,7 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
         "lines": hand["lines"],
         "corrected": hand["corrected"],
         "recorded_at": hand["recorded_at"],
+        "changed_at": hand["changed_at"],
         "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
         "reason": "",
     }
@@ -211,6 +220,30 @@ def take_back_form(post, *, ruleset: str) -> TakeBack | None:
     return TakeBack(number=number, recorded_at=recorded_at, reason=reason)
 
 
+def correction_seen(post, *, ruleset: str, number: int) -> datetime | None:
+    """The version of hand `number` a phone's correction form corrects: when the hand was
+    last changed as the phone's sheet showed it (its hidden `changed_at`), so a hand the
+    other phone corrected first is refused, not overwritten (club.recording.hand_correct).
+    None from a form that does not say (a page older than the field): the correction is
+    then made to the hand as it is, as before."""
+    sent = post.get("changed_at")
+    if sent is None:
+        return None
+    try:
+        seen = parse_datetime(sent)
+    except ValueError:
+        seen = None
+    if seen is None or seen.tzinfo is None:
+        label = get_game(ruleset).hand_label
+        raise UserError(
+            f"The correction does not say which version of {label} {number} it corrects, "
+            f"as the sheet showed it (when it was last changed): reload the page and "
+            f"correct the {label} again.",
+            field="changed_at",
+        )
+    return seen
+
+
 #: The fields of the hand's form (templates/club/_table_hand_fields.html) and of the
 #: secretary's correction on the rubber's page (its reason), in words: a refusal says which
 #: was too long to show again whole (core.echo).
@@ -279,9 +312,46 @@ def named_refusal(exc: Exception, *, ruleset: str, note: str = "") -> dict:
     name it: "The tricks taken by the makers: 6 is out of range: must be from 0 to 5
     (law 2)", never the field's path (`hands[0].tricks`), which is kept for scripts."""
     error = refusal(exc, note=note)
-    words = field_words(error["field"], ruleset=ruleset, code=getattr(exc, "code", None))
+    code = getattr(exc, "code", None)
+    words = field_words(error["field"], ruleset=ruleset, code=code)
     error["label"] = f"{capfirst(words)}:" if words else None
+    if exc.message == SIDE_REFUSAL:
+        # The form names the sides; their keys are the API's.
+        error["message"] = error["message"].replace(SIDE_REFUSAL, SIDE_WORDS, 1)
+    if words and code == NOT_DIGITS:
+        # After its field's name and a colon, the refusal goes on as one sentence.
+        error["message"] = error["message"][:1].lower() + error["message"][1:]
     return error
+
+
+#: The refusal of a side that is not one, as the phone's form names the sides.
+SIDE_WORDS = "must be North-South or East-West, one of the sides the form offers"
+
+#: The fields of the hand's form that send several values (a group of boxes, one for each
+#: player ticked); every other field sends one (`check_once`).
+MANY_VALUES = {"no_score", "wrong_cards"}
+
+
+def check_once(post, *, ruleset: str) -> None:
+    """Refuse a form that sends a field twice (makers=NS&makers=EW: never the page's own
+    form, whose fields each send one), naming the field in words, rather than take the
+    last and record a hand no one chose."""
+    game = get_game(ruleset)
+    for name in post:
+        if name in MANY_VALUES or len(post.getlist(name)) < 2:
+            continue
+        own = OWN_FIELDS.get(name)
+        words = (
+            own.format(hand=game.hand_label, rubber=game.rubber_label)
+            if own
+            else TYPED_WORDS.get(name, f'the field "{name}"')
+        )
+        raise UserError(
+            f"{capfirst(words)} came {len(post.getlist(name))} times in one form, which "
+            f"sends it once: nothing was recorded. Send the {game.hand_label} again from "
+            "the page.",
+            field=name,
+        )
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
+from django.utils.text import capfirst
 
 from club import evenings
 from club.evening_receivers import Via
@@ -261,12 +263,20 @@ def hand_correct(
     table: Table | None = None,
     is_secretary: bool = False,
     expected_version: int | None = None,
+    changed_at: datetime | None = None,
     authorize: Authorize | None = None,
 ) -> Hand:
     """Correct hand `number` of a rubber (law 5, ruling E9) and re-score the hands after
     it. The rubber is named by id, or by its evening's table and its ordinal there
     (`rubber_number`, as the log names it). At an evening's table a correction may change
     a finished rubber's figures but not whether it is finished (law 15).
+    `changed_at`, when the device says which version of the hand it corrects (a table's
+    phone: when the hand was last changed, its last correction's moment or else when it
+    was recorded, from its sheet; `changed_at` in the API's hand), makes a hand changed
+    since a conflict in words (409, `_check_unchanged`), as `recorded_at` does for a
+    take-back: the other phone corrected it first, it was taken back, or taken back and
+    entered again. Nothing is written then. A caller naming a number alone is answered as
+    before.
     `authorize`, with a rubber named by id: the door's check (`Authorize`; a progressive's
     table link's, tournaments.table_links.may_correct), and of the correction once made.
     """
@@ -277,6 +287,7 @@ def hand_correct(
         rubber_number=rubber_number, expected_version=expected_version, table=table,
         doing="corrects", authorize=authorize,
     ) as (rubber, evening, changed):  # fmt: skip
+        _check_unchanged(rubber, number, changed_at)
         hand = scoring.rubber_correct_hand(
             rubber=rubber,
             number=number,
@@ -422,6 +433,83 @@ def _check_last_hand(rubber: Rubber, number: int, recorded_at: datetime | None) 
             code="hand_replaced",
             details={"number": number},
         )
+
+
+def changed_at(hand: Hand) -> datetime:
+    """When `hand` was last changed: its last correction's moment, else when it was
+    recorded. The version of the hand a correction names (`hand_correct`), as the API's
+    hand gives it (scoring.selectors.hand_as_dict's `changed_at`)."""
+    last = hand.corrections.order_by("-at").values_list("at", flat=True).first()
+    return last or hand.recorded_at
+
+
+def _check_unchanged(rubber: Rubber, number: int, seen: datetime | None) -> None:
+    """Refuse correcting hand `number` as the device saw it when last changed at `seen`,
+    unless it is still that very version of that hand, saying what happened to it since
+    (409): corrected (by the other phone, or the secretary), taken back, or taken back
+    and entered again. Checked on the rubber locked: of two corrections of one version,
+    the second finds it changed. Nothing to check when the device does not say (None)."""
+    if seen is None:
+        return
+    game = get_game(rubber.ruleset)
+    label = game.hand_label
+    said = f"{label.capitalize()} {number}"
+    hand = rubber.hands.filter(number=number).first()
+    if hand is None:
+        if rubber.removed_hands.filter(number=number).exists():
+            message = (
+                f"{said} was taken back since this phone read it, so this correction was "
+                f"not recorded: the {game.rubber_label} has "
+                f"{_counted(rubber.hand_count, label)} now; look at the sheet as it is now."
+            )
+            code = "hand_taken_back"
+        else:
+            message = (
+                f"The {game.rubber_label} has {_counted(rubber.hand_count, label)} recorded: "
+                f"there is no {label} {number} to correct; look at the sheet as it is now."
+            )
+            code = "hand_not_recorded"
+        raise Conflict(message, field="changed_at", code=code, details={"number": number})
+    now = changed_at(hand)
+    if now == seen:
+        return
+    reads = f": it now reads {'; '.join(hand.lines)}" if hand.lines else ""
+    if hand.recorded_at > seen:
+        message = (
+            f"{said} was taken back and entered again at {_clock(hand.recorded_at)}, since "
+            f"this phone read it{reads}. So this correction was not recorded; look again at "
+            f"{label} {number} and correct it if it is still wrong."
+        )
+        code = "hand_replaced"
+    else:
+        last = hand.corrections.select_related("by_user").order_by("-at").first()
+        who = (
+            "the secretary"
+            if last is not None and last.by_user_id is not None
+            else "the other phone at the table"
+        )
+        message = (
+            f"{capfirst(who)} corrected {label} {number} at {_clock(now)}, since this phone "
+            f"read it{reads}. So this correction was not recorded; look again at "
+            f"{label} {number} and correct it if it is still wrong."
+        )
+        code = "hand_corrected"
+    raise Conflict(
+        message,
+        field="changed_at",
+        code=code,
+        details={
+            "number": number,
+            "changed_at": now.isoformat(),
+            "hand": hand.data,
+            "lines": list(hand.lines),
+        },
+    )
+
+
+def _clock(moment: datetime) -> str:
+    """A moment as the time of day in the site's time zone: "20:14"."""
+    return f"{timezone.localtime(moment):%H:%M}"
 
 
 def sitting_close(*, rubber_id: int) -> Rubber:

@@ -32,6 +32,11 @@ urlpatterns = [
         name="tournament-table",
     ),
     path(
+        "tournaments/<int:pk>/rounds/<int:round_number>/sheets/",
+        views_table.round_sheets,
+        name="tournament-round-sheets",
+    ),
+    path(
         "tournaments/<int:pk>/table-cards/",
         views_director.table_cards,
         name="tournament-table-cards",

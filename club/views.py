@@ -153,6 +153,7 @@ def secretary_home(request):
             if number is None or club is None:
                 raise UserError("Choose one of your clubs.", field="club")
             form = request.POST.copy()
+            form.pop("club")  # read above: the evening's own keys go to EveningInput
             if not form.get("date"):
                 form["date"] = timezone.localdate().isoformat()
             if not form.get("stake", "").strip():

@@ -572,6 +572,7 @@ def table_record(request, token: str):
     try:
         # The rule set's input object turns the form into the API's hand; the service
         # validates it by the same laws as a hand posted to the API.
+        phone.check_once(request.POST, ruleset=table.evening.ruleset)
         correct = whole_number(request.POST, "correct")
         taking_back = whole_number(request.POST, "take_back")
         take_back = phone.take_back_form(request.POST, ruleset=table.evening.ruleset)
@@ -597,6 +598,9 @@ def table_record(request, token: str):
                 number=correct,
                 data=hand,
                 table=table,
+                changed_at=phone.correction_seen(
+                    request.POST, ruleset=table.evening.ruleset, number=correct
+                ),
             )
         else:
             hand = hand_input(table.evening.ruleset).from_form(request.POST)

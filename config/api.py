@@ -24,6 +24,7 @@ from core.echo import ECHO_MAX, capped
 
 # The error classes live in core (services raise them); the API's views import them here.
 from core.errors import Conflict, UserError
+from core.inputs import UNKNOWN_KEY
 
 __all__ = ["ECHO_MAX", "Conflict", "UserError", "error_body", "exception_handler", "paginated"]
 
@@ -69,6 +70,14 @@ def _first_field_error(detail, prefix: str = "") -> tuple[str | None, str]:
     return (prefix or None), str(detail)
 
 
+def _first_code(detail) -> str | None:
+    """The code of a DRF ValidationError's first message (the one `_first_field_error`
+    names)."""
+    while isinstance(detail, dict | list) and detail:
+        detail = next(iter(detail.values())) if isinstance(detail, dict) else detail[0]
+    return getattr(detail, "code", None)
+
+
 def field_error(detail) -> tuple[str | None, str]:
     """The first message of a DRF ValidationError's detail and its dotted field path."""
     return _first_field_error(detail)
@@ -105,7 +114,10 @@ def exception_handler(exc, context):
 
     if isinstance(exc, exceptions.ValidationError):
         field, message = _first_field_error(exc.detail)
-        response.data = error_body("invalid", message, field=field, details={"fields": exc.detail})
+        # A body key the endpoint does not know says so in its code (core.inputs.BodyInput);
+        # every other refusal of a field's value is "invalid", as it always was.
+        code = UNKNOWN_KEY if _first_code(exc.detail) == UNKNOWN_KEY else "invalid"
+        response.data = error_body(code, message, field=field, details={"fields": exc.detail})
     else:
         detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
         code = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"

@@ -102,7 +102,7 @@ def whole_number(
 
 def _digits_refusal(*, signed: bool) -> str:
     what = "a whole number" if signed else "a whole number, nothing below nought"
-    return f"Give {what}, in the digits 0 to 9 (at most {MAX_DIGITS})."
+    return f"Give {what}, in the digits 0 to 9, at most {MAX_DIGITS} of them."
 
 
 class WholeNumberField(serializers.IntegerField):
@@ -172,3 +172,92 @@ def search_text(data: Mapping[str, Any], name: str, *, max_length: int) -> str:
     cannot (a ``?player=%00`` sent into a query was a 500)."""
     value = data.get(name) or ""
     return value.replace("\x00", "").strip()[:max_length]
+
+
+# --- an API body's keys -----------------------------------------------------------------------
+
+#: The code of the refusal of a key a body's endpoint does not know, as an evening's action
+#: refuses a key its type does not take (club.evenings).
+UNKNOWN_KEY = "unknown_key"
+#: A key any body may carry besides its own: the CSRF token a browser's form sends (the API
+#: reads form encodings too, settings.REST_FRAMEWORK's parsers). It is never read as input.
+ANY_BODY_KEYS = frozenset({"csrfmiddlewaretoken"})
+#: At most this much of an unknown key is repeated in the refusal (a key of a megabyte).
+_KEY_SHOWN = 40
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+class BodyInput(serializers.Serializer):
+    """The base of every API body's serializer: a key the body's endpoint does not know is
+    refused, and nothing is written (docs/architecture.md, "Unknown keys are refused").
+
+    A misspelt or misremembered key was ignored: `evening_ids` for a ladder's `evenings`
+    made a ladder with no evenings, answered 201. Now it is a 400 in the API's error shape
+    (config.api): `code` "unknown_key", `field` the key's path (`rubbers[0].outcom`), and
+    the message names the keys the endpoint does take, in words. Nested bodies (a list of
+    answers, a hand's honours) are checked the same way, each by its own serializer.
+
+    A serializer declares each key it takes as a field, those its view reads beside the
+    validated data among them (an expected version). ``other_keys_checked_by`` is set (to
+    where) when the keys besides the fields are a service's to check, which refuses an
+    unknown one itself (an evening's action, whose keys depend on its type: club.evenings).
+
+    A view that reads the body itself rather than validating it with its serializer (the
+    service checking each value in its own words) still refuses unknown keys with
+    ``check_keys``.
+    """
+
+    other_keys_checked_by: str | None = None
+
+    def known_keys(self) -> list[str]:
+        """The keys this body takes, in the order the schema lists them."""
+        return list(self.fields)
+
+    def _unknown_message(self, key: str) -> str:
+        return (
+            f"Unknown key '{key[:_KEY_SHOWN]}': this takes {_listed(self.known_keys())} "
+            "(no other key is read)."
+            if self.known_keys()
+            else f"Unknown key '{key[:_KEY_SHOWN]}': this takes no keys."
+        )
+
+    def _first_unknown(self, data: Mapping) -> str | None:
+        if self.other_keys_checked_by is not None:
+            return None
+        known = set(self.known_keys()) | ANY_BODY_KEYS
+        return next((key for key in data if key not in known), None)
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping) and (key := self._first_unknown(data)) is not None:
+            message = self._unknown_message(str(key))
+            raise serializers.ValidationError(
+                {str(key)[:_KEY_SHOWN]: [serializers.ErrorDetail(message, code=UNKNOWN_KEY)]}
+            )
+        return super().to_internal_value(data)
+
+    @classmethod
+    def check_keys(cls, data: Any, *, field: str = "") -> None:
+        """Refuse the first unknown key anywhere in the body's declared shape (a UserError,
+        400: `field` its path), for a view that passes the body's values to a service
+        rather than validating them here. Values of the wrong shape are the service's."""
+        cls()._check_keys(data, field)
+
+    def _check_keys(self, data: Any, prefix: str) -> None:
+        if not isinstance(data, Mapping):
+            return
+        if (key := self._first_unknown(data)) is not None:
+            shown = str(key)[:_KEY_SHOWN]
+            path = f"{prefix}.{shown}" if prefix else shown
+            raise UserError(self._unknown_message(str(key)), field=path, code=UNKNOWN_KEY)
+        for name, field in self.fields.items():
+            value = data.get(name)
+            child = getattr(field, "child", None)
+            path = f"{prefix}.{name}" if prefix else name
+            if isinstance(field, BodyInput):
+                field._check_keys(value, path)
+            elif isinstance(child, BodyInput) and isinstance(value, list):
+                for index, item in enumerate(value):
+                    child._check_keys(item, f"{path}[{index}]")

@@ -26,7 +26,7 @@ from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from core.compiled import Compiled
-from core.inputs import MomentField, WholeNumberField
+from core.inputs import BodyInput, MomentField, WholeNumberField
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HandField, HandRecordInput
@@ -35,7 +35,7 @@ from scoring.rules import RULESETS
 from scoring.sheet import MAX_SHEET_HANDS, score_sheet
 
 
-class ScoresheetInput(serializers.Serializer):
+class ScoresheetInput(BodyInput):
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     options = serializers.DictField(required=False)
     players = serializers.JSONField(required=False)
@@ -52,6 +52,11 @@ class ScoresheetInput(serializers.Serializer):
         max_length=MAX_SHEET_HANDS,
         help_text=f"Call-Ace: the deals in order, at most {MAX_SHEET_HANDS}",
     )
+    closed = serializers.BooleanField(
+        required=False,
+        help_text="Call-Ace only: whether the sitting is over (default true); a partnership "
+        "rubber refuses it",
+    )
 
 
 class HandOutput(serializers.Serializer):
@@ -67,6 +72,13 @@ class HandOutput(serializers.Serializer):
     facts = serializers.JSONField()
     recorded_at = serializers.DateTimeField(required=False)
     corrected = serializers.BooleanField(required=False)
+    changed_at = serializers.DateTimeField(
+        required=False,
+        help_text=(
+            "when the hand was last changed: its last correction's moment, else recorded_at; "
+            "a correction may name it (changed_at) to correct only this version of the hand"
+        ),
+    )
     corrections = serializers.ListField(child=serializers.JSONField(), required=False)
     confirmation = ConfirmationOutput(
         allow_null=True,
@@ -167,10 +179,13 @@ class ScoresheetScoreView(APIView):
     def post(self, request):
         if not isinstance(request.data, dict):
             raise exceptions.ValidationError({"non_field_errors": ["Send a JSON object."]})
+        # The laws check the sheet (scoring.sheet); a key it does not take is named with
+        # the keys it does (core.inputs.BodyInput).
+        ScoresheetInput.check_keys(request.data)
         return Response(score_sheet(request.data))
 
 
-class RubberInput(serializers.Serializer):
+class RubberInput(BodyInput):
     ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
     players = serializers.JSONField(
         help_text='{"NS": [a, b], "EW": [c, d]}, or a list of 4-7 names for Call-Ace'
@@ -469,10 +484,40 @@ class RubberHandsView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class CorrectionInput(serializers.Serializer):
+#: `changed_at` beside a correction: which version of the hand the caller saw, as the
+#: phones send it.
+CHANGED_AT_HELP = (
+    "optional: the hand's changed_at as the API gave it (ISO 8601 with its offset: its last "
+    "correction's moment, else its recorded_at), naming the very version of the hand the "
+    "caller corrects; then a hand changed since is refused with 409 in words "
+    "(hand_corrected, corrected since; hand_taken_back; hand_replaced, taken back and entered "
+    "again; hand_not_recorded) and nothing is written. Without it, the correction is made "
+    "to the hand as it is (law 5, ruling E9)"
+)
+
+#: The 409 a correction naming `changed_at` answers besides those of every write, in the
+#: error shape (given with its body, config.schema keeps its words).
+CORRECT_CONFLICT = OpenApiResponse(
+    ErrorOutput,
+    description=(
+        "Conflict: with changed_at, the hand was changed since the caller saw it (error.code: "
+        "hand_corrected, corrected since; hand_taken_back, taken back; hand_replaced, taken "
+        "back and entered again; hand_not_recorded), with the hand as it now reads in "
+        "error.details, nothing written; or, as for every write, a lock not granted in time "
+        "(Retry-After) or the same Idempotency-Key still running."
+    ),
+)
+
+
+class CorrectionInput(BodyInput):
     hand = HandField(help_text="the corrected hand, in the scoresheet's shape")
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
+    )
+    changed_at = MomentField(
+        words="The changed_at (when the hand was last changed)",
+        required=False,
+        help_text=CHANGED_AT_HELP,
     )
 
 
@@ -490,7 +535,9 @@ class RubberHandDetailView(APIView):
         body["confirmation"] = confirmations.confirmation_as_dict(confirmations.of_hand(hand))
         return Response(body)
 
-    @extend_schema(request=CorrectionInput, responses=ScoresheetOutput)
+    @extend_schema(
+        request=CorrectionInput, responses={200: ScoresheetOutput, 409: CORRECT_CONFLICT}
+    )
     def put(self, request, slug, pk, number):
         rubber = _rubber(request, slug, pk, to_write=True)
         data = CorrectionInput(data=request.data)
@@ -498,7 +545,10 @@ class RubberHandDetailView(APIView):
         change = _change(request, rubber, number=number, reason=data.validated_data["reason"])
         # At an evening's table, logged in the evening's record (club.recording).
         hand = recording.hand_correct(
-            rubber_id=rubber.pk, **change, data=data.validated_data["hand"]
+            rubber_id=rubber.pk,
+            **change,
+            data=data.validated_data["hand"],
+            changed_at=data.validated_data.get("changed_at"),
         )
         club = rubber.club  # as read for the request
         rubber = hand.rubber  # as the service left it: no reload
@@ -529,7 +579,7 @@ REMOVE_CONFLICT = OpenApiResponse(
 )
 
 
-class RemoveInput(serializers.Serializer):
+class RemoveInput(BodyInput):
     reason = TextField(
         max_length=REASON_MAX, multiline=True, required=False, allow_blank=True, default=""
     )

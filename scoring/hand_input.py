@@ -22,7 +22,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from core.inputs import MAX_DIGITS, WholeNumberField, whole_number
+from core.inputs import MAX_DIGITS, BodyInput, WholeNumberField, whole_number
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
 SIDES = ("NS", "EW")
@@ -36,7 +36,7 @@ def side(**kwargs) -> serializers.ChoiceField:
 # --- the API's shapes (OpenAPI schema; the laws validate) -----------------------------------
 
 
-class EuchreHandInput(serializers.Serializer):
+class EuchreHandInput(BodyInput):
     """A hand of Euchre (Somerset Club, 1888), as in docs/scoresheet.md."""
 
     makers = side()
@@ -48,18 +48,18 @@ class EuchreHandInput(serializers.Serializer):
     law50 = serializers.BooleanField(default=False)
 
 
-class HonoursInput(serializers.Serializer):
+class HonoursInput(BodyInput):
     side = side()
     held = WholeNumberField(min_value=0, max_value=5)
     in_one_hand = WholeNumberField(min_value=0, max_value=5)
 
 
-class SidesCount(serializers.Serializer):
+class SidesCount(BodyInput):
     NS = WholeNumberField(min_value=0)
     EW = WholeNumberField(min_value=0)
 
 
-class BridgeHandInput(serializers.Serializer):
+class BridgeHandInput(BodyInput):
     """A hand of Bridge (Elwell, 1907), as in docs/scoresheet.md."""
 
     declarer = side()
@@ -71,7 +71,7 @@ class BridgeHandInput(serializers.Serializer):
     revokes = SidesCount(required=False)
 
 
-class CallAceDealInput(serializers.Serializer):
+class CallAceDealInput(BodyInput):
     """A deal of Call-Ace Euchre (Foster, 1905), as in docs/scoresheet.md."""
 
     maker = serializers.CharField()
@@ -329,7 +329,7 @@ class HandField(serializers.DictField):
     it in the service (`validate_hand`), by the rubber's rule set."""
 
 
-class HandRecordInput(serializers.Serializer):
+class HandRecordInput(BodyInput):
     """The body that records a hand, the same at every door (a rubber's hands, a table's
     hands): the hand in the scoresheet's shape, and the number it is meant to have."""
 

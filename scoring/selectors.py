@@ -56,6 +56,7 @@ def hand_as_dict(hand: Hand, *, rubber: Rubber, corrections=None) -> dict:
     unless the caller has them: a hand just recorded has none)."""
     if corrections is None:
         corrections = hand.corrections.all()
+    corrections = list(corrections)
     last = hand.number == rubber.hand_count
     return {
         "number": hand.number,
@@ -67,6 +68,8 @@ def hand_as_dict(hand: Hand, *, rubber: Rubber, corrections=None) -> dict:
         "facts": hand.facts,
         "recorded_at": hand.recorded_at.isoformat(),
         "corrected": hand.correction_count > 0,
+        # The version of the hand a correction names (club.recording.hand_correct).
+        "changed_at": max((c.at for c in corrections), default=hand.recorded_at).isoformat(),
         "corrections": [correction_as_dict(c) for c in corrections],
     }
 

@@ -518,7 +518,7 @@ def _ledger(sheet: dict) -> list[dict] | None:
         rows.append(
             {
                 "name": name,
-                "amount": f"+{amount}" if amount > 0 else str(amount),
+                "amount": amount,  # written by the one `money` filter (a loss: U+2212)
                 "sign": (amount > 0) - (amount < 0),
             }
         )

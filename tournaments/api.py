@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from config.schema import ErrorOutput
-from core.inputs import WholeNumberField
+from core.inputs import BodyInput, WholeNumberField
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
+from scoring.rules.games import GAMES
 from tournaments import rounds, selectors, services
 from tournaments.filters import StandingsFilter
 from tournaments.metrics import FIGURES, METRICS
@@ -47,22 +48,41 @@ class TournamentOutput(serializers.ModelSerializer):
         }
 
 
+#: The games' names by kind ("call_ace": "Call-Ace"), for the metrics' descriptions.
+GAME_NAMES = {game.kind: game.name for game in GAMES.values()}
+
+
 def _precedence_field() -> serializers.ListField:
     """The director's precedence list: metric keys from the registry, each described in the
     schema as the registry describes it."""
     described = "; ".join(
         f"`{m.key}`: {m.title}, {m.description} ({'more' if m.higher_is_better else 'fewer'} "
-        "is better)"
+        "is better"
+        + (f"; only at {', '.join(sorted(GAME_NAMES[g] for g in m.games))}" if m.games else "")
+        + ("; never at a progressive of fixed deals, ruling P1" if m.rubbers_only else "")
+        + ")"
         for m in METRICS.values()
     )
+    keys = ", ".join(f"{m.key!r} ({m.title.lower()})" for m in METRICS.values())
     return serializers.ListField(
-        child=serializers.ChoiceField(choices=[(m.key, m.title) for m in METRICS.values()]),
+        child=serializers.ChoiceField(
+            choices=[(m.key, m.title) for m in METRICS.values()],
+            error_messages={
+                "invalid_choice": "'{input}' is none of the metrics to rank by: give each by "
+                f"its key, {keys}."
+            },
+        ),
+        error_messages={
+            "not_a_list": "The metrics to rank by are a list of their keys, the one that "
+            'decides most first, such as ["rounds_won", "points"].'
+        },
         required=False,
-        help_text=f"Metrics in order of precedence, the first deciding most. {described}.",
+        help_text=f"Metrics in order of precedence, the first deciding most; one the "
+        f"tournament's game never scores is refused. {described}.",
     )
 
 
-class TournamentInput(serializers.Serializer):
+class TournamentInput(BodyInput):
     name = TextField(words="The tournament's name")
     slug = BoundedSlugField(max_length=60, words="The tournament's address")
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
@@ -84,7 +104,7 @@ class TournamentInput(serializers.Serializer):
     )
 
 
-class TournamentUpdateInput(serializers.Serializer):
+class TournamentUpdateInput(BodyInput):
     name = TextField(required=False, words="The tournament's name")
     is_public = serializers.BooleanField(required=False, help_text=selectors.PUBLIC_STANDINGS)
     precedence = _precedence_field()
@@ -298,7 +318,7 @@ class RecalculationView(APIView):
         )
 
 
-class EntryInput(serializers.Serializer):
+class EntryInput(BodyInput):
     name = NameField(words="The player's name")
     new_player = serializers.BooleanField(
         default=False,
@@ -328,7 +348,7 @@ class RoundOutput(serializers.Serializer):
     )
 
 
-class RoundInput(serializers.Serializer):
+class RoundInput(BodyInput):
     cards = serializers.DictField(
         child=serializers.ListField(
             child=BoundedCharField(max_length=3, words="A card"), max_length=12
@@ -418,7 +438,7 @@ class RoundsView(APIView):
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)
 
 
-class TournamentEndInput(serializers.Serializer):
+class TournamentEndInput(BodyInput):
     round = WholeNumberField(
         min_value=1,
         max_value=32767,

@@ -12,16 +12,25 @@ from django.core.exceptions import ValidationError
 from club.models import Club, Evening
 from core.echo import CutWhenRefused
 from scoring.models import RULESET_CHOICES
-from tournaments.metrics import DEFAULT_PRECEDENCE, FIXED_DEALS_PRECEDENCE, METRICS
+from tournaments.metrics import DEFAULT_PRECEDENCE, FIXED_DEALS_PRECEDENCE, METRICS, applies
 from tournaments.models import Tournament
 from tournaments.movements import MOVEMENTS
 from tournaments.selectors import PUBLIC_STANDINGS
 from tournaments.services import STAKE_NOT_DIGITS, evening_words
 
 
-def metric_choices() -> list[tuple[str, str]]:
-    """The registered metrics as (key, title), for the precedence lists."""
-    return [(key, metric.title) for key, metric in METRICS.items()]
+def metric_choices(tournament: Tournament | None = None) -> list[tuple[str, str]]:
+    """The registered metrics as (key, title), for the precedence lists: for a tournament,
+    those that can ever rank it (its game's, and no rubber's at fixed deals: ruling P1)."""
+    from scoring.rules.games import GAMES
+
+    game = GAMES.get(tournament.ruleset) if tournament is not None else None
+    fixed = bool(tournament.deals_per_round) if tournament is not None else False
+    return [
+        (key, metric.title)
+        for key, metric in METRICS.items()
+        if applies(metric, game=game.kind if game else "", fixed_deals=fixed)
+    ]
 
 
 def _titles(keys: list[str]) -> str:

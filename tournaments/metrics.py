@@ -63,6 +63,14 @@ class Metric:
     description: str
     computed: SeatSum | SeatCount | AmongTied
     higher_is_better: bool = True
+    #: The games (`scoring.rules.games` kinds) it can ever be more than nothing at; empty:
+    #: every game. Outside them it is refused in words, `never` saying why.
+    games: frozenset[str] = frozenset()
+    never: str = ""
+    never_law: str = ""
+    #: Counted only of rubbers played out: nothing at a progressive of fixed deals, whose
+    #: rounds are won on points (ruling P1).
+    rubbers_only: bool = False
 
     @property
     def column(self) -> bool:
@@ -93,12 +101,16 @@ METRICS: dict[str, Metric] = {
             "Net rubber points",
             "rubber values won less rubber values lost (rulings E4, B7)",
             SeatSum("rubber_points", or_zero=True),
+            rubbers_only=True,
         ),
         Metric(
             "rubbers_won",
             "Rubbers won",
             "rubbers his side won (a Call-Ace sitting is neither won nor lost)",
             SeatCount("won"),
+            games=frozenset({"euchre", "bridge"}),
+            never="a Call-Ace sitting is neither won nor lost",
+            rubbers_only=True,
         ),
         Metric(
             "rounds_won",
@@ -113,18 +125,24 @@ METRICS: dict[str, Metric] = {
             "Games won",
             "games his side won (Euchre, Bridge)",
             SeatSum("games_won"),
+            games=frozenset({"euchre", "bridge"}),
+            never="a Call-Ace sitting is not played in games",
         ),
         Metric(
             "marches",
             "Marches",
             "hands in which his side (or he, alone) took all five tricks",
             SeatSum("marches"),
+            games=frozenset({"euchre", "call_ace"}),
+            never="a march is Euchre's five tricks, and Bridge has none",
         ),
         Metric(
             "lone_hands",
             "Lone hands made",
             "lone hands his side played that scored (laws 3 and 45)",
             SeatSum("lone_hands"),
+            games=frozenset({"euchre", "call_ace"}),
+            never="a lone hand is Euchre's (laws 3 and 45), and Bridge has none",
         ),
         Metric(
             "euchres",
@@ -132,6 +150,8 @@ METRICS: dict[str, Metric] = {
             "hands in which he was among the makers euchred; fewer is better",
             SeatSum("euchres"),
             higher_is_better=False,
+            games=frozenset({"euchre", "call_ace"}),
+            never="a euchre is Euchre's, and Bridge has none",
         ),
         Metric(
             "honours",
@@ -140,6 +160,9 @@ METRICS: dict[str, Metric] = {
             "added to his side's honours, or taken from them when the adversaries are void "
             "of trumps (rulings B3, B4)",
             SeatSum("honours"),
+            games=frozenset({"bridge"}),
+            never="only Bridge scores honours (rulings B3, B4)",
+            never_law="rulings B3, B4",
         ),
         Metric(
             "head_to_head",
@@ -197,17 +220,77 @@ def precedence_of(tournament) -> list[str]:
 COLUMN_METRICS = [key for key, metric in METRICS.items() if metric.column]
 
 
+class NeverApplies(ValueError):
+    """A metric that can never decide this tournament: its game never scores it, or its
+    rounds of fixed deals play no rubber out (ruling P1). `law` is the ruling to cite."""
+
+    def __init__(self, message: str, law: str):
+        super().__init__(message)
+        self.law = law
+
+
+def applies(metric: Metric, *, game: str = "", fixed_deals: bool = False) -> bool:
+    """Whether the metric can ever be more than nothing at a tournament of this game (a
+    `scoring.rules.games` kind; blank: a ladder of any game) and this format."""
+    if fixed_deals and metric.rubbers_only:
+        return False
+    return not (game and metric.games and game not in metric.games)
+
+
+def check_applies(
+    precedence: list[str], *, game: str = "", game_name: str = "", fixed_deals: bool = False
+) -> None:
+    """Refuse in words (NeverApplies) the first metric of a valid precedence list that can
+    never decide this tournament, naming those that can."""
+    for key in precedence:
+        metric = METRICS[key]
+        if applies(metric, game=game, fixed_deals=fixed_deals):
+            continue
+        names = metric_names(game=game, fixed_deals=fixed_deals)
+        if fixed_deals and metric.rubbers_only:
+            raise NeverApplies(
+                f"{metric.title} can never rank this tournament: its rounds are a fixed number "
+                "of deals, no rubber is played out, and each round is won on points (ruling "
+                f"P1). Rank it by {names}.",
+                law="ruling P1",
+            )
+        raise NeverApplies(
+            f"{metric.title} can never rank a tournament of {game_name or game}: "
+            f"{metric.never}. Rank it by {names}.",
+            law=metric.never_law,
+        )
+
+
+def metric_names(*, game: str = "", fixed_deals: bool = False) -> str:
+    """The metrics to rank by (those that can apply to this game and format), named in
+    words as the director's lists name them."""
+    titles = [
+        metric.title.lower()
+        for metric in METRICS.values()
+        if applies(metric, game=game, fixed_deals=fixed_deals)
+    ]
+    return f"{', '.join(titles[:-1])} and {titles[-1]}"
+
+
 def validate_precedence(precedence: Any) -> list[str]:
     """A list of distinct known metric keys; raise ValueError naming the bad one."""
     if not isinstance(precedence, list) or not precedence:
-        raise ValueError("precedence is a non-empty list of metric keys")
+        raise ValueError(
+            "Choose at least one metric to rank by, the one that decides most first, from "
+            f"{metric_names()}."
+        )
     seen = set()
     for key in precedence:
-        if key not in METRICS:
-            raise ValueError(f"unknown metric {key!r}: use one of {', '.join(METRICS)}")
+        if not isinstance(key, str) or key not in METRICS:
+            # Named in words, as the director's lists name them: a key is the API's word.
+            shown = str(key)
+            shown = shown if len(shown) <= 40 else f"{shown[:40]}…"
+            raise ValueError(
+                f"{shown!r} is none of the metrics to rank by: choose each from {metric_names()}."
+            )
         if key in seen:
             # Named by its title, as the director chose it from the list ("Points won").
-            raise ValueError(f"{METRICS[key].title} is listed twice: each metric ranks once")
+            raise ValueError(f"{METRICS[key].title} is listed twice: each metric ranks once.")
         seen.add(key)
     return list(precedence)
 

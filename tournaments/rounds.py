@@ -122,11 +122,9 @@ def tournament_withdraw(*, tournament: Tournament, member_id: int) -> Tournament
     return entry
 
 
-@transaction.atomic
-def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
-    """A player sits out the next round to be seated, at his own request: the movement
-    seats the others, and he is back from the round after (a bye out of turn). Refused
-    once the planned rounds are all seated."""
+def _entry_locked(tournament: Tournament, member_id: int, unknown: str) -> TournamentPlayer:
+    """The progressive's entry of the player, locked with his name: refused in the words
+    `unknown` (on the member field) when he has none."""
     _progressive(tournament)
     entry = (
         TournamentPlayer.objects.select_for_update()
@@ -135,7 +133,16 @@ def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlaye
         .first()
     )
     if entry is None:
-        raise UserError("That player is not playing in the next round.", field="member")
+        raise UserError(unknown, field="member")
+    return entry
+
+
+@transaction.atomic
+def tournament_bye(*, tournament: Tournament, member_id: int) -> TournamentPlayer:
+    """A player sits out the next round to be seated, at his own request: the movement
+    seats the others, and he is back from the round after (a bye out of turn). Refused
+    once the planned rounds are all seated."""
+    entry = _entry_locked(tournament, member_id, "That player is not playing in the next round.")
     number = _round_left(tournament, field="member", who=entry.member.name)
     if not plays_in(entry, number):
         raise UserError("That player is not playing in the next round.", field="member")
@@ -151,15 +158,7 @@ def tournament_bye_cancel(*, tournament: Tournament, member_id: int) -> Tourname
     """A bye asked for the next round taken back before that round is seated (a tap on
     the wrong player's button, or a player who stays after all): he is seated in it as the
     others are. Refused in words when he has no such bye; a round seated stands as seated."""
-    _progressive(tournament)
-    entry = (
-        TournamentPlayer.objects.select_for_update()
-        .select_related("member")
-        .filter(tournament=tournament, member_id=member_id)
-        .first()
-    )
-    if entry is None:
-        raise UserError("That player is not entered in the tournament.", field="member")
+    entry = _entry_locked(tournament, member_id, "That player is not entered in the tournament.")
     number = _next_round(tournament)
     if number not in entry.bye_rounds:
         raise UserError(

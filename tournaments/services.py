@@ -433,14 +433,28 @@ def standings_sweep() -> list[int]:
 # --- tournaments ------------------------------------------------------------------------------
 
 
-def _check_precedence(precedence) -> list[str]:
+def _check_precedence(precedence, *, ruleset: str = "", deals_per_round=None) -> list[str]:
+    """A precedence list of known metrics, each of which can decide a tournament of this
+    rule set (blank: a ladder of any game) and format: Bridge honours never rank Euchre,
+    nor rubbers won a progressive of fixed deals (ruling P1)."""
     from core.errors import UserError
-    from tournaments.metrics import validate_precedence
+    from scoring.rules.games import GAMES
+    from tournaments.metrics import NeverApplies, check_applies, validate_precedence
 
     try:
-        return validate_precedence(precedence)
+        precedence = validate_precedence(precedence)
+        game = GAMES.get(ruleset)  # blank: a ladder of any game
+        check_applies(
+            precedence,
+            game=game.kind if game else "",
+            game_name=game.name if game else "",
+            fixed_deals=bool(deals_per_round),
+        )
+    except NeverApplies as exc:
+        raise UserError(str(exc), field="precedence", law=exc.law or None) from exc
     except ValueError as exc:
         raise UserError(str(exc), field="precedence") from exc
+    return precedence
 
 
 def evening_words(evening) -> str:
@@ -583,7 +597,9 @@ def tournament_create(
         is_public=is_public,
         # None chosen: what such a tournament is decided by (fixed deals: its rounds won, P1).
         precedence=_check_precedence(
-            precedence or default_precedence(deals_per_round=deals_per_round)
+            precedence or default_precedence(deals_per_round=deals_per_round),
+            ruleset=ruleset,
+            deals_per_round=deals_per_round,
         ),
         movement=movement,
         rounds_planned=rounds_planned,
@@ -595,6 +611,35 @@ def tournament_create(
         tournament.evenings.set(_check_evenings(club, evening_ids, ruleset=ruleset))
         standings_request_full(tournament_id=tournament.pk)
     return tournament
+
+
+#: What a refusal after the results were declared final says cannot change, by field.
+FIXED_WHEN_FINAL = {
+    "precedence": 'the order the standings are ranked by ("Ranked by") is',
+    "standings_round": "the rounds the standings count are",
+}
+
+
+def _refuse_once_final(tournament: Tournament, *, field: str) -> None:
+    """Once the director has declared a progressive's results final
+    (`tournaments.rounds.tournament_results_final`), how they rank and what they count are
+    fixed with them: a change would publish other final standings than those declared.
+    Read with the row locked, so a change and the declaring are one before the other."""
+    from core.db import lock_one
+    from core.errors import UserError
+    from core.moments import moment_words
+
+    final_at = lock_one(
+        Tournament.objects.filter(pk=tournament.pk), what="tournament"
+    ).results_final_at
+    if final_at is None:
+        return
+    raise UserError(
+        f"The results were declared final {moment_words(final_at)}: "
+        f"{FIXED_WHEN_FINAL[field]} fixed with them, as the standings declared are.",
+        field=field,
+        code="results_final",
+    )
 
 
 @transaction.atomic
@@ -613,6 +658,9 @@ def tournament_update(
     round's tables play for the stake they were seated with."""
     from core.errors import UserError
 
+    if precedence is not None or standings_round is not None:
+        field = "precedence" if precedence is not None else "standings_round"
+        _refuse_once_final(tournament, field=field)
     recalc = False
     changed = []
     if stake is not None:
@@ -635,7 +683,9 @@ def tournament_update(
         tournament.is_public = is_public
         changed.append("is_public")
     if precedence is not None:
-        tournament.precedence = _check_precedence(precedence)
+        tournament.precedence = _check_precedence(
+            precedence, ruleset=tournament.ruleset, deals_per_round=tournament.deals_per_round
+        )
         changed.append("precedence")
         recalc = True
     if standings_round is not None:

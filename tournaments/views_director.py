@@ -180,8 +180,8 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "players": players,
         "standings": selectors.standings_published(tournament=tournament),
         "precedence": [(key, METRICS[key].title) for key in precedence if key in METRICS],
-        "precedence_rows": _precedence_rows(precedence),
-        "metrics": metric_choices(),
+        "precedence_rows": _precedence_rows(precedence, len(metric_choices(tournament))),
+        "metrics": metric_choices(tournament),
         "counted": counted,
         "uncounted": uncounted,
         "errors": errors or {},
@@ -227,9 +227,10 @@ def _seated_by_cut(tournament: Tournament, number: int) -> bool:
     return tournament.movement == "cut" or number == 1
 
 
-def _precedence_rows(chosen: list[str]) -> list[str]:
-    """One numbered list per metric, the chosen ones first in their order, then blanks."""
-    return [*chosen, *[""] * (len(METRICS) - len(chosen))]
+def _precedence_rows(chosen: list[str], offered: int = len(METRICS)) -> list[str]:
+    """One numbered list per metric offered, the chosen ones first in their order, then
+    blanks."""
+    return [*chosen, *[""] * (offered - len(chosen))]
 
 
 @login_required
@@ -249,15 +250,39 @@ def progress(request, pk: int):
     )
 
 
+#: What the page sends by number for each field a button posts, in words, for the refusal
+#: of a number it never sends (a crafted post, a page from another tournament).
+CHOSEN_WORDS = {
+    "member": "The player is chosen from the tournament's list of players",
+    "evening": "The evening is chosen from the club's list of evenings",
+    "table": "The table is chosen from the tournament's tables by its number",
+    "round": "The round to end the tournament after is the latest seated, by its number",
+}
+
+
+def _chosen(request, name: str) -> int | None:
+    """The number the page sends for `name`; anything else refused in words naming the
+    field (CHOSEN_WORDS), never as a bare "give a whole number"."""
+    try:
+        return whole_number(request.POST, name)
+    except UserError as exc:
+        typed = capped(str(request.POST.get(name, "")))
+        raise UserError(
+            f"{CHOSEN_WORDS[name]}, and {typed!r} is none of them: reload the page and choose "
+            "again.",
+            field=name,
+        ) from exc
+
+
 def _member_id(request) -> int:
-    number = whole_number(request.POST, "member")
+    number = _chosen(request, "member")
     if number is None:
         raise UserError("Choose a player.", field="member")
     return number
 
 
 def _evening_id(request) -> int:
-    number = whole_number(request.POST, "evening")
+    number = _chosen(request, "evening")
     if number is None:
         raise UserError("Choose an evening.", field="evening")
     return number
@@ -303,7 +328,7 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         services.tournament_update(tournament=tournament, precedence=precedence_from(request.POST))
         return "The standings are ranked anew by the metrics in this order."
     if action == "new_link":
-        number = whole_number(request.POST, "table")
+        number = _chosen(request, "table")
         link = tournament.table_links.filter(number=number).first() if number else None
         if link is None:
             raise UserError("Choose one of the tournament's tables by its number.", field="table")
@@ -314,7 +339,7 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         )
     if action == "end":
         ended = rounds.tournament_end(
-            tournament_id=tournament.pk, after_round=whole_number(request.POST, "round")
+            tournament_id=tournament.pk, after_round=_chosen(request, "round")
         )
         number = ended.ended_after_round
         waiting = rounds.waiting_for_no_round(ended)
@@ -367,9 +392,7 @@ def act(request, pk: int):
             tournament = _directed(request, pk, lock=True)
             if action == "end" and not request.POST.get("confirm"):
                 # Ending is not undone: the first tap asks (refused now if it would be then).
-                rounds.tournament_end_refusal(
-                    tournament, after_round=whole_number(request.POST, "round")
-                )
+                rounds.tournament_end_refusal(tournament, after_round=_chosen(request, "round"))
                 ask_end = True
             else:
                 notice = _do(request, tournament, action)

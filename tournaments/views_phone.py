@@ -231,6 +231,7 @@ def table_phone_record(request, token: str):
     stale = False  # a change to a rubber the table has moved on from
     label = get_game(link.tournament.ruleset).hand_label
     try:
+        phone.check_once(request.POST, ruleset=link.tournament.ruleset)
         correct = whole_number(request.POST, "correct")
         taking_back = whole_number(request.POST, "take_back")
         take_back = phone.take_back_form(request.POST, ruleset=link.tournament.ruleset)
@@ -258,6 +259,9 @@ def table_phone_record(request, token: str):
                 rubber_id=rubber_id,
                 number=correct,
                 data=hand_input(link.tournament.ruleset).from_form(request.POST),
+                changed_at=phone.correction_seen(
+                    request.POST, ruleset=link.tournament.ruleset, number=correct
+                ),
                 authorize=table_links.may_correct(link, number=correct),
             )
         else:

@@ -21,7 +21,7 @@ round's result as it now is.
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from club import phone, recording
@@ -37,7 +37,7 @@ from scoring.rules.games import get_game
 from scoring.views import rubber_sheet
 from scoring.views_secretary import change_reason
 from tournaments import corrections
-from tournaments.models import RoundTable
+from tournaments.models import Round, RoundTable
 from tournaments.rounds import sides_of, table_as_dict
 from tournaments.table_links import round_won
 from tournaments.views_director import _directed
@@ -199,3 +199,35 @@ def _correct(request, tournament, table: RoundTable):
     messages.success(request, " ".join(words))
     url = reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
     return redirect(f"{url}#corrections")
+
+
+def _printed(tournament, table: RoundTable) -> dict:
+    """One table's sheet as the round's printed sheets show it: its sides, its result and
+    its score sheet, as on the table's own page."""
+    played = table_as_dict(table.round, table)
+    return {
+        "table": table,
+        "sides": sides_of(played["seats"]),
+        "result": played,
+        "sheet": rubber_sheet(table.rubber, tournament.club),
+    }
+
+
+@login_required
+def round_sheets(request, pk: int, round_number: int):
+    """Every table's score sheet of one round on one page, to print at once: each table on
+    a printed page of its own (static/css/sheets.css), headed with the club, the
+    tournament, the round and the table, as its own page prints it."""
+    tournament = _directed(request, pk)
+    played = get_object_or_404(Round, tournament=tournament, number=round_number)
+    tables = played.tables.select_related("round", "rubber").order_by("number")
+    return render(
+        request,
+        "tournaments/round_sheets.html",
+        {
+            "tournament": tournament,
+            "club": tournament.club,
+            "round": played,
+            "tables": [_printed(tournament, table) for table in tables],
+        },
+    )

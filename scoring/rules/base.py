@@ -290,10 +290,15 @@ def check_bool(value: Any, field: str) -> bool:
     return value
 
 
+#: The refusal of a side that is not one (`check_side`), in the API's words; a table's
+#: phone, whose form names the sides, says it in its own (club.phone.named_refusal).
+SIDE_REFUSAL = 'must be "NS" or "EW"'
+
+
 def check_side(value: Any, field: str, law: str | None = None) -> int:
     """A partnership, "NS" or "EW"; returns its index (0 or 1)."""
     if not isinstance(value, str) or value not in SIDE_INDEX:
-        raise ScoringError('must be "NS" or "EW"', field=field, law=law)
+        raise ScoringError(SIDE_REFUSAL, field=field, law=law)
     return SIDE_INDEX[value]
 
 

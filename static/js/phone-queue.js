@@ -32,6 +32,10 @@
   "use strict";
 
   var RETRY_MS = 3000;
+  // A request the service has not answered in this time is given up and treated as the
+  // network failing: what it carried stays in the queue and goes again, with the same
+  // Idempotency-Key, so one that did land is answered from the first, never made twice.
+  var REQUEST_TIMEOUT_MS = 15000;
   // What is waiting, by kind, one and several.
   var WAITING = {
     record: ["hand", "hands"], correct: ["hand", "hands"], answer: ["answer", "answers"],
@@ -81,6 +85,7 @@
 
   function showQueue(problem) {
     showWaitingChanges();
+    followQueue();
     var box = document.getElementById("phone-queue");
     if (!box) return;
     var queue = load();
@@ -99,6 +104,69 @@
       "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
       (problem || "They are kept on this phone and sent as soon as the connection returns.");
+  }
+
+  // --- the next hand follows the queue --------------------------------------------------
+
+  // A Call-Ace deal after which the same dealer deals again (scoring/rules/call_ace.py,
+  // deal_passes): both sides revoked (law 42), or void with its maker (laws 6, 50).
+  function keepsDealer(data) {
+    return data.get("revoke") === "both" || (!!data.get("void") && !!data.get("maker"));
+  }
+
+  // The next hand's number and dealer as the table will have them once what waits here
+  // has gone out: the entry form's title and its `expected_number`, the heading's "X deals
+  // hand N" and the seat marked as dealing follow the hands waiting (and take-backs: a
+  // hand taken back makes its number the next again), not the number the page was brought
+  // with, which counts only the hands the service has. Worked out afresh each time from
+  // what the page brought (kept on the form as `data-brought`) and the queue.
+  function followQueue() {
+    var form = document.querySelector("form[data-phone-queue][data-kind=record]");
+    var expected = form && form.querySelector("input[name=expected_number]");
+    if (!expected) return;
+    if (!expected.dataset.brought) expected.dataset.brought = expected.value;
+    var brought = parseInt(expected.dataset.brought, 10) || 1;
+    var rubber = form.querySelector("input[name=rubber]");
+    rubber = rubber ? rubber.value : "";
+    var next = brought;
+    var passes = 0;
+    load().forEach(function (entry) {
+      var data = new URLSearchParams(entry.body);
+      if ((data.get("rubber") || "") !== rubber) return;
+      if (entry.kind === "record" && entry.number >= next) {
+        next = entry.number + 1;
+        if (!keepsDealer(data)) passes += 1;
+      } else if (entry.kind === "take_back") {
+        var taken = parseInt(data.get("take_back"), 10);
+        if (taken && taken < next) {
+          next = taken;
+          passes -= 1;
+        }
+      }
+    });
+    expected.value = String(next);
+    Array.prototype.forEach.call(document.querySelectorAll("[data-next-label]"),
+      function (label) { label.textContent = String(next); });
+    var dealer = document.querySelector("[data-testid=dealer][data-dealers]");
+    if (!dealer) return;
+    var names;
+    try {
+      names = JSON.parse(dealer.dataset.dealers);
+    } catch (e) {
+      return;
+    }
+    if (!names.length) return;
+    var at = ((parseInt(dealer.dataset.dealerAt, 10) + passes) % names.length + names.length) %
+      names.length;
+    // The sentence the page brought (templates/club/_table_heading.html), for that hand.
+    dealer.textContent = names[at] + " deals " + dealer.dataset.handLabel + " " + next +
+      "; the deal passes to the left (" + dealer.dataset.dealerLaw + ").";
+    Array.prototype.forEach.call(document.querySelectorAll("[data-seat-at]"), function (seat) {
+      var deals = parseInt(seat.dataset.seatAt, 10) === at;
+      seat.classList.toggle("deals", deals);
+      var badge = seat.querySelector(".badge");
+      if (badge) badge.hidden = !deals;
+    });
   }
 
   // --- a take-back or a correction waiting is not offered again ------------------------
@@ -639,7 +707,8 @@
     var entry = queue[0];
     sending = true;
     busy(true);
-    fetch(entry.url, {
+    var timedOut = false;
+    var request = timed(entry.url, {
       method: "POST",
       credentials: "same-origin",
       headers: {
@@ -649,7 +718,8 @@
         "HX-Request": "true"
       },
       body: withoutFormToken(entry.body)
-    }).then(function (response) {
+    }, function () { timedOut = true; });
+    request.promise.then(function (response) {
       // Too many requests from this table (429): nothing was recorded; the hand stays,
       // and goes again by itself once the wait the service gives (Retry-After) is over.
       if (response.status === 429) {
@@ -691,7 +761,7 @@
         busy(false);
         markWaited();
         showQueue("The phone had to renew its page; sending again.");
-        fetch(location.pathname, { credentials: "same-origin" }).then(later, later);
+        timed(location.pathname, { credentials: "same-origin" }).promise.then(later, later);
         return;
       }
       return response.text().then(function (text) {
@@ -712,12 +782,30 @@
         flush();
       });
     }).catch(function () {
-      sending = false; // no connection: the hand stays in the queue
+      sending = false; // no connection, or no answer in time: the hand stays in the queue
       busy(false);
       markWaited();
-      showQueue();
+      showQueue(timedOut ? "The club's server did not answer in " +
+        REQUEST_TIMEOUT_MS / 1000 + " seconds; they are kept on this phone and sent " +
+        "again by themselves." : undefined);
       later();
-    });
+    }).then(request.done, request.done);
+  }
+
+  // A request given up after REQUEST_TIMEOUT_MS without its answer (headers and body):
+  // its promise then fails as a lost connection does, and `onTimeout` is told first.
+  // `done` stops the clock once the answer has been dealt with.
+  function timed(url, options, onTimeout) {
+    var controller = window.AbortController ? new AbortController() : null;
+    var clock = controller ? setTimeout(function () {
+      if (onTimeout) onTimeout();
+      controller.abort();
+    }, REQUEST_TIMEOUT_MS) : null;
+    if (controller) options.signal = controller.signal;
+    return {
+      promise: fetch(url, options),
+      done: function () { if (clock) clearTimeout(clock); }
+    };
   }
 
   // The form's CSRF token is left out of what is sent: the header carries the browser's
@@ -774,22 +862,11 @@
       });
       data.set("expected_number", String(number));
       label = handWord(form) + " " + number;
-      var next = document.querySelector("[data-next-label]");
-      if (next) next.textContent = String(number + 1);
-      var expected = form.querySelector("input[name=expected_number]");
-      if (expected) expected.value = String(number + 1);
     } else if (form.dataset.kind === "answer") {
       label = (submitter && submitter.dataset.queueLabel) || form.dataset.queueLabel;
     } else if (form.dataset.kind === "take_back") {
       label = (submitter && submitter.dataset.queueLabel) ||
         "take-back of " + handWord(form) + " " + data.get("take_back");
-      // Once the hand is taken back its number is the next one's again: a hand entered
-      // while the take-back waits is meant to take its place.
-      var entry = document.querySelector("form.hand[data-kind=record]");
-      var taken = entry && entry.querySelector("input[name=expected_number]");
-      if (taken) taken.value = data.get("take_back");
-      var shown = document.querySelector("[data-next-label]");
-      if (shown) shown.textContent = data.get("take_back");
     } else {
       label = "correction of " + handWord(form) + " " + data.get("correct");
     }
@@ -832,6 +909,7 @@
   document.addEventListener("htmx:afterSettle", function () {
     markBrought(document);
     showWaitingChanges();
+    followQueue();
   });
   // Another tab of the same table's page dismissed or added a refusal.
   window.addEventListener("storage", function (event) {

@@ -116,8 +116,8 @@ def test_many_changes_since_are_counted_and_the_latest_named(board, seated):
         ({"type": "close_sitting", "table": ""},
          "The table: choose one by its number; this evening's one table is table 1."),
         ({"type": "leave", "player": "Ann", "table": "x"},
-         "The table: Give a whole number, nothing below nought, in the digits 0 to 9 (at most "
-         "9)."),
+         "The table: Give a whole number, nothing below nought, in the digits 0 to 9, at "
+         "most 9 of them."),
     ],
 )  # fmt: skip
 def test_a_table_not_the_evenings_is_named_by_its_number(board, seated, form, said):
@@ -143,7 +143,7 @@ def test_a_version_not_written_in_digits_is_named_in_words(board, seated):
     answer = post(board, seated, type="break_up", table="1", version="٣")
     assert refusal(answer) == (
         "Not done. The board's version of the evening: Give a whole number, nothing below "
-        "nought, in the digits 0 to 9 (at most 9).",
+        "nought, in the digits 0 to 9, at most 9 of them.",
         "version",
     )
     after = Evening.objects.get(pk=seated.pk)

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from club import evenings, recording
+from scoring.models import Hand
 from tests.worlds import bridge_and_call_ace_in_play, club_in_play
 
 
@@ -112,15 +113,20 @@ REFUSED = [
      "Not recorded. The lone player's partner exposed a card: law 102 applies only when a "
      "lone hand is played"),
     ("euchre", {"makers": "NS", "tricks": "3", "revokes_EW": "x"}, "hand.revokes",
-     "Not recorded. The revokes: Give a whole number, nothing below nought, in the digits 0 "
-     "to 9 (at most 9)."),
+     "Not recorded. The revokes: give a whole number, nothing below nought, in the digits 0 "
+     "to 9, at most 9 of them."),
     ("euchre", {"makers": "NS", "tricks": "3", "correct": "x"}, "correct",
-     "Not recorded. The hand to correct: Give a whole number, nothing below nought, in the "
-     "digits 0 to 9 (at most 9)."),
+     "Not recorded. The hand to correct: give a whole number, nothing below nought, in the "
+     "digits 0 to 9, at most 9 of them."),
     ("bridge", {"declarer": "NS", "trump": "H", "tricks_ns": "7", "honours_side": "NS",
                 "honours_held": "3", "honours_in_one_hand": "1"}, "hand.honours.in_one_hand",
      "Not recorded. The most honours in one hand: 1 is out of range: must be from 2 to 3 "
      "(ruling B3)"),
+    # A side not one of the form's (a post not made by the page): said as the form names
+    # the sides, not by the API's keys.
+    ("euchre", {"makers": "XX", "tricks": "3"}, "hand.makers",
+     "Not recorded. The makers: must be North-South or East-West, one of the sides the form "
+     "offers"),
     ("call_ace", {"maker": "FIRST", "partner": "FIRST", "tricks": "3"}, "hand.partner",
      "Not recorded. The partner called: the maker cannot be his own partner: holding the "
      "best card called, he has none (law 22)"),
@@ -136,6 +142,31 @@ def test_every_refusal_at_the_phone_names_its_field_in_words(world, game, form, 
     assert answer.status_code == 400  # as the API's, and a progressive's table's phone's
     assert refusal_shown(answer) == shown
     assert f'data-field="{field}"' in answer.content.decode()  # for scripts only
+
+
+@pytest.mark.parametrize(
+    ("form", "field", "shown"),
+    [
+        ({"makers": ["NS", "EW"], "tricks": "3", "expected_number": "2"}, "makers",
+         "Not recorded. The makers came 2 times in one form, which sends it once: nothing "
+         "was recorded. Send the hand again from the page."),
+        ({"makers": "NS", "tricks": ["3", "5"], "expected_number": "2"}, "tricks",
+         "Not recorded. The tricks taken came 2 times in one form, which sends it once: "
+         "nothing was recorded. Send the hand again from the page."),
+        ({"makers": "NS", "tricks": "3", "expected_number": ["2", "3"]}, "expected_number",
+         "Not recorded. The number of the hand came 2 times in one form, which sends it "
+         "once: nothing was recorded. Send the hand again from the page."),
+    ],
+)  # fmt: skip
+def test_a_field_sent_twice_is_refused_naming_it(world, form, field, shown):
+    """The page's form sends each field once; a post sending one twice is refused, naming
+    the field, never taken as its last value (a hand no one chose)."""
+    played, _ = world
+    answer = Client().post(f"/t/{played.table.token}/hand/", form, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 400
+    assert refusal_shown(answer) == shown
+    assert f'data-field="{field}"' in answer.content.decode()
+    assert Hand.objects.filter(rubber=played.rubber).count() == 1
 
 
 def test_a_refused_correction_names_the_hand_and_its_field_in_words(world):

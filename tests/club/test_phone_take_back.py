@@ -243,8 +243,8 @@ def test_the_hand_that_won_the_rubber_is_not_taken_back(played):
         ({"reason": "x" * 600}, "reason",
          "Not taken back. The reason is 500 characters at most; this one has 600."),
         ({"take_back": "two"}, "take_back",
-         "Not taken back. The hand to take back: Give a whole number, nothing below nought, "
-         "in the digits 0 to 9 (at most 9)."),
+         "Not taken back. The hand to take back: give a whole number, nothing below nought, "
+         "in the digits 0 to 9, at most 9 of them."),
     ],
 )  # fmt: skip
 def test_a_take_back_refused_for_its_fields_names_them_and_takes_nothing(

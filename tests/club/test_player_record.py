@@ -35,19 +35,23 @@ def test_each_evening_shows_tables_partners_opponents_rubbers_points_and_money(c
     page = text(client.get(f"/clubs/somerset/players/{winner.pk}/"))
     assert "Season 1888, evening by evening" in page
     # Date, evening, table 1, his partner, the two opponents, 1 rubber won, 0 lost, his
-    # points (three games of 2 + 2 + 1), +2.00.
+    # points (three games of 2 + 2 + 1), +2.00. The date in words, as every public page
+    # says one, and the evening (untitled) named by it.
     row = re.search(
-        r"1888-11-21 Somerset Club 1888-11-21 1 (.+?) (\d+) (\d+) (\d+) (\d+) (\S+)", page
+        r"21 November 1888 Somerset Club 21 November 1888 1 (.+?) (\d+) (\d+) (\d+) (\d+) (\S+)",
+        page,
     )
     assert row, page
     names, rubbers, won, lost, points, money = row.groups()
     assert names.startswith(seats["S"])
     assert seats["E"] in names and seats["W"] in names
-    assert (rubbers, won, lost, points, money) == ("1", "1", "0", "15", "2.00")
+    # Money won with its plus, lost with a true minus (U+2212), as the evening's ledger
+    # and the room display write it (the one `money` filter).
+    assert (rubbers, won, lost, points, money) == ("1", "1", "0", "15", "+2.00")
     loser = Member.objects.get(name=seats["E"])
     page = text(client.get(f"/clubs/somerset/players/{loser.pk}/"))
     assert "Season 1888: 1 evening 1 0 1" in page
-    assert "-2.00" in page
+    assert "\u22122.00" in page and "-2.00" not in page
 
 
 def test_season_totals_add_the_evenings_of_that_season_only(client, club, played):
@@ -61,11 +65,11 @@ def test_season_totals_add_the_evenings_of_that_season_only(client, club, played
     assert "Season 1889, evening by evening" in page  # the latest season first
     assert "Seasons: 1889 · 1888" in page
     card = page.split("Season 1889, evening by evening")[1].split("Rubbers Date")[0]
-    assert "1888-11-21" not in card
+    assert "21 November 1888" not in card
     assert "Season 1889: 1 evening 1 0 0" in card  # a rubber begun: neither won nor lost
     old = text(client.get(f"/clubs/somerset/players/{member.pk}/?season=1888"))
     card = old.split("Season 1888, evening by evening")[1]
-    assert "1889-01-09" not in card.split("Rubbers Date")[0]
+    assert "9 January 1889" not in card.split("Rubbers Date")[0]
     assert re.search(r"Season 1888: 1 evening 1 [01] [01] ", card)
     unknown = text(client.get(f"/clubs/somerset/players/{member.pk}/?season=1066"))
     assert "Season 1889, evening by evening" in unknown

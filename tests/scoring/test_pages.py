@@ -230,7 +230,8 @@ def test_euchre_sheet_shows_games_laps_values_rubber_and_ledger(client, euchre_s
     # Ruling M1: at 0.25 a point, each NS player receives 0.50 from one EW player.
     ledger = page.text[f"rubber-{rubber.pk}-ledger"]
     assert "At 0.25 USD a point" in ledger
-    assert "Ann +0.50 USD Cora +0.50 USD Bob -0.50 USD Dan -0.50 USD" in ledger
+    # A loss with a true minus (U+2212), as every page writes money (the `money` filter).
+    assert "Ann +0.50 USD Cora +0.50 USD Bob \u22120.50 USD Dan \u22120.50 USD" in ledger
 
 
 def test_euchre_sheet_shows_a_correction_beside_the_original(client, euchre_sheet):
@@ -289,7 +290,7 @@ def test_bridge_sheet_shows_the_line_games_rubber_and_ledger(client, club, roste
     assert "For the rubber (ruling B7) 100 Total 274 192" in result
     assert "Rubber to Ann & Cora (N-S), worth 82 (ruling B7)." in result
     ledger = page.text[f"rubber-{rubber.pk}-ledger"]
-    assert "Ann +0.82 USD Cora +0.82 USD Bob -0.82 USD Dan -0.82 USD" in ledger
+    assert "Ann +0.82 USD Cora +0.82 USD Bob \u22120.82 USD Dan \u22120.82 USD" in ledger
 
 
 def test_call_ace_sheet_shows_running_totals_settlement_and_ledger(
@@ -328,7 +329,10 @@ def test_call_ace_sheet_shows_running_totals_settlement_and_ledger(
     assert page.cells[f"rubber-{rubber.pk}-totals"][1:] == ["5", "6", "8", "5", "9"]
     assert page.cells[f"rubber-{rubber.pk}-settlement"][1:] == ["-8", "-3", "+7", "-8", "+12"]
     ledger = page.text[f"rubber-{rubber.pk}-ledger"]
-    assert "Ann -0.40 USD Bob -0.15 USD Cora +0.35 USD Dan -0.40 USD Edith +0.60 USD" in ledger
+    assert (
+        "Ann \u22120.40 USD Bob \u22120.15 USD Cora +0.35 USD Dan \u22120.40 USD Edith +0.60 USD"
+        in ledger
+    )
 
 
 @pytest.mark.parametrize(

@@ -34,13 +34,13 @@ def test_a_tournament_run_from_the_pages(browser_page, live_server, club, secret
     page.select_option("select[name=movement]", "cut")
     page.fill("input[name=deals_per_round]", "1")
     page.select_option("select[aria-label='Metric 1']", "points")
-    page.select_option("select[aria-label='Metric 2']", "rubbers_won")
+    page.select_option("select[aria-label='Metric 2']", "rounds_won")
     page.select_option("select[aria-label='Metric 3']", "")
     page.select_option("select[aria-label='Metric 4']", "")
     page.get_by_test_id("create").click()
     page.wait_for_url(re.compile(r"/secretary/tournaments/\d+/$"))
     tournament = Tournament.objects.get(slug="thanksgiving")
-    assert tournament.precedence == ["points", "rubbers_won"]
+    assert tournament.precedence == ["points", "rounds_won"]
 
     for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
         page.fill("input[name=name]", name)

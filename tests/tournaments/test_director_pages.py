@@ -30,7 +30,7 @@ def new_form(**values):
         "kind": "progressive",
         "ruleset": "euchre-somerset-1888",
         "is_public": "on",
-        "precedence": ["rubbers_won", "points", ""],
+        "precedence": ["rounds_won", "points", ""],
         "movement": "rotation",
         "rounds_planned": "3",
         "deals_per_round": "1",
@@ -72,7 +72,7 @@ def test_a_director_creates_a_progressive_with_its_metrics_in_order(directing, c
     assert response.status_code == 302
     assert response["Location"] == f"/secretary/tournaments/{tournament.pk}/"
     assert tournament.kind == "progressive" and tournament.movement == "rotation"
-    assert tournament.precedence == ["rubbers_won", "points"]
+    assert tournament.precedence == ["rounds_won", "points"]
     assert (tournament.rounds_planned, tournament.deals_per_round) == (3, 1)
     assert tournament.stake == 0  # left blank: the rounds settle nothing (ruling P2)
 

@@ -273,7 +273,9 @@ def test_the_players_page_shows_the_stake_won_the_standings_rank_by(staked, comm
             record = client.get(f"/api/v1/clubs/{tournament.club.slug}/players/{member.pk}/")
             assert record.json()["figures"]["stake_won"] == sign + expected, name
             page = client.get(f"/clubs/{tournament.club.slug}/players/{member.pk}/")
-            assert f"<dd>{sign}{expected} USD</dd>" in page.content.decode(), name
+            # Written by the one `money` filter: a plus for a win, a true minus for a loss.
+            written = {"": 'class="won">+', "-": 'class="lost">\u2212'}[sign]
+            assert f"<dd {written}{expected} USD</dd>" in page.content.decode(), name
 
 
 def test_a_round_won_early_stores_its_money_at_the_difference_in_points(staked, commit, api):

@@ -325,3 +325,42 @@ def test_a_correction_sent_again_with_its_idempotency_key_is_made_once(client, t
     )
     assert other.status_code == 422
     assert [h["tricks"] for h in hands(table)] == [4]
+
+
+def test_a_deal_the_other_phone_corrected_first_is_not_corrected_again(client, two_deals):
+    """Two phones at the table correcting the same deal: each form names the version of
+    the deal it corrects (its hidden `changed_at`, club.recording.hand_correct); the one
+    sent second, from the deal as it was, is refused with 409 in words saying what the deal
+    now reads, nothing written, the form as typed."""
+    table = at_table(two_deals)
+    page = page_of(send(client, two_deals, deal(expected_number="1")))
+    seen = re.search(r'name="changed_at" value="([^"]+)"', page)[1]
+    assert seen == Hand.objects.get(rubber=table.rubber).recorded_at.isoformat()
+    first = send(client, two_deals, correction(table, tricks="5", changed_at=seen))
+    assert first.status_code == 200, page_of(first)
+    answer = send(client, two_deals, correction(table, makers="EW", tricks="4", changed_at=seen))
+    page = refused(answer, 409, "corrected hand 1 at", field="changed_at", law=None)
+    assert "The other phone at the table corrected hand 1 at" in shown(page)
+    assert "it now reads" in shown(page) and "five tricks" in shown(page)
+    corrections = page[page.index('data-kind="correct"') :]
+    assert 'value="EW" checked' in corrections and 'value="4"' in corrections
+    assert [(h["makers"], h["tricks"]) for h in hands(table)] == [("NS", 5)]
+    assert HandCorrection.objects.count() == 1
+    # The form shown with the refusal names the deal as it is now: sent again, it is made.
+    now = re.search(r'name="changed_at" value="([^"]+)"', page)[1]
+    assert now == HandCorrection.objects.get().at.isoformat()
+    again = send(client, two_deals, correction(table, makers="EW", tricks="4", changed_at=now))
+    assert again.status_code == 200, page_of(again)
+    assert [(h["makers"], h["tricks"]) for h in hands(table)] == [("EW", 4)]
+
+
+def test_a_field_sent_twice_is_refused_naming_it(client, two_deals):
+    """As at an evening's table (tests/club/test_phone_page.py): never taken as its last."""
+    table = at_table(two_deals)
+    answer = send(client, two_deals, deal(makers=["NS", "EW"], expected_number="1"))
+    page = refused(answer, 400, field="makers", law=None)
+    assert shown(page) == (
+        "Not recorded. The makers came 2 times in one form, which sends it once: nothing was "
+        "recorded. Send the hand again from the page."
+    )
+    assert hands(table) == []

@@ -34,9 +34,10 @@ def test_every_metric_is_described_computed_and_ordered_once():
 @pytest.mark.parametrize(
     ("precedence", "message"),
     [
-        ([], "non-empty list"),
-        ("points", "non-empty list"),
-        (["points", "luck"], "unknown metric 'luck'"),
+        ([], "Choose at least one metric to rank by"),
+        ("points", "Choose at least one metric to rank by"),
+        (["points", "luck"], "'luck' is none of the metrics to rank by"),
+        (["points", ["luck"]], r"\['luck'\]\" is none of the metrics to rank by"),
         (["points", "points"], "listed twice"),
     ],
 )

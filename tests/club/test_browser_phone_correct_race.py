@@ -1,0 +1,115 @@
+"""Two phones at one table correcting the same hand at once, in Debian's chromium at a
+phone's width: each correction names the version of the hand it corrects (its hidden
+`changed_at`, club.recording.hand_correct), so the one sent second, from the hand as it
+was, is refused with 409 in words saying who corrected it, when, and what it now reads,
+nothing written, the form as typed (law 5, ruling E9); queued offline, it is refused the
+same when it goes out, once, and the phone says why.
+Screenshots in artifacts/screenshots/phone-correct-race-*.png."""
+
+import re
+import time
+
+import pytest
+
+from scoring.models import Hand, HandCorrection
+from tests.browser import shot
+from tests.worlds import club_in_play
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+def two_phones(browser_page, live_server, played):
+    first = browser_page
+    first.set_viewport_size(PHONE)
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first.goto(url)
+    second = first.context.browser.new_context(viewport=PHONE).new_page()
+    second.goto(url)
+    # Both players open hand 1's correction.
+    for page in (first, second):
+        page.get_by_test_id("last-hand").locator("> summary").click()
+    return first, second
+
+
+def correct(page, *, makers: str | None = None, tricks: str | None = None) -> None:
+    form = page.locator("form[data-kind=correct]")
+    if makers:
+        form.locator(f"input[name=makers][value={makers}]").check()
+    if tricks:
+        form.locator("input[name=tricks]").fill(tricks)
+    page.get_by_test_id("correct-hand").click()
+
+
+def sheet(played) -> list[tuple[str, int]]:
+    return [(h.data["makers"], h.data["tricks"]) for h in Hand.objects.filter(rubber=played.rubber)]
+
+
+def said(page) -> str:
+    return re.sub(r"\s+", " ", page.get_by_test_id("phone-error").inner_text())
+
+
+WORDS = re.compile(
+    r"Not recorded\. The other phone at the table corrected hand 1 at \d\d:\d\d, since this "
+    r"phone read it: it now reads .*five tricks.*\. So this correction was not recorded; "
+    r"look again at hand 1 and correct it if it is still wrong\."
+)
+
+
+def test_the_second_correction_of_one_hand_is_refused_in_words(browser_page, live_server, played):
+    first, second = two_phones(browser_page, live_server, played)
+    correct(second, tricks="5")
+    second.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+    # The first phone, its panel open, still shows hand 1 as it was: its correction (E-W
+    # made it) is of that, and would put the five tricks back to three.
+    correct(first, makers="EW")
+    first.get_by_test_id("phone-error").wait_for()
+    assert WORDS.fullmatch(said(first)), said(first)
+    assert sheet(played) == [("NS", 5)]
+    assert HandCorrection.objects.count() == 1
+    # What the player typed is kept, in its panel, open.
+    form = first.locator("form[data-kind=correct]")
+    assert first.get_by_test_id("last-hand").get_attribute("open") is not None
+    assert form.locator("input[name=makers][value=EW]").is_checked()
+    assert first.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(first, "phone-correct-race-1-refused")
+    # Having looked again, the player sends it: it is made, of the hand as it now is.
+    form.locator("input[name=tricks]").fill("5")
+    first.get_by_test_id("correct-hand").click()
+    first.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+    assert sheet(played) == [("EW", 5)]
+
+
+def test_a_queued_correction_of_a_hand_corrected_since_is_refused_once(
+    browser_page, live_server, played
+):
+    first, second = two_phones(browser_page, live_server, played)
+    answers = []
+    first.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    first.context.set_offline(True)
+    correct(first, makers="EW")
+    first.get_by_test_id("phone-queue").filter(has_text="Not sent yet").wait_for()
+    # Meanwhile the other phone corrects hand 1.
+    correct(second, tricks="5")
+    second.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+
+    first.context.set_offline(False)
+    first.evaluate("window.dispatchEvent(new Event('online'))")
+    first.get_by_test_id("phone-error").wait_for()
+    assert WORDS.fullmatch(said(first)), said(first)
+    assert first.get_by_test_id("phone-queue").is_hidden()
+    shot(first, "phone-correct-race-2-queued")
+    time.sleep(4)  # past the queue's retry: the refused correction is not sent again
+    assert answers == [409]
+    assert sheet(played) == [("NS", 5)]
+    assert HandCorrection.objects.count() == 1
+    assert first.evaluate(
+        "!JSON.parse(localStorage.getItem('cardclub-phone-queue:' + location.pathname)).length"
+    )

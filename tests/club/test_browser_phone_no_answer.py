@@ -1,0 +1,65 @@
+"""A hand's request the service never answers, in Debian's chromium at a phone's width:
+the phone's queue gives it up after its time limit (REQUEST_TIMEOUT_MS, 15 s, in
+static/js/phone-queue.js) and treats it as a network failure, the hand kept and sent
+again by itself; never lost, and never doubled when the first request did land (the retry
+carries the same Idempotency-Key and is answered from the first).
+Screenshot in artifacts/screenshots/phone-no-answer.png."""
+
+import re
+
+import pytest
+
+from scoring.models import Hand
+from tests.browser import enter_hand, shot
+from tests.worlds import club_in_play
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+HAND = re.compile(r"/hand/$")
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
+def sent_once_unanswered(page, *, lands: bool) -> list[str]:
+    """Route the phone's hand posts: the first gets no answer (it reaches the service when
+    `lands`, then its answer is lost; else it never arrives), the rest go through. The
+    Idempotency-Keys sent, in order."""
+    keys: list[str] = []
+
+    def handle(route):
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) > 1:
+            route.continue_()
+        elif lands:
+            route.fetch()  # recorded; its answer never reaches the phone
+
+    page.route(HAND, handle)
+    return keys
+
+
+@pytest.mark.parametrize("lands", [True, False], ids=["landed", "never-arrived"])
+def test_a_hand_whose_request_never_answers_is_sent_again_and_recorded_once(
+    browser_page, live_server, played, lands
+):
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{played.table.token}/")
+    keys = sent_once_unanswered(page, lands=lands)
+    enter_hand(page, makers="EW", tricks=4)
+    queue = page.get_by_test_id("phone-queue")
+    # Past the limit, the phone says so and keeps the hand.
+    queue.filter(has_text="did not answer in 15 seconds").wait_for(timeout=20000)
+    assert "Not sent yet: 1 hand waiting (hand 2)" in queue.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, f"phone-no-answer-{'landed' if lands else 'lost'}")
+    # Sent again by itself: recorded once.
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for(timeout=10000)
+    assert queue.is_hidden()
+    assert len(keys) == 2 and keys[0] == keys[1]
+    recorded = Hand.objects.filter(rubber=played.rubber).order_by("number")
+    assert [(h.data["makers"], h.data["tricks"]) for h in recorded] == [("NS", 3), ("EW", 4)]

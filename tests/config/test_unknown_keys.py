@@ -1,0 +1,190 @@
+"""A body key an API endpoint does not know is refused (core.inputs.BodyInput,
+docs/architecture.md "Unknown keys are refused"): 400 in the API's error shape, code
+`unknown_key`, `field` the key, the message naming the keys the endpoint takes, and
+nothing written. A misspelt key was ignored: `evening_ids` for a ladder's `evenings` made
+a ladder with no evenings (201)."""
+
+import ast
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from club import api as club_api
+from club import api_confirm, api_evenings
+from core.inputs import BodyInput
+from scoring import api as scoring_api
+from scoring import hand_input
+from tests.worlds import club_in_play
+from tournaments import api as tournaments_api
+from tournaments.models import Tournament
+
+WRITES = ("post", "put", "patch", "delete")
+UNKNOWN = "not_a_key"
+
+
+def _refused_naming(answer, field: str, *known: str) -> dict:
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert error["code"] == "unknown_key", error
+    assert error["field"] == field, error
+    for key in known:
+        assert key in error["message"], error
+    return error
+
+
+@pytest.fixture
+def world(db, django_capture_on_commit_callbacks):
+    """The schema fuzz's world (tests/worlds.py): a club with an evening, its table's
+    rubber and a ladder "winter"; its secretary is staff too, so that every write door
+    (a club's creation among them) lets him in and reads his body."""
+    from club.secretary_tokens import token_issue
+
+    played = club_in_play(django_capture_on_commit_callbacks)
+    played.secretary.is_staff = True
+    played.secretary.save()
+    key, _ = token_issue(user=played.secretary)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    played.client = client
+    return played
+
+
+def test_a_ladder_with_a_misspelt_key_is_refused_and_not_made(world):
+    """The example: `evening_ids` (the field is `evenings`) made a ladder counting no
+    evening."""
+    answer = world.client.post(
+        "/api/v1/clubs/somerset/tournaments/",
+        {"name": "Spring", "slug": "spring", "kind": "ladder", "evening_ids": [world.evening.pk]},
+        format="json",
+    )
+    error = _refused_naming(answer, "evening_ids", "evenings", "name", "kind")
+    assert "Unknown key 'evening_ids'" in error["message"]
+    assert not Tournament.objects.filter(slug="spring").exists()
+
+
+def test_a_patch_with_an_unknown_key_changes_nothing(world):
+    answer = world.client.patch(
+        "/api/v1/clubs/somerset/", {"name": "Renamed", "public": True}, format="json"
+    )
+    _refused_naming(answer, "public", "is_public", "name")
+    world.club.refresh_from_db()
+    assert world.club.name != "Renamed"
+
+
+def test_a_key_inside_a_list_of_answers_is_named_by_its_path(world):
+    """Closing an evening: the service reads the answers itself (club.closing); a key no
+    answer takes is still refused, by its path, and the evening stays open."""
+    answer = world.client.post(
+        f"/api/v1/clubs/somerset/evenings/{world.evening.pk}/close/",
+        {"rubbers": [{"table": 1, "rubber": 1, "outcom": "abandoned", "reason": "late"}]},
+        format="json",
+    )
+    _refused_naming(answer, "rubbers[0].outcom", "outcome", "reason")
+    world.evening.refresh_from_db()
+    assert world.evening.status != "closed"
+
+
+def test_a_key_beside_a_scoresheet_is_named_with_the_keys_it_takes(world):
+    answer = APIClient().post(
+        "/api/v1/scoresheets/score",
+        {"ruleset": "euchre-somerset-1888", "hands": [], "stakes": "0.25"},
+        format="json",
+    )
+    _refused_naming(answer, "stakes", "stake", "hands", "closed")
+
+
+def test_a_form_post_s_csrf_token_is_no_unknown_key(world):
+    """The API reads form encodings too, and a browser's form sends its CSRF token: it is
+    never refused as an unknown key (a member added by a logged-in secretary's form)."""
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(world.secretary)
+    page = client.get("/api/v1/me/")
+    token = page.cookies["csrftoken"].value if "csrftoken" in page.cookies else None
+    if token is None:
+        client.get("/accounts/login/")
+        token = client.cookies["csrftoken"].value
+    answer = client.post(
+        "/api/v1/clubs/somerset/members/",
+        {"name": "Edna", "csrfmiddlewaretoken": token},
+        HTTP_X_CSRFTOKEN=token,
+    )
+    assert answer.status_code == 201, answer.content
+
+
+def _schema(client) -> dict:
+    answer = client.get("/api/schema/", {"format": "json"})
+    assert answer.status_code == 200
+    return json.loads(answer.content)
+
+
+def _path(template: str, world) -> str:
+    real = {
+        "slug": "somerset",
+        "tslug": "winter",
+        "number": 1,
+        "rubber": 1,
+        "hand": 1,
+        "member": world.members["Ann"].pk,
+    }
+    pks = {
+        "members": world.members["Ann"].pk,
+        "players": world.members["Ann"].pk,
+        "rubbers": world.rubber.pk,
+        "evenings": world.evening.pk,
+    }
+    for name, value in real.items():
+        template = template.replace("{" + name + "}", str(value))
+    for collection, pk in pks.items():  # the {pk} (or {id}) after its collection's name
+        for name in ("pk", "id"):
+            template = template.replace(f"/{collection}/{{{name}}}/", f"/{collection}/{pk}/")
+    return template
+
+
+def test_every_write_endpoint_with_a_body_refuses_an_unknown_key(world):
+    """Walk the OpenAPI schema (drf-spectacular) as the fuzz does: every write that takes
+    a body, sent an unknown key beside what it needs to be read, answers 400 naming it."""
+    schema = _schema(world.client)
+    walked = []
+    for template, operations in schema["paths"].items():
+        for method in WRITES:
+            operation = operations.get(method)
+            if not operation or "requestBody" not in operation:
+                continue
+            body = {UNKNOWN: 1}
+            ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            properties = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
+            if "hand" in properties:
+                body["hand"] = {}  # the rubber's door reads a body without one as a bare hand
+            if template.endswith("/events/"):
+                body["type"] = "arrive"  # the service checks an action's keys by its type
+            answer = getattr(world.client, method)(_path(template, world), body, format="json")
+            error = _refused_naming(answer, UNKNOWN)
+            assert "takes" in error["message"], (template, error)
+            walked.append(f"{method.upper()} {template}")
+    # Every door with a body was walked (the schema lists twenty-odd).
+    assert len(walked) >= 20, walked
+    assert "POST /api/v1/clubs/{slug}/tournaments/" in walked
+
+
+API_MODULES = (club_api, api_confirm, api_evenings, scoring_api, hand_input, tournaments_api)
+
+
+@pytest.mark.parametrize("module", API_MODULES, ids=lambda m: m.__name__)
+def test_every_input_serializer_of_the_api_is_a_body_input(module):
+    """One way for every input: each serializer of a body (named `...Input`) derives
+    from core.inputs.BodyInput, so a new one cannot forget the rule."""
+    tree = ast.parse(Path(inspect.getsourcefile(module)).read_text())
+    names = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Input")
+    ]
+    assert names
+    for name in names:
+        cls = getattr(module, name)
+        if name == "HandInput":  # the forms' input object (scoring.hand_input), no serializer
+            continue
+        assert issubclass(cls, BodyInput), f"{module.__name__}.{name} is not a BodyInput"

@@ -1,0 +1,99 @@
+"""Posts the director's page never sends (a crafted post, a page kept from another
+tournament): each refused in words naming its field (the player, the evening, the table,
+the round, the metrics to rank by) and what to do, never as a bare "give a whole number",
+and never listing the metrics by their internal keys, only by the names the page's lists
+show; nothing changes."""
+
+import re
+
+import pytest
+
+from tournaments.metrics import METRICS
+from tournaments.models import Tournament
+
+from .test_director_corrections import words
+from .test_tournament_end import act
+
+pytestmark = pytest.mark.django_db
+
+NAMES = (
+    "points won, net rubber points, rubbers won, rounds won, games won, marches, lone hands "
+    "made, euchres suffered, bridge honours, head-to-head and stake won"
+)
+
+
+def refused(answer) -> str:
+    """The page's refusals (role="alert"), in words."""
+    assert answer.status_code == 400
+    alerts = re.findall(r'role="alert"[^>]*>(.*?)</p>', answer.content.decode(), re.S)
+    return " ".join(words(type("R", (), {"content": a.encode()})) for a in alerts)
+
+
+def no_keys(said: str) -> None:
+    for key in METRICS:
+        if "_" in key:
+            assert key not in said, key
+    assert "Give a whole number" not in said
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        ({"action": "leave", "member": "abc"}, "The player is chosen from the tournament's "
+         "list of players, and 'abc' is none of them: reload the page and choose again."),
+        ({"action": "bye", "member": "1e3"}, "The player is chosen from the tournament's list "
+         "of players, and '1e3' is none of them"),
+        ({"action": "unbye", "member": "-2"}, "The player is chosen from the tournament's list"),
+        ({"action": "new_link", "table": "two"}, "The table is chosen from the tournament's "
+         "tables by its number, and 'two' is none of them"),
+        ({"action": "end", "round": "last"}, "The round to end the tournament after is the "
+         "latest seated, by its number, and 'last' is none of them"),
+        ({"action": "precedence", "precedence": ["luck"]}, "'luck' is none of the metrics to "
+         f"rank by: choose each from {NAMES}."),
+        ({"action": "precedence", "precedence": ["points", "points"]}, "Points won is listed "
+         "twice: each metric ranks once."),
+        ({"action": "precedence", "precedence": ["", ""]}, "Choose at least one metric to rank "
+         f"by, the one that decides most first, from {NAMES}."),
+    ],
+)  # fmt: skip
+def test_a_progressives_crafted_post_is_refused_in_words(directing, round_one, form, said):
+    before = Tournament.objects.get(pk=round_one.pk).precedence
+    shown = refused(act(directing, round_one, **form))
+    assert said in shown
+    no_keys(shown)
+    assert Tournament.objects.get(pk=round_one.pk).precedence == before
+    assert not round_one.players.exclude(left_round=None).exists()
+    assert not round_one.players.exclude(bye_rounds=[]).exists()
+
+
+def test_a_ladders_crafted_evening_is_refused_in_words(client, secretary, ladder):
+    client.force_login(secretary)
+    shown = refused(act(client, ladder, action="attach", evening="abc"))
+    assert (
+        "The evening is chosen from the club's list of evenings, and 'abc' is none of them"
+    ) in shown
+    no_keys(shown)
+    assert ladder.evenings.count() == 1
+
+
+def test_the_api_names_the_metrics_with_their_keys(round_one, director):
+    """The API's words are its keys: a metric it does not know is refused with each key
+    and the name the pages give it."""
+    from tests.conftest import token_client
+
+    from .test_tournament_end import api_url
+
+    api = token_client(director)
+    url = api_url(round_one, "")[:-1]
+    error = api.patch(url, {"precedence": ["luck"]}, format="json").json()["error"]
+    assert error["field"].startswith("precedence")
+    assert error["message"].startswith(
+        "'luck' is none of the metrics to rank by: give each by its key, 'points' (points "
+        "won), 'net_rubber_points' (net rubber points), "
+    )
+    error = api.patch(url, {"precedence": "points"}, format="json").json()["error"]
+    assert error["field"] == "precedence"
+    assert error["message"] == (
+        "The metrics to rank by are a list of their keys, the one that decides most first, "
+        'such as ["rounds_won", "points"].'
+    )
