@@ -63,3 +63,32 @@ def enter_at_once(pages, tricks: int) -> None:
         fill_hand(page, makers=makers, tricks=tricks)
     for page in pages:
         page.evaluate("document.querySelector('form.hand[data-kind=record]').requestSubmit()")
+
+
+PHONE = {"width": 360, "height": 740}  # a phone's screen, in CSS pixels
+
+
+def open_phone(page, url: str):
+    """Open URL (a table's phone page, /t/... or /p/...) on PAGE at a phone's width.
+    Returns the page."""
+    page.set_viewport_size(PHONE)
+    page.goto(url)
+    return page
+
+
+def open_two_phones(page, url: str):
+    """Two phones at one table: PAGE opens URL at a phone's width, and a second phone, a
+    browser context of its own (its own storage, so its own queue), opens it too.
+    Returns (first, second)."""
+    open_phone(page, url)
+    second = page.context.browser.new_context(viewport=PHONE).new_page()
+    second.goto(url)
+    return page, second
+
+
+def enter_hand_offline(page, *, makers: str, tricks: int, waiting: str) -> None:
+    """Cut the phone's network, enter the next hand (`enter_hand`) and wait until the
+    phone's queue says WAITING (its words, e.g. "Not sent yet: 1 hand")."""
+    page.context.set_offline(True)
+    enter_hand(page, makers=makers, tricks=tricks)
+    page.get_by_test_id("phone-queue").filter(has_text=waiting).wait_for()

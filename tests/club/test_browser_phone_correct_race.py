@@ -12,12 +12,10 @@ import time
 import pytest
 
 from scoring.models import Hand, HandCorrection
-from tests.browser import shot
+from tests.browser import PHONE, open_two_phones, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
@@ -26,13 +24,8 @@ def played(django_capture_on_commit_callbacks):
     return club_in_play(django_capture_on_commit_callbacks)
 
 
-def two_phones(browser_page, live_server, played):
-    first = browser_page
-    first.set_viewport_size(PHONE)
-    url = f"{live_server.url}/t/{played.table.token}/"
-    first.goto(url)
-    second = first.context.browser.new_context(viewport=PHONE).new_page()
-    second.goto(url)
+def two_phones_correcting_hand_1(browser_page, live_server, played):
+    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
     # Both players open hand 1's correction.
     for page in (first, second):
         page.get_by_test_id("last-hand").locator("> summary").click()
@@ -64,7 +57,7 @@ WORDS = re.compile(
 
 
 def test_the_second_correction_of_one_hand_is_refused_in_words(browser_page, live_server, played):
-    first, second = two_phones(browser_page, live_server, played)
+    first, second = two_phones_correcting_hand_1(browser_page, live_server, played)
     correct(second, tricks="5")
     second.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
     # The first phone, its panel open, still shows hand 1 as it was: its correction (E-W
@@ -90,7 +83,7 @@ def test_the_second_correction_of_one_hand_is_refused_in_words(browser_page, liv
 def test_a_queued_correction_of_a_hand_corrected_since_is_refused_once(
     browser_page, live_server, played
 ):
-    first, second = two_phones(browser_page, live_server, played)
+    first, second = two_phones_correcting_hand_1(browser_page, live_server, played)
     answers = []
     first.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
     first.context.set_offline(True)

@@ -9,12 +9,11 @@ import pytest
 
 from club import evenings, services
 from scoring.models import Hand
-from tests.browser import fill_hand, shot
+from tests.browser import PHONE, enter_hand, enter_hand_offline, open_phone, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 QUEUED = (
     "Object.keys(localStorage).filter(k => k.startsWith('cardclub-phone-queue:'))"
     ".reduce((n, k) => n + JSON.parse(localStorage[k]).length, 0)"
@@ -28,10 +27,9 @@ def played(django_capture_on_commit_callbacks):
 
 
 def queue_two_hands_offline(page):
-    page.context.set_offline(True)
-    fill_hand(page, makers="EW", tricks=5).get_by_test_id("record-hand").click()
+    enter_hand_offline(page, makers="EW", tricks=5, waiting="Not sent yet: 1 hand")
     page.wait_for_timeout(1600)  # not the same tap twice
-    fill_hand(page, makers="NS", tricks=4).get_by_test_id("record-hand").click()
+    enter_hand(page, makers="NS", tricks=4)
     page.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 2 hands").wait_for()
 
 
@@ -43,9 +41,7 @@ def listed(page) -> list[str]:
 def test_hands_waiting_when_the_table_gets_a_fresh_card_are_listed_not_lost(
     browser_page, live_server, played
 ):
-    page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server.url}/t/{played.table.token}/")
+    page = open_phone(browser_page, f"{live_server.url}/t/{played.table.token}/")
     queue_two_hands_offline(page)
 
     # The secretary gives the table a fresh card; the phone's network comes back and its
@@ -81,12 +77,8 @@ def test_hands_waiting_when_the_table_gets_a_fresh_card_are_listed_not_lost(
 def test_a_hand_waiting_when_the_evening_closes_is_listed_on_reload(
     browser_page, live_server, played
 ):
-    page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server.url}/t/{played.table.token}/")
-    page.context.set_offline(True)
-    fill_hand(page, makers="EW", tricks=5).get_by_test_id("record-hand").click()
-    page.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 1 hand").wait_for()
+    page = open_phone(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    enter_hand_offline(page, makers="EW", tricks=5, waiting="Not sent yet: 1 hand")
 
     # The evening is closed meanwhile; the player reloads the page once back online, before
     # the queue has tried again: the dead page itself lists what was waiting.

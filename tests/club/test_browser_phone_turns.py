@@ -9,12 +9,10 @@ Screenshots in artifacts/screenshots/phone-turns-*.png."""
 import pytest
 
 from scoring.models import Hand
-from tests.browser import enter_hand, fill_hand, shot
+from tests.browser import PHONE, enter_hand, fill_hand, open_two_phones, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
@@ -31,12 +29,7 @@ def next_hand(page) -> str:
 def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     browser_page, live_server, played
 ):
-    first = browser_page
-    first.set_viewport_size(PHONE)
-    url = f"{live_server.url}/t/{played.table.token}/"
-    first.goto(url)
-    second = first.context.browser.new_context(viewport=PHONE).new_page()
-    second.goto(url)
+    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
     assert "Cora deals hand 2" in first.inner_text("#table-live")
 
     enter_hand(second, makers="EW", tricks=3)
@@ -65,12 +58,7 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
 
 
 def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_server, played):
-    first = browser_page
-    first.set_viewport_size(PHONE)
-    url = f"{live_server.url}/t/{played.table.token}/"
-    first.goto(url)
-    second = first.context.browser.new_context(viewport=PHONE).new_page()
-    second.goto(url)
+    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
     first.get_by_test_id("last-hand").locator("> summary").click()  # reading hand 1
     before = first.inner_text("#table-sheet")
 
@@ -84,12 +72,7 @@ def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_se
 
 
 def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_server, played):
-    first = browser_page
-    first.set_viewport_size(PHONE)
-    url = f"{live_server.url}/t/{played.table.token}/"
-    first.goto(url)
-    second = first.context.browser.new_context(viewport=PHONE).new_page()
-    second.goto(url)
+    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
     # Law 102 ticked without a lone hand: refused at once, the form back as it was sent.
     form = fill_hand(first, makers="NS", tricks=4)
     form.locator("details.irregular summary").click()
@@ -109,12 +92,7 @@ def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_
 
 
 def test_a_phone_left_idle_follows_the_other_phones_correction(browser_page, live_server, played):
-    first = browser_page
-    first.set_viewport_size(PHONE)
-    url = f"{live_server.url}/t/{played.table.token}/"
-    first.goto(url)
-    second = first.context.browser.new_context(viewport=PHONE).new_page()
-    second.goto(url)
+    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
 
     # The second phone corrects hand 1: N-S took five tricks, not three (law 5).
     second.get_by_test_id("last-hand").locator("> summary").click()

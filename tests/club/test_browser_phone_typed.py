@@ -7,12 +7,10 @@ the answer to the one before comes and replaces the page's live part
 import pytest
 
 from scoring.models import Hand
-from tests.browser import fill_hand, shot
+from tests.browser import enter_hand_offline, open_phone, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
@@ -24,12 +22,8 @@ def played(django_capture_on_commit_callbacks):
 def test_the_next_hand_typed_while_the_last_waits_is_kept_when_it_is_recorded(
     browser_page, live_server, played
 ):
-    page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server.url}/t/{played.table.token}/")
-    page.context.set_offline(True)
-    fill_hand(page, makers="EW", tricks=5).get_by_test_id("record-hand").click()
-    page.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 1 hand").wait_for()
+    page = open_phone(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    enter_hand_offline(page, makers="EW", tricks=5, waiting="Not sent yet: 1 hand")
 
     # While hand 2 waits, the table plays hand 3 and a player starts entering it: the
     # makers chosen, a revoke noted, the tricks being typed when the network returns.

@@ -8,12 +8,10 @@ import re
 import pytest
 
 from club import recording
-from tests.browser import enter_hand, shot
+from tests.browser import PHONE, enter_hand, open_phone, shot
 from tournaments.models import TournamentTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PHONE = {"width": 360, "height": 740}
 
 
 def enter(page, *, makers: str, tricks: int):
@@ -24,9 +22,8 @@ def enter(page, *, makers: str, tricks: int):
 def test_deals_queued_for_a_round_that_ended_meanwhile_are_each_listed(
     browser_page, live_server, round_one
 ):
-    page = browser_page
-    page.set_viewport_size(PHONE)
-    page.goto(f"{live_server.url}/p/{TournamentTable.objects.get(number=1).token}/")
+    token = TournamentTable.objects.get(number=1).token
+    page = open_phone(browser_page, f"{live_server.url}/p/{token}/")
     page.context.set_offline(True)
     enter(page, makers="NS", tricks=3)
     enter(page, makers="EW", tricks=4)
