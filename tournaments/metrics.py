@@ -272,6 +272,32 @@ def metric_names(*, game: str = "", fixed_deals: bool = False) -> str:
     return f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
+def no_longer_ranks(tournament, keys: Sequence[str]) -> list[tuple[str, str]]:
+    """Of a saved precedence list `keys`, the metrics that can no longer rank this
+    tournament (saved before the lists offered only those that can, or its game or format
+    changed since), each as (title, why in words with its ruling): everyone is equal on
+    such a metric, so it decides no place, and the director's lists leave it out."""
+    from scoring.rules.games import GAMES
+
+    game = GAMES.get(tournament.ruleset)
+    kind = game.kind if game else ""
+    fixed = bool(tournament.deals_per_round)
+    left_out = []
+    for key in keys:
+        metric = METRICS.get(key)
+        if metric is None or applies(metric, game=kind, fixed_deals=fixed):
+            continue
+        if fixed and metric.rubbers_only:
+            why = (
+                "no longer ranks a progressive of fixed deals, whose rounds are won on "
+                "points (ruling P1)"
+            )
+        else:
+            why = f"no longer ranks a {game.name} tournament ({metric.never_law or metric.never})"
+        left_out.append((metric.title, why))
+    return left_out
+
+
 def validate_precedence(precedence: Any) -> list[str]:
     """A list of distinct known metric keys; raise ValueError naming the bad one."""
     if not isinstance(precedence, list) or not precedence:

@@ -25,6 +25,7 @@ from club.selectors import clubs_visible_to
 from core.inputs import search_text
 from tournaments import pagecache, selectors
 from tournaments.filters import PLAYER_MAX
+from tournaments.metrics import no_longer_ranks
 from tournaments.models import Tournament
 from tournaments.pagecache import standings_etag
 from tournaments.selectors import MAX_PAGE
@@ -66,6 +67,9 @@ def _render(
         # What the table polls with: the fragment's ETag (static/js/live.js).
         "etag": standings_etag(tournament.pk, number, standings["page"], "fragment", player),
         "rows_html": rows_html(standings["rows"], tournament.club.slug),
+        # A column of the saved list that can no longer rank it (everyone is equal on it),
+        # said in words under the table (tournaments.metrics.no_longer_ranks).
+        "left_out": no_longer_ranks(tournament, [m["key"] for m in standings["precedence"]]),
         # Printed for the wall, the standings say whether they are the final results.
         "final_when": final_when(tournament) if tournament.results_final_at else "",
     }

@@ -34,7 +34,7 @@ from core.errors import UserError
 from core.inputs import whole_number
 from tournaments import rounds, selectors, services, table_links
 from tournaments.forms import TournamentForm, evening_words, metric_choices, precedence_from
-from tournaments.metrics import METRICS, precedence_of
+from tournaments.metrics import METRICS, no_longer_ranks, precedence_of
 from tournaments.models import Tournament, TournamentTable
 from tournaments.movements import Guarantee, MovementError
 
@@ -151,6 +151,8 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
             n for n in seated.get(entry.member.name, []) if n < entry.joined_round
         ]
     precedence = precedence_of(tournament)
+    offered = metric_choices(tournament)
+    titles = dict(offered)  # of the metrics that can rank it
     counted = list(tournament.evenings.order_by("-date", "-id"))
     uncounted = tournament.club.evenings.exclude(pk__in=[e.pk for e in counted])
     if tournament.ruleset:  # a ladder of one rule set counts only its evenings (services)
@@ -179,9 +181,12 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "seat_by_cut": _seated_by_cut(tournament, next_round),
         "players": players,
         "standings": selectors.standings_published(tournament=tournament),
-        "precedence": [(key, METRICS[key].title) for key in precedence if key in METRICS],
-        "precedence_rows": _precedence_rows(precedence, len(metric_choices(tournament))),
-        "metrics": metric_choices(tournament),
+        "precedence": [(key, titles[key]) for key in precedence if key in titles],
+        # The lists hold what can rank it; a saved metric that no longer can is said in
+        # words (it decides no place, and the next save leaves it out), not a blank list.
+        "precedence_rows": _precedence_rows([k for k in precedence if k in titles], len(offered)),
+        "metrics": offered,
+        "left_out": no_longer_ranks(tournament, precedence),
         "counted": counted,
         "uncounted": uncounted,
         "errors": errors or {},

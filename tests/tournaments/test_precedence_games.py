@@ -133,3 +133,44 @@ def test_a_ladder_of_one_game_refuses_another_games_metric(club, commit, directo
     )
     assert answer.status_code == 400
     assert answer.json()["error"]["law"] == "rulings B3, B4"
+
+
+def test_a_saved_metric_that_can_no_longer_rank_is_said_in_words_not_a_blank_list(
+    client, directing, round_one
+):
+    """Saved before the lists offered only what applies: Bridge honours (rulings B3, B4)
+    and rubbers won (ruling P1) at a Euchre progressive of one deal a round. The director's
+    page names each in words, where it showed a blank list and the next save dropped it
+    unsaid; the public standings say why its column decides no place."""
+    Tournament.objects.filter(pk=round_one.pk).update(
+        precedence=["honours", "points", "rubbers_won", "rounds_won"]
+    )
+    answer = directing.get(f"/secretary/tournaments/{round_one.pk}/")
+    page, said = answer.content.decode(), words(answer)
+    assert (
+        "Bridge honours: no longer ranks a Euchre tournament (rulings B3, B4); it is left "
+        "out when you save."
+    ) in said
+    assert (
+        "Rubbers won: no longer ranks a progressive of fixed deals, whose rounds are won on "
+        "points (ruling P1); it is left out when you save."
+    ) in said
+    # The lists start with what still ranks it, in the saved order; none is left blank
+    # in its place.
+    lists = page[page.index("<ol>", page.index('class="precedence"')) :]
+    chosen = [lists.index(f'<option value="{key}" selected>') for key in ("points", "rounds_won")]
+    assert chosen == sorted(chosen)
+    assert lists.index('id="precedence-2"') < chosen[1] < lists.index('id="precedence-3"')
+    assert "Ranked by points won, then rounds won." in said  # on paper
+
+    public = words(client.get(f"/clubs/somerset/tournaments/{round_one.slug}/"))
+    assert (
+        "Bridge honours: no longer ranks a Euchre tournament (rulings B3, B4); everyone is "
+        "equal on it, so it decides no place."
+    ) in public
+
+    act(directing, round_one, action="precedence", precedence=["points", "rounds_won"])
+    round_one.refresh_from_db()
+    assert round_one.precedence == ["points", "rounds_won"]
+    page = directing.get(f"/secretary/tournaments/{round_one.pk}/").content.decode()
+    assert "no longer ranks" not in page
