@@ -169,6 +169,52 @@ def test_every_write_endpoint_with_a_body_refuses_an_unknown_key(world):
     assert "POST /api/v1/clubs/{slug}/tournaments/" in walked
 
 
+def test_every_write_endpoint_without_a_body_refuses_a_body_key(world):
+    """The same rule for the writes that take no body (logout, a sitting's close, a
+    rubber's close, a member's removal, a table's fresh link, a progressive's leave, bye
+    and its taking back, results final, a recalculation): a key sent to one is refused,
+    400 `unknown_key` naming it, "this takes no body" in words, and nothing is done. It
+    was ignored and the write went ahead (a logout sent a key logged out, 204), as if the
+    key had been read."""
+    from club.models import Member
+
+    schema = _schema(world.client)
+    walked = []
+    for template, operations in schema["paths"].items():
+        for method in WRITES:
+            operation = operations.get(method)
+            if not operation or "requestBody" in operation:
+                continue
+            answer = getattr(world.client, method)(
+                _path(template, world), {UNKNOWN: 1}, format="json"
+            )
+            error = _refused_naming(answer, UNKNOWN)
+            assert "this takes no body" in error["message"], (template, error)
+            walked.append(f"{method.upper()} {template}")
+    for door in (
+        "POST /api/v1/auth/logout/",
+        "DELETE /api/v1/clubs/{slug}/members/{id}/",
+        "POST /api/v1/clubs/{slug}/rubbers/{id}/close/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/recalculation/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/results-final/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/leave/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/bye/",
+        "DELETE /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/bye/",
+    ):
+        assert door in walked, (door, walked)
+    # Nothing was done: the token still logs in, and Ann is still a member.
+    assert world.client.get("/api/v1/me/").status_code == 200
+    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+
+
+def test_a_bodyless_write_sent_no_body_or_only_a_form_s_csrf_token_goes_ahead(world):
+    """An empty body, or a browser form's CSRF token alone, is no body key: the write is
+    done (the token logged out)."""
+    answer = world.client.post("/api/v1/auth/logout/", {"csrfmiddlewaretoken": "x"})
+    assert answer.status_code == 204, answer.content
+    assert world.client.get("/api/v1/me/").status_code == 401
+
+
 API_MODULES = (club_api, api_confirm, api_evenings, scoring_api, hand_input, tournaments_api)
 
 
