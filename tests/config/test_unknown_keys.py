@@ -234,3 +234,72 @@ def test_every_input_serializer_of_the_api_is_a_body_input(module):
         if name == "HandInput":  # the forms' input object (scoring.hand_input), no serializer
             continue
         assert issubclass(cls, BodyInput), f"{module.__name__}.{name} is not a BodyInput"
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "words"),
+    [
+        (
+            {"makers": "NS", "tricks": 3, "declarer": "NS"},
+            "hand.declarer",
+            "unknown key 'declarer': a hand of Euchre (Somerset Club laws, 1888) takes makers, "
+            "alone, tricks, revokes, law90, law102 and law50 (no other key is read)",
+        ),
+        (
+            {"hand": {"makers": "NS", "tricks": 3, "trick": 3}},
+            "hand.trick",
+            "unknown key 'trick': a hand of Euchre (Somerset Club laws, 1888) takes makers, "
+            "alone, tricks, revokes, law90, law102 and law50 (no other key is read)",
+        ),
+    ],
+)
+def test_a_key_inside_a_hand_is_refused_naming_the_keys_a_hand_takes(world, hand, field, words):
+    """Inside a hand the keys are the laws' (scoring.rules.base.check_mapping): a key a
+    hand of this game does not take is refused by its path, with the keys it does take,
+    in words, as a body's unknown key is; it said only "unknown key 'declarer'"."""
+    hands = world.rubber.hands.count()
+    answer = world.client.post(
+        f"/api/v1/clubs/somerset/rubbers/{world.rubber.pk}/hands/", hand, format="json"
+    )
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert (error["field"], error["message"]) == (field, words), error
+    assert world.rubber.hands.count() == hands
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        (
+            {"ruleset": "bridge-elwell-1907", "hands": [
+                {"declarer": "NS", "trump": "S", "tricks": 8, "trumps": "S"}]},
+            "hands[0].trumps",
+            "unknown key 'trumps': a hand of Bridge (Elwell's laws, revised 1907) takes "
+            "declarer, trump, doubles, tricks, honours, chicane and revokes (no other key is "
+            "read)",
+        ),
+        (
+            {"ruleset": "bridge-elwell-1907", "hands": [
+                {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
+                 "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
+            "hands[0].honours.aces",
+            "unknown key 'aces': a hand's honours takes side, held and in_one_hand (no other "
+            "key is read)",
+        ),
+        (
+            {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
+                {"maker": "0", "tricks": 3, "called": "AS"}]},
+            "deals[0].called",
+            "unknown key 'called': a deal of Call-Ace Euchre (Foster, 1905) takes maker, "
+            "partner, alone, tricks, revoke, void, no_score and wrong_cards (no other key is "
+            "read)",
+        ),
+    ],
+)  # fmt: skip
+def test_every_game_names_the_keys_its_hand_takes(body, field, words):
+    """The same in Bridge's hands and their honours and in Call-Ace's deals, on the
+    stateless score sheet (scoring.rules.base.check_mapping)."""
+    answer = APIClient().post("/api/v1/scoresheets/score", body, format="json")
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert (error["field"], error["message"]) == (field, words), error
