@@ -272,5 +272,13 @@ class NoBodyInput(BodyInput):
     @classmethod
     def refuse_any_key(cls, request) -> None:
         """Refuse the request's first body key (a UserError, 400), before anything is
-        written; the view calls it once it has found what the request is about."""
-        cls.check_keys(request.data)
+        written; the view calls it once it has found what the request is about. A body
+        of a type the API does not read (text/plain) has no keys and is not read, as
+        before: such a write answers no 415 (its schema lists none)."""
+        from rest_framework.exceptions import UnsupportedMediaType
+
+        try:
+            data = request.data
+        except UnsupportedMediaType:
+            return
+        cls.check_keys(data)
