@@ -19,7 +19,7 @@ from club.selectors import clubs_managed_by, clubs_visible_to, members_of, rubbe
 from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
-from core.inputs import BodyInput, WholeNumberField
+from core.inputs import BodyInput, NoBodyInput, WholeNumberField
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 
 CENT = Decimal("0.01")
@@ -160,6 +160,7 @@ class MemberDetailView(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request, slug, pk):
         member = self.get_member(request, slug, pk, write=True)
+        NoBodyInput.refuse_any_key(request)
         try:
             member.delete()
         except ProtectedError as exc:
@@ -233,6 +234,7 @@ class LogoutView(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request):
+        NoBodyInput.refuse_any_key(request)
         if isinstance(request.auth, ApiToken):
             secretary_tokens.token_logout(token=request.auth)
         elif table_of_request(request) is not None:

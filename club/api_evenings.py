@@ -15,7 +15,7 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
-from core.inputs import AmountField, BodyInput, WholeNumberField
+from core.inputs import AmountField, BodyInput, NoBodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField
 from scoring.api import CORRECT_CONFLICT, REMOVE_CONFLICT, CorrectionInput, RemoveInput
 from scoring.hand_input import HandRecordInput
@@ -348,6 +348,7 @@ class TableCloseSittingView(APIView):
     def post(self, request, slug, pk, number):
         evening = _evening(request, slug, pk, for_table=True)
         _table_may_act(request, evening, number)
+        NoBodyInput.refuse_any_key(request)
         evenings.evening_close_sitting(
             evening_id=evening.pk, table_number=number, user=request.user
         )
@@ -416,6 +417,7 @@ class TableNewLinkView(APIView):
     def post(self, request, slug, pk, number):
         evening = _evening(request, slug, pk, write=True)
         table = get_object_or_404(Table, evening=evening, number=number)
+        NoBodyInput.refuse_any_key(request)
         table = services.table_renew_link(table_id=table.pk, user=request.user)
         return Response(
             {"number": table.number, "link": phone_links.table_link(request, table)},

@@ -221,7 +221,7 @@ class BodyInput(serializers.Serializer):
             f"Unknown key '{key[:_KEY_SHOWN]}': this takes {_listed(self.known_keys())} "
             "(no other key is read)."
             if self.known_keys()
-            else f"Unknown key '{key[:_KEY_SHOWN]}': this takes no keys."
+            else f"Unknown key '{key[:_KEY_SHOWN]}': this takes no body (nothing in it is read)."
         )
 
     def _first_unknown(self, data: Mapping) -> str | None:
@@ -261,3 +261,24 @@ class BodyInput(serializers.Serializer):
             elif isinstance(child, BodyInput) and isinstance(value, list):
                 for index, item in enumerate(value):
                     child._check_keys(item, f"{path}[{index}]")
+
+
+class NoBodyInput(BodyInput):
+    """The body of a write that takes none (a logout, a rubber's close, a member's
+    removal, a progressive's bye...): any key in it is refused as a body's unknown key
+    is, code "unknown_key", `field` the key, "this takes no body" in words, and nothing is
+    done. Sent no body, or only a browser form's CSRF token, the write goes ahead."""
+
+    @classmethod
+    def refuse_any_key(cls, request) -> None:
+        """Refuse the request's first body key (a UserError, 400), before anything is
+        written; the view calls it once it has found what the request is about. A body
+        of a type the API does not read (text/plain) has no keys and is not read, as
+        before: such a write answers no 415 (its schema lists none)."""
+        from rest_framework.exceptions import UnsupportedMediaType
+
+        try:
+            data = request.data
+        except UnsupportedMediaType:
+            return
+        cls.check_keys(data)

@@ -26,7 +26,7 @@ from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
 from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
 from core.compiled import Compiled
-from core.inputs import BodyInput, MomentField, WholeNumberField
+from core.inputs import BodyInput, MomentField, NoBodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField, clean_name
 from scoring import selectors, services
 from scoring.hand_input import HandField, HandRecordInput
@@ -633,5 +633,6 @@ class RubberCloseView(APIView):
     @extend_schema(request=None, responses=ScoresheetOutput)
     def post(self, request, slug, pk):
         rubber = _rubber(request, slug, pk, to_write=True)
+        NoBodyInput.refuse_any_key(request)
         rubber = recording.sitting_close(rubber_id=rubber.pk)
         return Response(selectors.rubber_scoresheet(rubber=rubber))

@@ -59,7 +59,11 @@ def rubber_sheet(rubber, club, *, scoresheet: dict | None = None) -> dict:
     if scoresheet is None:
         scoresheet = rubber_scoresheet(rubber=rubber)
     raw = with_confirmations(scoresheet, rubber=rubber, club=club)
-    return scoresheet_display(raw)  # a round of fixed deals: its verdict (rulings P1, P2)
+    sheet = scoresheet_display(raw)  # a round of fixed deals: its verdict (rulings P1, P2)
+    if sheet["ledger"] and sheet["no_stake"]:
+        # Not played for money: at a progressive's round, ruling P2 says so.
+        sheet["progressive_round"] = rubber.pk in rubber_places([rubber])
+    return sheet
 
 
 def scoresheet_display(sheet: dict) -> dict:
@@ -86,6 +90,9 @@ def scoresheet_display(sheet: dict) -> dict:
         "winner_words": winners(sheet.get("players"), sheet["rubber"]["winner"]) or None,
         "value": sheet["rubber"]["value"],
         "ledger": _ledger(sheet),
+        # Played for no stake (0): its ledger settles nothing, and the sheet says so in
+        # words, not as "0.00" for each player (rulings M1, P2).
+        "no_stake": _no_stake(sheet.get("stake")),
     }
     if kind == "call_ace":
         display.update(_call_ace(sheet))
@@ -99,6 +106,14 @@ def scoresheet_display(sheet: dict) -> dict:
             display["round"] = _fixed_deals(sheet)
             display["ledger"] = _ledger({**sheet, "ledger": sheet["round"]["money"]})
     return display
+
+
+def _no_stake(stake) -> bool:
+    """Whether a sheet's stake (its text, as the scoresheet has it) is none at all."""
+    try:
+        return Decimal(stake or 0) == 0
+    except ArithmeticError:
+        return False
 
 
 def _fixed_deals(sheet: dict) -> dict:
@@ -153,7 +168,7 @@ def _fixed_deals(sheet: dict) -> dict:
         "verdict": verdict,
         "difference": abs(points[0] - points[1]),
         # Ruling P2: a progressive without a stake settles nothing.
-        "no_stake": Decimal(sheet.get("stake") or 0) == 0,
+        "no_stake": _no_stake(sheet.get("stake")),
     }
 
 

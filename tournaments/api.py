@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, paginated
 from config.schema import ErrorOutput
-from core.inputs import BodyInput, WholeNumberField
+from core.inputs import BodyInput, NoBodyInput, WholeNumberField
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
 from scoring.rules.games import GAMES
@@ -311,6 +311,7 @@ class RecalculationView(APIView):
     def post(self, request, slug, tslug):
         club = club_for_director(request, slug, write=True)
         tournament = selectors.tournament_for(club=club, slug=tslug, user=request.user)
+        NoBodyInput.refuse_any_key(request)
         services.standings_request_full(tournament_id=tournament.pk)
         return Response(
             services.standings_progress(tournament_id=tournament.pk),
@@ -392,6 +393,7 @@ class TournamentPlayerLeaveView(APIView):
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
+        NoBodyInput.refuse_any_key(request)
         entry = rounds.tournament_withdraw(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
@@ -404,6 +406,7 @@ class TournamentPlayerByeView(APIView):
     @extend_schema(request=None, responses=EntryOutput)
     def post(self, request, slug, tslug, member):
         tournament = _director_tournament(request, slug, tslug, write=True)
+        NoBodyInput.refuse_any_key(request)
         entry = rounds.tournament_bye(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
@@ -412,6 +415,7 @@ class TournamentPlayerByeView(APIView):
         """The bye asked for the next round taken back before it is seated (the director's
         page: "Plays after all")."""
         tournament = _director_tournament(request, slug, tslug, write=True)
+        NoBodyInput.refuse_any_key(request)
         entry = rounds.tournament_bye_cancel(tournament=tournament, member_id=member)
         return Response(EntryOutput(entry).data)
 
@@ -506,5 +510,6 @@ class ResultsFinalView(APIView):
     )  # fmt: skip
     def post(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug, write=True)
+        NoBodyInput.refuse_any_key(request)
         final = rounds.tournament_results_final(tournament_id=tournament.pk)
         return Response(TournamentOutput(final).data)

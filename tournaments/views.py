@@ -13,6 +13,7 @@ tournaments and whose pages name them, get the page rendered for them.
 """
 
 import html
+from decimal import Decimal
 
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.template.loader import render_to_string
@@ -22,6 +23,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from club.selectors import clubs_visible_to
+from club.selectors_room import money_words
 from core.inputs import search_text
 from tournaments import pagecache, selectors
 from tournaments.filters import PLAYER_MAX
@@ -66,7 +68,9 @@ def _render(
         "player": player,
         # What the table polls with: the fragment's ETag (static/js/live.js).
         "etag": standings_etag(tournament.pk, number, standings["page"], "fragment", player),
-        "rows_html": rows_html(standings["rows"], tournament.club.slug),
+        "rows_html": rows_html(
+            standings["rows"], tournament.club.slug, money=money_columns(standings["precedence"])
+        ),
         # A column of the saved list that can no longer rank it (everyone is equal on it),
         # said in words under the table (tournaments.metrics.no_longer_ranks).
         "left_out": no_longer_ranks(tournament, [m["key"] for m in standings["precedence"]]),
@@ -85,21 +89,66 @@ def _version_rows(tournament_id: int, number: int) -> tuple[Tournament, dict]:
     )
 
 
-def rows_html(rows: list[dict], club_slug: str) -> str:
+#: The metrics that are money, written as every page writes money (ruling M1).
+MONEY_METRICS = frozenset({"stake_won"})
+
+
+def money_columns(precedence: list[dict]) -> frozenset[int]:
+    """The places, among a row's values, of the metrics that are money."""
+    return frozenset(i for i, metric in enumerate(precedence) if metric["key"] in MONEY_METRICS)
+
+
+def money_cell(value) -> tuple[str, str]:
+    """A money value as the one `money` filter writes it (club.selectors_room.money_words:
+    "+2.00", a true minus "\u22122.00"), and the class that colours it ("won", "lost", or
+    none); a value that is not an amount (none yet) as it is."""
+    try:
+        amount = Decimal(value)
+    except (ArithmeticError, TypeError, ValueError):
+        return str(value), ""
+    return money_words(amount), "won" if amount > 0 else "lost" if amount < 0 else ""
+
+
+def shown_rows(rows: list[dict], precedence: list[dict]) -> list[dict]:
+    """The rows with each value as a page shows it: `cells`, (text, class) pairs, money
+    written as money (the room display's standings)."""
+    money = money_columns(precedence)
+    return [
+        {
+            **row,
+            "cells": [
+                money_cell(value) if i in money else (value, "")
+                for i, value in enumerate(row["values"])
+            ],
+        }
+        for row in rows
+    ]
+
+
+def rows_html(rows: list[dict], club_slug: str, *, money: frozenset[int] = frozenset()) -> str:
     """The standings' rows as HTML, built directly: a hundred rows through the template
     engine cost about 7 ms, and a busy evening renders every page of the standings a
     few times a second (BENCHMARKS.md). The same markup a template loop would make:
     rank, the player linked to his page, then the precedence list's values, every
-    value escaped as the template escapes it (`_cell`)."""
+    value escaped as the template escapes it (`_cell`); those at the places `money`
+    written as money, a win's cell "won" and a loss's "lost" (`money_cell`)."""
     players = reverse("player-detail", args=[club_slug, 0])[:-2]  # /clubs/<club>/players/
     lines = []
     for row in rows:
-        cells = "".join(f'<td class="num">{_cell(value)}</td>' for value in row["values"])
+        cells = "".join(
+            _money_td(value) if i in money else f'<td class="num">{_cell(value)}</td>'
+            for i, value in enumerate(row["values"])
+        )
         lines.append(
             f'<tr><td class="num">{_cell(row["display_rank"])}</td><td><a href="{players}'
             f'{int(row["member"])}/">{_cell(row["name"])}</a></td>{cells}</tr>'
         )
     return mark_safe("\n".join(lines))  # every value above is escaped
+
+
+def _money_td(value) -> str:
+    text, shade = money_cell(value)
+    return f'<td class="num{" " + shade if shade else ""}">{_cell(text)}</td>'
 
 
 def _cell(value) -> str:

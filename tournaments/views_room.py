@@ -19,7 +19,7 @@ from club.selectors_room import rubber_score
 from tournaments import selectors
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.rounds import sides_of, table_as_dict
-from tournaments.views import _tournament
+from tournaments.views import _tournament, shown_rows
 
 POLL_SECONDS = 3
 STANDINGS_SHOWN = 20  # places shown in the room; the full standings are on their page
@@ -77,7 +77,11 @@ def _context(tournament: Tournament, played: Round | None, etag: str) -> dict:
         "tournament": tournament,
         "club": tournament.club,
         "round": _round(played),
-        "standings": {**standings, "rows": standings["rows"][:STANDINGS_SHOWN]},
+        # Each row's `cells`: its values as shown, money as money (ruling M1).
+        "standings": {
+            **standings,
+            "rows": shown_rows(standings["rows"][:STANDINGS_SHOWN], standings["precedence"]),
+        },
         "more": max(0, len(standings["rows"]) - STANDINGS_SHOWN),
         "etag": etag,
         "poll": POLL_SECONDS,

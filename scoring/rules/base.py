@@ -7,7 +7,7 @@ so they can be unit-tested without a database and replayed from a stored scoresh
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow
 from typing import Any
@@ -255,14 +255,38 @@ class RuleSet(abc.ABC):
 # --- Validation helpers shared by the rule sets --------------------------------------------------
 
 
-def check_mapping(data: Any, field: str, allowed: frozenset[str] | set[str]) -> dict:
-    """Require a JSON object whose keys are all in ``allowed``; name the first unknown key."""
+def check_mapping(
+    data: Any,
+    field: str,
+    allowed: Collection[str],
+    *,
+    what: str = "",
+    law: str | None = None,
+) -> dict:
+    """Require a JSON object whose keys are all in ``allowed``; name the first unknown key.
+
+    With ``what`` (``"a hand of Euchre (...)"``) the refusal lists in words the keys it
+    takes, in the order ``allowed`` gives them (a set's sorted), as an API body's unknown
+    key is refused (core.inputs.BodyInput); ``law`` is cited when one applies."""
     if not isinstance(data, dict):
-        raise ScoringError("must be a JSON object", field=field or None)
+        raise ScoringError("must be a JSON object", field=field or None, law=law)
     for key in data:
         if key not in allowed:
-            raise ScoringError(f"unknown key {key!r}", field=f"{field}.{key}" if field else key)
+            message = f"unknown key {key!r}"
+            if what:
+                keys = sorted(allowed) if isinstance(allowed, (set, frozenset)) else list(allowed)
+                message += (
+                    f": {what} takes {_listed(keys)} (no other key is read)"
+                    if keys
+                    else f": {what} takes no keys"
+                )
+            raise ScoringError(message, field=f"{field}.{key}" if field else key, law=law)
     return data
+
+
+def _listed(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def check_int(value: Any, field: str, low: int, high: int, law: str | None = None) -> int:

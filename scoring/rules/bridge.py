@@ -39,10 +39,9 @@ LITTLE_SLAM = 20
 MAX_DOUBLES = 40
 ODD_TRICK_CAPS = (None, 100, 200)
 
-_HAND_KEYS = frozenset(
-    {"declarer", "trump", "doubles", "tricks", "honours", "chicane", "revokes"}
-)
-_HONOUR_KEYS = frozenset({"side", "held", "in_one_hand"})
+# A hand's keys, in the order a refusal lists them (docs/scoresheet.md).
+_HAND_KEYS = ("declarer", "trump", "doubles", "tricks", "honours", "chicane", "revokes")
+_HONOUR_KEYS = ("side", "held", "in_one_hand")
 _PAIR_KEYS = frozenset({"NS", "EW"})
 
 
@@ -197,7 +196,7 @@ class BridgeRules(RuleSet):
         if state.complete:
             raise ScoringError("the rubber is over: no further hand can be scored in it",
                                field=p, law="ruling B7")
-        check_mapping(data, p, _HAND_KEYS)
+        check_mapping(data, p, _HAND_KEYS, what=f"a hand of {self.title}")
         if "declarer" not in data:
             raise ScoringError("say which side declared the trump", field=f"{p}.declarer")
         declarer = check_side(data["declarer"], f"{p}.declarer")
@@ -265,7 +264,7 @@ class BridgeRules(RuleSet):
                     law="ruling B3",
                 )
             return -1, 0, 0  # the aces were divided two and two
-        check_mapping(raw, f, _HONOUR_KEYS)
+        check_mapping(raw, f, _HONOUR_KEYS, what="a hand's honours")
         if "side" not in raw:
             raise ScoringError("say which side held the honours", field=f"{f}.side",
                                law="ruling B3")

@@ -32,9 +32,8 @@ from .base import (
     money,
 )
 
-_DEAL_KEYS = frozenset(
-    {"maker", "partner", "alone", "tricks", "revoke", "void", "no_score", "wrong_cards"}
-)
+# A deal's keys, in the order a refusal lists them (docs/scoresheet.md).
+_DEAL_KEYS = ("maker", "partner", "alone", "tricks", "revoke", "void", "no_score", "wrong_cards")
 _REVOKES = ("makers", "adversaries", "both")
 # Unnamed seats are keyed by their index as a string, since JSON object keys are strings.
 _SEAT_KEYS = {n: tuple(str(i) for i in range(n)) for n in range(4, 8)}
@@ -181,7 +180,7 @@ class CallAceRules(RuleSet):
         if state.closed:
             raise ScoringError("the sitting is closed and settled: no further deal can be scored",
                                field=p, law="ruling C5")
-        check_mapping(data, p, _DEAL_KEYS)
+        check_mapping(data, p, _DEAL_KEYS, what=f"a deal of {self.title}")
         void = check_bool(data.get("void", False), f"{p}.void")
         revoke = data.get("revoke")
         if revoke is not None and revoke not in _REVOKES:

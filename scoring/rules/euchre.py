@@ -33,7 +33,8 @@ GAME = 5
 #: five tricks, so no hand can hold more than fifteen.
 MAX_REVOKES = 15
 
-_HAND_KEYS = frozenset({"makers", "alone", "tricks", "revokes", "law90", "law102", "law50"})
+# A hand's keys, in the order a refusal lists them (docs/scoresheet.md).
+_HAND_KEYS = ("makers", "alone", "tricks", "revokes", "law90", "law102", "law50")
 
 
 class EuchreHand(NamedTuple):
@@ -131,7 +132,7 @@ class EuchreRules(RuleSet):
         if state.complete:
             raise ScoringError("the rubber is over: no further hand can be scored in it",
                                field=p, law="ruling E1")
-        check_mapping(data, p, _HAND_KEYS)
+        check_mapping(data, p, _HAND_KEYS, what=f"a hand of {self.title}")
         if "makers" not in data:
             raise ScoringError("say which side made the trump", field=f"{p}.makers", law="law 2")
         makers = check_side(data["makers"], f"{p}.makers")

@@ -618,12 +618,16 @@ EUCHRE = r"Euchre \(Somerset Club laws, 1888\)"
         (_bad_tricks, HAND.format(row=1, number=2, kind="rubber", game=EUCHRE)
          + r", field data\.tricks: 6 is out of range: must be from 0 to 5 \(law 2\)\.$"),
         (_bridge_hand_in_euchre, HAND.format(row=0, number=1, kind="rubber", game=EUCHRE)
-         + r", field data\.declarer: unknown key 'declarer'\.$"),
+         + r", field data\.declarer: unknown key 'declarer': a hand of " + EUCHRE
+         + r" takes makers, alone, tricks, revokes, law90, law102 and law50 \(no other key is "
+         r"read\)\.$"),
         (_bridge_rubber_of_euchre_hands,
          HAND.format(row=0, number=1, kind="rubber", game=r"Bridge \(Elwell's laws, revised 1907\)")
          # The first key the rules do not know, in the order the database gives the hand's
          # keys back: PostgreSQL's jsonb sorts them (alone), SQLite keeps them (makers).
-         + r", field data\.(?P<key>alone|makers): unknown key '(?P=key)'\.$"),
+         + r", field data\.(?P<key>alone|makers): unknown key '(?P=key)': a hand of Bridge "
+         r"\(Elwell's laws, revised 1907\) takes declarer, trump, doubles, tricks, honours, "
+         r"chicane and revokes \(no other key is read\)\.$"),
         (_unknown_game, r"^scoring\.rubber row 1 \(id \d+\), field ruleset: unknown rule set "
          r"'whist'"),
         (_hand_after_the_rubber_was_won, HAND.format(row=13, number=10, kind="rubber", game=EUCHRE)

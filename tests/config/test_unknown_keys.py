@@ -169,6 +169,57 @@ def test_every_write_endpoint_with_a_body_refuses_an_unknown_key(world):
     assert "POST /api/v1/clubs/{slug}/tournaments/" in walked
 
 
+def test_every_write_endpoint_without_a_body_refuses_a_body_key(world):
+    """The same rule for the writes that take no body (logout, a sitting's close, a
+    rubber's close, a member's removal, a table's fresh link, a progressive's leave, bye
+    and its taking back, results final, a recalculation): a key sent to one is refused,
+    400 `unknown_key` naming it, "this takes no body" in words, and nothing is done. It
+    was ignored and the write went ahead (a logout sent a key logged out, 204), as if the
+    key had been read."""
+    from club.models import Member
+
+    schema = _schema(world.client)
+    walked = []
+    for template, operations in schema["paths"].items():
+        for method in WRITES:
+            operation = operations.get(method)
+            if not operation or "requestBody" in operation:
+                continue
+            answer = getattr(world.client, method)(
+                _path(template, world), {UNKNOWN: 1}, format="json"
+            )
+            error = _refused_naming(answer, UNKNOWN)
+            assert "this takes no body" in error["message"], (template, error)
+            walked.append(f"{method.upper()} {template}")
+    for door in (
+        "POST /api/v1/auth/logout/",
+        "DELETE /api/v1/clubs/{slug}/members/{id}/",
+        "POST /api/v1/clubs/{slug}/rubbers/{id}/close/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/recalculation/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/results-final/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/leave/",
+        "POST /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/bye/",
+        "DELETE /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/bye/",
+    ):
+        assert door in walked, (door, walked)
+    # Nothing was done: the token still logs in, and Ann is still a member.
+    assert world.client.get("/api/v1/me/").status_code == 200
+    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+
+
+def test_a_bodyless_write_sent_no_body_or_only_a_form_s_csrf_token_goes_ahead(world):
+    """An empty body, or a browser form's CSRF token alone, is no body key: the write is
+    done (the token logged out)."""
+    rubber_close = f"/api/v1/clubs/somerset/rubbers/{world.rubber.pk}/close/"
+    # A body the API does not read has no keys: it answers as before (no 415, which the
+    # schema does not list), here the rubber's own refusal, not a sitting to close.
+    odd = world.client.post(rubber_close, "x", content_type="text/plain")
+    assert odd.status_code == 400 and odd.json()["error"]["code"] != "unknown_key", odd.content
+    answer = world.client.post("/api/v1/auth/logout/", {"csrfmiddlewaretoken": "x"})
+    assert answer.status_code == 204, answer.content
+    assert world.client.get("/api/v1/me/").status_code == 401
+
+
 API_MODULES = (club_api, api_confirm, api_evenings, scoring_api, hand_input, tournaments_api)
 
 
@@ -188,3 +239,72 @@ def test_every_input_serializer_of_the_api_is_a_body_input(module):
         if name == "HandInput":  # the forms' input object (scoring.hand_input), no serializer
             continue
         assert issubclass(cls, BodyInput), f"{module.__name__}.{name} is not a BodyInput"
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "words"),
+    [
+        (
+            {"makers": "NS", "tricks": 3, "declarer": "NS"},
+            "hand.declarer",
+            "unknown key 'declarer': a hand of Euchre (Somerset Club laws, 1888) takes makers, "
+            "alone, tricks, revokes, law90, law102 and law50 (no other key is read)",
+        ),
+        (
+            {"hand": {"makers": "NS", "tricks": 3, "trick": 3}},
+            "hand.trick",
+            "unknown key 'trick': a hand of Euchre (Somerset Club laws, 1888) takes makers, "
+            "alone, tricks, revokes, law90, law102 and law50 (no other key is read)",
+        ),
+    ],
+)
+def test_a_key_inside_a_hand_is_refused_naming_the_keys_a_hand_takes(world, hand, field, words):
+    """Inside a hand the keys are the laws' (scoring.rules.base.check_mapping): a key a
+    hand of this game does not take is refused by its path, with the keys it does take,
+    in words, as a body's unknown key is; it said only "unknown key 'declarer'"."""
+    hands = world.rubber.hands.count()
+    answer = world.client.post(
+        f"/api/v1/clubs/somerset/rubbers/{world.rubber.pk}/hands/", hand, format="json"
+    )
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert (error["field"], error["message"]) == (field, words), error
+    assert world.rubber.hands.count() == hands
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "words"),
+    [
+        (
+            {"ruleset": "bridge-elwell-1907", "hands": [
+                {"declarer": "NS", "trump": "S", "tricks": 8, "trumps": "S"}]},
+            "hands[0].trumps",
+            "unknown key 'trumps': a hand of Bridge (Elwell's laws, revised 1907) takes "
+            "declarer, trump, doubles, tricks, honours, chicane and revokes (no other key is "
+            "read)",
+        ),
+        (
+            {"ruleset": "bridge-elwell-1907", "hands": [
+                {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
+                 "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
+            "hands[0].honours.aces",
+            "unknown key 'aces': a hand's honours takes side, held and in_one_hand (no other "
+            "key is read)",
+        ),
+        (
+            {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
+                {"maker": "0", "tricks": 3, "called": "AS"}]},
+            "deals[0].called",
+            "unknown key 'called': a deal of Call-Ace Euchre (Foster, 1905) takes maker, "
+            "partner, alone, tricks, revoke, void, no_score and wrong_cards (no other key is "
+            "read)",
+        ),
+    ],
+)  # fmt: skip
+def test_every_game_names_the_keys_its_hand_takes(body, field, words):
+    """The same in Bridge's hands and their honours and in Call-Ace's deals, on the
+    stateless score sheet (scoring.rules.base.check_mapping)."""
+    answer = APIClient().post("/api/v1/scoresheets/score", body, format="json")
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert (error["field"], error["message"]) == (field, words), error

@@ -98,3 +98,23 @@ def test_a_rounds_sheets_print_one_table_to_a_page(browser_page, live_server, th
     pages = pdf_pages(pdf)
     assert len(pages) == 3  # one A4 page a table, upright
     assert all(abs(w - 595.3) < 2 and abs(h - 841.9) < 2 for w, h in pages), pages
+
+
+def test_a_round_of_no_stake_prints_not_played_for_money(browser_page, live_server, three_tables):
+    """Ruling P2: the progressive has no stake, so table 1's finished rubber settles
+    nothing; its printed sheet listed "0.00 USD" for each of its four players. It says in
+    words that it was not played for money."""
+    page = browser_page
+    log_in(page, live_server)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}/secretary/tournaments/{three_tables.pk}/rounds/1/sheets/")
+    page.emulate_media(media="print")
+    sheet = page.locator("[data-testid=round-sheet][data-table='1']")
+    words = sheet.get_by_test_id("not-for-money")
+    assert words.is_visible()
+    assert " ".join(words.inner_text().split()) == (
+        "Not played for money: a progressive without a stake settles nothing (ruling P2)."
+    )
+    assert "0.00" not in sheet.inner_text()
+    assert sheet.locator("table.ledger").count() == 0
+    shot(page, "round-sheets-no-stake-print")

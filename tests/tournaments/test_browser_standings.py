@@ -86,3 +86,53 @@ def test_a_ladders_room_display_does_not_send_the_reader_right_on_a_phone(
     assert "its standings are shown here" in note.inner_text()
     assert standings.is_visible()
     shot(page, f"ladder-room-{width}")
+
+
+def test_the_stake_won_updates_live_written_as_money(
+    browser_page, live_server, club, roster, secretary
+):
+    """Ruling M1: a ladder ranked by "Stake won" shows it as every page shows money, a win
+    "+2.00" and a loss "\u22122.00" (a true minus), coloured, the currency in the column's head;
+    so too when the rubber's last hand arrives while the page is open. It showed "2.00"
+    and "-2.00"."""
+    from tests.tournaments.conftest import sweep
+
+    evening = club.evenings.create(date="1888-11-21", ruleset="euchre-somerset-1888", stake="0.25")
+    services.tournament_create(
+        club=club, name="Winter ladder", slug="winter", kind="ladder",
+        evening_ids=[evening.pk], precedence=["stake_won", "rubbers_won"],
+    )  # fmt: skip
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    *first, last = sweep("NS")  # worth 8 at 0.25: 2.00 a player
+    for hand in first:
+        recording.hand_record(rubber_id=rubber.pk, data=hand)
+
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")
+    page.wait_for_selector("#standings")
+    assert "Stake won (USD)" in page.locator("#standings thead").inner_text()
+    version = page.locator("#standings").get_attribute("data-version")
+    token = token_issue(user=secretary)[0]
+    request = urllib.request.Request(
+        f"{live_server.url}/api/v1/clubs/somerset/rubbers/{rubber.pk}/hands/",
+        data=json.dumps(last).encode(),
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 201
+    page.wait_for_function(
+        "v => document.querySelector('#standings').dataset.version !== v", arg=version, timeout=8000
+    )
+    rows = {
+        cells[1]: cells[2]
+        for cells in (
+            row.split("\t") for row in page.locator("#standings tbody tr").all_inner_texts()
+        )
+    }
+    assert rows == {"Ann": "+2.00", "Cora": "+2.00", "Bob": "\u22122.00", "Dan": "\u22122.00"}
+    lost = page.locator("#standings tbody td.lost")
+    assert lost.count() == 2
+    assert lost.first.evaluate("td => getComputedStyle(td).color") == "rgb(164, 22, 26)"
+    shot(page, "standings-stake-won-360")

@@ -320,3 +320,23 @@ def test_the_migration_writes_a_round_won_earlys_money_again(staked, commit):
     import_module("scoring.migrations.0014_fixed_deal_settlements").forwards(apps, None)
     assert sorted(stored.values_list("member_id", "amount")) == before
     assert sorted(stored.values_list("amount", flat=True))[-1] == Decimal("1.50")
+
+
+def test_the_standings_write_the_stake_won_as_money(staked, commit, client):
+    """Ruling M1: a tournament ranked by "Stake won" writes it as every other page writes
+    money, through the one `money` filter: a win with its plus, a loss with a true minus
+    (U+2212), the club's currency in the column's head. The standings page, its live
+    fragment and the room display showed the bare figure, "2.00" and "-2.00"."""
+    tournament = staked(stake="0.25")
+    tournament.precedence = ["stake_won", "rubbers_won"]
+    tournament.save(update_fields=["precedence"])
+    first = seat(tournament)
+    for hand in sweep("NS"):  # worth 8 at 0.25: 2.00 a player
+        commit(recording.hand_record, rubber_id=first.tables.get(number=1).rubber_id, data=hand)
+    base = f"/clubs/{tournament.club.slug}/tournaments/{tournament.slug}"
+    for address in (f"{base}/", f"{base}/standings/", f"{base}/room/", f"{base}/room/live/"):
+        page = client.get(address).content.decode()
+        assert "Stake won (USD)" in page, address
+        assert '<td class="num won">+2.00</td>' in page, address
+        assert '<td class="num lost">\u22122.00</td>' in page, address
+        assert ">-2.00<" not in page and ">2.00<" not in page, address
