@@ -96,6 +96,10 @@ def board_refusal(exc: Exception, *, evening: Evening, post, note: str = "") -> 
         error["message"], label = words, FIELD_WORDS["table"]
     elif code == NOT_DIGITS and field in FIELD_WORDS:
         label = FIELD_WORDS[field]
+    if error["message"][-1:] not in {"", ".", "?", "!", "…"}:
+        # The evening's laws word a refusal without its full stop ("Ruling T2: Ann is not
+        # in the room"), as the API says it; the board ends the sentence.
+        error["message"] += "."
     if label:
         # After its field's name and a colon, the refusal goes on as one sentence.
         error["label"], error["message"] = f"{capfirst(label)}:", after_label(error["message"])

@@ -133,7 +133,7 @@ def test_a_table_of_the_evening_keeps_its_own_refusal(board, seated):
     """A refusal of a table the evening has names it already: it is not rewritten."""
     answer = post(board, seated, type="change_table", player="Ann", table="1", version="")
     assert refusal(answer) == (
-        "Not done. Law 20 / ruling T8: Ann already belongs to table 1",
+        "Not done. Law 20 / ruling T8: Ann already belongs to table 1.",
         "table",
     )
 
@@ -191,15 +191,17 @@ def test_the_dealers_chosen_cards_too_long_are_refused_with_the_verb_agreeing(bo
         ({"type": "arrive", "player": "x" * 81},
          "The player's name is 80 characters at most; this one has 81.", "player"),
         ({"type": "claim", "player": "", "table": "1"},
-         "A claim of admission needs the player's name", "player"),
+         "A claim of admission needs the player's name.", "player"),
         ({"type": "dealer_choice", "table": "1", "seat": "Q"},
-         "Law 11 / ruling T12: the dealer's seat is north, east, south or west: N, E, S or W",
+         "Law 11 / ruling T12: the dealer's seat is north, east, south or west: N, E, S or "
+         "W.",
          "seat"),
     ],
 )  # fmt: skip
 def test_each_kind_of_field_is_refused_in_one_sentence(board, seated, form, said, field):
     """After its field's name and a colon, a refusal goes on in lower case as one sentence
-    (core.echo.after_label, as the tables' phones say it), never "The table: Give ..."."""
+    (core.echo.after_label, as the tables' phones say it), never "The table: Give ...";
+    one the evening's laws word without its full stop ends with one on the board."""
     loaded = version(seated)
     form.setdefault("version", str(loaded))
     answer = post(board, seated, **form)
