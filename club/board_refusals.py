@@ -20,7 +20,7 @@ from django.utils.text import capfirst
 from club.evenings import evening_state
 from club.history import changes_since
 from club.models import Evening
-from core.echo import refusal
+from core.echo import after_label, refusal
 from core.errors import UserError
 from core.inputs import NOT_DIGITS, whole_number
 
@@ -83,7 +83,8 @@ def table_words(evening: Evening, post) -> str | None:
 def board_refusal(exc: Exception, *, evening: Evening, post, note: str = "") -> dict:
     """A refusal of a board's form as the board shows it (core.echo's `refusal`): a stale
     board said as such (`stale_words`), a table not the evening's named by its number, and
-    the field in words before a message that does not name it (`label`)."""
+    the field in words before a message that does not name it (`label`), the message going
+    on after it as one sentence ("The table: give a whole number ...", core.echo.after_label)."""
     error = refusal(exc, note=note)
     field = error["field"]
     code = getattr(exc, "code", None)
@@ -95,7 +96,15 @@ def board_refusal(exc: Exception, *, evening: Evening, post, note: str = "") -> 
         error["message"], label = words, FIELD_WORDS["table"]
     elif code == NOT_DIGITS and field in FIELD_WORDS:
         label = FIELD_WORDS[field]
-    error["label"] = f"{capfirst(label)}:" if label else None
+    if error["message"][-1:] not in {"", ".", "?", "!", "…"}:
+        # The evening's laws word a refusal without its full stop ("Ruling T2: Ann is not
+        # in the room"), as the API says it; the board ends the sentence.
+        error["message"] += "."
+    if label:
+        # After its field's name and a colon, the refusal goes on as one sentence.
+        error["label"], error["message"] = f"{capfirst(label)}:", after_label(error["message"])
+    else:
+        error["label"] = None
     return error
 
 

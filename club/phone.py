@@ -20,7 +20,7 @@ from django.utils.text import capfirst
 from club.evenings import evening_state
 from club.formation.state import SEATS
 from club.models import Table
-from core.echo import Typed, refusal, typed_again
+from core.echo import Typed, after_label, refusal, typed_again
 from core.errors import Conflict, UserError
 from core.inputs import NOT_DIGITS, whole_number
 from core.text import clean_reason
@@ -320,7 +320,7 @@ def named_refusal(exc: Exception, *, ruleset: str, note: str = "") -> dict:
         error["message"] = error["message"].replace(SIDE_REFUSAL, SIDE_WORDS, 1)
     if words and code == NOT_DIGITS:
         # After its field's name and a colon, the refusal goes on as one sentence.
-        error["message"] = error["message"][:1].lower() + error["message"][1:]
+        error["message"] = after_label(error["message"])
     return error
 
 

@@ -21,7 +21,7 @@ from club.selectors import (
     rubbers_hidden_from,
 )
 from config.ratelimit import login_throttled
-from core.echo import CutWhenRefused, refusal, typed_in
+from core.echo import CutWhenRefused, after_label, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
 from scoring.rules.games import get_game
@@ -177,6 +177,8 @@ def secretary_home(request):
             words = capfirst(OPEN_EVENING_FIELDS.get(error["field"] or "", ""))
             named = not words or error["message"].startswith(words)
             error["label"] = None if named else f"{words}:"
+            if not named:  # the field's name, a colon, and the refusal as one sentence
+                error["message"] = after_label(error["message"])
             typed = {**again.values, "club": number if error["field"] != "club" else None}
     clubs = clubs_managed_by(user=request.user).prefetch_related("evenings")
     # Clubs whose tournaments he directs without being their secretary.

@@ -109,6 +109,15 @@ def refusal(exc, *, note: str = "") -> dict:
     }
 
 
+def after_label(message: str) -> str:
+    """A refusal's message as it goes on after its field's name and a colon ("The table: "),
+    so that the two read as one sentence: its first letter lower case ("The table: give a
+    whole number ..."), unless its first word is written in capitals ("NS")."""
+    if message[1:2].isupper():
+        return message
+    return message[:1].lower() + message[1:]
+
+
 class CutWhenRefused:
     """A Django form (listed before forms.Form among its bases) that, when refused, shows
     again each value typed cut to ECHO_MAX characters, and those its messages repeat too

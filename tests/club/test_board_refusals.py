@@ -116,7 +116,7 @@ def test_many_changes_since_are_counted_and_the_latest_named(board, seated):
         ({"type": "close_sitting", "table": ""},
          "The table: choose one by its number; this evening's one table is table 1."),
         ({"type": "leave", "player": "Ann", "table": "x"},
-         "The table: Give a whole number, nothing below nought, in the digits 0 to 9, at "
+         "The table: give a whole number, nothing below nought, in the digits 0 to 9, at "
          "most 9 of them."),
     ],
 )  # fmt: skip
@@ -133,7 +133,7 @@ def test_a_table_of_the_evening_keeps_its_own_refusal(board, seated):
     """A refusal of a table the evening has names it already: it is not rewritten."""
     answer = post(board, seated, type="change_table", player="Ann", table="1", version="")
     assert refusal(answer) == (
-        "Not done. Law 20 / ruling T8: Ann already belongs to table 1",
+        "Not done. Law 20 / ruling T8: Ann already belongs to table 1.",
         "table",
     )
 
@@ -142,7 +142,7 @@ def test_a_version_not_written_in_digits_is_named_in_words(board, seated):
     loaded = version(seated)
     answer = post(board, seated, type="break_up", table="1", version="٣")
     assert refusal(answer) == (
-        "Not done. The board's version of the evening: Give a whole number, nothing below "
+        "Not done. The board's version of the evening: give a whole number, nothing below "
         "nought, in the digits 0 to 9, at most 9 of them.",
         "version",
     )
@@ -171,3 +171,62 @@ def test_the_dealers_chosen_cards_too_long_are_refused_with_the_verb_agreeing(bo
     assert "The counters the dealer chose hold a character that reverses" in words
     assert field == "counters"
     assert version(seated) == before
+
+
+#: The board's refusal of a field of each kind, as the secretary reads it: a number (the
+#: table, the board's version), a text (a name: empty, too long) and a choice (the dealer's
+#: seat, ruling T12; the rule set of a new evening).
+@pytest.mark.parametrize(
+    ("form", "said", "field"),
+    [
+        ({"type": "claim", "player": "Edith", "table": "1.5"},
+         "The table: give a whole number, nothing below nought, in the digits 0 to 9, at "
+         "most 9 of them.", "table"),
+        ({"type": "new_link", "table": "x"},
+         "The table: give a whole number, nothing below nought, in the digits 0 to 9, at "
+         "most 9 of them.", "table"),
+        ({"type": "undo", "reason": "wrong", "version": "-1"},
+         "The board's version of the evening: give a whole number, nothing below nought, in "
+         "the digits 0 to 9, at most 9 of them.", "version"),
+        ({"type": "arrive", "player": "x" * 81},
+         "The player's name is 80 characters at most; this one has 81.", "player"),
+        ({"type": "claim", "player": "", "table": "1"},
+         "A claim of admission needs the player's name.", "player"),
+        ({"type": "dealer_choice", "table": "1", "seat": "Q"},
+         "Law 11 / ruling T12: the dealer's seat is north, east, south or west: N, E, S or "
+         "W.",
+         "seat"),
+    ],
+)  # fmt: skip
+def test_each_kind_of_field_is_refused_in_one_sentence(board, seated, form, said, field):
+    """After its field's name and a colon, a refusal goes on in lower case as one sentence
+    (core.echo.after_label, as the tables' phones say it), never "The table: Give ...";
+    one the evening's laws word without its full stop ends with one on the board."""
+    loaded = version(seated)
+    form.setdefault("version", str(loaded))
+    answer = post(board, seated, **form)
+    assert refusal(answer) == (f"Not done. {said}", field)
+    assert version(seated) == loaded  # nothing done
+
+
+@pytest.mark.parametrize(
+    ("form", "said", "field"),
+    [
+        ({"stake": "a quarter"}, "The stake: a valid number is required.", "stake"),
+        ({"ruleset": "whist"}, 'The rule set: "whist" is not a valid choice.', "ruleset"),
+        ({"title": "x" * 121},
+         "The evening's title is 120 characters at most; this one has 121.", "title"),
+    ],
+)  # fmt: skip
+def test_a_new_evening_refused_says_its_field_and_why_in_one_sentence(
+    board, club, form, said, field
+):
+    """The form that opens the evening names its field before the refusal as the board
+    does: "The stake: a valid number is required.", not "The stake: A valid ..."."""
+    sent = {"club": str(club.pk), "title": "Tuesday", "stake": "0.25"}
+    sent["ruleset"] = "euchre-somerset-1888"
+    answer = board.post(reverse("secretary-home"), {**sent, **form})
+    assert answer.status_code == 400
+    words, named = refusal(answer)
+    assert (words, named) == (f"Not opened. {said}", field)
+    assert not club.evenings.exists()  # nothing opened

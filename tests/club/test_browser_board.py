@@ -183,7 +183,8 @@ def test_an_evening_refused_says_which_field_in_words(browser_page, live_server,
     page.fill("input[name=stake]", "a quarter")
     page.get_by_test_id("open-evening").click()
     refusal = page.locator(".alert.error").inner_text()
-    assert refusal.startswith("Not opened. The stake: ")
+    # The field's name, then the refusal going on as one sentence (core.echo.after_label).
+    assert refusal.startswith("Not opened. The stake: a valid number")
     assert "[stake]" not in refusal  # the field in words, not by its key
     assert page.locator("input[name=stake]").get_attribute("aria-invalid") == "true"
     # What was typed comes back, to be mended rather than typed again.

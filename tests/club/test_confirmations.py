@@ -388,5 +388,5 @@ def test_the_answer_form_refuses_a_hand_number_not_written_in_digits(client, tab
     page = answer.content.decode()
     assert 'data-field="number"' in page
     if number:  # the field in words before the words that name none
-        assert "The hand answered for: Give a whole number" in page
+        assert "The hand answered for: give a whole number" in page
     assert state(rubber.hands.get()) == "unconfirmed"
