@@ -27,10 +27,11 @@ from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
-from scoring.rules.base import SIDE_REFUSAL
+from scoring.rules.base import SIDE_REFUSAL, side_name
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
 from scoring.services import taken_back_since
+from scoring.views import describe_play
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
@@ -153,7 +154,14 @@ def hand_forms(
     which is not to be offered as this rubber's."""
     last = last_hand(rubber, hands)
     if last is not None and entered is not None and correcting == last["number"]:
-        last["values"] = entered
+        if error and error.get("code") in CHANGED_SINCE:
+            # Changed by the other phone (or the secretary) since this phone read it: the
+            # form starts from the hand as it now reads, and what the player had entered
+            # is said beside it, so a second tap sends only what they choose after
+            # reading it, never the old fields over the new correction (ruling E9).
+            last["entered_words"] = entered_words(rubber.ruleset, entered)
+        else:
+            last["values"] = entered
     if last is not None and entered is not None and taking_back == last["number"]:
         last["reason"] = entered.get("reason", "")
     return {
@@ -168,6 +176,42 @@ def hand_forms(
             taking_back if error and last is not None and taking_back == last["number"] else None
         ),
     }
+
+
+#: The refusals of a correction whose hand changed since the phone read it
+#: (club.recording.hand_correct): the form is then given the hand as it now reads.
+CHANGED_SINCE = {"hand_corrected", "hand_replaced"}
+
+
+def entered_words(ruleset: str, entered: dict) -> str:
+    """A refused correction's fields in a few words, as the sheet shows a hand ("E-W
+    make, 3 tricks"), or, when they do not make a hand the laws take (nothing is
+    checked before the version is), each field the player filled in, as the form names
+    it ("the tricks taken: 9")."""
+    inputs = hand_input(ruleset)
+    try:
+        checked = inputs.serializer(data=inputs.from_form(entered))
+        if checked.is_valid():
+            return describe_play(ruleset, dict(checked.validated_data))
+    except UserError:
+        pass
+    return "; ".join(
+        f"{TYPED_WORDS[name]}: {_value_words(name, value)}"
+        for name, value in entered.items()
+        if name in TYPED_WORDS and value not in ("", "0", False, None, [])
+    )
+
+
+def _value_words(name: str, value) -> str:
+    """A typed value as the form shows it: a side as "N-S", a trump by its name, a
+    ticked box as "yes", several boxes joined."""
+    if value is True:
+        return "yes"
+    if isinstance(value, list):
+        return ", ".join(side_name(each) for each in value)
+    if name == "trump":
+        return TRUMP_NAMES.get(value, value)
+    return side_name(value)
 
 
 def done_words(
@@ -384,6 +428,7 @@ def refused_form(exc: Exception, post, *, ruleset: str, echo: bool = True) -> Re
     typed = form_values(post) if echo else None
     conflict = isinstance(exc, Conflict)
     error = named_refusal(exc, ruleset=ruleset, note=typed.note if typed else "")
+    error["code"] = exc.code if conflict else None
     if "take_back" in post:
         error["not_done"] = "Not taken back."
     return Refused(

@@ -2,7 +2,8 @@
 phone's width: each correction names the version of the hand it corrects (its hidden
 `changed_at`, club.recording.hand_correct), so the one sent second, from the hand as it
 was, is refused with 409 in words saying who corrected it, when, and what it now reads,
-nothing written, the form as typed (law 5, ruling E9); queued offline, it is refused the
+nothing written, the form holding the hand as it now reads and the player's own
+correction said beside it (law 5, ruling E9); queued offline, it is refused the
 same when it goes out, once, and the phone says why.
 Screenshots in artifacts/screenshots/phone-correct-race-*.png."""
 
@@ -56,6 +57,18 @@ WORDS = re.compile(
 )
 
 
+def assert_reads_now(page, shot_name: str = "phone-correct-race-1-refused") -> None:
+    """The refused correction's form holds hand 1 as the other phone corrected it (N-S,
+    five tricks), the player's own correction (E-W, three tricks) said beside it."""
+    form = page.locator("form[data-kind=correct]")
+    assert form.locator("input[name=makers][value=NS]").is_checked()
+    assert form.locator("input[name=tricks]").input_value() == "5"
+    entered = re.sub(r"\s+", " ", page.get_by_test_id("correction-entered").inner_text())
+    assert "You had entered: E-W make, 3 tricks." in entered, entered
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, shot_name)
+
+
 def test_the_second_correction_of_one_hand_is_refused_in_words(browser_page, live_server, played):
     first, second = two_phones_correcting_hand_1(browser_page, live_server, played)
     correct(second, tricks="5")
@@ -67,14 +80,15 @@ def test_the_second_correction_of_one_hand_is_refused_in_words(browser_page, liv
     assert WORDS.fullmatch(said(first)), said(first)
     assert sheet(played) == [("NS", 5)]
     assert HandCorrection.objects.count() == 1
-    # What the player typed is kept, in its panel, open.
+    # Its panel, open, holds hand 1 as it now reads (N-S, five tricks), and says beside
+    # it what the player had entered: a second tap sends nothing the player did not
+    # choose after reading it. It once held the fields as typed (E-W, three tricks) with
+    # the new version, so a second tap put the other phone's five tricks back to three.
     form = first.locator("form[data-kind=correct]")
     assert first.get_by_test_id("last-hand").get_attribute("open") is not None
-    assert form.locator("input[name=makers][value=EW]").is_checked()
-    assert first.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shot(first, "phone-correct-race-1-refused")
-    # Having looked again, the player sends it: it is made, of the hand as it now is.
-    form.locator("input[name=tricks]").fill("5")
+    assert_reads_now(first)
+    # Having read it, the player makes the side E-W again, on the hand as it now is.
+    form.locator("input[name=makers][value=EW]").check()
     first.get_by_test_id("correct-hand").click()
     first.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
     assert sheet(played) == [("EW", 5)]
@@ -98,7 +112,7 @@ def test_a_queued_correction_of_a_hand_corrected_since_is_refused_once(
     first.get_by_test_id("phone-error").wait_for()
     assert WORDS.fullmatch(said(first)), said(first)
     assert first.get_by_test_id("phone-queue").is_hidden()
-    shot(first, "phone-correct-race-2-queued")
+    assert_reads_now(first, "phone-correct-race-2-queued")
     time.sleep(4)  # past the queue's retry: the refused correction is not sent again
     assert answers == [409]
     assert sheet(played) == [("NS", 5)]

@@ -331,7 +331,9 @@ def test_a_deal_the_other_phone_corrected_first_is_not_corrected_again(client, t
     """Two phones at the table correcting the same deal: each form names the version of
     the deal it corrects (its hidden `changed_at`, club.recording.hand_correct); the one
     sent second, from the deal as it was, is refused with 409 in words saying what the deal
-    now reads, nothing written, the form as typed."""
+    now reads, nothing written, the form holding the deal as it now reads and what was
+    typed said beside it in words (so a second tap never sends the old fields over the
+    other phone's correction)."""
     table = at_table(two_deals)
     page = page_of(send(client, two_deals, deal(expected_number="1")))
     seen = re.search(r'name="changed_at" value="([^"]+)"', page)[1]
@@ -343,7 +345,9 @@ def test_a_deal_the_other_phone_corrected_first_is_not_corrected_again(client, t
     assert "The other phone at the table corrected hand 1 at" in shown(page)
     assert "it now reads" in shown(page) and "five tricks" in shown(page)
     corrections = page[page.index('data-kind="correct"') :]
-    assert 'value="EW" checked' in corrections and 'value="4"' in corrections
+    assert 'value="NS" required checked' in corrections and 'value="5"' in corrections
+    assert 'value="EW" checked' not in corrections and 'value="4"' not in corrections
+    assert "You had entered: E-W make, 4 tricks." in page
     assert [(h["makers"], h["tricks"]) for h in hands(table)] == [("NS", 5)]
     assert HandCorrection.objects.count() == 1
     # The form shown with the refusal names the deal as it is now: sent again, it is made.
