@@ -246,6 +246,16 @@ def token_client(user):
     return client
 
 
+def table_client(table):
+    """An API client authenticated as the phone at `table` (`Authorization: Table <its
+    link's token>`), as the table's phone is."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Table {table.token}")
+    return client
+
+
 @pytest.fixture
 def secretary_api(secretary):
     return token_client(secretary)

@@ -143,3 +143,30 @@ def assert_replayed(after: dict, before: dict, keys=REPLAYED) -> None:
 
     for key in keys:
         assert same(key, after[key]) == same(key, before[key]), key
+
+
+def hand_recorded(world, client, hand: dict) -> dict:
+    """Record the next hand of `world`'s rubber through the API as `client`; its answer
+    (with `recorded_at` and `changed_at`)."""
+    url = f"/api/v1/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/hands/"
+    response = client.post(url, {"hand": hand}, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def hand_shown(world, client, number: int) -> dict:
+    """Hand `number` of `world`'s rubber as the API shows it."""
+    url = f"/api/v1/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/hands/{number}/"
+    return client.get(url).json()
+
+
+def sheet(world) -> list[tuple[str, int]]:
+    """`world`'s rubber's hands as stored, in order: (makers, tricks) each."""
+    from scoring.models import Hand
+
+    return [
+        (data["makers"], data["tricks"])
+        for data in Hand.objects.filter(rubber=world.rubber)
+        .order_by("number")
+        .values_list("data", flat=True)
+    ]

@@ -15,42 +15,11 @@ from rest_framework.test import APIClient
 
 from scoring.models import Hand, HandCorrection
 from tests.conftest import token_client
-from tests.worlds import club_in_play
+from tests.worlds import hand_recorded, hand_shown, sheet
 
 EW_FOUR = {"makers": "EW", "tricks": 4}
 EW_FIVE = {"makers": "EW", "tricks": 5}
 NS_THREE = {"makers": "NS", "tricks": 3}
-
-
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    """Table 1's rubber with hand 1 (N-S, three tricks) recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
-
-
-@pytest.fixture
-def secretary_api(world):
-    return token_client(world.secretary)
-
-
-@pytest.fixture
-def table_api(world):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Table {world.table.token}")
-    return client
-
-
-def record(world, client, hand: dict) -> dict:
-    url = f"/api/v1/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/hands/"
-    response = client.post(url, {"hand": hand}, format="json")
-    assert response.status_code == 201, response.content
-    return response.json()
-
-
-def version(world, client, number: int) -> str:
-    """Hand `number`'s changed_at, as the API's hand shows it."""
-    url = f"/api/v1/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/hands/{number}/"
-    return client.get(url).json()["changed_at"]
 
 
 def rubber_door(world, number: int) -> str:
@@ -61,39 +30,32 @@ def table_door(world, number: int) -> str:
     return reverse("api-table-hand", args=[world.club.slug, world.evening.pk, 1, 1, number])
 
 
-def sheet(world) -> list[tuple[str, int]]:
-    return [
-        (data["makers"], data["tricks"])
-        for data in Hand.objects.filter(rubber=world.rubber)
-        .order_by("number")
-        .values_list("data", flat=True)
-    ]
-
-
 DOORS = [
-    pytest.param(rubber_door, "secretary_api", id="rubber-secretary"),
-    pytest.param(rubber_door, "table_api", id="rubber-table"),
-    pytest.param(table_door, "table_api", id="table"),
+    pytest.param(rubber_door, "world_secretary", id="rubber-secretary"),
+    pytest.param(rubber_door, "world_table", id="rubber-table"),
+    pytest.param(table_door, "world_table", id="table"),
 ]
 
 
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_the_version_seen_is_corrected_and_the_next_version_named(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    hand = record(world, client, EW_FOUR)
-    assert hand["changed_at"] == hand["recorded_at"] == version(world, client, 2)
+    hand = hand_recorded(world, client, EW_FOUR)
+    assert hand["changed_at"] == hand["recorded_at"] == hand_shown(world, client, 2)["changed_at"]
     body = {"hand": EW_FIVE, "changed_at": hand["changed_at"]}
     response = client.put(door(world, 2), body, format="json")
     assert response.status_code == 200, response.content
     assert sheet(world) == [("NS", 3), ("EW", 5)]
     corrected = HandCorrection.objects.get()
-    assert version(world, client, 2) == corrected.at.isoformat() != hand["changed_at"]
+    assert (
+        hand_shown(world, client, 2)["changed_at"] == corrected.at.isoformat() != hand["changed_at"]
+    )
 
 
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_a_hand_corrected_since_is_a_conflict_in_words(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    hand = record(world, client, EW_FOUR)
+    hand = hand_recorded(world, client, EW_FOUR)
     # The other phone corrects hand 2 first: four tricks were five.
     other = APIClient()
     other.credentials(HTTP_AUTHORIZATION=f"Table {world.table.token}")
@@ -125,7 +87,7 @@ def test_a_hand_corrected_since_is_a_conflict_in_words(world, door, caller, requ
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_a_hand_taken_back_or_entered_again_is_a_conflict(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    hand = record(world, client, EW_FOUR)
+    hand = hand_recorded(world, client, EW_FOUR)
     remove = reverse("api-rubber-hand-remove", args=[world.club.slug, world.rubber.pk, 2])
     secretary = token_client(world.secretary)
     taken = secretary.post(remove, {"recorded_at": hand["recorded_at"]}, format="json")
@@ -138,7 +100,7 @@ def test_a_hand_taken_back_or_entered_again_is_a_conflict(world, door, caller, r
         "Hand 2 was taken back since this phone read it, so this correction was not "
         "recorded: the rubber has 1 hand now; look at the sheet as it is now."
     )
-    record(world, secretary, NS_THREE)  # hand 2 again, as it was played
+    hand_recorded(world, secretary, NS_THREE)  # hand 2 again, as it was played
     again = client.put(door(world, 2), body, format="json")
     assert again.status_code == 409, again.content
     assert again.json()["error"]["code"] == "hand_replaced"
@@ -150,17 +112,17 @@ def test_a_hand_taken_back_or_entered_again_is_a_conflict(world, door, caller, r
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_without_changed_at_the_hand_is_corrected_as_it_is(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    record(world, client, EW_FOUR)
+    hand_recorded(world, client, EW_FOUR)
     assert client.put(door(world, 2), {"hand": EW_FIVE}, format="json").status_code == 200
     assert client.put(door(world, 2), {"hand": NS_THREE}, format="json").status_code == 200
     assert sheet(world) == [("NS", 3), ("NS", 3)]
 
 
 @pytest.mark.parametrize("moment", ["yesterday", "2025-11-21T20:15:03", "", 12345])
-def test_a_malformed_changed_at_is_refused_naming_the_field(world, table_api, moment):
-    record(world, table_api, EW_FOUR)
+def test_a_malformed_changed_at_is_refused_naming_the_field(world, world_table, moment):
+    hand_recorded(world, world_table, EW_FOUR)
     body = {"hand": EW_FIVE, "changed_at": moment}
-    response = table_api.put(table_door(world, 2), body, format="json")
+    response = world_table.put(table_door(world, 2), body, format="json")
     assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert error["field"] == "changed_at"
@@ -177,8 +139,8 @@ def test_a_malformed_changed_at_is_refused_naming_the_field(world, table_api, mo
         "/api/v1/clubs/{slug}/evenings/{id}/tables/{number}/rubbers/{rubber}/hands/{hand}/",
     ],
 )
-def test_the_schema_documents_changed_at_and_its_conflicts(secretary_api, path):
-    schema = secretary_api.get("/api/schema/?format=json").json()
+def test_the_schema_documents_changed_at_and_its_conflicts(world_secretary, path):
+    schema = world_secretary.get("/api/schema/?format=json").json()
     put = schema["paths"][path]["put"]
     ref = put["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     body = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]

@@ -11,46 +11,13 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from scoring.models import Hand, RemovedHand
 from tests.conftest import token_client
-from tests.worlds import club_in_play
+from tests.worlds import hand_recorded, hand_shown, sheet
 
 EW_FOUR = {"makers": "EW", "tricks": 4}
 NS_THREE = {"makers": "NS", "tricks": 3}
-
-
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    """Table 1's rubber with hand 1 (N-S, three tricks) recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
-
-
-@pytest.fixture
-def secretary_api(world):
-    return token_client(world.secretary)
-
-
-@pytest.fixture
-def table_api(world):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Table {world.table.token}")
-    return client
-
-
-def record(world, client, hand: dict) -> dict:
-    """Record the next hand at table 1 through the API; its answer, with `recorded_at`."""
-    url = f"/api/v1/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/hands/"
-    response = client.post(url, {"hand": hand}, format="json")
-    assert response.status_code == 201, response.content
-    return response.json()
-
-
-def seen(world, client, number: int) -> str:
-    """Hand `number`'s recorded_at, as the API's hand shows it."""
-    url = f"/api/v1/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/hands/{number}/"
-    return client.get(url).json()["recorded_at"]
 
 
 def rubber_door(world, number: int) -> str:
@@ -61,27 +28,18 @@ def table_door(world, number: int) -> str:
     return reverse("api-table-hand-remove", args=[world.club.slug, world.evening.pk, 1, 1, number])
 
 
-def sheet(world) -> list[tuple[str, int]]:
-    return [
-        (data["makers"], data["tricks"])
-        for data in Hand.objects.filter(rubber=world.rubber)
-        .order_by("number")
-        .values_list("data", flat=True)
-    ]
-
-
 DOORS = [
-    pytest.param(rubber_door, "secretary_api", id="rubber-secretary"),
-    pytest.param(rubber_door, "table_api", id="rubber-table"),
-    pytest.param(table_door, "table_api", id="table"),
+    pytest.param(rubber_door, "world_secretary", id="rubber-secretary"),
+    pytest.param(rubber_door, "world_table", id="rubber-table"),
+    pytest.param(table_door, "world_table", id="table"),
 ]
 
 
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_the_hand_seen_is_taken_off(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    hand = record(world, client, EW_FOUR)
-    assert hand["recorded_at"] == seen(world, client, 2)
+    hand = hand_recorded(world, client, EW_FOUR)
+    assert hand["recorded_at"] == hand_shown(world, client, 2)["recorded_at"]
     response = client.post(
         door(world, 2), {"recorded_at": hand["recorded_at"], "reason": "twice"}, format="json"
     )
@@ -93,9 +51,9 @@ def test_the_hand_seen_is_taken_off(world, door, caller, request):
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_a_hand_recorded_since_is_a_conflict_in_words(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    second = record(world, client, EW_FOUR)
+    second = hand_recorded(world, client, EW_FOUR)
     # Another phone (or the secretary) records hand 3 before the take-back of hand 2 arrives.
-    record(world, token_client(world.secretary), NS_THREE)
+    hand_recorded(world, token_client(world.secretary), NS_THREE)
     response = client.post(door(world, 2), {"recorded_at": second["recorded_at"]}, format="json")
     assert response.status_code == 409, response.content
     error = response.json()["error"]
@@ -114,7 +72,7 @@ def test_a_second_removal_of_the_hand_seen_takes_off_nothing_more(world, door, c
     """Sent again without its Idempotency-Key (a script's retry): without recorded_at the
     number alone would name whatever hand is last; with it, the hand is gone already."""
     client = request.getfixturevalue(caller)
-    second = record(world, client, EW_FOUR)
+    second = hand_recorded(world, client, EW_FOUR)
     body = {"recorded_at": second["recorded_at"]}
     assert client.post(door(world, 2), body, format="json").status_code == 200
     again = client.post(door(world, 2), body, format="json")
@@ -129,10 +87,10 @@ def test_a_second_removal_of_the_hand_seen_takes_off_nothing_more(world, door, c
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_a_hand_taken_back_and_entered_again_is_not_the_one_seen(world, door, caller, request):
     client = request.getfixturevalue(caller)
-    second = record(world, client, EW_FOUR)
+    second = hand_recorded(world, client, EW_FOUR)
     body = {"recorded_at": second["recorded_at"]}
     assert client.post(door(world, 2), body, format="json").status_code == 200
-    record(world, client, NS_THREE)  # hand 2 again, as it was played
+    hand_recorded(world, client, NS_THREE)  # hand 2 again, as it was played
     response = client.post(door(world, 2), body, format="json")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "hand_replaced"
@@ -154,7 +112,7 @@ def test_a_hand_taken_back_and_entered_again_is_not_the_one_seen(world, door, ca
 @pytest.mark.parametrize(("door", "caller"), DOORS)
 def test_a_malformed_recorded_at_is_refused_naming_the_field(world, door, caller, moment, request):
     client = request.getfixturevalue(caller)
-    record(world, client, EW_FOUR)
+    hand_recorded(world, client, EW_FOUR)
     response = client.post(door(world, 2), {"recorded_at": moment}, format="json")
     assert response.status_code == 400, response.content
     error = response.json()["error"]
@@ -168,13 +126,13 @@ def test_a_malformed_recorded_at_is_refused_naming_the_field(world, door, caller
     assert not RemovedHand.objects.exists()
 
 
-def test_the_same_moment_in_another_offset_is_the_same_hand(world, table_api):
+def test_the_same_moment_in_another_offset_is_the_same_hand(world, world_table):
     """A moment is a moment: the API's UTC, given in another offset, names the same hand."""
-    hand = record(world, table_api, EW_FOUR)
+    hand = hand_recorded(world, world_table, EW_FOUR)
     moment = Hand.objects.get(rubber=world.rubber, number=2).recorded_at
     elsewhere = moment.astimezone(datetime.timezone(datetime.timedelta(hours=-5))).isoformat()
     assert elsewhere != hand["recorded_at"]
-    response = table_api.post(table_door(world, 2), {"recorded_at": elsewhere}, format="json")
+    response = world_table.post(table_door(world, 2), {"recorded_at": elsewhere}, format="json")
     assert response.status_code == 200, response.content
     assert sheet(world) == [("NS", 3)]
 
@@ -186,8 +144,8 @@ def test_the_same_moment_in_another_offset_is_the_same_hand(world, table_api):
         "/api/v1/clubs/{slug}/evenings/{id}/tables/{number}/rubbers/{rubber}/hands/{hand}/remove/",
     ],
 )
-def test_the_schema_documents_recorded_at_and_its_conflicts(secretary_api, path):
-    schema = secretary_api.get("/api/schema/?format=json").json()
+def test_the_schema_documents_recorded_at_and_its_conflicts(world_secretary, path):
+    schema = world_secretary.get("/api/schema/?format=json").json()
     post = schema["paths"][path]["post"]
     ref = post["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     body = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
