@@ -27,7 +27,7 @@ from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
-from scoring.rules.base import SIDE_REFUSAL, side_name
+from scoring.rules.base import side_name
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
 from scoring.services import taken_back_since
@@ -359,17 +359,11 @@ def named_refusal(exc: Exception, *, ruleset: str, note: str = "") -> dict:
     code = getattr(exc, "code", None)
     words = field_words(error["field"], ruleset=ruleset, code=code)
     error["label"] = f"{capfirst(words)}:" if words else None
-    if exc.message == SIDE_REFUSAL:
-        # The form names the sides; their keys are the API's.
-        error["message"] = error["message"].replace(SIDE_REFUSAL, SIDE_WORDS, 1)
     if words and code == NOT_DIGITS:
         # After its field's name and a colon, the refusal goes on as one sentence.
         error["message"] = after_label(error["message"])
     return error
 
-
-#: The refusal of a side that is not one, as the phone's form names the sides.
-SIDE_WORDS = "must be North-South or East-West, one of the sides the form offers"
 
 #: The fields of the hand's form that send several values (a group of boxes, one for each
 #: player ticked); every other field sends one (`check_once`).

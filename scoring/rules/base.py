@@ -314,9 +314,10 @@ def check_bool(value: Any, field: str) -> bool:
     return value
 
 
-#: The refusal of a side that is not one (`check_side`), in the API's words; a table's
-#: phone, whose form names the sides, says it in its own (club.phone.named_refusal).
-SIDE_REFUSAL = 'must be "NS" or "EW"'
+#: The refusal of a side that is not one (`check_side`): the sides in words, for a
+#: table's phone, whose form names them so, and their keys, for the API; one sentence at
+#: every door (tests/scoring/test_hand_input.py).
+SIDE_REFUSAL = 'must be North-South ("NS") or East-West ("EW")'
 
 
 def check_side(value: Any, field: str, law: str | None = None) -> int:

@@ -123,10 +123,9 @@ REFUSED = [
      "Not recorded. The most honours in one hand: 1 is out of range: must be from 2 to 3 "
      "(ruling B3)"),
     # A side not one of the form's (a post not made by the page): said as the form names
-    # the sides, not by the API's keys.
+    # the sides, with the API's keys beside them (one sentence at every door).
     ("euchre", {"makers": "XX", "tricks": "3"}, "hand.makers",
-     "Not recorded. The makers: must be North-South or East-West, one of the sides the form "
-     "offers"),
+     'Not recorded. The makers: must be North-South ("NS") or East-West ("EW")'),
     ("call_ace", {"maker": "FIRST", "partner": "FIRST", "tricks": "3"}, "hand.partner",
      "Not recorded. The partner called: the maker cannot be his own partner: holding the "
      "best card called, he has none (law 22)"),
