@@ -48,16 +48,24 @@ def test_a_hand_whose_request_never_answers_is_sent_again_and_recorded_once(
 ):
     page = browser_page
     page.set_viewport_size(PHONE)
+    # The page's clock is Playwright's: the fifteen seconds pass when the test says so.
+    page.clock.install()
     page.goto(f"{live_server.url}/t/{played.table.token}/")
     keys = sent_once_unanswered(page, lands=lands)
     enter_hand(page, makers="EW", tricks=4)
     queue = page.get_by_test_id("phone-queue")
-    # Past the limit, the phone says so and keeps the hand.
-    queue.filter(has_text="did not answer in 15 seconds").wait_for(timeout=20000)
+    while not keys:  # the hand's request is out, its clock started
+        page.wait_for_timeout(50)
+    # Nothing is given up before the limit; past it, the phone says so and keeps the hand.
+    page.clock.run_for(14_000)
+    assert "did not answer" not in queue.inner_text()
+    page.clock.run_for(1_500)
+    queue.filter(has_text="did not answer in 15 seconds").wait_for(timeout=5000)
     assert "Not sent yet: 1 hand waiting (hand 2)" in queue.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, f"phone-no-answer-{'landed' if lands else 'lost'}")
-    # Sent again by itself: recorded once.
+    # Sent again by itself (after the queue's pause): recorded once.
+    page.clock.run_for(5_000)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for(timeout=10000)
     assert queue.is_hidden()
     assert len(keys) == 2 and keys[0] == keys[1]
