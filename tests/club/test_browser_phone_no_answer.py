@@ -25,21 +25,25 @@ def played(django_capture_on_commit_callbacks):
     return club_in_play(django_capture_on_commit_callbacks)
 
 
-def sent_once_unanswered(page, *, lands: bool) -> list[str]:
+def sent_once_unanswered(page, *, lands: bool) -> tuple[list[str], list[bool]]:
     """Route the phone's hand posts: the first gets no answer (it reaches the service when
     `lands`, then its answer is lost; else it never arrives), the rest go through. The
-    Idempotency-Keys sent, in order."""
+    Idempotency-Keys sent, in order, and a list that holds True once the first request
+    is dealt with (answered by the service, its answer kept from the phone, or dropped)."""
     keys: list[str] = []
+    first_done: list[bool] = []
 
     def handle(route):
         keys.append(route.request.headers.get("idempotency-key"))
         if len(keys) > 1:
             route.continue_()
-        elif lands:
+            return
+        if lands:
             route.fetch()  # recorded; its answer never reaches the phone
+        first_done.append(True)
 
     page.route(HAND, handle)
-    return keys
+    return keys, first_done
 
 
 @pytest.mark.parametrize("lands", [True, False], ids=["landed", "never-arrived"])
@@ -51,10 +55,12 @@ def test_a_hand_whose_request_never_answers_is_sent_again_and_recorded_once(
     # The page's clock is Playwright's: the fifteen seconds pass when the test says so.
     page.clock.install()
     page.goto(f"{live_server.url}/t/{played.table.token}/")
-    keys = sent_once_unanswered(page, lands=lands)
+    keys, first_done = sent_once_unanswered(page, lands=lands)
     enter_hand(page, makers="EW", tricks=4)
     queue = page.get_by_test_id("phone-queue")
-    while not keys:  # the hand's request is out, its clock started
+    # The hand's request is out, its clock started, and (when it lands) the service has
+    # answered it: only then do the fifteen seconds pass on the page's clock, as they would.
+    while not first_done:
         page.wait_for_timeout(50)
     # Nothing is given up before the limit; past it, the phone says so and keeps the hand.
     page.clock.run_for(14_000)
