@@ -3,7 +3,11 @@ never the log's keys: not "'cut' needs 'cards': {player: card, ...}", "'seat' is
 E, S, W" nor "he leaves the table first (leave)". The API's ``field`` still names the key,
 and each refusal keeps its law. Every action is walked with each of its fields missing and
 sent as each kind of JSON value; each either is refused with a FormationError in words or
-is accepted, and never raises anything else."""
+is accepted, and never raises anything else.
+
+Beside the engine's own tests rather than among them (tests/club/formation, which CI runs
+without Django): the actions' keys are the service's (club.evenings), and the limit of a
+chosen text is core.text's."""
 
 from __future__ import annotations
 
