@@ -55,6 +55,17 @@ def enter_hand(page, *, makers: str, tricks: int) -> None:
     fill_hand(page, makers=makers, tricks=tricks).get_by_test_id("record-hand").click()
 
 
+def correct(page, *, makers: str | None = None, tricks: str | None = None) -> None:
+    """Correct the last hand on a table's phone (its correction panel open): the side that
+    made trumps and its tricks, where given, then tap its button."""
+    form = page.locator("form[data-kind=correct]")
+    if makers:
+        form.locator(f"input[name=makers][value={makers}]").check()
+    if tricks:
+        form.locator("input[name=tricks]").fill(tricks)
+    page.get_by_test_id("correct-hand").click()
+
+
 def enter_at_once(pages, tricks: int) -> None:
     """Two phones (or sheets) at one table fill the hand's form, the first for N-S, the
     second for E-W, and send it at once: each page's script posts without waiting for the

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from scoring.models import Hand, HandCorrection
-from tests.browser import PHONE, open_two_phones, shot
+from tests.browser import PHONE, correct, open_two_phones, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,15 +31,6 @@ def two_phones_correcting_hand_1(browser_page, live_server, played):
     for page in (first, second):
         page.get_by_test_id("last-hand").locator("> summary").click()
     return first, second
-
-
-def correct(page, *, makers: str | None = None, tricks: str | None = None) -> None:
-    form = page.locator("form[data-kind=correct]")
-    if makers:
-        form.locator(f"input[name=makers][value={makers}]").check()
-    if tricks:
-        form.locator("input[name=tricks]").fill(tricks)
-    page.get_by_test_id("correct-hand").click()
 
 
 def sheet(played) -> list[tuple[str, int]]:

@@ -12,20 +12,11 @@ import pytest
 
 from club import recording
 from scoring.models import HandCorrection
-from tests.browser import PHONE, open_two_phones, shot
+from tests.browser import PHONE, correct, open_two_phones, shot
 from tests.tournaments.test_table_phone import at_table, hands
 from tournaments.models import TournamentTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def correct(page, *, makers: str | None = None, tricks: str | None = None) -> None:
-    form = page.locator("form[data-kind=correct]")
-    if makers:
-        form.locator(f"input[name=makers][value={makers}]").check()
-    if tricks:
-        form.locator("input[name=tricks]").fill(tricks)
-    page.get_by_test_id("correct-hand").click()
 
 
 def test_a_refused_correction_shows_the_deal_as_it_now_reads(browser_page, live_server, round_one):
