@@ -51,14 +51,24 @@ class ScoringError(Exception):
 
     ``field`` is the dotted path of the offending value in the scoresheet (``hands[3].tricks``,
     ``options.odd_trick_cap``, ``ruleset``); ``law`` names the law or ruling (``law 3``,
-    ``ruling B6``) when one applies.
+    ``ruling B6``) when one applies. ``code`` is the API's error code when it is not
+    "invalid": ``UNKNOWN_KEY`` for a key a hand does not take, as a body's unknown key is
+    coded (core.inputs.BodyInput).
     """
 
-    def __init__(self, message: str, *, field: str | None = None, law: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        law: str | None = None,
+        code: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.field = field
         self.law = law
+        self.code = code
 
     def as_dict(self) -> dict:
         """The error as the API's JSON body shows it."""
@@ -255,6 +265,11 @@ class RuleSet(abc.ABC):
 # --- Validation helpers shared by the rule sets --------------------------------------------------
 
 
+#: The code of the refusal of a key a mapping does not take: the API's code for a body's
+#: unknown key (core.inputs.UNKNOWN_KEY, which this pure module cannot import).
+UNKNOWN_KEY = "unknown_key"
+
+
 def check_mapping(
     data: Any,
     field: str,
@@ -280,7 +295,9 @@ def check_mapping(
                     if keys
                     else f": {what} takes no keys"
                 )
-            raise ScoringError(message, field=f"{field}.{key}" if field else key, law=law)
+            raise ScoringError(
+                message, field=f"{field}.{key}" if field else key, law=law, code=UNKNOWN_KEY
+            )
     return data
 
 

@@ -308,3 +308,61 @@ def test_every_game_names_the_keys_its_hand_takes(body, field, words):
     assert answer.status_code == 400, answer.content
     error = answer.json()["error"]
     assert (error["field"], error["message"]) == (field, words), error
+
+
+# A hand's key a hand does not take, at every door that takes a hand: the rubber's hands
+# (a hand recorded, a hand corrected) and the evening table's (the same), each with a
+# body that is otherwise a legal hand of Euchre (N-S make, three tricks).
+_HAND_DOORS = [
+    ("post", "/api/v1/clubs/somerset/rubbers/{rubber}/hands/", {}),
+    ("put", "/api/v1/clubs/somerset/rubbers/{rubber}/hands/1/", {}),
+    ("post", "/api/v1/clubs/somerset/evenings/{evening}/tables/1/hands/", {}),
+    (
+        "put",
+        "/api/v1/clubs/somerset/evenings/{evening}/tables/1/rubbers/1/hands/1/",
+        {"reason": "a miscount"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "url", "extra"), _HAND_DOORS)
+def test_a_hand_s_unknown_key_is_refused_as_unknown_key_at_every_door(world, method, url, extra):
+    """A key a hand does not take is an unknown key, as a body's is (core.inputs
+    .BodyInput): code `unknown_key`, `field` its path inside the hand (`hand.trickz`);
+    it was refused with code `invalid`, so a script telling a misspelt key from a bad
+    value could not (law 2: the hand is refused, and nothing is written)."""
+    hands = list(world.rubber.hands.values_list("number", "data"))
+    body = {"hand": {"makers": "NS", "tricks": 3, "trickz": 3}, **extra}
+    address = url.format(rubber=world.rubber.pk, evening=world.evening.pk)
+    answer = getattr(world.client, method)(address, body, format="json")
+    error = _refused_naming(answer, "hand.trickz", "makers", "tricks")
+    assert error["message"].startswith("unknown key 'trickz': a hand of Euchre"), error
+    assert list(world.rubber.hands.values_list("number", "data")) == hands
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (
+            {"ruleset": "euchre-somerset-1888", "hands": [{"makers": "NS", "tricks": 3},
+                                                          {"makers": "EW", "trickz": 3}]},
+            "hands[1].trickz",
+        ),
+        (
+            {"ruleset": "bridge-elwell-1907", "hands": [
+                {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
+                 "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
+            "hands[0].honours.aces",
+        ),
+        (
+            {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
+                {"maker": "0", "tricks": 3, "called": "AS"}]},
+            "deals[0].called",
+        ),
+    ],
+)  # fmt: skip
+def test_a_scoresheet_s_hand_s_unknown_key_is_refused_as_unknown_key(body, field):
+    """The same on the stateless score sheet, in its hands and deals and a Bridge hand's
+    honours: code `unknown_key` (it was `invalid`), `field` the key's path."""
+    answer = APIClient().post("/api/v1/scoresheets/score", body, format="json")
+    _refused_naming(answer, field)
