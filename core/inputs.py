@@ -271,14 +271,52 @@ class NoBodyInput(BodyInput):
 
     @classmethod
     def refuse_any_key(cls, request) -> None:
-        """Refuse the request's first body key (a UserError, 400), before anything is
-        written; the view calls it once it has found what the request is about. A body
-        of a type the API does not read (text/plain) has no keys and is not read, as
-        before: such a write answers no 415 (its schema lists none)."""
+        """Refuse the request's body (a UserError) before anything is written, when it has
+        a key (400, code "unknown_key", `field` the key) or cannot be read as keys at all:
+        a body of a type the API does not read (text/plain: 415) or JSON that is no object
+        (an array, a string: 400), which were ignored as if read, the write done. The view
+        calls it once it has found what the request is about. An empty body, whatever its
+        type, is no body."""
         from rest_framework.exceptions import UnsupportedMediaType
 
         try:
             data = request.data
-        except UnsupportedMediaType:
-            return
+        except UnsupportedMediaType as exc:
+            raise BodyNotRead(
+                f'This takes no body, and a body of type "{_shown_type(request)}" is not read: '
+                "send none (or an empty JSON object, {})."
+            ) from exc
+        if not isinstance(data, Mapping):
+            raise UserError(
+                f"This takes no body, and {_json_kind(data)} is not one: send none (or an "
+                "empty JSON object, {}).",
+                field="body",
+            )
         cls.check_keys(data)
+
+
+class BodyNotRead(UserError):
+    """A body of a media type the API does not read (415, as DRF's parsers answer it)."""
+
+    status_code = 415
+    default_code = "unsupported_media_type"
+
+
+def _shown_type(request) -> str:
+    """The request's media type as a refusal names it (no parameters, at most 40
+    characters: a header is the caller's text)."""
+    media = (request.content_type or "").split(";", 1)[0].strip()
+    return media if len(media) <= _KEY_SHOWN else f"{media[:_KEY_SHOWN]}…"
+
+
+def _json_kind(value: Any) -> str:
+    """A parsed JSON value's kind in words: "a JSON array", "JSON null"."""
+    if value is None:
+        return "JSON null"
+    if isinstance(value, bool):
+        return "a JSON true or false"
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, list):
+        return "a JSON array"
+    return "a JSON number"
