@@ -24,6 +24,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from core.errors import UserError
+from core.quoted import quoted
 
 #: The deepest a JSON body may nest (arrays and objects). The deepest shape the API
 #: documents (a scoresheet's hand's honours) is four levels; 32 leaves ample room.
@@ -218,10 +219,10 @@ class BodyInput(serializers.Serializer):
 
     def _unknown_message(self, key: str) -> str:
         return (
-            f"Unknown key '{key[:_KEY_SHOWN]}': this takes {_listed(self.known_keys())} "
+            f"Unknown key {quoted(key)}: this takes {_listed(self.known_keys())} "
             "(no other key is read)."
             if self.known_keys()
-            else f"Unknown key '{key[:_KEY_SHOWN]}': this takes no body (nothing in it is read)."
+            else f"Unknown key {quoted(key)}: this takes no body (nothing in it is read)."
         )
 
     def _first_unknown(self, data: Mapping) -> str | None:

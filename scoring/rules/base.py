@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow
 from typing import Any
 
+from core.quoted import quoted
+
 #: The two partnerships, in the order every tuple indexed by side uses (0 = NS, 1 = EW).
 SIDES = ("NS", "EW")
 SIDE_INDEX = {"NS": 0, "EW": 1}
@@ -287,7 +289,7 @@ def check_mapping(
         raise ScoringError("must be a JSON object", field=field or None, law=law)
     for key in data:
         if key not in allowed:
-            message = f"unknown key {key!r}"
+            message = f"unknown key {quoted(key)}"
             if what:
                 keys = sorted(allowed) if isinstance(allowed, (set, frozenset)) else list(allowed)
                 message += (
@@ -365,7 +367,7 @@ def check_partnership_players(players: Any, field: str = "players") -> dict | No
         for i, name in enumerate(pair):
             check_name(name, f"{field}.{side}[{i}]")
             if name in seen:
-                raise ScoringError(f"{name!r} is named twice", field=f"{field}.{side}[{i}]")
+                raise ScoringError(f"{quoted(name)} is named twice", field=f"{field}.{side}[{i}]")
             seen.add(name)
         out[side] = list(pair)
     return out
@@ -387,7 +389,7 @@ def parse_stake(value: Any, field: str = "stake") -> Decimal:
             stake = Decimal(value.strip())
         except InvalidOperation:
             raise ScoringError(
-                f"{value!r} is not a decimal amount", field=field, law="ruling M1"
+                f"{quoted(value)} is not a decimal amount", field=field, law="ruling M1"
             ) from None
     elif type(value) is int:
         stake = Decimal(value)
