@@ -47,6 +47,36 @@
   var sending = false;
   var timer = null;
   var unsaid = []; // refusals listed and not yet said to a screen reader
+  // Why the last request brought no answer while the phone was online: "timeout" (none in
+  // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
+  // or null once an answer came. Offline, navigator.onLine says so itself.
+  var unanswered = null;
+
+  // Why what waits has not gone yet, as it is now: with no connection, it waits for one;
+  // connected but unanswered (a slow or lost network, the service down), it is being
+  // tried again, which the connection's return would not change; else it is going now.
+  function whyWaiting() {
+    if (navigator.onLine === false) {
+      return "No connection: they are kept on this phone and sent as soon as the " +
+        "connection returns.";
+    }
+    if (unanswered === "timeout") {
+      return "The service has not answered in " + REQUEST_TIMEOUT_MS / 1000 + " seconds; " +
+        "trying again. They are kept on this phone meanwhile.";
+    }
+    if (unanswered) {
+      return "The service has not answered yet; trying again. They are kept on this phone " +
+        "meanwhile.";
+    }
+    return "Sending now; they are kept on this phone until the service has them.";
+  }
+
+  // The same for one change waiting (a correction, a take-back), after its name.
+  function whenSent() {
+    if (navigator.onLine === false) return "it goes by itself as soon as the connection returns";
+    if (unanswered) return "the service has not answered yet, and it is being tried again";
+    return "it is being sent now";
+  }
 
   function load() {
     try {
@@ -103,7 +133,7 @@
     box.textContent =
       "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
-      (problem || "They are kept on this phone and sent as soon as the connection returns.");
+      (problem || whyWaiting());
   }
 
   // --- the next hand follows the queue --------------------------------------------------
@@ -229,8 +259,8 @@
         note.setAttribute("role", "status");
         button.after(note);
       }
-      note.textContent = capitalised(entry.label) + " waiting to be sent: it goes by itself " +
-        "as soon as the connection returns, and the sheet shows it once it is made.";
+      note.textContent = capitalised(entry.label) + " waiting to be sent: " + whenSent() +
+        "; the sheet shows it once it is made.";
     });
   }
 
@@ -719,7 +749,9 @@
       },
       body: withoutFormToken(entry.body)
     }, function () { timedOut = true; });
+    showQueue();
     request.promise.then(function (response) {
+      unanswered = null;
       // Too many requests from this table (429): nothing was recorded; the hand stays,
       // and goes again by itself once the wait the service gives (Retry-After) is over.
       if (response.status === 429) {
@@ -785,9 +817,8 @@
       sending = false; // no connection, or no answer in time: the hand stays in the queue
       busy(false);
       markWaited();
-      showQueue(timedOut ? "The club's server did not answer in " +
-        REQUEST_TIMEOUT_MS / 1000 + " seconds; they are kept on this phone and sent " +
-        "again by themselves." : undefined);
+      unanswered = timedOut ? "timeout" : "lost";
+      showQueue();
       later();
     }).then(request.done, request.done);
   }
@@ -904,6 +935,8 @@
   });
 
   window.addEventListener("online", flush);
+  // The words of what waits follow the connection: lost, they say it waits for it.
+  window.addEventListener("offline", function () { showQueue(); });
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
   // form of a change still waiting.
   document.addEventListener("htmx:afterSettle", function () {
