@@ -118,7 +118,8 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     recorded (the take-back sends it: a hand taken back and entered again since is another,
     club.recording.hand_remove). `followed`: a later hand was recorded after it and taken
     back since, so the table may change it no more (ruling E9: only the secretary now),
-    and neither form is offered."""
+    and neither form is offered. `passes_deal`: whether the deal passed on after it, for
+    the phone's queue to put the dealer back right while its take-back waits."""
     if rubber is None or not hands:
         return None
     hand = hands[-1]
@@ -131,6 +132,9 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
         "changed_at": hand["changed_at"],
         "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
         "reason": "",
+        # Whether the deal passed to the left after it (not after a Call-Ace deal its
+        # dealer deals again, laws 6, 42, 50): taken back, the dealer goes back only then.
+        "passes_deal": get_ruleset(rubber.ruleset).deal_passes(hand["hand"]),
     }
 
 

@@ -160,17 +160,24 @@
     rubber = rubber ? rubber.value : "";
     var next = brought;
     var passes = 0;
+    // Whether each hand waiting here passed the deal on, by its number: a hand taken back
+    // gives back only the pass it made (none after a Call-Ace deal its dealer deals again).
+    var passed = {};
     load().forEach(function (entry) {
       var data = new URLSearchParams(entry.body);
       if ((data.get("rubber") || "") !== rubber) return;
       if (entry.kind === "record" && entry.number >= next) {
         next = entry.number + 1;
-        if (!keepsDealer(data)) passes += 1;
+        passed[entry.number] = !keepsDealer(data);
+        if (passed[entry.number]) passes += 1;
       } else if (entry.kind === "take_back") {
         var taken = parseInt(data.get("take_back"), 10);
         if (taken && taken < next) {
           next = taken;
-          passes -= 1;
+          // A hand the page brought: whether it passed the deal, as the service said on
+          // its take-back's form when it was queued (data-passes-deal).
+          var gave = taken in passed ? passed[taken] : entry.passesDeal !== false;
+          if (gave) passes -= 1;
         }
       }
     });
@@ -908,7 +915,10 @@
       kind: form.dataset.kind,
       number: form.dataset.kind === "record" ? parseInt(data.get("expected_number"), 10) : null,
       label: label,
-      what: described(form)
+      what: described(form),
+      // A take-back's hand passed the deal on, or was one its dealer deals again (Call-Ace
+      // laws 6, 42, 50): the dealer shown while it waits goes back only as far as it went.
+      passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined
     });
     save(queue);
     if (form.dataset.kind === "record") form.reset();
