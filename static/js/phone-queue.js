@@ -559,6 +559,26 @@
 
   // What a form holds once it is queued is no longer typed and not sent: it is the
   // form's own again (a correction, a dispute, a take-back's reason are not emptied).
+  // The entry form emptied for the next hand once one is queued: every box unticked, every
+  // choice and number as a fresh form has them (a count's `data-blank`, "0"). Not its
+  // reset(): a form brought back with a refused hand holds that hand as its defaults, and
+  // would offer it again, filled in, for the next hand while this one waits.
+  function blank(form) {
+    form.reset();
+    fillable(form).forEach(function (each) {
+      var field = each.field;
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.checked = field.defaultChecked = false;
+      } else if (field.tagName === "SELECT") {
+        Array.prototype.forEach.call(field.options, function (option, index) {
+          option.selected = option.defaultSelected = index === 0;
+        });
+      } else if (field.type !== "hidden") {
+        field.value = field.defaultValue = field.dataset.blank || "";
+      }
+    });
+  }
+
   function sent(form) {
     fillable(form).forEach(function (each) {
       var field = each.field;
@@ -921,7 +941,7 @@
       passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined
     });
     save(queue);
-    if (form.dataset.kind === "record") form.reset();
+    if (form.dataset.kind === "record") blank(form);
     else sent(form);
     showQueue();
     flush();
