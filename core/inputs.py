@@ -24,7 +24,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from core.errors import UserError
-from core.quoted import quoted
+from core.quoted import cut, quoted
 
 #: The deepest a JSON body may nest (arrays and objects). The deepest shape the API
 #: documents (a scoresheet's hand's honours) is four levels; 32 leaves ample room.
@@ -237,7 +237,10 @@ class BodyInput(serializers.Serializer):
             raise serializers.ValidationError(
                 {str(key)[:_KEY_SHOWN]: [serializers.ErrorDetail(message, code=UNKNOWN_KEY)]}
             )
-        return super().to_internal_value(data)
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError(_choices_cut(exc.detail)) from exc
 
     @classmethod
     def check_keys(cls, data: Any, *, field: str = "") -> None:
@@ -262,6 +265,27 @@ class BodyInput(serializers.Serializer):
             elif isinstance(child, BodyInput) and isinstance(value, list):
                 for index, item in enumerate(value):
                     child._check_keys(item, f"{path}[{index}]")
+
+
+# DRF's refusal of a choice, which repeats the value refused whole ("invalid_choice").
+_NOT_A_CHOICE = re.compile(r'"(.*)" is not a valid choice\.', re.DOTALL)
+
+
+def _choices_cut(detail: Any) -> Any:
+    """A DRF ValidationError's detail with each refused choice it repeats cut as every
+    refusal cuts the value it names (core.quoted): a 10,000-character `kind` filled the
+    message to its cap (core.echo.ECHO_MAX) and cut off "is not a valid choice"."""
+    if isinstance(detail, dict):
+        return {key: _choices_cut(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_choices_cut(value) for value in detail]
+    if isinstance(detail, serializers.ErrorDetail) and detail.code == "invalid_choice":
+        match = _NOT_A_CHOICE.fullmatch(str(detail))
+        if match:
+            return serializers.ErrorDetail(
+                f'"{cut(match[1])}" is not a valid choice.', code=detail.code
+            )
+    return detail
 
 
 class NoBodyInput(BodyInput):

@@ -73,3 +73,25 @@ def test_the_phone_names_a_long_maker_cut_and_says_what_was_wrong(call_ace):
     assert f"{SHOWN} is not a player at this sitting" in page
     assert not re.search("Q{41}", page.split('name="maker"')[0])
     assert table.evening.rubbers.get().hands.count() == 1
+
+
+def test_the_api_names_a_long_choice_cut_and_says_what_was_wrong(db):
+    """A choice a body's field does not offer (DRF's "invalid_choice", here a tournament's
+    kind, and an evening's action's type) is named in at most forty characters."""
+    from tests.conftest import token_client
+    from tests.factories import ClubFactory, UserFactory
+
+    secretary = UserFactory(username="secretary")
+    ClubFactory(slug="somerset", secretaries=[secretary])
+    answer = token_client(secretary).post(
+        "/api/v1/clubs/somerset/tournaments/",
+        {"name": "Spring", "slug": "spring", "kind": LONG},
+        format="json",
+    )
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert (error["field"], error["message"]) == (
+        "kind",
+        '"' + "Q" * ECHO_VALUE + '…" is not a valid choice.',
+    ), error
+    assert len(answer.content) < 1_000
