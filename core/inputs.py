@@ -302,10 +302,17 @@ class NoBodyInput(BodyInput):
         (an array, a string: 400), which were ignored as if read, the write done. The view
         calls it once it has found what the request is about. An empty body, whatever its
         type, is no body."""
-        from rest_framework.exceptions import UnsupportedMediaType
+        from rest_framework.exceptions import ParseError, UnsupportedMediaType
 
         try:
             data = request.data
+        except ParseError as exc:
+            raise UserError(
+                f'This takes no body, and what was sent as "{_shown_type(request)}" cannot be '
+                "read as one: send none (or an empty JSON object, {}).",
+                field="body",
+                code="parse_error",
+            ) from exc
         except UnsupportedMediaType as exc:
             raise BodyNotRead(
                 f'This takes no body, and a body of type "{_shown_type(request)}" is not read: '
