@@ -20,6 +20,7 @@ from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
 from config.throttles import LoginRateThrottle
 from core.inputs import BodyInput, NoBodyInput, WholeNumberField
+from core.quoted import quoted
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 
 CENT = Decimal("0.01")
@@ -58,7 +59,7 @@ class ClubListView(APIView):
         if username := data.validated_data.pop("secretary", None):
             secretary = get_user_model().objects.filter(username=username).first()
             if secretary is None:
-                raise UserError(f"No user named {username!r}.", field="secretary")
+                raise UserError(f"No user named {quoted(username)}.", field="secretary")
         club = services.club_create(**data.validated_data, secretary=secretary)
         return Response(ClubOutput(club).data, status=status.HTTP_201_CREATED)
 

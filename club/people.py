@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from club.models import Club
 from core.errors import UserError
+from core.quoted import quoted
 from core.text import clean_name, too_long
 
 ROLES = {"secretary": "secretaries", "director": "directors"}
@@ -51,7 +52,7 @@ def officer_user_create(*, username: str, password: str, full_name: str = ""):
     user_model = get_user_model()
     username = _login_name(username)
     if user_model.objects.filter(username__iexact=username).exists():
-        raise UserError(f"There is an account called {username!r} already.", field="username")
+        raise UserError(f"There is an account called {quoted(username)} already.", field="username")
     # A name as every name is kept (core.text): a NUL in it was a 500 on PostgreSQL.
     full_name = (
         clean_name(full_name, field="full_name", max_length=150, label="The full name")
@@ -70,7 +71,7 @@ def officer_user_create(*, username: str, password: str, full_name: str = ""):
             user.save()
     except IntegrityError as exc:  # the same name taken by a concurrent request
         raise UserError(
-            f"There is an account called {username!r} already.", field="username"
+            f"There is an account called {quoted(username)} already.", field="username"
         ) from exc
     return user
 
@@ -93,7 +94,7 @@ def _not_known(username: str) -> UserError:
     no password: the same words whether an account has the name or none does, so that a
     secretary cannot learn from it which login names exist."""
     return UserError(
-        f"{username!r} is no officer of your clubs: someone who has an account already types "
+        f"{quoted(username)} is no officer of your clubs: someone who has an account already types "
         "its password below to agree to be added; for someone new, give a password (and a "
         "full name) to make his account.",
         field="password",
@@ -130,7 +131,7 @@ def club_officer_add(
             raise _not_known(username)
         if authenticate(request, username=user.username, password=password) != user:
             raise UserError(
-                f"There is an account called {username!r} already, and that is not its "
+                f"There is an account called {quoted(username)} already, and that is not its "
                 "password: its owner types his own password to agree to be added; for "
                 "someone new, choose another login name.",
                 field="password",
@@ -149,7 +150,7 @@ def _officer_add(*, club, relation, role, user, username, password, full_name, a
             if added_by is not None:
                 raise _not_known(username)
             raise UserError(
-                f"There is no account called {username!r}: give a password to make one.",
+                f"There is no account called {quoted(username)}: give a password to make one.",
                 field="password",
             )
         user = officer_user_create(username=username, password=password, full_name=full_name)

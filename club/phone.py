@@ -27,7 +27,6 @@ from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
-from scoring.rules.base import side_name
 from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
 from scoring.services import taken_back_since
@@ -119,7 +118,8 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     recorded (the take-back sends it: a hand taken back and entered again since is another,
     club.recording.hand_remove). `followed`: a later hand was recorded after it and taken
     back since, so the table may change it no more (ruling E9: only the secretary now),
-    and neither form is offered."""
+    and neither form is offered. `passes_deal`: whether the deal passed on after it, for
+    the phone's queue to put the dealer back right while its take-back waits."""
     if rubber is None or not hands:
         return None
     hand = hands[-1]
@@ -132,6 +132,9 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
         "changed_at": hand["changed_at"],
         "values": hand_input(rubber.ruleset).to_form(hand["hand"]),
         "reason": "",
+        # Whether the deal passed to the left after it (not after a Call-Ace deal its
+        # dealer deals again, laws 6, 42, 50): taken back, the dealer goes back only then.
+        "passes_deal": get_ruleset(rubber.ruleset).deal_passes(hand["hand"]),
     }
 
 
@@ -159,7 +162,11 @@ def hand_forms(
             # form starts from the hand as it now reads, and what the player had entered
             # is said beside it, so a second tap sends only what they choose after
             # reading it, never the old fields over the new correction (ruling E9).
+            # A legal hand in a few words; any other in the form's own controls (shown
+            # only), every field and tick box as it was entered.
             last["entered_words"] = entered_words(rubber.ruleset, entered)
+            if not last["entered_words"]:
+                last["entered_values"] = entered
         else:
             last["values"] = entered
     if last is not None and entered is not None and taking_back == last["number"]:
@@ -185,9 +192,9 @@ CHANGED_SINCE = {"hand_corrected", "hand_replaced"}
 
 def entered_words(ruleset: str, entered: dict) -> str:
     """A refused correction's fields in a few words, as the sheet shows a hand ("E-W
-    make, 3 tricks"), or, when they do not make a hand the laws take (nothing is
-    checked before the version is), each field the player filled in, as the form names
-    it ("the tricks taken: 9")."""
+    make, 3 tricks"), or "" when they do not make a hand the laws take (nothing is
+    checked before the version is): the page then shows them in the form's own controls
+    (templates/club/_table_last_hand.html), where no tick box is lost."""
     inputs = hand_input(ruleset)
     try:
         checked = inputs.serializer(data=inputs.from_form(entered))
@@ -195,23 +202,7 @@ def entered_words(ruleset: str, entered: dict) -> str:
             return describe_play(ruleset, dict(checked.validated_data))
     except UserError:
         pass
-    return "; ".join(
-        f"{TYPED_WORDS[name]}: {_value_words(name, value)}"
-        for name, value in entered.items()
-        if name in TYPED_WORDS and value not in ("", "0", False, None, [])
-    )
-
-
-def _value_words(name: str, value) -> str:
-    """A typed value as the form shows it: a side as "N-S", a trump by its name, a
-    ticked box as "yes", several boxes joined."""
-    if value is True:
-        return "yes"
-    if isinstance(value, list):
-        return ", ".join(side_name(each) for each in value)
-    if name == "trump":
-        return TRUMP_NAMES.get(value, value)
-    return side_name(value)
+    return ""
 
 
 def done_words(

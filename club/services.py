@@ -8,6 +8,7 @@ from club.models import Club, Member, PhoneLink, Table, new_table_token
 from core.audit import audit_context
 from core.db import lock_one
 from core.errors import UserError
+from core.quoted import quoted
 from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 
 
@@ -18,7 +19,7 @@ def club_create(*, name: str, slug: str, currency: str, is_public: bool, secreta
         name, field="name", max_length=TITLE_MAX, label="The club's name", required=True
     )
     if Club.objects.filter(slug=slug).exists():
-        raise UserError(f"A club with the address {slug!r} exists already.", field="slug")
+        raise UserError(f"A club with the address {quoted(slug)} exists already.", field="slug")
     club = Club.objects.create(name=name, slug=slug, currency=currency, is_public=is_public)
     if secretary is not None:
         club.secretaries.add(secretary)

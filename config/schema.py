@@ -26,7 +26,7 @@ same central mechanisms answer for every view:
 - 409: a write that met a stale `expected_version`, a row lock not granted in time
   (`Retry-After`), or a request with the same `Idempotency-Key` still running;
 - 415: a write's body in a media type the API does not read (not JSON, a form or
-  multipart);
+  multipart), a write that takes no body among them (core.inputs.NoBodyInput);
 - 422: an `Idempotency-Key` used again with a different body;
 - 429: throttled (every operation with a throttle).
 
@@ -102,10 +102,9 @@ class ErrorResponsesAutoSchema(AutoSchema):
             statuses += ["400", "409", "422"]
             if authenticates:
                 statuses.append("403")
-            # Only a view that reads its body parses it (and a DELETE has none: asking
-            # spectacular for its serializer would only warn that it cannot guess one).
-            if self.method != "DELETE" and self.get_request_serializer() is not None:
-                statuses.append("415")
+            # A view that reads its body parses it, and one that takes none refuses a body
+            # it cannot read (core.inputs.NoBodyInput): every write can answer 415.
+            statuses.append("415")
         elif "{slug}" in self.path:
             statuses.append("403")
         if names_rows or (self._is_list_view() and self._get_paginator()):

@@ -12,7 +12,9 @@ cuts what it repeats here, to the same length:
   says in words which were cut (`note`), `refusal` cuts the error's message, and a Django
   form (`CutWhenRefused`) does both for itself.
 
-A value no longer than ECHO_MAX is shown again as it was typed.
+A value no longer than ECHO_MAX is shown again as it was typed. A message naming the value
+it refuses quotes at most ECHO_VALUE (40) characters of it (core.quoted), so that its
+words saying what was wrong are never cut off.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from django.http import QueryDict
 
+from core.quoted import cut
 from core.text import too_long
 
 # The most of a caller's text a refusal repeats, in the API's error (its message, its field
@@ -177,10 +180,11 @@ class CutWhenRefused:
         else:
             self.data = again.values
         # Django words a message from its params ("Select a valid choice. %(value)s ..."):
-        # the values they repeat are cut, and the message keeps its words.
+        # the values they repeat are cut as every refusal's are (core.quoted), and the
+        # message keeps its words.
         for errors in self._errors.values():
             for error in errors.data:
                 if isinstance(getattr(error, "params", None), dict):
-                    error.params = capped(error.params)
+                    error.params = cut(error.params)
         if again.note:
             self.add_error(None, again.note)

@@ -24,6 +24,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from core.errors import UserError
+from core.quoted import cut, quoted
 
 #: The deepest a JSON body may nest (arrays and objects). The deepest shape the API
 #: documents (a scoresheet's hand's honours) is four levels; 32 leaves ample room.
@@ -218,10 +219,10 @@ class BodyInput(serializers.Serializer):
 
     def _unknown_message(self, key: str) -> str:
         return (
-            f"Unknown key '{key[:_KEY_SHOWN]}': this takes {_listed(self.known_keys())} "
+            f"Unknown key {quoted(key)}: this takes {_listed(self.known_keys())} "
             "(no other key is read)."
             if self.known_keys()
-            else f"Unknown key '{key[:_KEY_SHOWN]}': this takes no body (nothing in it is read)."
+            else f"Unknown key {quoted(key)}: this takes no body (nothing in it is read)."
         )
 
     def _first_unknown(self, data: Mapping) -> str | None:
@@ -236,7 +237,10 @@ class BodyInput(serializers.Serializer):
             raise serializers.ValidationError(
                 {str(key)[:_KEY_SHOWN]: [serializers.ErrorDetail(message, code=UNKNOWN_KEY)]}
             )
-        return super().to_internal_value(data)
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError(_choices_cut(exc.detail)) from exc
 
     @classmethod
     def check_keys(cls, data: Any, *, field: str = "") -> None:
@@ -263,6 +267,27 @@ class BodyInput(serializers.Serializer):
                     child._check_keys(item, f"{path}[{index}]")
 
 
+# DRF's refusal of a choice, which repeats the value refused whole ("invalid_choice").
+_NOT_A_CHOICE = re.compile(r'"(.*)" is not a valid choice\.', re.DOTALL)
+
+
+def _choices_cut(detail: Any) -> Any:
+    """A DRF ValidationError's detail with each refused choice it repeats cut as every
+    refusal cuts the value it names (core.quoted): a 10,000-character `kind` filled the
+    message to its cap (core.echo.ECHO_MAX) and cut off "is not a valid choice"."""
+    if isinstance(detail, dict):
+        return {key: _choices_cut(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_choices_cut(value) for value in detail]
+    if isinstance(detail, serializers.ErrorDetail) and detail.code == "invalid_choice":
+        match = _NOT_A_CHOICE.fullmatch(str(detail))
+        if match:
+            return serializers.ErrorDetail(
+                f'"{cut(match[1])}" is not a valid choice.', code=detail.code
+            )
+    return detail
+
+
 class NoBodyInput(BodyInput):
     """The body of a write that takes none (a logout, a rubber's close, a member's
     removal, a progressive's bye...): any key in it is refused as a body's unknown key
@@ -271,14 +296,59 @@ class NoBodyInput(BodyInput):
 
     @classmethod
     def refuse_any_key(cls, request) -> None:
-        """Refuse the request's first body key (a UserError, 400), before anything is
-        written; the view calls it once it has found what the request is about. A body
-        of a type the API does not read (text/plain) has no keys and is not read, as
-        before: such a write answers no 415 (its schema lists none)."""
-        from rest_framework.exceptions import UnsupportedMediaType
+        """Refuse the request's body (a UserError) before anything is written, when it has
+        a key (400, code "unknown_key", `field` the key) or cannot be read as keys at all:
+        a body of a type the API does not read (text/plain: 415) or JSON that is no object
+        (an array, a string: 400), which were ignored as if read, the write done. The view
+        calls it once it has found what the request is about. An empty body, whatever its
+        type, is no body."""
+        from rest_framework.exceptions import ParseError, UnsupportedMediaType
 
         try:
             data = request.data
-        except UnsupportedMediaType:
-            return
+        except ParseError as exc:
+            raise UserError(
+                f'This takes no body, and what was sent as "{_shown_type(request)}" cannot be '
+                "read as one: send none (or an empty JSON object, {}).",
+                field="body",
+                code="parse_error",
+            ) from exc
+        except UnsupportedMediaType as exc:
+            raise BodyNotRead(
+                f'This takes no body, and a body of type "{_shown_type(request)}" is not read: '
+                "send none (or an empty JSON object, {})."
+            ) from exc
+        if not isinstance(data, Mapping):
+            raise UserError(
+                f"This takes no body, and {_json_kind(data)} is not one: send none (or an "
+                "empty JSON object, {}).",
+                field="body",
+            )
         cls.check_keys(data)
+
+
+class BodyNotRead(UserError):
+    """A body of a media type the API does not read (415, as DRF's parsers answer it)."""
+
+    status_code = 415
+    default_code = "unsupported_media_type"
+
+
+def _shown_type(request) -> str:
+    """The request's media type as a refusal names it (no parameters, at most 40
+    characters: a header is the caller's text)."""
+    media = (request.content_type or "").split(";", 1)[0].strip()
+    return media if len(media) <= _KEY_SHOWN else f"{media[:_KEY_SHOWN]}…"
+
+
+def _json_kind(value: Any) -> str:
+    """A parsed JSON value's kind in words: "a JSON array", "JSON null"."""
+    if value is None:
+        return "JSON null"
+    if isinstance(value, bool):
+        return "a JSON true or false"
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, list):
+        return "a JSON array"
+    return "a JSON number"

@@ -40,7 +40,7 @@ from scoring.models import (
 )
 from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
-from scoring.rules.base import parse_stake
+from scoring.rules.base import UNKNOWN_KEY, parse_stake
 from scoring.rules.bridge import honours_scored
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_ledger, fixed_deals_over
 from scoring.signals import (
@@ -670,6 +670,16 @@ def rubber_correct_hand(
     return row
 
 
+def _name_the_body_s_key(error: ScoringError, replayed: str) -> None:
+    """A key the corrected hand does not take named as the body sent it (`hand.trickz`),
+    as every door names a body's unknown key (core.inputs.BodyInput), not by the hand's
+    place in the replay (`hands[2].trickz`). A value the laws refuse keeps its place in
+    the replay: the phone reads the hand's number from it (scoring.hand_input)."""
+    field = error.field or ""
+    if error.code == UNKNOWN_KEY and field.startswith(f"{replayed}."):
+        error.field = f"hand{field[len(replayed) :]}"
+
+
 def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) -> Hand:
     _check_table(rubber, table)
     rules = rubber.rules
@@ -685,7 +695,11 @@ def _hand_correct(*, rubber, number, data, reason, user, table, is_secretary) ->
 
     corrected = [h.data for h in hands]
     corrected[number - 1] = data
-    state, scored = _replay(rules, rubber, corrected)
+    try:
+        state, scored = _replay(rules, rubber, corrected)
+    except ScoringError as error:
+        _name_the_body_s_key(error, f"hands[{number - 1}]")
+        raise
     if rubber.deal_limit is not None:
         past = deal_past_the_end(rubber.deal_limit, [result.points for _, result in scored])
         if past is not None:

@@ -15,6 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.quoted import quoted
+
 # The packs and cutting orders are the games' own, written once (scoring.rules.games).
 from scoring.rules.games import RANKS, SUITS
 
@@ -39,7 +41,8 @@ def parse_card(text: object, *, field: str = "cards") -> Card:
         if rank in RANKS and suit in SUITS:
             return Card(rank, suit)
     raise FormationError(
-        f"ruling T1: {text!r} is not a card: write the rank then the suit, e.g. 'JS', '10H', 'AD'",
+        f"ruling T1: {quoted(text)} is not a card: write the rank then the suit, e.g. 'JS', "
+        "'10H', 'AD'",
         law="ruling T1",
         field=field,
     )

@@ -10,6 +10,7 @@ module looks them up and refuses an unknown rule set with a FormationError.
 
 from __future__ import annotations
 
+from core.quoted import quoted
 from scoring.rules.games import GAMES, Game
 from scoring.rules.games import TableLaws as RuleSet
 
@@ -37,7 +38,9 @@ def get_game(key: object) -> Game:
     """The game with this key; a FormationError on the ``rule_set`` field for any other."""
     if not isinstance(key, str) or key not in GAMES:
         known = ", ".join(GAMES)
-        raise FormationError(f"unknown rule set {key!r}: use one of {known}", field="rule_set")
+        raise FormationError(
+            f"unknown rule set {quoted(key)}: use one of {known}", field="rule_set"
+        )
     return GAMES[key]
 
 

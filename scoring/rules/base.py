@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow
 from typing import Any
 
+from core.quoted import quoted
+
 #: The two partnerships, in the order every tuple indexed by side uses (0 = NS, 1 = EW).
 SIDES = ("NS", "EW")
 SIDE_INDEX = {"NS": 0, "EW": 1}
@@ -51,14 +53,24 @@ class ScoringError(Exception):
 
     ``field`` is the dotted path of the offending value in the scoresheet (``hands[3].tricks``,
     ``options.odd_trick_cap``, ``ruleset``); ``law`` names the law or ruling (``law 3``,
-    ``ruling B6``) when one applies.
+    ``ruling B6``) when one applies. ``code`` is the API's error code when it is not
+    "invalid": ``UNKNOWN_KEY`` for a key a hand does not take, as a body's unknown key is
+    coded (core.inputs.BodyInput).
     """
 
-    def __init__(self, message: str, *, field: str | None = None, law: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        law: str | None = None,
+        code: str | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.field = field
         self.law = law
+        self.code = code
 
     def as_dict(self) -> dict:
         """The error as the API's JSON body shows it."""
@@ -255,6 +267,11 @@ class RuleSet(abc.ABC):
 # --- Validation helpers shared by the rule sets --------------------------------------------------
 
 
+#: The code of the refusal of a key a mapping does not take: the API's code for a body's
+#: unknown key (core.inputs.UNKNOWN_KEY, which this pure module cannot import).
+UNKNOWN_KEY = "unknown_key"
+
+
 def check_mapping(
     data: Any,
     field: str,
@@ -272,7 +289,7 @@ def check_mapping(
         raise ScoringError("must be a JSON object", field=field or None, law=law)
     for key in data:
         if key not in allowed:
-            message = f"unknown key {key!r}"
+            message = f"unknown key {quoted(key)}"
             if what:
                 keys = sorted(allowed) if isinstance(allowed, (set, frozenset)) else list(allowed)
                 message += (
@@ -280,7 +297,9 @@ def check_mapping(
                     if keys
                     else f": {what} takes no keys"
                 )
-            raise ScoringError(message, field=f"{field}.{key}" if field else key, law=law)
+            raise ScoringError(
+                message, field=f"{field}.{key}" if field else key, law=law, code=UNKNOWN_KEY
+            )
     return data
 
 
@@ -348,7 +367,7 @@ def check_partnership_players(players: Any, field: str = "players") -> dict | No
         for i, name in enumerate(pair):
             check_name(name, f"{field}.{side}[{i}]")
             if name in seen:
-                raise ScoringError(f"{name!r} is named twice", field=f"{field}.{side}[{i}]")
+                raise ScoringError(f"{quoted(name)} is named twice", field=f"{field}.{side}[{i}]")
             seen.add(name)
         out[side] = list(pair)
     return out
@@ -370,7 +389,7 @@ def parse_stake(value: Any, field: str = "stake") -> Decimal:
             stake = Decimal(value.strip())
         except InvalidOperation:
             raise ScoringError(
-                f"{value!r} is not a decimal amount", field=field, law="ruling M1"
+                f"{quoted(value)} is not a decimal amount", field=field, law="ruling M1"
             ) from None
     elif type(value) is int:
         stake = Decimal(value)

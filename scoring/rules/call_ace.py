@@ -19,6 +19,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+from core.quoted import quoted
+
 from .base import (
     WORDS,
     HandResult,
@@ -139,7 +141,7 @@ class CallAceRules(RuleSet):
         for i, name in enumerate(players):
             check_name(name, f"{field}[{i}]")
             if name in seen:
-                raise ScoringError(f"{name!r} is named twice", field=f"{field}[{i}]")
+                raise ScoringError(f"{quoted(name)} is named twice", field=f"{field}[{i}]")
             seen.add(name)
         return list(players)
 
@@ -157,7 +159,7 @@ class CallAceRules(RuleSet):
         if state.names is not None:
             if isinstance(value, str) and value in state.names:
                 return state.names.index(value)
-            raise ScoringError(f"{value!r} is not a player at this sitting", field=field)
+            raise ScoringError(f"{quoted(value)} is not a player at this sitting", field=field)
         return check_int(value, field, 0, state.n - 1)
 
     def _players(self, state: CallAceState, value: Any, field: str) -> tuple[int, ...]:

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from core.quoted import quoted
+
 from .base import RuleSet, ScoringError
 from .bridge import RULES as BRIDGE_RULES
 from .call_ace import RULES as CALL_ACE_RULES
@@ -258,5 +260,5 @@ def get_game(key: Any) -> Game:
     """The game with this key; a ScoringError on the ``ruleset`` field for any other."""
     if not isinstance(key, str) or key not in GAMES:
         known = ", ".join(GAMES)
-        raise ScoringError(f"unknown rule set {key!r}: use one of {known}", field="ruleset")
+        raise ScoringError(f"unknown rule set {quoted(key)}: use one of {known}", field="ruleset")
     return GAMES[key]

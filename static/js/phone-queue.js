@@ -47,6 +47,36 @@
   var sending = false;
   var timer = null;
   var unsaid = []; // refusals listed and not yet said to a screen reader
+  // Why the last request brought no answer while the phone was online: "timeout" (none in
+  // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
+  // or null once an answer came. Offline, navigator.onLine says so itself.
+  var unanswered = null;
+
+  // Why what waits has not gone yet, as it is now: with no connection, it waits for one;
+  // connected but unanswered (a slow or lost network, the service down), it is being
+  // tried again, which the connection's return would not change; else it is going now.
+  function whyWaiting() {
+    if (navigator.onLine === false) {
+      return "No connection: they are kept on this phone and sent as soon as the " +
+        "connection returns.";
+    }
+    if (unanswered === "timeout") {
+      return "The service has not answered in " + REQUEST_TIMEOUT_MS / 1000 + " seconds; " +
+        "trying again. They are kept on this phone meanwhile.";
+    }
+    if (unanswered) {
+      return "The service has not answered yet; trying again. They are kept on this phone " +
+        "meanwhile.";
+    }
+    return "Sending now; they are kept on this phone until the service has them.";
+  }
+
+  // The same for one change waiting (a correction, a take-back), after its name.
+  function whenSent() {
+    if (navigator.onLine === false) return "it goes by itself as soon as the connection returns";
+    if (unanswered) return "the service has not answered yet, and it is being tried again";
+    return "it is being sent now";
+  }
 
   function load() {
     try {
@@ -103,7 +133,7 @@
     box.textContent =
       "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
-      (problem || "They are kept on this phone and sent as soon as the connection returns.");
+      (problem || whyWaiting());
   }
 
   // --- the next hand follows the queue --------------------------------------------------
@@ -130,17 +160,24 @@
     rubber = rubber ? rubber.value : "";
     var next = brought;
     var passes = 0;
+    // Whether each hand waiting here passed the deal on, by its number: a hand taken back
+    // gives back only the pass it made (none after a Call-Ace deal its dealer deals again).
+    var passed = {};
     load().forEach(function (entry) {
       var data = new URLSearchParams(entry.body);
       if ((data.get("rubber") || "") !== rubber) return;
       if (entry.kind === "record" && entry.number >= next) {
         next = entry.number + 1;
-        if (!keepsDealer(data)) passes += 1;
+        passed[entry.number] = !keepsDealer(data);
+        if (passed[entry.number]) passes += 1;
       } else if (entry.kind === "take_back") {
         var taken = parseInt(data.get("take_back"), 10);
         if (taken && taken < next) {
           next = taken;
-          passes -= 1;
+          // A hand the page brought: whether it passed the deal, as the service said on
+          // its take-back's form when it was queued (data-passes-deal).
+          var gave = taken in passed ? passed[taken] : entry.passesDeal !== false;
+          if (gave) passes -= 1;
         }
       }
     });
@@ -229,8 +266,8 @@
         note.setAttribute("role", "status");
         button.after(note);
       }
-      note.textContent = capitalised(entry.label) + " waiting to be sent: it goes by itself " +
-        "as soon as the connection returns, and the sheet shows it once it is made.";
+      note.textContent = capitalised(entry.label) + " waiting to be sent: " + whenSent() +
+        "; the sheet shows it once it is made.";
     });
   }
 
@@ -522,6 +559,26 @@
 
   // What a form holds once it is queued is no longer typed and not sent: it is the
   // form's own again (a correction, a dispute, a take-back's reason are not emptied).
+  // The entry form emptied for the next hand once one is queued: every box unticked, every
+  // choice and number as a fresh form has them (a count's `data-blank`, "0"). Not its
+  // reset(): a form brought back with a refused hand holds that hand as its defaults, and
+  // would offer it again, filled in, for the next hand while this one waits.
+  function blank(form) {
+    form.reset();
+    fillable(form).forEach(function (each) {
+      var field = each.field;
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.checked = field.defaultChecked = false;
+      } else if (field.tagName === "SELECT") {
+        Array.prototype.forEach.call(field.options, function (option, index) {
+          option.selected = option.defaultSelected = index === 0;
+        });
+      } else if (field.type !== "hidden") {
+        field.value = field.defaultValue = field.dataset.blank || "";
+      }
+    });
+  }
+
   function sent(form) {
     fillable(form).forEach(function (each) {
       var field = each.field;
@@ -719,7 +776,9 @@
       },
       body: withoutFormToken(entry.body)
     }, function () { timedOut = true; });
+    showQueue();
     request.promise.then(function (response) {
+      unanswered = null;
       // Too many requests from this table (429): nothing was recorded; the hand stays,
       // and goes again by itself once the wait the service gives (Retry-After) is over.
       if (response.status === 429) {
@@ -785,9 +844,8 @@
       sending = false; // no connection, or no answer in time: the hand stays in the queue
       busy(false);
       markWaited();
-      showQueue(timedOut ? "The club's server did not answer in " +
-        REQUEST_TIMEOUT_MS / 1000 + " seconds; they are kept on this phone and sent " +
-        "again by themselves." : undefined);
+      unanswered = timedOut ? "timeout" : "lost";
+      showQueue();
       later();
     }).then(request.done, request.done);
   }
@@ -877,10 +935,13 @@
       kind: form.dataset.kind,
       number: form.dataset.kind === "record" ? parseInt(data.get("expected_number"), 10) : null,
       label: label,
-      what: described(form)
+      what: described(form),
+      // A take-back's hand passed the deal on, or was one its dealer deals again (Call-Ace
+      // laws 6, 42, 50): the dealer shown while it waits goes back only as far as it went.
+      passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined
     });
     save(queue);
-    if (form.dataset.kind === "record") form.reset();
+    if (form.dataset.kind === "record") blank(form);
     else sent(form);
     showQueue();
     flush();
@@ -904,6 +965,8 @@
   });
 
   window.addEventListener("online", flush);
+  // The words of what waits follow the connection: lost, they say it waits for it.
+  window.addEventListener("offline", function () { showQueue(); });
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
   // form of a change still waiting.
   document.addEventListener("htmx:afterSettle", function () {

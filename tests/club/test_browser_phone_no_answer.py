@@ -63,10 +63,15 @@ def test_a_hand_whose_request_never_answers_is_sent_again_and_recorded_once(
     while not first_done:
         page.wait_for_timeout(50)
     # Nothing is given up before the limit; past it, the phone says so and keeps the hand.
+    # Still waiting on a connected phone, it says it is sending, never that it waits for a
+    # connection the phone has (static/js/phone-queue.js, whyWaiting).
     page.clock.run_for(14_000)
-    assert "did not answer" not in queue.inner_text()
+    assert "has not answered" not in queue.inner_text()
+    assert "Sending now" in queue.inner_text()
+    assert "connection returns" not in queue.inner_text()
     page.clock.run_for(1_500)
-    queue.filter(has_text="did not answer in 15 seconds").wait_for(timeout=5000)
+    queue.filter(has_text="has not answered in 15 seconds; trying again").wait_for(timeout=5000)
+    assert "connection returns" not in queue.inner_text()
     assert "Not sent yet: 1 hand waiting (hand 2)" in queue.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, f"phone-no-answer-{'landed' if lands else 'lost'}")

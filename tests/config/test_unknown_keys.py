@@ -207,14 +207,54 @@ def test_every_write_endpoint_without_a_body_refuses_a_body_key(world):
     assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
 
 
+# A body a write that takes none cannot read: of a type the API does not read, or JSON
+# that is no object of keys.
+_UNREAD_BODIES = [
+    ("text/plain", "close it please", 415, "unsupported_media_type", 'type "text/plain"'),
+    ("application/json", "[1, 2]", 400, "invalid", "a JSON array"),
+    ("application/json", '"close"', 400, "invalid", "a JSON string"),
+    ("application/json", "{not json", 400, "parse_error", 'sent as "application/json" cannot'),
+]
+
+
+@pytest.mark.parametrize(("content_type", "body", "status", "code", "said"), _UNREAD_BODIES)
+def test_every_write_endpoint_without_a_body_refuses_a_body_it_cannot_read(
+    world, content_type, body, status, code, said
+):
+    """A write that takes no body, sent one it cannot read (text/plain, or JSON that is
+    not an object of keys), is refused in words, 415 or 400, and nothing is done: it was
+    ignored and the write went ahead, as if what was sent had been read (a logout sent
+    "close it please" as text logged out)."""
+    from club.models import Member
+
+    schema = _schema(world.client)
+    walked = []
+    for template, operations in schema["paths"].items():
+        for method in WRITES:
+            operation = operations.get(method)
+            if not operation or "requestBody" in operation:
+                continue
+            answer = getattr(world.client, method)(
+                _path(template, world), body, content_type=content_type
+            )
+            assert answer.status_code == status, (template, answer.content)
+            error = answer.json()["error"]
+            assert error["code"] == code, (template, error)
+            assert said in error["message"], (template, error)
+            assert "takes no body" in error["message"], (template, error)
+            walked.append(f"{method.upper()} {template}")
+    assert "POST /api/v1/auth/logout/" in walked
+    assert "DELETE /api/v1/clubs/{slug}/members/{id}/" in walked
+    # Nothing was done: the token still logs in, Ann is still a member, the sitting open.
+    assert world.client.get("/api/v1/me/").status_code == 200
+    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+    world.rubber.refresh_from_db()
+    assert not world.rubber.is_complete
+
+
 def test_a_bodyless_write_sent_no_body_or_only_a_form_s_csrf_token_goes_ahead(world):
     """An empty body, or a browser form's CSRF token alone, is no body key: the write is
     done (the token logged out)."""
-    rubber_close = f"/api/v1/clubs/somerset/rubbers/{world.rubber.pk}/close/"
-    # A body the API does not read has no keys: it answers as before (no 415, which the
-    # schema does not list), here the rubber's own refusal, not a sitting to close.
-    odd = world.client.post(rubber_close, "x", content_type="text/plain")
-    assert odd.status_code == 400 and odd.json()["error"]["code"] != "unknown_key", odd.content
     answer = world.client.post("/api/v1/auth/logout/", {"csrfmiddlewaretoken": "x"})
     assert answer.status_code == 204, answer.content
     assert world.client.get("/api/v1/me/").status_code == 401
@@ -308,3 +348,61 @@ def test_every_game_names_the_keys_its_hand_takes(body, field, words):
     assert answer.status_code == 400, answer.content
     error = answer.json()["error"]
     assert (error["field"], error["message"]) == (field, words), error
+
+
+# A hand's key a hand does not take, at every door that takes a hand: the rubber's hands
+# (a hand recorded, a hand corrected) and the evening table's (the same), each with a
+# body that is otherwise a legal hand of Euchre (N-S make, three tricks).
+_HAND_DOORS = [
+    ("post", "/api/v1/clubs/somerset/rubbers/{rubber}/hands/", {}),
+    ("put", "/api/v1/clubs/somerset/rubbers/{rubber}/hands/1/", {}),
+    ("post", "/api/v1/clubs/somerset/evenings/{evening}/tables/1/hands/", {}),
+    (
+        "put",
+        "/api/v1/clubs/somerset/evenings/{evening}/tables/1/rubbers/1/hands/1/",
+        {"reason": "a miscount"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("method", "url", "extra"), _HAND_DOORS)
+def test_a_hand_s_unknown_key_is_refused_as_unknown_key_at_every_door(world, method, url, extra):
+    """A key a hand does not take is an unknown key, as a body's is (core.inputs
+    .BodyInput): code `unknown_key`, `field` its path inside the hand (`hand.trickz`);
+    it was refused with code `invalid`, so a script telling a misspelt key from a bad
+    value could not (law 2: the hand is refused, and nothing is written)."""
+    hands = list(world.rubber.hands.values_list("number", "data"))
+    body = {"hand": {"makers": "NS", "tricks": 3, "trickz": 3}, **extra}
+    address = url.format(rubber=world.rubber.pk, evening=world.evening.pk)
+    answer = getattr(world.client, method)(address, body, format="json")
+    error = _refused_naming(answer, "hand.trickz", "makers", "tricks")
+    assert error["message"].startswith("unknown key 'trickz': a hand of Euchre"), error
+    assert list(world.rubber.hands.values_list("number", "data")) == hands
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (
+            {"ruleset": "euchre-somerset-1888", "hands": [{"makers": "NS", "tricks": 3},
+                                                          {"makers": "EW", "trickz": 3}]},
+            "hands[1].trickz",
+        ),
+        (
+            {"ruleset": "bridge-elwell-1907", "hands": [
+                {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
+                 "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
+            "hands[0].honours.aces",
+        ),
+        (
+            {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
+                {"maker": "0", "tricks": 3, "called": "AS"}]},
+            "deals[0].called",
+        ),
+    ],
+)  # fmt: skip
+def test_a_scoresheet_s_hand_s_unknown_key_is_refused_as_unknown_key(body, field):
+    """The same on the stateless score sheet, in its hands and deals and a Bridge hand's
+    honours: code `unknown_key` (it was `invalid`), `field` the key's path."""
+    answer = APIClient().post("/api/v1/scoresheets/score", body, format="json")
+    _refused_naming(answer, field)

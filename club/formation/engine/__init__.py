@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from core.quoted import quoted
+
 from ..cards import draw_cut, throw_for_jack
 from ..errors import FormationError
 from ..rules import PARTNERSHIP_PLAYERS, get_rule_set
@@ -58,7 +60,7 @@ def apply(state: EveningState, event: Mapping[str, Any]) -> tuple[EveningState, 
     if handler is None:
         known = ", ".join(sorted([*_HANDLERS, *PASS_THROUGH]))
         raise FormationError(
-            f"{kind!r} is not an action of the evening's log; its actions are {known}",
+            f"{quoted(kind)} is not an action of the evening's log; its actions are {known}",
             field="type",
         )
     step = _Step(copy.deepcopy(state), event)

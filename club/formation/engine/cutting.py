@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from core.quoted import quoted
+
 from .. import ranking
 from ..cards import Card, pack_for, parse_card, precedence
 from ..rules import EUCHRE
@@ -98,7 +100,7 @@ class Cutting(StepBase):
             if cut is None or cut.purpose == "first-jack":
                 raise self.fail(
                     None,
-                    f"no cut called {cut_id!r} is waiting to be made: {self.cuts_waiting()}",
+                    f"no cut called {quoted(cut_id)} is waiting to be made: {self.cuts_waiting()}",
                     "cut_id",
                 )
         else:
