@@ -46,6 +46,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from club.formation import FormationError, engine
+from club.formation.engine.wording import ACTION_TEXT, not_an_action
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from core.compiled import Compiled
@@ -403,9 +404,9 @@ def _checked_action(event) -> dict:
     cleaned."""
     kind = event.get("type") if isinstance(event, dict) else None
     if not isinstance(kind, str) or kind not in SECRETARY_EVENTS:
-        raise UserError(
-            f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
-        )
+        # In words, never the log's keys (a replayed log, a board's form of another version).
+        said = not_an_action(kind, what="an action of the evening", known=ACTION_TEXT, each="one")
+        raise UserError(f"{said}.", field="type")
     for key in event:
         if key in SERVICE_KEYS:
             raise UserError(f"{key!r} cannot be sent: {SERVICE_KEYS[key]}.", field=key)
