@@ -19,6 +19,7 @@ from club.views_board import (
     _managed_evening,
     _table,
     board_context,
+    board_throttled,
     live_board,
     phone_answer,
     phone_link,
@@ -114,6 +115,7 @@ def _settled_hand(evening, post) -> tuple[int, int, str]:
 
 @login_required
 @require_POST
+@board_throttled
 def board_settle(request, pk: int):
     """The secretary settles a disputed hand from the board, with a reason."""
     evening = _managed_evening(request, pk)
