@@ -301,6 +301,8 @@ def test_the_evening_sheet_labels_each_rubber(board, evening):
         act(evening, type="cut", draw=True)  # cutting out, then partners and deal
     evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
     page = board.get(f"/secretary/evenings/{evening.pk}/sheet/").content.decode()
+    # The club named once: "Somerset Club: Somerset Club 21 November 1888" it read.
+    assert "<h1>Somerset Club: the evening of 21 November 1888</h1>" in page
     assert "Table 1, rubber 1: Ann &amp; Bob v Cora &amp; Dan" in page
     assert "Won by Ann &amp; Bob (N-S), worth 8" in page
     assert "Table 1, rubber 2" in page
