@@ -80,3 +80,42 @@ def test_a_phones_correction_is_not_overwritten_by_the_secretarys(
     page.get_by_text("Hand 1 corrected").wait_for()
     assert [(h.data["makers"], h.data["tricks"]) for h in Hand.objects.all()] == [("EW", 5)]
     phone.context.close()
+
+
+def test_a_correction_kept_through_the_login_is_of_the_hand_as_it_was_typed_on(
+    browser_page, live_server, played
+):
+    """The secretary's login runs out while he corrects hand 1; meanwhile a phone corrects
+    it. Logging in brings his typed correction back (static/js/keep-typed.js), with the
+    version of the hand it was typed on: sent, it is refused in words, not put over the
+    phone's correction, as the page's fresh version would have let it."""
+    from tests.club.test_browser_interruptions import log_out_behind_the_page
+
+    page = browser_page
+    log_in(page, live_server)
+    rubber = f"{live_server.url}/clubs/{played.club.slug}/rubbers/{played.rubber.pk}/"
+    page.goto(f"{rubber}?correct=1#corrections")
+    form = page.locator("#correct-form")
+    form.locator("input[name=makers][value=EW]").check()
+    form.locator("textarea[name=reason]").fill("E-W made it, says Cora")
+    log_out_behind_the_page(page)
+    form.get_by_test_id("correct-hand").click()
+    page.wait_for_url(re.compile(r"/accounts/login/"))
+
+    phone = page.context.browser.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{live_server.url}/t/{played.table.token}/")
+    phone.get_by_test_id("last-hand").locator("> summary").click()
+    correct(phone, tricks="5")
+    phone.get_by_test_id("phone-notice").filter(has_text="Hand 1 corrected.").wait_for()
+
+    page.fill("input[name=username]", "secretary")
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"resume=1"))
+    assert form.locator("input[name=makers][value=EW]").is_checked()  # as he typed it
+    with page.expect_response(re.compile(r"/change/$")) as answer:
+        form.get_by_test_id("correct-hand").click()
+    assert answer.value.status == 409
+    assert "A phone at the table corrected hand 1" in said(page)
+    assert [(h.data["makers"], h.data["tricks"]) for h in Hand.objects.all()] == [("NS", 5)]
+    phone.context.close()
