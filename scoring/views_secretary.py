@@ -20,9 +20,9 @@ from django.views.decorators.http import require_POST
 from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
-from core.echo import capped, refusal
+from core.echo import after_label, capped
 from core.errors import Conflict, UserError
-from core.inputs import whole_number
+from core.inputs import NOT_DIGITS, whole_number
 from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
@@ -145,6 +145,18 @@ def _change(request, rubber: Rubber) -> str:
     raise UserError("Choose what to do: correct a hand, or take the last one off.", field="change")
 
 
+def _named(exc: Exception, *, rubber: Rubber, note: str) -> dict:
+    """A refused change as the rubber's page shows it: its field named in words before a
+    message that does not name it, as a table's phone names it (club.phone.named_refusal:
+    "The tricks taken by the makers: 9 is out of range ..."), the hand's number (a hidden
+    field, sent wrong only by a crafted or stale post) as the hand to change."""
+    error = phone.named_refusal(exc, ruleset=rubber.ruleset, note=note)
+    if error["field"] == "number" and getattr(exc, "code", None) == NOT_DIGITS:
+        error["label"] = "The hand to change:"
+        error["message"] = after_label(error["message"])
+    return error
+
+
 def _back_after_login(slug: str, pk: int, post) -> str:
     """Where logging in again leads once a change was refused for want of a login: the
     rubber's page, at the hand the correction was of, with `resume`, on which the page
@@ -182,7 +194,7 @@ def rubber_change(request, slug: str, pk: int):
         # (the reason as typed, even "on", which the hand's fields read as a ticked box).
         typed = phone.form_values(request.POST)
         posted = {**typed.values, "reason": capped(request.POST.get("reason", ""))}
-        error = refusal(exc, note=typed.note)
+        error = _named(exc, rubber=rubber, note=typed.note)
         error["code"] = getattr(exc, "code", None)
         # 409 for a conflict (the hand changed since the page showed it), as the phone's.
         status = 409 if isinstance(exc, Conflict) else 400

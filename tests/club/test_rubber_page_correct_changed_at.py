@@ -115,3 +115,31 @@ def test_a_version_not_written_as_one_is_refused_in_words(client, world, change_
         "showed it (when it was last changed): reload the page and correct the hand again."
     ) in words(answer)
     assert not HandCorrection.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        ({"tricks": "9"},
+         "In hand 1, the tricks taken by the makers: 9 is out of range: must be from 0 to 5 "
+         "(law 2)"),
+        ({"makers": "XX"},
+         'In hand 1, the makers: must be North-South ("NS") or East-West ("EW")'),
+        ({"revokes_NS": "x"},
+         "The revokes: give a whole number, nothing below nought, in the digits 0 to 9, at "
+         "most 9 of them."),
+        ({"number": "x"},
+         "The hand to change: give a whole number, nothing below nought, in the digits 0 to "
+         "9, at most 9 of them."),
+    ],
+)  # fmt: skip
+def test_a_refused_change_names_its_field_in_words(client, world, change_url, sent, said):
+    """The rubber's page names the field a refusal is of, as the table's phone does
+    (club.phone.named_refusal): it said "9 is out of range ..." or "Must be North-South
+    ...", naming no field, or a bare "Give a whole number ..." for the hand's number."""
+    client.force_login(world.secretary)
+    form = {"change": "correct", "number": "1", "makers": "EW", "tricks": "3", "reason": "x"}
+    answer = client.post(change_url, {**form, **sent})
+    assert answer.status_code == 400
+    assert f"Not changed. {said}" in words(answer)
+    assert not HandCorrection.objects.exists()
