@@ -160,8 +160,17 @@ def _close_answers(evening: Evening, post) -> list[dict]:
     answers = []
     for rubber in closing.unfinished_rubbers(evening=evening):
         outcome = post.get(f"outcome-{rubber['id']}", "")
+        kind = "sitting" if rubber["sitting"] else "rubber"
+        if outcome not in {"", "finished", "abandoned"}:
+            # Only a crafted or stale post: the dialog's two choices send one or the other.
+            raise UserError(
+                f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}): "
+                "choose what happened to it, finished as played or abandoned (with the "
+                "reason beside it).",
+                field=f"outcome-{rubber['id']}",
+                law="law 21",
+            )
         if outcome == "abandoned" and not post.get(f"reason-{rubber['id']}", "").strip():
-            kind = "sitting" if rubber["sitting"] else "rubber"
             raise UserError(
                 f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}) "
                 "was abandoned: say why, in the box beside it.",

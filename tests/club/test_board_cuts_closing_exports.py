@@ -4,7 +4,9 @@ closing an evening with rubbers in play; the hands CSV, the ledger and the eveni
 
 import csv
 import datetime
+import html
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -214,6 +216,24 @@ def test_the_board_closes_with_the_answers_of_its_dialog(board, evening):
                                           f"reason-{rubber.pk}": "time"})  # fmt: skip
     evening.refresh_from_db()
     assert evening.status == Evening.Status.CLOSED
+
+
+@pytest.mark.django_db
+def test_a_closing_answer_the_dialog_does_not_offer_is_refused_in_words(board, evening):
+    """A crafted or stale post's answer for a rubber ("zap") is refused naming the rubber
+    and the choices in words (law 21): it said "Say what happened: 'finished' ... or
+    'abandoned' ...", the API's keys, naming no rubber."""
+    seat_six(evening)
+    rubber = Rubber.objects.get()
+    answer = post(board, evening, type="close", **{f"outcome-{rubber.pk}": "zap"})
+    page = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.content.decode())).split())
+    assert (
+        "Not done. Table 1's rubber 1 (Ann & Bob v Cora & Dan): choose what happened to it, "
+        "finished as played or abandoned (with the reason beside it). (law 21)"
+    ) in page
+    assert f'data-field="outcome-{rubber.pk}"' in answer.content.decode()
+    evening.refresh_from_db()
+    assert evening.status == Evening.Status.OPEN
 
 
 @pytest.mark.django_db
