@@ -165,8 +165,8 @@ def _close_answers(evening: Evening, post) -> list[dict]:
             # Only a crafted or stale post: the dialog's two choices send one or the other.
             raise UserError(
                 f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}): "
-                "choose what happened to it, finished as played or abandoned (with the "
-                "reason beside it).",
+                "choose what happened to it, finished as played or abandoned with the "
+                "reason beside it (law 21).",
                 field=f"outcome-{rubber['id']}",
                 law="law 21",
             )

@@ -229,7 +229,7 @@ def test_a_closing_answer_the_dialog_does_not_offer_is_refused_in_words(board, e
     page = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.content.decode())).split())
     assert (
         "Not done. Table 1's rubber 1 (Ann & Bob v Cora & Dan): choose what happened to it, "
-        "finished as played or abandoned (with the reason beside it). (law 21)"
+        "finished as played or abandoned with the reason beside it (law 21)."
     ) in page
     assert f'data-field="outcome-{rubber.pk}"' in answer.content.decode()
     evening.refresh_from_db()
