@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
+from config.ratelimit import api_rate_wait, too_many
 from core.echo import after_label, capped
 from core.errors import Conflict, UserError
 from core.inputs import NOT_DIGITS, whole_number
@@ -158,8 +159,8 @@ def _named(exc: Exception, *, rubber: Rubber, note: str) -> dict:
 
 
 def _back_after_login(slug: str, pk: int, post) -> str:
-    """Where logging in again leads once a change was refused for want of a login: the
-    rubber's page, at the hand the correction was of, with `resume`, on which the page
+    """Where logging in again leads once a change was refused for want of a login (or
+    the way back once refused for too many requests): the rubber's page, at the hand the correction was of, with `resume`, on which the page
     fills the form in again with what was typed and sent (static/js/keep-typed.js)."""
     query = {"resume": "1"}
     number = _named_hand(post, "number") if post.get("change") == "correct" else None
@@ -179,6 +180,20 @@ def rubber_change(request, slug: str, pk: int):
             request, "You were logged out: the change was not made. Log in, then make it again."
         )
         return redirect_to_login(_back_after_login(slug, pk, request.POST))
+    # Counted as the secretary's API requests and the board's posts are (THROTTLE_USER,
+    # per account): past the rate nothing is changed, and the way back is to the hand as
+    # it was typed (kept in the tab, static/js/keep-typed.js, filled in again on `resume`).
+    wait = api_rate_wait(request, rubber_change)
+    if wait is not None:
+        return too_many(
+            request,
+            f"Too many requests from your account in the last minute; wait {wait} "
+            f"second{'s' if wait != 1 else ''} and try again. The change was not made.",
+            wait,
+            heading="Too many requests",
+            back=_back_after_login(slug, pk, request.POST),
+            back_text="Back to the rubber, with what you typed",
+        )
     club = clubs_managed_by(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")

@@ -69,3 +69,28 @@ def test_the_count_is_the_accounts_own(client, secretary, other_secretary, eveni
     client.force_login(other_secretary)
     # Not his club's evening: 404, but counted as his and not refused for the first's rate.
     assert arrive(client, evening, "Frank").status_code == 404
+
+
+def test_past_the_rate_a_late_correction_is_refused_and_leads_back_to_what_was_typed(
+    client, world, rates
+):
+    """The rubber's page's changes are counted in the same window: refused past the rate
+    with 429 in words, nothing changed, the way back leading to the hand's form filled in
+    again as typed (`resume`, static/js/keep-typed.js)."""
+    from scoring.models import HandCorrection
+
+    client.force_login(world.secretary)
+    change = reverse("rubber-change", args=[world.club.slug, world.rubber.pk])
+    form = {"change": "correct", "number": "1", "makers": "EW", "tricks": "3", "reason": ""}
+    assert [client.post(change, form).status_code for _ in range(5)] == [400] * 5
+    refused = client.post(change, {**form, "reason": "E-W made it"})
+    assert refused.status_code == 429
+    wait = int(refused["Retry-After"])
+    page = refused.content.decode()
+    assert (
+        f"Too many requests from your account in the last minute; wait {wait} seconds and "
+        "try again. The change was not made."
+    ) in page
+    back = f"/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/?correct=1&amp;resume=1"
+    assert f'href="{back}#corrections"' in page
+    assert not HandCorrection.objects.exists()
