@@ -160,8 +160,9 @@ def _named(exc: Exception, *, rubber: Rubber, note: str) -> dict:
 
 def _back_after_login(slug: str, pk: int, post) -> str:
     """Where logging in again leads once a change was refused for want of a login (or
-    the way back once refused for too many requests): the rubber's page, at the hand the correction was of, with `resume`, on which the page
-    fills the form in again with what was typed and sent (static/js/keep-typed.js)."""
+    the way back once refused for too many requests): the rubber's page, at the hand the
+    correction was of, with `resume`, on which the page fills the form in again with what
+    was typed and sent (static/js/keep-typed.js)."""
     query = {"resume": "1"}
     number = _named_hand(post, "number") if post.get("change") == "correct" else None
     if number is not None:
