@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.text import capfirst
@@ -20,7 +21,7 @@ from club.selectors import (
     rubber_places,
     rubbers_hidden_from,
 )
-from config.ratelimit import login_throttled
+from config.ratelimit import api_rate_wait, login_throttled, too_many
 from core.echo import CutWhenRefused, after_label, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -187,6 +188,19 @@ def secretary_home(request):
 
     error = typed = number = refused = None
     if request.method == "POST":
+        # Counted as the secretary's API requests and the board's posts are (THROTTLE_USER,
+        # per account): a script opening evenings by the thousand is refused past the rate.
+        wait = api_rate_wait(request, secretary_home)
+        if wait is not None:
+            return too_many(
+                request,
+                f"Too many requests from your account in the last minute; wait {wait} "
+                f"second{'s' if wait != 1 else ''} and try again. No evening was opened.",
+                wait,
+                heading="Too many requests",
+                back=reverse("secretary-home"),
+                back_text="Back to your clubs",
+            )
         try:
             number = whole_number(request.POST, "club")
             club = clubs_managed_by(user=request.user).filter(pk=number).first()

@@ -94,3 +94,21 @@ def test_past_the_rate_a_late_correction_is_refused_and_leads_back_to_what_was_t
     back = f"/clubs/{world.club.slug}/rubbers/{world.rubber.pk}/?correct=1&amp;resume=1"
     assert f'href="{back}#corrections"' in page
     assert not HandCorrection.objects.exists()
+
+
+def test_past_the_rate_no_evening_is_opened(client, club, secretary, rates):
+    """The form that opens an evening is counted in the same window: a script opening
+    evenings by the thousand is refused past the rate in words, nothing opened."""
+    client.force_login(secretary)
+    form = {"club": str(club.pk), "title": "x" * 200, "ruleset": "euchre-somerset-1888"}
+    home = reverse("secretary-home")
+    assert [client.post(home, form).status_code for _ in range(5)] == [400] * 5
+    refused = client.post(home, {**form, "title": "Tuesday"})
+    assert refused.status_code == 429
+    wait = int(refused["Retry-After"])
+    assert (
+        f"Too many requests from your account in the last minute; wait {wait} seconds and "
+        "try again. No evening was opened."
+    ) in refused.content.decode()
+    assert not club.evenings.exists()
+    assert client.get(home).status_code == 200  # reading is not counted
