@@ -751,7 +751,13 @@ def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> R
     """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
     rubber, evening = rubber_to_change(evening_id=evening_id, table_number=table_number)
     if rubber.rules.partnership:
-        raise UserError("A rubber ends when it is won, not when closed.", law="ruling E1")
+        # The law within the sentence: said after its full stop, it read "... not when
+        # closed. (ruling E1)" on the board.
+        raise UserError(
+            "A rubber ends when it is won, not when it is closed (ruling E1); only a "
+            "Call-Ace sitting is closed, and settled (ruling C5).",
+            law="ruling E1",
+        )
     scoring.rubber_close(rubber=rubber)
     _log_change(
         rubber,

@@ -192,6 +192,9 @@ def test_the_dealers_chosen_cards_too_long_are_refused_with_the_verb_agreeing(bo
          "The player's name is 80 characters at most; this one has 81.", "player"),
         ({"type": "claim", "player": "", "table": "1"},
          "A claim of admission needs the player's name.", "player"),
+        ({"type": "close_sitting", "table": "1"},
+         "A rubber ends when it is won, not when it is closed (ruling E1); only a Call-Ace "
+         "sitting is closed, and settled (ruling C5).", ""),
         ({"type": "dealer_choice", "table": "1", "seat": "Q"},
          "Law 11 / ruling T12: the dealer's seat is north, east, south or west: N, E, S or "
          "W.",
