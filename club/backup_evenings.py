@@ -15,13 +15,18 @@ What cannot be derived is refused, naming the model, the row's place among its m
 rows, its old id and the field, in words, with the law or ruling (a BackupError; the
 import is one transaction, so nothing is written):
 - entries not numbered 1, 2, 3 ... in their evening;
-- an entry whose data is not a JSON object of its own type;
+- an entry whose data is not a JSON object of its own type, or whose type is none of the
+  log's (said in words);
 - an undo that names no earlier entry of the secretary's;
 - an action the laws of forming tables would not have taken where it stands in the log
   (club.formation's engine, replayed as undoing an entry replays it: the secretary's
-  actions, less those undone).
+  actions, less those undone);
+- an evening's tables (club.table rows) at odds with its log: a row of a table the log
+  never formed, or a table standing in the state the log makes with no row (ruling T3);
+- an entry made at a table's phone (`by_table`) naming a table of another evening.
 """
 
+import contextlib
 import re
 from collections import defaultdict
 
@@ -32,7 +37,12 @@ from club.backup_scoring import BackupError
 from club.evening_undo import undone_seqs
 from club.evenings import SECRETARY_EVENTS
 from club.formation import FormationError, engine
-from club.models import Evening, EveningEvent
+from club.formation.engine.wording import ACTION_TEXT, SERVICE_TEXT, not_an_action
+from club.models import Evening, EveningEvent, Table
+
+#: Every kind of entry an evening's log holds, in words (docs/evening-log.md): the
+#: secretary's actions, the service's own entries, and an undo.
+LOG_TEXT = {**ACTION_TEXT, **SERVICE_TEXT, "undo": "undoing the last action"}
 
 
 def _where(section_rows: list[dict], model_label: str, old) -> str:
@@ -49,8 +59,11 @@ class _Places:
         self.sections = {s["model"]: s["rows"] for s in data["models"]}
         self.old = {
             model: {new: old for old, new in new_pk.get(model, {}).items()}
-            for model in (Evening, EveningEvent)
+            for model in (Evening, EveningEvent, Table)
         }
+
+    def table(self, pk: int) -> str:
+        return _where(self.sections.get("club.table", []), "club.table", self.old[Table][pk])
 
     def evening(self, pk: int) -> str:
         return _where(self.sections.get("club.evening", []), "club.evening", self.old[Evening][pk])
@@ -95,13 +108,24 @@ def evenings_derived(club, data: dict, new_pk: dict) -> None:
             f"{places.event(mistyped)}, field data: an entry's data is a JSON object whose "
             f"'type' is the entry's own ({mistyped.type!r})."
         )
+    unknown = (
+        EveningEvent.objects.filter(evening__in=list(evenings))
+        .exclude(type__in=list(LOG_TEXT))
+        .order_by("evening_id", "seq")
+        .first()
+    )
+    if unknown is not None:
+        said = not_an_action(unknown.type, what="an entry of an evening's log", known=LOG_TEXT)
+        raise BackupError(f"{places.event(unknown)}, field type: {said}.")
     logs = defaultdict(list)
     for event in EveningEvent.objects.filter(
         evening__in=list(evenings), type__in=[*SECRETARY_EVENTS, "undo"]
     ).order_by("evening_id", "seq"):
         logs[event.evening_id].append(event)
+    _check_by_table(evenings, places)
     for pk, evening in evenings.items():
-        replayed = _replayed(evening, logs.get(pk, []), places)
+        replayed, formed = _replayed(evening, logs.get(pk, []), places)
+        _check_tables(evening, replayed, formed, places)
         if replayed.events_applied or evening.state:
             state = replayed.to_dict()
             state["decisions"] = _decisions(evening.state, state["decisions"])
@@ -150,12 +174,70 @@ def _replayed(evening: Evening, events: list[EveningEvent], places: _Places):
         state = engine.new_evening(evening.ruleset)
     except FormationError as exc:
         raise BackupError(f"{places.evening(evening.pk)}, field ruleset: {exc.message}") from exc
+    formed: set[int] = set()
     for event in events:
-        if event.type not in SECRETARY_EVENTS or event.seq in undone:
+        if event.type not in SECRETARY_EVENTS:
+            continue
+        if event.seq in undone:
+            # Only the last entry is undone (club.evening_undo): it was made on the state
+            # as it stands here, and a table it formed may keep its row (one with rubbers).
+            with contextlib.suppress(FormationError):  # refused: it formed nothing
+                formed.update(table.number for table in engine.apply(state, event.data)[0].tables)
             continue
         try:
             state, _ = engine.apply(state, event.data)
         except FormationError as exc:
             field = f"data.{exc.field}" if exc.field else "data"
             raise BackupError(f"{places.event(event)}, field {field}: {exc.message}") from exc
-    return state
+        formed.update(table.number for table in state.tables)
+    return state, formed
+
+
+def _numbers(numbers) -> str:
+    numbers = sorted(numbers)
+    if not numbers:
+        return "formed no table"
+    if len(numbers) == 1:
+        return f"formed table {numbers[0]}"
+    return f"formed tables {', '.join(str(n) for n in numbers[:-1])} and {numbers[-1]}"
+
+
+def _check_tables(evening: Evening, state, formed: set[int], places: _Places) -> None:
+    """An evening's tables (club.table rows) are the ones its log formed (ruling T3): a row
+    of a table the log never formed is refused, and so is a table standing in the state the
+    log makes with no row (its phone, its rubbers and the board need one)."""
+    rows = {table.number: table for table in Table.objects.filter(evening=evening)}
+    stray = sorted(set(rows) - formed)
+    if stray:
+        number = stray[0]
+        raise BackupError(
+            f"{places.table(rows[number].pk)}, field number: evening id "
+            f"{places.old[Evening][evening.pk]}'s log never formed a table {number}: it "
+            f"{_numbers(formed)}; an evening's tables are the ones its log formed (ruling T3)."
+        )
+    for table in state.tables:
+        if table.number not in rows:
+            raise BackupError(
+                f"{places.evening(evening.pk)}, its tables (club.table): its log forms table "
+                f"{table.number}, which still stands, but the backup has no club.table row for "
+                "it; an evening's tables are the ones its log formed (ruling T3)."
+            )
+
+
+def _check_by_table(evenings: dict, places: _Places) -> None:
+    """An entry made at a table's phone (its `by_table`) names a table of its own evening."""
+    astray = (
+        EveningEvent.objects.filter(evening__in=list(evenings), by_table__isnull=False)
+        .exclude(by_table__evening=F("evening"))
+        .select_related("by_table")
+        .order_by("evening_id", "seq")
+        .first()
+    )
+    if astray is not None:
+        table = astray.by_table
+        raise BackupError(
+            f"{places.event(astray)}, field by_table: club.table id "
+            f"{places.old[Table][table.pk]} is table {table.number} of evening id "
+            f"{places.old[Evening].get(table.evening_id, table.evening_id)}, another evening; "
+            "an entry made at a table's phone names a table of its own evening."
+        )

@@ -80,11 +80,16 @@ def table_words(evening: Evening, post) -> str | None:
     return f"there is no table {number} this evening; {tables}."
 
 
-def board_refusal(exc: Exception, *, evening: Evening, post, note: str = "") -> dict:
+def board_refusal(
+    exc: Exception, *, evening: Evening, post, note: str = "", words: dict | None = None
+) -> dict:
     """A refusal of a board's form as the board shows it (core.echo's `refusal`): a stale
     board said as such (`stale_words`), a table not the evening's named by its number, and
     the field in words before a message that does not name it (`label`), the message going
-    on after it as one sentence ("The table: give a whole number ...", core.echo.after_label)."""
+    on after it as one sentence ("The table: give a whole number ...", core.echo.after_label).
+    `words`: a form's own fields in words (the settle form's hidden ones), named before a
+    number refused for not being written in digits, whose refusal does not name them."""
+    fields = {**FIELD_WORDS, **(words or {})}
     error = refusal(exc, note=note)
     field = error["field"]
     code = getattr(exc, "code", None)
@@ -94,8 +99,8 @@ def board_refusal(exc: Exception, *, evening: Evening, post, note: str = "") -> 
         error["field"] = "version"
     elif field == "table" and (words := table_words(evening, post)) is not None:
         error["message"], label = words, FIELD_WORDS["table"]
-    elif code == NOT_DIGITS and field in FIELD_WORDS:
-        label = FIELD_WORDS[field]
+    elif code == NOT_DIGITS and field in fields:
+        label = fields[field]
     if error["message"][-1:] not in {"", ".", "?", "!", "…"}:
         # The evening's laws word a refusal without its full stop ("Ruling T2: Ann is not
         # in the room"), as the API says it; the board ends the sentence.

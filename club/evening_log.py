@@ -74,6 +74,8 @@ def evening_replay(*, log: dict, club: Club | None = None) -> Evening:
             _replay_event(evening, event)
         except (UserError, FormationError) as exc:
             exc.field = f"events[{index}]" + (f".{exc.field}" if exc.field else "")
+            # Which entry of the file, in words: "Entry 4 of the log: ...".
+            exc.message = f"Entry {index + 1} of the log: {exc.message}"
             raise
     evening.refresh_from_db()
     return evening

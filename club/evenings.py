@@ -46,6 +46,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from club.formation import FormationError, engine
+from club.formation.engine.wording import ACTION_TEXT, not_an_action
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from core.compiled import Compiled
@@ -403,9 +404,9 @@ def _checked_action(event) -> dict:
     cleaned."""
     kind = event.get("type") if isinstance(event, dict) else None
     if not isinstance(kind, str) or kind not in SECRETARY_EVENTS:
-        raise UserError(
-            f"Unknown action; use one of {', '.join(sorted(SECRETARY_EVENTS))}.", field="type"
-        )
+        # In words, never the log's keys (a replayed log, a board's form of another version).
+        said = not_an_action(kind, what="an action of the evening", known=ACTION_TEXT, each="one")
+        raise UserError(f"{said}.", field="type")
     for key in event:
         if key in SERVICE_KEYS:
             raise UserError(f"{key!r} cannot be sent: {SERVICE_KEYS[key]}.", field=key)
@@ -750,7 +751,13 @@ def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> R
     """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
     rubber, evening = rubber_to_change(evening_id=evening_id, table_number=table_number)
     if rubber.rules.partnership:
-        raise UserError("A rubber ends when it is won, not when closed.", law="ruling E1")
+        # The law within the sentence: said after its full stop, it read "... not when
+        # closed. (ruling E1)" on the board.
+        raise UserError(
+            "A rubber ends when it is won, not when it is closed (ruling E1); only a "
+            "Call-Ace sitting is closed, and settled (ruling C5).",
+            law="ruling E1",
+        )
     scoring.rubber_close(rubber=rubber)
     _log_change(
         rubber,

@@ -265,6 +265,7 @@ def hand_correct(
     expected_version: int | None = None,
     changed_at: datetime | None = None,
     authorize: Authorize | None = None,
+    reader: str = "phone",
 ) -> Hand:
     """Correct hand `number` of a rubber (law 5, ruling E9) and re-score the hands after
     it. The rubber is named by id, or by its evening's table and its ordinal there
@@ -276,7 +277,8 @@ def hand_correct(
     since a conflict in words (409, `_check_unchanged`), as `recorded_at` does for a
     take-back: the other phone corrected it first, it was taken back, or taken back and
     entered again. Nothing is written then. A caller naming a number alone is answered as
-    before.
+    before. `reader` says in the refusal where the hand was read: "phone" (a table's phone,
+    the API) or "page" (the secretary's rubber page, scoring/views_secretary.py).
     `authorize`, with a rubber named by id: the door's check (`Authorize`; a progressive's
     table link's, tournaments.table_links.may_correct), and of the correction once made.
     """
@@ -287,7 +289,7 @@ def hand_correct(
         rubber_number=rubber_number, expected_version=expected_version, table=table,
         doing="corrects", authorize=authorize,
     ) as (rubber, evening, changed):  # fmt: skip
-        _check_unchanged(rubber, number, changed_at)
+        _check_unchanged(rubber, number, changed_at, reader=reader)
         hand = scoring.rubber_correct_hand(
             rubber=rubber,
             number=number,
@@ -443,7 +445,17 @@ def changed_at(hand: Hand) -> datetime:
     return last or hand.recorded_at
 
 
-def _check_unchanged(rubber: Rubber, number: int, seen: datetime | None) -> None:
+#: Where a correction's version of the hand was read, and who else corrects it, in words
+#: (`_check_unchanged`): a table's phone, or the secretary's rubber page.
+READERS = {
+    "phone": ("this phone read it", "the other phone at the table"),
+    "page": ("this page showed it", "a phone at the table"),
+}
+
+
+def _check_unchanged(
+    rubber: Rubber, number: int, seen: datetime | None, *, reader: str = "phone"
+) -> None:
     """Refuse correcting hand `number` as the device saw it when last changed at `seen`,
     unless it is still that very version of that hand, saying what happened to it since
     (409): corrected (by the other phone, or the secretary), taken back, or taken back
@@ -454,11 +466,12 @@ def _check_unchanged(rubber: Rubber, number: int, seen: datetime | None) -> None
     game = get_game(rubber.ruleset)
     label = game.hand_label
     said = f"{label.capitalize()} {number}"
+    read, other_phone = READERS[reader]
     hand = rubber.hands.filter(number=number).first()
     if hand is None:
         if rubber.removed_hands.filter(number=number).exists():
             message = (
-                f"{said} was taken back since this phone read it, so this correction was "
+                f"{said} was taken back since {read}, so this correction was "
                 f"not recorded: the {game.rubber_label} has "
                 f"{_counted(rubber.hand_count, label)} now; look at the sheet as it is now."
             )
@@ -477,20 +490,16 @@ def _check_unchanged(rubber: Rubber, number: int, seen: datetime | None) -> None
     if hand.recorded_at > seen:
         message = (
             f"{said} was taken back and entered again at {_clock(hand.recorded_at)}, since "
-            f"this phone read it{reads}. So this correction was not recorded; look again at "
+            f"{read}{reads}. So this correction was not recorded; look again at "
             f"{label} {number} and correct it if it is still wrong."
         )
         code = "hand_replaced"
     else:
         last = hand.corrections.select_related("by_user").order_by("-at").first()
-        who = (
-            "the secretary"
-            if last is not None and last.by_user_id is not None
-            else "the other phone at the table"
-        )
+        who = "the secretary" if last is not None and last.by_user_id is not None else other_phone
         message = (
-            f"{capfirst(who)} corrected {label} {number} at {_clock(now)}, since this phone "
-            f"read it{reads}. So this correction was not recorded; look again at "
+            f"{capfirst(who)} corrected {label} {number} at {_clock(now)}, since "
+            f"{read}{reads}. So this correction was not recorded; look again at "
             f"{label} {number} and correct it if it is still wrong."
         )
         code = "hand_corrected"

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.text import capfirst
@@ -20,7 +21,7 @@ from club.selectors import (
     rubber_places,
     rubbers_hidden_from,
 )
-from config.ratelimit import login_throttled
+from config.ratelimit import api_rate_wait, login_throttled, too_many
 from core.echo import CutWhenRefused, after_label, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -130,6 +131,47 @@ OPEN_EVENING_FIELDS = {
 }
 
 
+#: What the form that opens an evening says of a date or a stake it cannot take, after the
+#: field's name ("The stake: write it as ..."), in the project's words rather than the
+#: API's stock English ("A valid number is required.", "Date has wrong format ...").
+OPEN_EVENING_REFUSALS = {
+    "date": {
+        "invalid": "Write it as year-month-day in digits, such as 1888-11-21, a day the "
+        "calendar has.",
+        "datetime": "Write it as year-month-day in digits, such as 1888-11-21, without a time.",
+    },
+    "stake": {
+        "invalid": "Write it as an amount a point in the digits 0 to 9, with a point before "
+        "the pence, such as 0.25, or 0 for an evening not played for money (ruling M1).",
+        "min_value": "It cannot be below nought: write 0 for an evening not played for money "
+        "(ruling M1).",
+        "max_decimal_places": "Write it with at most two figures after the point, such as "
+        "0.25 (ruling M1).",
+        "max_digits": "It is at most 9999999999.99 a point (ruling M1).",
+        "max_whole_digits": "It is at most 9999999999.99 a point (ruling M1).",
+        "max_string_length": "It is at most 9999999999.99 a point (ruling M1).",
+        "digits": "Write it in the digits 0 to 9, with a point before the pence, such as "
+        "0.25 (ruling M1).",
+    },
+}
+
+
+def _open_evening_input(form):
+    """The API's input for a new evening (club.api_evenings.EveningInput: one rule for the
+    stake, the date and the title at both doors), its date's and stake's refusals worded
+    for the secretary's form (`OPEN_EVENING_REFUSALS`)."""
+    from club.api_evenings import EveningInput
+
+    data = EveningInput(data=form)
+    for name, messages in OPEN_EVENING_REFUSALS.items():
+        field = data.fields[name]  # the serializer's own copy of its field
+        field.error_messages.update(messages)
+        for check in field.validators:  # min_value: a validator worded when it was made
+            if getattr(check, "code", None) in messages:
+                check.message = messages[check.code]
+    return data
+
+
 @login_required
 def secretary_home(request):
     """The secretary's start page: his clubs, their evenings, and a form to open one.
@@ -141,12 +183,24 @@ def secretary_home(request):
     from rest_framework.exceptions import ValidationError
 
     from club import evenings
-    from club.api_evenings import EveningInput
     from config.api import field_error
     from scoring.rules import GAMES, ScoringError
 
     error = typed = number = refused = None
     if request.method == "POST":
+        # Counted as the secretary's API requests and the board's posts are (THROTTLE_USER,
+        # per account): a script opening evenings by the thousand is refused past the rate.
+        wait = api_rate_wait(request, secretary_home)
+        if wait is not None:
+            return too_many(
+                request,
+                f"Too many requests from your account in the last minute; wait {wait} "
+                f"second{'s' if wait != 1 else ''} and try again. No evening was opened.",
+                wait,
+                heading="Too many requests",
+                back=reverse("secretary-home"),
+                back_text="Back to your clubs",
+            )
         try:
             number = whole_number(request.POST, "club")
             club = clubs_managed_by(user=request.user).filter(pk=number).first()
@@ -158,7 +212,7 @@ def secretary_home(request):
                 form["date"] = timezone.localdate().isoformat()
             if not form.get("stake", "").strip():
                 form["stake"] = "0"
-            data = EveningInput(data=form)
+            data = _open_evening_input(form)
             data.is_valid(raise_exception=True)
             evening = evenings.evening_open(club=club, **data.validated_data)
             return redirect("evening-board", pk=evening.pk)

@@ -160,8 +160,17 @@ def _close_answers(evening: Evening, post) -> list[dict]:
     answers = []
     for rubber in closing.unfinished_rubbers(evening=evening):
         outcome = post.get(f"outcome-{rubber['id']}", "")
+        kind = "sitting" if rubber["sitting"] else "rubber"
+        if outcome not in {"", "finished", "abandoned"}:
+            # Only a crafted or stale post: the dialog's two choices send one or the other.
+            raise UserError(
+                f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}): "
+                "choose what happened to it, finished as played or abandoned with the "
+                "reason beside it (law 21).",
+                field=f"outcome-{rubber['id']}",
+                law="law 21",
+            )
         if outcome == "abandoned" and not post.get(f"reason-{rubber['id']}", "").strip():
-            kind = "sitting" if rubber["sitting"] else "rubber"
             raise UserError(
                 f"Table {rubber['table']}'s {kind} {rubber['rubber']} ({rubber['players']}) "
                 "was abandoned: say why, in the box beside it.",
@@ -288,8 +297,40 @@ def _board_table(evening: Evening, post) -> Table:
     return table
 
 
+def board_throttled(view):
+    """A board's post (a button, the settle form) counted as the API's requests are
+    (config.ratelimit.api_rate_wait: per account, THROTTLE_USER, in the same windows as
+    the secretary's API calls and a table's phone's posts): a stuck key or a script
+    posting thousands is refused past the rate with 429 and Retry-After, nothing done,
+    the board shown with the refusal in words and the forms as typed (static/js/live.js
+    swaps a board's 429 in, marked X-Live-Refusal). Reading the board is not counted."""
+
+    @functools.wraps(view)
+    def wrapped(request, pk: int, *args, **kwargs):
+        wait = api_rate_wait(request, view)
+        if wait is None:
+            return view(request, pk, *args, **kwargs)
+        evening = _managed_evening(request, pk)
+        seconds = f"{wait} second{'s' if wait != 1 else ''}"
+        error = {
+            "message": f"Too many requests from your account in the last minute; wait "
+            f"{seconds} and try again.",
+            "field": None,
+            "law": None,
+            "label": None,
+        }
+        response = render(request, "club/_board.html", board_context(evening, error=error))
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+        response["X-Live-Refusal"] = "1"
+        return live_board(response, done=False)
+
+    return wrapped
+
+
 @login_required
 @require_POST
+@board_throttled
 def board_action(request, pk: int):
     """Carry out one button of the board, then show the board as it now is."""
     evening = _managed_evening(request, pk)

@@ -8,22 +8,24 @@ table's phone: the whole page to a form posted without JavaScript, `phone_answer
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from club import confirmations
+from club.board_refusals import board_refusal
 from club.phone import named_refusal
 from club.views_board import (
     USER_ERRORS,
     _managed_evening,
     _table,
     board_context,
+    board_throttled,
     live_board,
     phone_answer,
     phone_link,
     table_context,
 )
 from config.api import UserError
-from core.echo import refusal
 from core.errors import Conflict
 from core.inputs import whole_number
 from scoring.hand_input import hand_input
@@ -71,17 +73,55 @@ def table_answer(request, token: str):
     return phone_answer(request, table_context(table, error=error, notice=notice), status=status)
 
 
+#: The settle form's fields (templates/club/_board_disputes.html) in words: the hand it
+#: settles is named by two hidden fields, so a crafted or stale post's refusal of them
+#: says which, never only its key (`board_refusal`).
+SETTLE_WORDS = {
+    "rubber": "the rubber of the disputed hand",
+    "number": "the number of the disputed hand",
+    "accept": "which version stands",
+}
+
+#: Where the secretary settles a hand from, said in a refusal of the form's hidden fields.
+SETTLE_FROM = 'settle the hand from its own form under "Disputed hands", which names it'
+
+
+def _settled_hand(evening, post) -> tuple[int, int, str]:
+    """The disputed hand a board's settle form names (its rubber, its number) and which
+    version stands ("disputed" or "recorded"), each refused in words naming its field."""
+    rubber_id = whole_number(post, "rubber")
+    number = whole_number(post, "number")
+    for name, value in (("rubber", rubber_id), ("number", number)):
+        if value is None:
+            raise UserError(
+                f"{capfirst(SETTLE_WORDS[name])} was not sent; {SETTLE_FROM}.", field=name
+            )
+    if not Rubber.objects.filter(pk=rubber_id, evening=evening).exists():
+        raise UserError(
+            f"{capfirst(SETTLE_WORDS['rubber'])}: rubber {rubber_id} is not one of this "
+            f"evening's; {SETTLE_FROM}.",
+            field="rubber",
+        )
+    accept = post.get("accept", "")
+    if accept not in {"disputed", "recorded"}:
+        raise UserError(
+            f"{capfirst(SETTLE_WORDS['accept'])}: choose the disputing side's version (the "
+            "hand is corrected) or the hand as recorded (law 5, ruling E9).",
+            field="accept",
+            law="ruling E9",
+        )
+    return rubber_id, number, accept
+
+
 @login_required
 @require_POST
+@board_throttled
 def board_settle(request, pk: int):
     """The secretary settles a disputed hand from the board, with a reason."""
     evening = _managed_evening(request, pk)
     error = notice = None
     try:
-        rubber_id, number = _hand_named(request.POST)
-        if not Rubber.objects.filter(pk=rubber_id, evening=evening).exists():
-            raise UserError("Choose one of this evening's hands.", field="rubber")
-        accept = request.POST.get("accept", "")
+        rubber_id, number, accept = _settled_hand(evening, request.POST)
         confirmations.hand_settle(
             rubber_id=rubber_id,
             number=number,
@@ -92,7 +132,7 @@ def board_settle(request, pk: int):
         kept = "as recorded" if accept == "recorded" else "as disputed, and corrected"
         notice = [f"Hand {number} settled {kept} (law 5, ruling E9)."]
     except USER_ERRORS as exc:
-        error = refusal(exc)
+        error = board_refusal(exc, evening=evening, post=request.POST, words=SETTLE_WORDS)
     evening.refresh_from_db()
     # Morphed in as every board button's answer is: a name being typed in the arrivals
     # form stays (the whole board replaced once took it).

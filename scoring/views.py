@@ -48,7 +48,7 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
     sheet = rubber_sheet(rubber, club)
     context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
     context["place"] = rubber_places([rubber]).get(rubber.pk)  # a progressive's round table
-    context.update(secretary_context(request, club, rubber, posted=posted))
+    context.update(secretary_context(request, club, rubber, posted=posted, error=error))
     return render(request, "scoring/rubber_detail.html", context, status=status)
 
 

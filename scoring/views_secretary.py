@@ -20,9 +20,10 @@ from django.views.decorators.http import require_POST
 from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
-from core.echo import capped, refusal
-from core.errors import UserError
-from core.inputs import whole_number
+from config.ratelimit import api_rate_wait, too_many
+from core.echo import after_label, capped
+from core.errors import Conflict, UserError
+from core.inputs import NOT_DIGITS, whole_number
 from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
@@ -41,29 +42,50 @@ def _named_hand(data, name: str) -> int | None:
         return None
 
 
-def _hand_to_correct(request, rubber: Rubber, posted) -> tuple[int | None, dict]:
-    """The hand the correction form holds and its fields: after a refused correction, the
-    hand and the fields as posted (nothing typed is lost); otherwise the hand asked for
-    (`?correct=3`, else the last) as it was recorded, every field of it (its revokes and
-    irregularities included, as the phone's correction has them), so a correction changes
-    what the secretary changes and loses nothing else."""
+def _hand_to_correct(
+    request, rubber: Rubber, posted, error: dict | None
+) -> tuple[int | None, dict, str, str]:
+    """The hand the correction form holds, its fields, the version of it they are of (its
+    `changed_at`, sent back so a hand changed since is refused, not overwritten:
+    club.recording.hand_correct) and, after a correction refused because the hand changed
+    since the page showed it, what the secretary had entered, in words.
+
+    After a refused correction, the hand and the fields as posted, with the version he
+    had read (nothing typed is lost); but when the hand changed since (a phone, or another
+    secretary, corrected it first), the hand as it now reads, with what he had entered
+    said beside it, as a table's phone shows it (club.phone.hand_forms), so a second press
+    sends only what he chooses after reading it, never his old fields over the other's
+    correction (law 5, ruling E9). Otherwise the hand asked for (`?correct=3`, else the
+    last) as it was recorded, every field of it (its revokes and irregularities included,
+    as the phone's correction has them), so a correction changes what the secretary
+    changes and loses nothing else."""
+    changed = (error or {}).get("code") in phone.CHANGED_SINCE
+    if posted is not None and posted.get("change") == "correct" and not changed:
+        return _named_hand(posted, "number"), posted, posted.get("changed_at", ""), ""
     if posted is not None and posted.get("change") == "correct":
-        return _named_hand(posted, "number"), posted
-    number = _named_hand(request.GET, "correct")
+        number = _named_hand(posted, "number")
+    else:
+        number = _named_hand(request.GET, "correct")
     if number is None or not 1 <= number <= rubber.hand_count:
         number = rubber.hand_count
-    hand = rubber.hands.filter(number=number).values_list("data", flat=True).first()
-    return number, hand_input(rubber.ruleset).to_form(hand or {})
+    hand = rubber.hands.filter(number=number).first()
+    version = recording.changed_at(hand).isoformat() if hand is not None else ""
+    values = hand_input(rubber.ruleset).to_form(hand.data if hand is not None else {})
+    entered = phone.entered_words(rubber.ruleset, posted) if changed else ""
+    return number, values, version, entered
 
 
-def secretary_context(request, club, rubber: Rubber, *, posted=None) -> dict:
-    """What the rubber's page needs for the secretary's forms (nothing for anyone else)."""
+def secretary_context(request, club, rubber: Rubber, *, posted=None, error=None) -> dict:
+    """What the rubber's page needs for the secretary's forms (nothing for anyone else);
+    `posted` and `error`, a refused change's fields and refusal."""
     if not club_is_managed_by(club=club, user=request.user):
         return {"may_change": False}
     closed = rubber.evening is not None and rubber.evening.status == "closed"
     players = rubber.players if isinstance(rubber.players, list) else []
     may_change = not closed and rubber.hand_count > 0
-    number, values = _hand_to_correct(request, rubber, posted) if may_change else (None, {})
+    number, values, version, entered = (
+        _hand_to_correct(request, rubber, posted, error) if may_change else (None, {}, "", "")
+    )
     return {
         "may_change": may_change,
         "evening_closed": closed,
@@ -72,6 +94,8 @@ def secretary_context(request, club, rubber: Rubber, *, posted=None) -> dict:
         "hand_numbers": range(1, rubber.hand_count + 1),
         "correcting": number,
         "values": values,
+        "changed_at": version,
+        "entered_words": entered,
         **phone.HAND_CHOICES,
         # A finished partnership rubber keeps its hands: the table has cut in and out on
         # its end (law 15); a correction may still change its figures.
@@ -105,9 +129,12 @@ def _change(request, rubber: Rubber) -> str:
     # an entry of the evening's log, with who made it and why.
     if kind == "correct":
         hand = hand_input(rubber.ruleset).from_form(post)
+        # The version of the hand the page showed: a phone (or another secretary) that
+        # corrected it since is not overwritten; the correction is refused in words (409).
+        seen = phone.correction_seen(post, ruleset=rubber.ruleset, number=number)
         recording.hand_correct(
             rubber_id=rubber.pk, number=number, data=hand, reason=reason, user=request.user,
-            is_secretary=True,
+            is_secretary=True, changed_at=seen, reader="page",
         )  # fmt: skip
         return f"Hand {number} corrected; the original stays beside it (ruling E9)."
     if kind == "remove":
@@ -119,10 +146,23 @@ def _change(request, rubber: Rubber) -> str:
     raise UserError("Choose what to do: correct a hand, or take the last one off.", field="change")
 
 
+def _named(exc: Exception, *, rubber: Rubber, note: str) -> dict:
+    """A refused change as the rubber's page shows it: its field named in words before a
+    message that does not name it, as a table's phone names it (club.phone.named_refusal:
+    "The tricks taken by the makers: 9 is out of range ..."), the hand's number (a hidden
+    field, sent wrong only by a crafted or stale post) as the hand to change."""
+    error = phone.named_refusal(exc, ruleset=rubber.ruleset, note=note)
+    if error["field"] == "number" and getattr(exc, "code", None) == NOT_DIGITS:
+        error["label"] = "The hand to change:"
+        error["message"] = after_label(error["message"])
+    return error
+
+
 def _back_after_login(slug: str, pk: int, post) -> str:
-    """Where logging in again leads once a change was refused for want of a login: the
-    rubber's page, at the hand the correction was of, with `resume`, on which the page
-    fills the form in again with what was typed and sent (static/js/keep-typed.js)."""
+    """Where logging in again leads once a change was refused for want of a login (or
+    the way back once refused for too many requests): the rubber's page, at the hand the
+    correction was of, with `resume`, on which the page fills the form in again with what
+    was typed and sent (static/js/keep-typed.js)."""
     query = {"resume": "1"}
     number = _named_hand(post, "number") if post.get("change") == "correct" else None
     if number is not None:
@@ -141,6 +181,20 @@ def rubber_change(request, slug: str, pk: int):
             request, "You were logged out: the change was not made. Log in, then make it again."
         )
         return redirect_to_login(_back_after_login(slug, pk, request.POST))
+    # Counted as the secretary's API requests and the board's posts are (THROTTLE_USER,
+    # per account): past the rate nothing is changed, and the way back is to the hand as
+    # it was typed (kept in the tab, static/js/keep-typed.js, filled in again on `resume`).
+    wait = api_rate_wait(request, rubber_change)
+    if wait is not None:
+        return too_many(
+            request,
+            f"Too many requests from your account in the last minute; wait {wait} "
+            f"second{'s' if wait != 1 else ''} and try again. The change was not made.",
+            wait,
+            heading="Too many requests",
+            back=_back_after_login(slug, pk, request.POST),
+            back_text="Back to the rubber, with what you typed",
+        )
     club = clubs_managed_by(user=request.user).filter(slug=slug).first()
     if club is None:
         raise Http404("No such club.")
@@ -156,7 +210,10 @@ def rubber_change(request, slug: str, pk: int):
         # (the reason as typed, even "on", which the hand's fields read as a ticked box).
         typed = phone.form_values(request.POST)
         posted = {**typed.values, "reason": capped(request.POST.get("reason", ""))}
-        error = refusal(exc, note=typed.note)
-        return rubber_page(request, club, rubber, error=error, posted=posted, status=400)
+        error = _named(exc, rubber=rubber, note=typed.note)
+        error["code"] = getattr(exc, "code", None)
+        # 409 for a conflict (the hand changed since the page showed it), as the phone's.
+        status = 409 if isinstance(exc, Conflict) else 400
+        return rubber_page(request, club, rubber, error=error, posted=posted, status=status)
     messages.success(request, done)
     return redirect("rubber-detail", slug=club.slug, pk=rubber.pk)

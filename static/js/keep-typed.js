@@ -57,6 +57,11 @@
       var folded = field.closest("details");
       if (after !== before && folded) folded.open = true;
     });
+    // The version of the hand the typed correction was of, not the one the page now
+    // shows: a hand a phone corrected meanwhile is refused, and said so, rather than
+    // overwritten with what was typed on the hand as it was (club.recording.hand_correct).
+    var version = form.elements.changed_at;
+    if (version && sent.has("changed_at")) version.value = sent.get("changed_at");
   }
 
   function start() {

@@ -59,6 +59,12 @@ document.addEventListener("htmx:configRequest", function (event) {
       event.detail.shouldSwap = false;
       event.detail.isError = false;
     }
+    // A refusal the page shows in its own live part though its status is an error (the
+    // board's 429, too many requests: its words and the forms as they were typed).
+    if (event.detail.xhr && event.detail.xhr.getResponseHeader("X-Live-Refusal")) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;

@@ -14,6 +14,7 @@ from django.core.management.base import CommandError
 from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Evening, Member, Table
+from core.errors import UserError
 from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
@@ -865,6 +866,24 @@ def _unknown_game(data):
     rows(data, "club.evening")[0]["fields"]["ruleset"] = "whist"
 
 
+def _unknown_type(data):
+    row = entry(data, 2)["fields"]
+    row["type"] = row["data"]["type"] = "fly"
+
+
+def _table_never_formed(data):
+    first = rows(data, "club.evening")[0]["pk"]
+    table = next(r for r in rows(data, "club.table") if r["fields"]["evening"] == first)
+    table["fields"]["number"] = 7
+
+
+def _by_another_evenings_table(data):
+    evenings_ = [row["pk"] for row in rows(data, "club.evening")]
+    other = next(r for r in rows(data, "club.table") if r["fields"]["evening"] == evenings_[1])
+    at_phone = next(r for r in events(data) if r["fields"]["by_table"] is not None)
+    at_phone["fields"]["by_table"] = other["pk"]
+
+
 EVENT = r"^club\.eveningevent row \d+ \(id \d+: entry {seq} of evening id \d+\), field "
 
 
@@ -881,6 +900,17 @@ EVENT = r"^club\.eveningevent row \d+ \(id \d+: entry {seq} of evening id \d+\),
         (_arrived_twice, EVENT.format(seq=2) + r"data\.player: .*Ann"),
         (_cut_at_no_table, EVENT.format(seq=8) + r"data\.cards: .*(ruling|law)"),
         (_unknown_game, r"^club\.evening row 0 \(id \d+\), field ruleset: .*whist"),
+        (_unknown_type, EVENT.format(seq=2) + r"type: 'fly' is not an entry of an evening's "
+         r"log: an entry of the log is an arrival, a departure from the room, forming a "
+         r"table, .*, closing the evening, reopening it or undoing the last action "
+         r"\(docs/evening-log\.md\)\.$"),
+        (_table_never_formed, r"^club\.table row \d+ \(id \d+\), field number: evening id "
+         r"\d+'s log never formed a table 7: it formed table 1; an evening's tables are the "
+         r"ones its log formed \(ruling T3\)\.$"),
+        (_by_another_evenings_table, r"^club\.eveningevent row \d+ \(id \d+: entry \d+ of "
+         r"evening id \d+\), field by_table: club\.table id \d+ is table 1 of evening id \d+, "
+         r"another evening; an entry made at a table's phone names a table of its own "
+         r"evening\.$"),
     ],
 )  # fmt: skip
 def test_a_log_the_laws_or_its_form_refuse_is_refused_naming_the_row(rich, spoil, refusal):
@@ -895,3 +925,43 @@ def test_a_log_the_laws_or_its_form_refuse_is_refused_naming_the_row(rich, spoil
     with pytest.raises(BackupError, match=refusal):
         club_import(data=data, slug="copy")
     assert counts() == before
+
+
+def test_a_table_the_log_forms_with_no_row_is_refused(club, evening):
+    """Guards club.backup_evenings: an evening's log forms table 1 (no cut yet, so no
+    rubber names it) and the backup has no club.table row for it: restored, the board
+    showed a table with no phone link and the cut for partners started no rubber (a
+    500). Refused naming the evening's row and the table (ruling T3), nothing written."""
+    for name in ("Ann", "Bob", "Cora", "Dan"):
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    data = roundtrip_json(club_export(club=club))
+    rows(data, "club.table").clear()
+    before = counts()
+    with pytest.raises(BackupError) as refused:
+        club_import(data=data, slug="copy")
+    assert refused.value.args[0] == (
+        f"club.evening row 0 (id {evening.pk}), its tables (club.table): its log forms table "
+        "1, which still stands, but the backup has no club.table row for it; an evening's "
+        "tables are the ones its log formed (ruling T3)."
+    )
+    assert counts() == before
+
+
+def test_a_replayed_log_names_an_entry_of_no_known_action_in_words(club, evening):
+    """`replay_evening` names the entry of the file at fault and says what an action is in
+    words: it listed the log's keys ("use one of announce, arrive, break_up ...")."""
+    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Ann"})
+    log = evening_log.evening_export(evening=evening)
+    log["events"].append({"type": "fly", "player": "Bob"})
+    scratch = ClubFactory(slug="scratch")
+    with pytest.raises(UserError) as refused:
+        evening_log.evening_replay(log=log, club=scratch)
+    assert refused.value.field == "events[1].type"
+    assert refused.value.message == (
+        "Entry 2 of the log: 'fly' is not an action of the evening: one is an arrival, a "
+        "departure from the room, forming a table, a cut, throwing a card round for the first "
+        "jack, a claim of admission, withdrawing a claim, the end of a rubber, appointing a "
+        "substitute, leaving a table, changing tables, breaking up a table, the dealer's "
+        "choice of seat or an announcement (docs/evening-log.md)."
+    )

@@ -4,7 +4,9 @@ closing an evening with rubbers in play; the hands CSV, the ledger and the eveni
 
 import csv
 import datetime
+import html
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -217,6 +219,24 @@ def test_the_board_closes_with_the_answers_of_its_dialog(board, evening):
 
 
 @pytest.mark.django_db
+def test_a_closing_answer_the_dialog_does_not_offer_is_refused_in_words(board, evening):
+    """A crafted or stale post's answer for a rubber ("zap") is refused naming the rubber
+    and the choices in words (law 21): it said "Say what happened: 'finished' ... or
+    'abandoned' ...", the API's keys, naming no rubber."""
+    seat_six(evening)
+    rubber = Rubber.objects.get()
+    answer = post(board, evening, type="close", **{f"outcome-{rubber.pk}": "zap"})
+    page = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.content.decode())).split())
+    assert (
+        "Not done. Table 1's rubber 1 (Ann & Bob v Cora & Dan): choose what happened to it, "
+        "finished as played or abandoned with the reason beside it (law 21)."
+    ) in page
+    assert f'data-field="outcome-{rubber.pk}"' in answer.content.decode()
+    evening.refresh_from_db()
+    assert evening.status == Evening.Status.OPEN
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("door", ["board", "api"])
 def test_a_rubber_at_no_table_is_answered_for_at_closing(board, evening, secretary, door):
     """A rubber the API started at the evening with no table (`evening` without `table`,
@@ -301,6 +321,8 @@ def test_the_evening_sheet_labels_each_rubber(board, evening):
         act(evening, type="cut", draw=True)  # cutting out, then partners and deal
     evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
     page = board.get(f"/secretary/evenings/{evening.pk}/sheet/").content.decode()
+    # The club named once: "Somerset Club: Somerset Club 21 November 1888" it read.
+    assert "<h1>Somerset Club: the evening of 21 November 1888</h1>" in page
     assert "Table 1, rubber 1: Ann &amp; Bob v Cora &amp; Dan" in page
     assert "Won by Ann &amp; Bob (N-S), worth 8" in page
     assert "Table 1, rubber 2" in page

@@ -192,6 +192,9 @@ def test_the_dealers_chosen_cards_too_long_are_refused_with_the_verb_agreeing(bo
          "The player's name is 80 characters at most; this one has 81.", "player"),
         ({"type": "claim", "player": "", "table": "1"},
          "A claim of admission needs the player's name.", "player"),
+        ({"type": "close_sitting", "table": "1"},
+         "A rubber ends when it is won, not when it is closed (ruling E1); only a Call-Ace "
+         "sitting is closed, and settled (ruling C5).", ""),
         ({"type": "dealer_choice", "table": "1", "seat": "Q"},
          "Law 11 / ruling T12: the dealer's seat is north, east, south or west: N, E, S or "
          "W.",
@@ -212,7 +215,24 @@ def test_each_kind_of_field_is_refused_in_one_sentence(board, seated, form, said
 @pytest.mark.parametrize(
     ("form", "said", "field"),
     [
-        ({"stake": "a quarter"}, "The stake: a valid number is required.", "stake"),
+        ({"stake": "a quarter"},
+         "The stake: write it as an amount a point in the digits 0 to 9, with a point before "
+         "the pence, such as 0.25, or 0 for an evening not played for money (ruling M1).",
+         "stake"),
+        ({"stake": "-0.25"},
+         "The stake: it cannot be below nought: write 0 for an evening not played for money "
+         "(ruling M1).", "stake"),
+        ({"stake": "0.125"},
+         "The stake: write it with at most two figures after the point, such as 0.25 "
+         "(ruling M1).", "stake"),
+        ({"stake": "12345678901"},
+         "The stake: it is at most 9999999999.99 a point (ruling M1).", "stake"),
+        ({"date": "21/11/1888"},
+         "The date: write it as year-month-day in digits, such as 1888-11-21, a day the "
+         "calendar has.", "date"),
+        ({"date": "1888-02-30"},
+         "The date: write it as year-month-day in digits, such as 1888-11-21, a day the "
+         "calendar has.", "date"),
         ({"ruleset": "whist"}, 'The rule set: "whist" is not a valid choice.', "ruleset"),
         ({"title": "x" * 121},
          "The evening's title is 120 characters at most; this one has 121.", "title"),
@@ -222,7 +242,9 @@ def test_a_new_evening_refused_says_its_field_and_why_in_one_sentence(
     board, club, form, said, field
 ):
     """The form that opens the evening names its field before the refusal as the board
-    does: "The stake: a valid number is required.", not "The stake: A valid ..."."""
+    does, and says what to write in the project's words: "The stake: write it as an amount
+    ...", never the API's stock English ("A valid number is required.", "Date has wrong
+    format. Use one of these formats instead: YYYY-MM-DD.")."""
     sent = {"club": str(club.pk), "title": "Tuesday", "stake": "0.25"}
     sent["ruleset"] = "euchre-somerset-1888"
     answer = board.post(reverse("secretary-home"), {**sent, **form})

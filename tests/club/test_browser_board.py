@@ -184,7 +184,7 @@ def test_an_evening_refused_says_which_field_in_words(browser_page, live_server,
     page.get_by_test_id("open-evening").click()
     refusal = page.locator(".alert.error").inner_text()
     # The field's name, then the refusal going on as one sentence (core.echo.after_label).
-    assert refusal.startswith("Not opened. The stake: a valid number")
+    assert refusal.startswith("Not opened. The stake: write it as an amount a point in the digits")
     assert "[stake]" not in refusal  # the field in words, not by its key
     assert page.locator("input[name=stake]").get_attribute("aria-invalid") == "true"
     # What was typed comes back, to be mended rather than typed again.

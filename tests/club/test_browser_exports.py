@@ -41,6 +41,8 @@ def test_the_sheet_prints_and_the_csvs_open(browser_page, live_server, club, sec
     page.goto(f"{live_server.url}{links['Printable sheet']}")
     page.emulate_media(media="print")
     text = page.locator("body").inner_text()
+    heading = page.get_by_role("heading", level=1).inner_text()
+    assert heading == "Somerset Club: the evening of 21 November 1888"  # the club named once
     assert "Table 1, rubber 1: Ann & Bob v Cora & Dan" in text
     assert "Won by Ann & Bob (N-S), worth 8" in text
     assert "Abandoned when the evening closed: the lamps went out" in text

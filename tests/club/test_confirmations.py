@@ -343,6 +343,49 @@ def test_the_board_shows_a_dispute_and_settles_it(client, evening, table, rubber
     assert rubber.hands.get().data["tricks"] == 2
 
 
+@pytest.mark.parametrize(
+    ("sent", "said", "field"),
+    [
+        ({"rubber": None},
+         'The rubber of the disputed hand was not sent; settle the hand from its own form '
+         'under "Disputed hands", which names it.', "rubber"),
+        ({"number": None},
+         'The number of the disputed hand was not sent; settle the hand from its own form '
+         'under "Disputed hands", which names it.', "number"),
+        ({"rubber": "x"},
+         "The rubber of the disputed hand: give a whole number, nothing below nought, in the "
+         "digits 0 to 9, at most 9 of them.", "rubber"),
+        ({"number": "1.5"},
+         "The number of the disputed hand: give a whole number, nothing below nought, in the "
+         "digits 0 to 9, at most 9 of them.", "number"),
+        ({"rubber": "999999"},
+         "The rubber of the disputed hand: rubber 999999 is not one of this evening's; settle "
+         'the hand from its own form under "Disputed hands", which names it.', "rubber"),
+        ({"accept": "both"},
+         "Which version stands: choose the disputing side's version (the hand is corrected) "
+         "or the hand as recorded (law 5, ruling E9).", "accept"),
+    ],
+)  # fmt: skip
+def test_a_crafted_or_stale_settle_names_its_field_in_words(
+    client, evening, table, rubber, secretary, sent, said, field
+):
+    """The settle form names its hand by two hidden fields: a post that sends them wrong (a
+    script, a page of another version) is refused naming the field in words, nothing
+    settled. It said "Choose the hand to answer for." or 'Accept "disputed" or
+    "recorded".', or a bare "Give a whole number ...", naming no field."""
+    from tests.club.test_board_refusals import refusal
+
+    from_phone(table)
+    confirmations.hand_dispute(rubber_id=rubber.pk, number=1, by="EW", data=EW_EUCHRED)
+    client.force_login(secretary)
+    form = {"rubber": str(rubber.pk), "number": "1", "accept": "disputed", "reason": "Recount"}
+    form = {key: value for key, value in {**form, **sent}.items() if value is not None}
+    answer = client.post(f"/secretary/evenings/{evening.pk}/settle/", form)
+    assert refusal(answer) == (f"Not done. {said}", field)
+    assert "X-Live-Done" not in answer  # the form keeps what was typed
+    assert state(rubber.hands.get()) == "disputed"
+
+
 def test_a_clubs_backup_keeps_its_hands_confirmations(club, table, rubber, secretary):
     from club.backup import club_export, club_import
 

@@ -15,8 +15,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from core.quoted import quoted
-
 from ..cards import draw_cut, throw_for_jack
 from ..errors import FormationError
 from ..rules import PARTNERSHIP_PLAYERS, get_rule_set
@@ -26,12 +24,15 @@ from .cutting import Cutting
 from .forming import Forming
 from .leaving import Leaving
 from .wording import (
+    ACTION_TEXT,
     FORM_CUT,
     PASS_THROUGH,
     PURPOSE_TEXT,
+    SERVICE_TEXT,
     count,
     free_candidates,
     names,
+    not_an_action,
     purpose_cite,
 )
 
@@ -58,9 +59,10 @@ def apply(state: EveningState, event: Mapping[str, Any]) -> tuple[EveningState, 
         return replace(state, events_applied=state.events_applied + 1), []
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        known = ", ".join(sorted([*_HANDLERS, *PASS_THROUGH]))
         raise FormationError(
-            f"{quoted(kind)} is not an action of the evening's log; its actions are {known}",
+            not_an_action(
+                kind, what="an action of the evening's log", known={**ACTION_TEXT, **SERVICE_TEXT}
+            ),
             field="type",
         )
     step = _Step(copy.deepcopy(state), event)

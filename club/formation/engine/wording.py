@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from core.quoted import quoted
+
 from ..rules import RuleSet
 from ..state import EveningState
 
@@ -91,6 +93,35 @@ ACTION_TEXT = {
     "dealer_choice": "the dealer's choice of seat",
     "announce": "an announcement",
 }
+
+#: The entries of the log the service writes itself, which the engine counts and passes by
+#: (PASS_THROUGH), in words.
+SERVICE_TEXT = {
+    "hand": "recording a hand",
+    "correction": "correcting a hand",
+    "hand_removed": "taking a hand back",
+    "close_sitting": "closing a sitting",
+    "close": "closing the evening",
+    "reopen": "reopening it",
+}
+
+
+def listed_or(items: Sequence[str]) -> str:
+    """Items joined as a sentence says them: "a, b or c"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def not_an_action(
+    kind: object, *, what: str, known: Mapping[str, str], each: str = "an entry of the log"
+) -> str:
+    """The refusal of a `what` whose type is none of `known` (each type in words), naming
+    the type as it was written (its first 40 characters) and what `each` may be in words,
+    never by their keys (docs/evening-log.md has the keys)."""
+    shown = quoted(kind) if isinstance(kind, str) else None
+    said = f"{shown} is not" if shown else "One with no type written as text is not"
+    return f"{said} {what}: {each} is {listed_or(list(known.values()))} (docs/evening-log.md)"
+
 
 #: The fields an action names a player or a table by, in words.
 FIELD_TEXT = {

@@ -289,3 +289,20 @@ def test_law_21_prior_right_displacing_a_claim_counted_in_a_cut_out_not_yet_cut(
     assert sorted(table.playing) == ["Ann", "Bob", "Eve", "Ivy"]
     assert table.waiting == ["Dan", "Cat"]
     assert "Jay" in walk.state.candidates
+
+
+def test_an_entry_of_no_known_type_is_refused_in_words():
+    """The engine names what an entry of the log may be in words, never by the log's keys
+    (it listed "announce, arrive, break_up, change_table, ..."): a backup's log or a
+    replayed file reaches it."""
+    state = new_evening(EUCHRE)
+    with pytest.raises(FormationError) as refused:
+        apply(state, {"type": "fly"})
+    said = refused.value.message
+    assert said.startswith(
+        "'fly' is not an action of the evening's log: an entry of the log is an arrival, a "
+        "departure from the room, forming a table, a cut, "
+    )
+    assert said.endswith("closing the evening or reopening it (docs/evening-log.md)")
+    assert "form_table" not in said and "hand_removed" not in said
+    assert refused.value.field == "type"
