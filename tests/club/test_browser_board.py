@@ -220,13 +220,15 @@ def test_a_megabyte_pasted_into_a_field_comes_back_cut_on_a_phone(
     shot(page, "board-9-a-megabyte-refused-on-a-phone")
 
     # A message repeating a refused value ('"y…" is not a valid choice': a rule set none of
-    # the list's, as a page of another version might send) is cut to 500 characters too,
-    # and wraps within the screen.
+    # the list's, as a page of another version might send) quotes only its first 40
+    # characters (core.quoted), so the words saying what was wrong are kept, and wraps
+    # within the screen.
     page.eval_on_selector("select[name=ruleset] option", "o => o.value = 'y'.repeat(100000)")
     page.fill("input[name=title]", "Whist drive night")
     page.get_by_test_id("open-evening").click()
     text = page.get_by_test_id("refusal").inner_text()
-    assert text.startswith('Not opened. The rule set: "' + "y" * 499 + "… What was typed for")
+    assert text.startswith('Not opened. The rule set: "' + "y" * 40 + '…" is not a valid choice.')
+    assert "What was typed for the rule set (100,000 characters) is too long" in text
     assert page.evaluate(WIDTH) <= 360
 
     # The page still works: the form, mended, opens the evening.
