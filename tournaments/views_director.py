@@ -186,7 +186,7 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         # words (it decides no place, and the next save leaves it out), not a blank list.
         "precedence_rows": _precedence_rows([k for k in precedence if k in titles], len(offered)),
         "metrics": offered,
-        "left_out": no_longer_ranks(tournament, precedence),
+        "left_out": no_longer_ranks(tournament, tournament.precedence or []),
         "counted": counted,
         "uncounted": uncounted,
         "errors": errors or {},
