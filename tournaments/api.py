@@ -459,7 +459,8 @@ class TournamentEndView(APIView):
     over as one whose planned rounds are played out: no further round is seated, entered
     for or sat out, the tables' phones record nothing more, and each table of that round
     may still correct its last deal (law 5, ruling E9) until the results are declared
-    final (`.../results-final/`). Not undone."""
+    final (`.../results-final/`). Taken back, with a reason, on the director's page until
+    the results are declared final (tournaments.rounds.tournament_reopen)."""
 
     @extend_schema(
         request=TournamentEndInput,
