@@ -149,11 +149,19 @@ def test_the_phones_posts_are_counted_as_the_apis_requests(played, rates):
     assert {phone.get(f"/t/{played.table.token}/").status_code for _ in range(5)} == {200}
 
 
-def test_a_logged_in_caller_posting_at_the_table_is_counted_per_account(played, rates):
+@pytest.mark.parametrize("keyed", [False, True], ids=["no key", "Idempotency-Key"])
+def test_a_logged_in_caller_posting_at_the_table_is_counted_per_account(played, rates, keyed):
+    """With an Idempotency-Key the rate is asked before the record is claimed, and again
+    by the page: the post is counted once, not twice (config.throttles `_counted_once`)."""
     client = Client(REMOTE_ADDR="10.0.0.5")
     client.force_login(played.secretary)
     url = f"/t/{played.table.token}/hand/"
-    statuses = [client.post(url, {"tricks": "x"}).status_code for _ in range(6)]
+    statuses = [
+        client.post(
+            url, {"tricks": "x"}, **({"HTTP_IDEMPOTENCY_KEY": f"k{i}"} if keyed else {})
+        ).status_code
+        for i in range(6)
+    ]
     assert statuses == [400] * 5 + [429]  # the user rate (5), not the anonymous one (3)
 
 
