@@ -110,3 +110,30 @@ def test_only_a_progressive_s_officers_take_it_back(client, ended, other_secreta
     assert answer.status_code in (403, 404)
     ended.refresh_from_db()
     assert ended.ended_after_round == 1
+
+
+def test_the_api_takes_back_the_declaration_then_the_ending(ended, director, other_secretary):
+    from tests.conftest import token_client
+
+    from .test_tournament_end import api_url
+
+    rounds.tournament_results_final(tournament_id=ended.pk)
+    api = token_client(director)
+    first = api.delete(api_url(ended, "end") + "?reason=by+mistake")
+    assert first.status_code == 400 and first.json()["error"]["code"] == "results_final"
+    blank = api.delete(api_url(ended, "results-final") + "?reason=+")
+    assert blank.status_code == 400
+    assert blank.json()["error"]["message"].startswith("Say why the results are no longer final")
+    odd = api.delete(api_url(ended, "results-final") + "?reason=x", {"why": "x"}, format="json")
+    assert odd.status_code == 400 and odd.json()["error"]["code"] == "unknown_key"
+    stranger = token_client(other_secretary).delete(api_url(ended, "results-final") + "?reason=m")
+    assert stranger.status_code in (403, 404)
+    ended.refresh_from_db()
+    assert ended.results_final_at is not None
+
+    undone = api.delete(api_url(ended, "results-final") + "?reason=wrong+score")
+    assert undone.status_code == 200 and undone.json()["results_final_at"] is None
+    reopened = api.delete(api_url(ended, "end") + "?reason=ended+early")
+    assert reopened.status_code == 200 and reopened.json()["ended_after_round"] is None
+    if connection.vendor == "postgresql":
+        assert [c.get("reason") for c in history(ended)[-2:]] == ["wrong score", "ended early"]
