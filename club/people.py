@@ -47,12 +47,10 @@ def _login_name(username: str) -> str:
     return username
 
 
-def officer_user_create(*, username: str, password: str, full_name: str = ""):
-    """A new account for an officer, its password checked by the site's password rules."""
-    user_model = get_user_model()
-    username = _login_name(username)
-    if user_model.objects.filter(username__iexact=username).exists():
-        raise UserError(f"There is an account called {quoted(username)} already.", field="username")
+def _unsaved_account(*, username: str, password: str, full_name: str = ""):
+    """The account a new officer would have, not saved: its full name cleaned and its
+    password checked by the site's password rules, each refused in words (UserError)
+    beside its field. Nothing here depends on whether the login name is taken."""
     # A name as every name is kept (core.text): a NUL in it was a 500 on PostgreSQL.
     full_name = (
         clean_name(full_name, field="full_name", max_length=150, label="The full name")
@@ -60,19 +58,34 @@ def officer_user_create(*, username: str, password: str, full_name: str = ""):
         else ""
     )
     first, _, last = full_name.partition(" ")
-    user = user_model(username=username, first_name=first[:150], last_name=last[:150])
+    user = get_user_model()(username=username, first_name=first[:150], last_name=last[:150])
     try:
         validate_password(password, user)
     except ValidationError as exc:
         raise UserError(" ".join(exc.messages), field="password") from exc
+    return user
+
+
+def officer_user_create(
+    *, username: str, password: str, full_name: str = "", taken: UserError | None = None
+):
+    """A new account for an officer, its password checked by the site's password rules.
+    A login name taken is refused with `taken` when given (the people page's words, which
+    do not say it is taken: `_not_added`), else by saying so (the command line's)."""
+    user_model = get_user_model()
+    username = _login_name(username)
+    taken = taken or UserError(
+        f"There is an account called {quoted(username)} already.", field="username"
+    )
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise taken
+    user = _unsaved_account(username=username, password=password, full_name=full_name)
     user.set_password(password)
     try:
         with transaction.atomic():
             user.save()
     except IntegrityError as exc:  # the same name taken by a concurrent request
-        raise UserError(
-            f"There is an account called {quoted(username)} already.", field="username"
-        ) from exc
+        raise taken from exc
     return user
 
 
@@ -97,6 +110,21 @@ def _not_known(username: str) -> UserError:
         f"{quoted(username)} is no officer of your clubs: someone who has an account already types "
         "its password below to agree to be added; for someone new, give a password (and a "
         "full name) to make his account.",
+        field="password",
+    )
+
+
+def _not_added(username: str) -> UserError:
+    """The answer to a login name with a password that is not the password of an account
+    of that name: worded alike whether an account has the name (and this is not its
+    password) or a new account cannot be made under it, so that it does not say which.
+    (That no new account was made still tells a name is in use, as any sign-up must; each
+    try is counted with the login doors' attempts, THROTTLE_LOGIN, and a wrong password
+    by django-axes.)"""
+    return UserError(
+        f"Not added: {quoted(username)} cannot be added with that password. Someone who has an "
+        "account already types its own password to agree to be added; for someone new, "
+        "choose another login name.",
         field="password",
     )
 
@@ -130,12 +158,11 @@ def club_officer_add(
         if not password:
             raise _not_known(username)
         if authenticate(request, username=user.username, password=password) != user:
-            raise UserError(
-                f"There is an account called {quoted(username)} already, and that is not its "
-                "password: its owner types his own password to agree to be added; for "
-                "someone new, choose another login name.",
-                field="password",
-            )
+            # Refused as a new account's would be first (the password's rules, the full
+            # name), then in the same words as a name no new account can take: no answer
+            # differs from what a free name would be told, save that none is made.
+            _unsaved_account(username=username, password=password, full_name=full_name)
+            raise _not_added(username)
     with transaction.atomic():
         return _officer_add(
             club=club, relation=relation, role=role, user=user, username=username,
@@ -153,7 +180,10 @@ def _officer_add(*, club, relation, role, user, username, password, full_name, a
                 f"There is no account called {quoted(username)}: give a password to make one.",
                 field="password",
             )
-        user = officer_user_create(username=username, password=password, full_name=full_name)
+        taken = _not_added(username) if added_by is not None else None
+        user = officer_user_create(
+            username=username, password=password, full_name=full_name, taken=taken
+        )
         created = True
     elif getattr(club, relation).filter(pk=user.pk).exists():
         raise UserError(

@@ -10,10 +10,11 @@ Two guards stand at every login door, the API's token endpoint included:
   passwords (settings AXES_*); `lockout_response` is the page it answers with.
 
 A table's phone posts its hands to pages, not to the API; they are counted as the API
-counts its requests (`api_rate_wait`: the API's own throttles, THROTTLE_ANON per address,
-THROTTLE_USER per account, in the same windows), so the page is no way round the API's
-rates. Pages read (GET) are not counted: the public pages are read thousands of times a
-second.
+counts its requests (`api_rate_wait`: the API's own throttles, THROTTLE_ANON per table
+link, or per address without one, THROTTLE_USER per account, in the same windows), so the
+page is no way round the API's rates; a write is counted before its idempotency record is
+claimed (`write_refused`). Pages read (GET) are not counted: the public pages are read
+thousands of times a second.
 
 The client's address is config.clientaddr's, for all of them.
 """
@@ -95,6 +96,22 @@ def api_rate_wait(request, view) -> int | None:
     THROTTLE_ANON per address, THROTTLE_USER per account), counting the request in the
     same windows as the API's requests."""
     return throttle_wait(request, view, [kind() for kind in api_settings.DEFAULT_THROTTLE_CLASSES])
+
+
+def write_refused(request) -> bool:
+    """Whether a write the idempotency record would be claimed for (core.idempotency,
+    settings IDEMPOTENCY_RATE_CHECK) is past its rate: the API's throttles count it here,
+    before the claim, and the view they refuse it in finds it counted (once) and answers
+    429 in its own words, no record claimed and deleted for it. Only callers told apart
+    without the API's authentication: a table's phone (its link in the address or its
+    `Table` header), a logged-in session, or no one; an API `Token` is left to the view's
+    throttles, which follow the claim."""
+    if not request.path.startswith(("/api/", "/t/", "/p/")):
+        return False  # pages with no throttle (the director's table) are never refused here
+    scheme = request.META.get("HTTP_AUTHORIZATION", "").split(None, 1)[:1]
+    if scheme and scheme[0].lower() != "table":
+        return False
+    return api_rate_wait(request, None) is not None
 
 
 def login_throttled(view):

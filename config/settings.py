@@ -344,6 +344,10 @@ if API_TOKENS_PER_ACCOUNT < 1:
 
     raise ImproperlyConfigured("API_TOKENS_PER_ACCOUNT is a number of tokens: 1 or more.")
 
+# A write past its rate (a table's phone's, the API's) is refused before its
+# Idempotency-Key's record is claimed, so a throttled write costs none (core.idempotency).
+IDEMPOTENCY_RATE_CHECK = "config.ratelimit.write_refused"
+
 # --- REST framework -----------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

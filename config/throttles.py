@@ -1,12 +1,15 @@
-"""DRF's throttles, counting per client address as config/clientaddr.py finds it, and
-with Redis in one round trip (`rate_log`), where DRF's own read its count and wrote it
-back (two round trips on every request, a recorded hand's among them).
+"""DRF's throttles, counting per client address as config/clientaddr.py finds it (a
+table's phone per its table's link), and with Redis in one round trip (`rate_log`), where
+DRF's own read its count and wrote it back (two round trips on every request, a recorded
+hand's among them).
 
 Kept apart from config.api: DRF reads DEFAULT_THROTTLE_CLASSES while its views module
 is being imported, which config.api itself imports.
 """
 
+import hashlib
 import logging
+import re
 import uuid
 from dataclasses import dataclass
 
@@ -25,6 +28,48 @@ class _ClientAddress:
 
     def get_ident(self, request):
         return client_address(request) or "unknown"
+
+
+#: A table's link in a page's address: an evening's table (/t/<token>/) or a progressive's
+#: (/p/<token>/).
+_LINK_PATH = re.compile(r"^/[tp]/([^/]+)/")
+
+
+def table_link(request) -> str | None:
+    """The table's link a request is made with: the token in its page's address, or in its
+    `Authorization: Table <token>` header (the API's phone), else None."""
+    found = _LINK_PATH.match(request.path)
+    if found:
+        return found.group(1)
+    words = request.META.get("HTTP_AUTHORIZATION", "").split()
+    if len(words) == 2 and words[0].lower() == "table":
+        return words[1]
+    return None
+
+
+def _link_ident(token: str) -> str:
+    """A table link's count's name: a digest, so the cache's keys never hold the link."""
+    return "link-" + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _counted_once(throttle, request) -> bool | None:
+    """The verdict the request had already from a throttle of this window (its cache key),
+    restoring what that throttle's `wait` reads; None when not yet counted. A request is
+    counted once a window however often its throttles are asked: the idempotency record
+    asks them first (config.ratelimit.write_refused), and the view then asks again."""
+    verdicts = getattr(getattr(request, "_request", request), "rate_verdicts", None)
+    if not verdicts or throttle.key not in verdicts:
+        return None
+    allowed, throttle.now, throttle.history = verdicts[throttle.key]
+    return allowed
+
+
+def _note_verdict(throttle, request, allowed: bool) -> bool:
+    plain = getattr(request, "_request", request)
+    if not hasattr(plain, "rate_verdicts"):
+        plain.rate_verdicts = {}
+    plain.rate_verdicts[throttle.key] = (allowed, throttle.now, list(throttle.history))
+    return allowed
 
 
 # KEYS[1]: the window's sorted set (its members' scores: when each request came).
@@ -96,19 +141,30 @@ class _OneRoundTrip(throttling.SimpleRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
+        known = _counted_once(self, request)
+        if known is not None:
+            return known
         self.now = self.timer()
         answer = rate_log(
             f"rate:{self.key}", now=self.now, window=self.duration, limit=self.num_requests
         )
         if answer is None:  # not Redis: DRF's own count, in the cache
-            return super().allow_request(request, view)
+            return _note_verdict(self, request, super().allow_request(request, view))
         # DRF's `wait` reads the window as its list of times: how many, and the oldest.
         self.history = [] if answer.allowed else [answer.oldest] * answer.count
-        return answer.allowed
+        return _note_verdict(self, request, answer.allowed)
 
 
 class AnonRateThrottle(_ClientAddress, throttling.AnonRateThrottle, _OneRoundTrip):
-    """Anonymous callers, per address (settings: THROTTLE_ANON)."""
+    """Anonymous callers (settings: THROTTLE_ANON): a table's phone per its table's link
+    (`table_link`), anyone else per address. A room's phones share one address on the
+    club's Wi-Fi (one NAT), so per address one busy table's phones used up the others'
+    rate. A link that opens no table is answered as a dead link (the pages) or 401 (the
+    API, which checks it before any throttle), with nothing done."""
+
+    def get_ident(self, request):
+        token = table_link(request)
+        return _link_ident(token) if token else super().get_ident(request)
 
 
 class UserRateThrottle(_ClientAddress, throttling.UserRateThrottle, _OneRoundTrip):

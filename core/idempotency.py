@@ -14,7 +14,9 @@ scored by its director (`/secretary/tournaments/`, sent by the same queue) that 
 - nor is a refusal made before anything was done (`NOT_LET_IN`: not let in, no such
   address or method): a retry gets the same answer from the view, and otherwise anyone,
   logged in or not, could have a row stored for a day per request (the throttles run in
-  the views such requests never reach).
+  the views such requests never reach);
+- a write past its rate claims no record at all: its throttles are asked first
+  (settings IDEMPOTENCY_RATE_CHECK), and the view answers its 429.
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in. Its
@@ -146,6 +148,22 @@ def _answer(pk: int, response) -> None:
     compiled.update(record, fields, missing_ok=True, wait_for_disk=False)
 
 
+@functools.cache
+def _rate_check():
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    path = getattr(settings, "IDEMPOTENCY_RATE_CHECK", "")
+    return import_string(path) if path else None
+
+
+def _past_its_rate(request) -> bool:
+    """Whether the request's throttles refuse it (settings IDEMPOTENCY_RATE_CHECK, which
+    counts it once, before the claim): a throttled write claims no record."""
+    check = _rate_check()
+    return bool(check and check(request))
+
+
 class IdempotencyMiddleware:
     """Replays stored answers for repeated Idempotency-Keys (see the module's docstring)."""
 
@@ -174,6 +192,8 @@ class IdempotencyMiddleware:
         if not _recordable(request.path):
             # No row has such an address (the view answers 404): nothing to record, and
             # the record could not hold it (a 500 on PostgreSQL).
+            return self.get_response(request)
+        if _past_its_rate(request):  # refused by the view in its words: nothing to keep
             return self.get_response(request)
         scope = {
             "key": key,

@@ -452,6 +452,37 @@ class TournamentEndInput(BodyInput):
     )
 
 
+def _taken_back_schema(what: str, refusals: str):
+    """The schema of a director's change taken back (DELETE, its reason in the query)."""
+    return extend_schema(
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "reason",
+                str,
+                required=True,
+                description="why it is taken back (it was done by mistake): kept in the "
+                "tournament's audit history with the change; the request takes no body",
+            ),
+        ],
+        responses={
+            200: TournamentOutput,
+            400: OpenApiResponse(
+                ErrorOutput,
+                description=f"{what} not taken back, nothing written, "
+                f"error.message saying why in words: no reason given; {refusals}",
+            ),
+        },
+    )
+
+
+def _reason(request) -> str:
+    """A taking back's reason, from the query (a DELETE's body is not read): its service
+    refuses it blank, too long or with a control character, in words."""
+    NoBodyInput.refuse_any_key(request)
+    return request.query_params.get("reason", "")
+
+
 class TournamentEndView(APIView):
     """The director ends a progressive after its latest round (one planned without a number
     of rounds, or before its planned last), once every table of that round has its result
@@ -459,7 +490,8 @@ class TournamentEndView(APIView):
     over as one whose planned rounds are played out: no further round is seated, entered
     for or sat out, the tables' phones record nothing more, and each table of that round
     may still correct its last deal (law 5, ruling E9) until the results are declared
-    final (`.../results-final/`). Not undone."""
+    final (`.../results-final/`). Taken back, with a reason (DELETE), until the results
+    are declared final (tournaments.rounds.tournament_reopen)."""
 
     @extend_schema(
         request=TournamentEndInput,
@@ -488,6 +520,19 @@ class TournamentEndView(APIView):
         )
         return Response(TournamentOutput(ended).data)
 
+    @_taken_back_schema(
+        "The ending",
+        "a tournament not ended by its director; its results declared final (take that "
+        "back first: `DELETE .../results-final/`).",
+    )
+    def delete(self, request, slug, tslug):
+        """The director takes back his ending, done by mistake, with a reason (the
+        director's page: "Take back the ending"): the tournament goes on, its next round to
+        be seated; nothing played changes (rulings P1, P2)."""
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        reopened = rounds.tournament_reopen(tournament_id=tournament.pk, reason=_reason(request))
+        return Response(TournamentOutput(reopened).data)
+
 
 class ResultsFinalView(APIView):
     """The director declares a progressive's results final, once its last round (planned,
@@ -513,3 +558,18 @@ class ResultsFinalView(APIView):
         NoBodyInput.refuse_any_key(request)
         final = rounds.tournament_results_final(tournament_id=tournament.pk)
         return Response(TournamentOutput(final).data)
+
+    @_taken_back_schema(
+        "The declaration",
+        "results not declared final; a deal corrected on its table's sheet since they were "
+        "(law 5, ruling E9).",
+    )
+    def delete(self, request, slug, tslug):
+        """The director takes back his declaration that the results are final, made by
+        mistake, with a reason: the tables of the last round may again correct their last
+        deal from their phones until he declares them final again (law 5, ruling E9)."""
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        undone = rounds.tournament_results_final_undo(
+            tournament_id=tournament.pk, reason=_reason(request)
+        )
+        return Response(TournamentOutput(undone).data)

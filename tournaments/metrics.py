@@ -213,8 +213,33 @@ def default_precedence(*, deals_per_round: int | None) -> list[str]:
 
 
 def precedence_of(tournament) -> list[str]:
-    """The metrics this tournament is ranked by: its director's, or the default for it."""
-    return tournament.precedence or default_precedence(deals_per_round=tournament.deals_per_round)
+    """The metrics this tournament is ranked by: its director's that can still rank it, or
+    the default for it. A saved metric that no longer can (its game or format changed, or
+    it was saved before the lists offered only those that can: `no_longer_ranks`) is left
+    out here, so the ranking, the version it publishes and every page and the API's
+    `precedence` name the same list, before the director saves again."""
+    kept = still_ranking(tournament, tournament.precedence or [])
+    return kept or default_precedence(deals_per_round=tournament.deals_per_round)
+
+
+def still_ranking(tournament, keys: Sequence[str]) -> list[str]:
+    """Of a precedence list `keys` (saved, or a published version's), the known metrics
+    that can still rank this tournament, in their order."""
+    kind, fixed = _format_of(tournament)
+    return [
+        key
+        for key in keys
+        if key in METRICS and applies(METRICS[key], game=kind, fixed_deals=fixed)
+    ]
+
+
+def _format_of(tournament) -> tuple[str, bool]:
+    """The tournament's game (a `scoring.rules.games` kind; blank: a ladder of any game)
+    and whether its rounds are a fixed number of deals, as `applies` takes them."""
+    from scoring.rules.games import GAMES
+
+    game = GAMES.get(tournament.ruleset)
+    return (game.kind if game else ""), bool(tournament.deals_per_round)
 
 
 COLUMN_METRICS = [key for key, metric in METRICS.items() if metric.column]
@@ -280,8 +305,7 @@ def no_longer_ranks(tournament, keys: Sequence[str]) -> list[tuple[str, str]]:
     from scoring.rules.games import GAMES
 
     game = GAMES.get(tournament.ruleset)
-    kind = game.kind if game else ""
-    fixed = bool(tournament.deals_per_round)
+    kind, fixed = _format_of(tournament)
     left_out = []
     for key in keys:
         metric = METRICS.get(key)

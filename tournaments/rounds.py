@@ -15,11 +15,13 @@ from django.utils import timezone
 
 from club.models import Member
 from club.selectors import club_is_directed_by
+from core.audit import add_to_audit_context
 from core.db import lock_one
 from core.errors import Conflict, UserError
-from core.text import name_key
+from core.moments import moment_words
+from core.text import clean_reason, name_key
 from scoring import services as scoring
-from scoring.models import Rubber
+from scoring.models import HandCorrection, Rubber
 from tournaments.models import Round, RoundTable, Tournament, TournamentPlayer
 from tournaments.movements import CardsError, MovementError, RoundResult, RoundSeating, movement_for
 from tournaments.services import standings_request_full
@@ -407,12 +409,104 @@ def tournament_end(*, tournament_id: int, after_round: int | None = None) -> Tou
     one whose planned rounds are all played out (`Tournament.last_round`): no further round
     is seated, entered for or sat out; the tables' phones record nothing more, and each
     table of that round may still correct its last deal (law 5, ruling E9) until the
-    director declares the results final (`tournament_results_final`). Not undone.
-    Refused in words (`tournament_end_refusal`), nothing written."""
+    director declares the results final (`tournament_results_final`). Taken back by
+    `tournament_reopen`, with a reason, until then. Refused in words
+    (`tournament_end_refusal`), nothing written."""
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
     tournament_end_refusal(tournament, after_round=after_round)
     tournament.ended_after_round = tournament.rounds.order_by("-number").first().number
     tournament.save(update_fields=["ended_after_round"])
+    return tournament
+
+
+def tournament_reopen_refusal(tournament: Tournament) -> None:
+    """Refuse, in words, to take back the director's ending of a progressive
+    (`tournament_reopen`); nothing is written."""
+    _progressive(tournament)
+    if not tournament.ended_after_round:
+        raise UserError(
+            "The tournament was not ended by its director: there is no ending to take back.",
+            field="reopen",
+        )
+    if tournament.results_final_at is not None:
+        raise UserError(
+            f"The results were declared final {final_when(tournament)}: take that back "
+            "first (with its reason), then the ending.",
+            field="reopen",
+            code="results_final",
+        )
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament_id: int, reason: str) -> Tournament:
+    """The director takes back his ending of a progressive (`tournament_end`), ended by
+    mistake: it goes on as before it was ended, the next round to be seated (its planned
+    rounds, if any, planned again), its players entered for it playing it. Nothing played
+    is changed: the round it was ended after was played out at every table, its results
+    stand (ruling P1: a round of fixed deals is won on points, and none ended level), and
+    with a stake nothing is settled but its rubbers (ruling P2). Refused once the results
+    are declared final (`tournament_results_final_undo` first). The reason is said, and
+    kept in the audit history with the change (core.audit)."""
+    reason = taken_back_reason(reason, field="reopen", what="the tournament is reopened")
+    tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
+    tournament_reopen_refusal(tournament)
+    add_to_audit_context(reason=reason, undone=f"ended after round {tournament.ended_after_round}")
+    tournament.ended_after_round = None
+    tournament.save(update_fields=["ended_after_round"])
+    return tournament
+
+
+def taken_back_reason(reason, *, field: str, what: str) -> str:
+    """A reason as every reason is kept (core.text), or refused in words when none is given."""
+    reason = clean_reason(reason, field=field)
+    if not reason:
+        raise UserError(f"Say why {what}: the reason is kept with the change.", field=field)
+    return reason
+
+
+def tournament_results_final_undo_refusal(tournament: Tournament) -> None:
+    """Refuse, in words, to take back the declaration that the results are final
+    (`tournament_results_final_undo`); nothing is written."""
+    _progressive(tournament)
+    if tournament.results_final_at is None:
+        raise UserError("The results have not been declared final.", field="unfinal")
+    corrected = (
+        HandCorrection.objects.filter(
+            hand__rubber__round_table__round__tournament=tournament,
+            at__gte=tournament.results_final_at,
+        )
+        .order_by("at")
+        .first()
+    )
+    if corrected is not None:
+        raise UserError(
+            f"A deal was corrected on its table's sheet {moment_words(corrected.at)}, after "
+            "the results were declared final: the correction was made, as the club's referee, "
+            "on results declared final (ruling E9), and declaring them not final would let "
+            "the tables' phones correct their last deals again over it (law 5). The results "
+            "stay final; correct any deal on its table's sheet, with a reason.",
+            field="unfinal",
+            law="law 5, ruling E9",
+        )
+
+
+@transaction.atomic
+def tournament_results_final_undo(*, tournament_id: int, reason: str) -> Tournament:
+    """The director takes back his declaration that the results are final
+    (`tournament_results_final`), made by mistake: the standings no longer say they are
+    final, and each table of the last round may again correct its last deal from its
+    phone until he declares them final again (law 5, ruling E9). Refused once a deal was
+    corrected on its table's sheet after the declaration (the referee corrected final
+    results: ruling E9). With a stake, the money stands as the rubbers settled it either
+    way (ruling P2). The reason is said, and kept in the audit history (core.audit)."""
+    reason = taken_back_reason(reason, field="unfinal", what="the results are no longer final")
+    tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
+    tournament_results_final_undo_refusal(tournament)
+    add_to_audit_context(reason=reason, undone=f"results declared final {final_when(tournament)}")
+    tournament.results_final_at = None
+    tournament.save(update_fields=["results_final_at"])
+    # The public standings no longer say final: a version of their own (tournaments.pagecache).
+    standings_request_full(tournament_id=tournament.pk)
     return tournament
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from club.models import Club
 from club.selectors import RubberPlace, club_is_directed_by
 from tournaments.counting import counted_seats
-from tournaments.metrics import FIGURES, METRICS
+from tournaments.metrics import FIGURES, METRICS, precedence_of, still_ranking
 from tournaments.models import (
     RoundTable,
     StandingsVersion,
@@ -142,9 +142,11 @@ def standings_published(
     """
     number = tournament.standings_version if number is None else number
     version = StandingsVersion.objects.filter(tournament=tournament, number=number).first()
-    precedence = [
-        k for k in (version.precedence if version else tournament.precedence) if k in METRICS
-    ]
+    # What the ranking used (tournaments.metrics.precedence_of): a metric that no longer
+    # ranks the tournament, in a version published before it stopped, is not shown either.
+    precedence = (
+        still_ranking(tournament, version.precedence) if version else precedence_of(tournament)
+    )
     totals = (TournamentTotal.objects if totals is None else totals).filter(tournament=tournament)
     if name:
         totals = totals.filter(member__name__icontains=name)

@@ -27,7 +27,6 @@ from club.selectors_room import money_words
 from core.inputs import search_text
 from tournaments import pagecache, selectors
 from tournaments.filters import PLAYER_MAX
-from tournaments.metrics import no_longer_ranks
 from tournaments.models import Tournament
 from tournaments.pagecache import standings_etag
 from tournaments.selectors import MAX_PAGE
@@ -71,9 +70,6 @@ def _render(
         "rows_html": rows_html(
             standings["rows"], tournament.club.slug, money=money_columns(standings["precedence"])
         ),
-        # A column of the saved list that can no longer rank it (everyone is equal on it),
-        # said in words under the table (tournaments.metrics.no_longer_ranks).
-        "left_out": no_longer_ranks(tournament, [m["key"] for m in standings["precedence"]]),
         # Printed for the wall, the standings say whether they are the final results.
         "final_when": final_when(tournament) if tournament.results_final_at else "",
     }

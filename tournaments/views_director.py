@@ -63,12 +63,31 @@ ACTIONS = {
         "new_link",
         "end",
         "final",
+        "reopen",
+        "unfinal",
     },
 }
 
+#: The director's changes taken back, each asked again first and with a reason: the
+#: check that refuses it, in words, before anything is written.
+TAKEN_BACK = {
+    "reopen": rounds.tournament_reopen_refusal,
+    "unfinal": rounds.tournament_results_final_undo_refusal,
+}
+
+
+#: What a reason is asked for, by the action taken back.
+TAKE_BACK_WHY = {
+    "reopen": "the tournament is reopened",
+    "unfinal": "the results are no longer final",
+}
 
 #: The director's fields typed in that a refusal shows again, in words.
-TYPED_WORDS = {"cards": "the cards cut", "name": "the name of the player arriving"}
+TYPED_WORDS = {
+    "cards": "the cards cut",
+    "name": "the name of the player arriving",
+    "reason": "the reason",
+}
 
 
 def _cut_cards(post) -> dict[str, list[str]] | None:
@@ -186,7 +205,7 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         # words (it decides no place, and the next save leaves it out), not a blank list.
         "precedence_rows": _precedence_rows([k for k in precedence if k in titles], len(offered)),
         "metrics": offered,
-        "left_out": no_longer_ranks(tournament, precedence),
+        "left_out": no_longer_ranks(tournament, tournament.precedence or []),
         "counted": counted,
         "uncounted": uncounted,
         "errors": errors or {},
@@ -365,6 +384,21 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             "The results are final: the tables' phones correct nothing more. A deal is "
             "corrected on its table's sheet, with a reason (ruling E9)."
         )
+    if action == "reopen":
+        rounds.tournament_reopen(tournament_id=tournament.pk, reason=request.POST.get("reason"))
+        return (
+            "The ending is taken back: the tournament goes on, its next round to be seated. "
+            "The reason is kept in its history."
+        )
+    if action == "unfinal":
+        rounds.tournament_results_final_undo(
+            tournament_id=tournament.pk, reason=request.POST.get("reason")
+        )
+        return (
+            "The results are no longer final: each table of the last round may again correct "
+            "its last deal from its phone until you declare them final (law 5, ruling E9). "
+            "The reason is kept in the tournament's history."
+        )
     if action in ("attach", "detach"):
         if tournament.kind != Tournament.Kind.LADDER:
             raise UserError("Only a ladder counts whole evenings.", field="evening")
@@ -387,10 +421,10 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
 def act(request, pk: int):
     """The director's buttons: recalculate, seat the next round, a player's arrival,
     departure or bye (and the bye taken back), end a progressive with no planned number of
-    rounds (asked again first: not undone), declare its results final, the metrics' order,
-    and a ladder's evenings."""
+    rounds (asked again first), declare its results final, take either back (with a reason,
+    asked again first), the metrics' order, and a ladder's evenings."""
     action = request.POST.get("action", "")
-    errors, notice, typed, ask_end = {}, None, None, False
+    errors, notice, typed, ask_end, ask_back = {}, None, None, False, ""
     try:
         with transaction.atomic():
             # One director's change at a time (the evenings' list is read, then written).
@@ -399,6 +433,15 @@ def act(request, pk: int):
                 # Ending is not undone: the first tap asks (refused now if it would be then).
                 rounds.tournament_end_refusal(tournament, after_round=_chosen(request, "round"))
                 ask_end = True
+            elif action in TAKEN_BACK and not request.POST.get("confirm"):
+                # Taking back is asked again too, its reason given first (refused now if it
+                # would be then: nothing written).
+                TAKEN_BACK[action](tournament)
+                rounds.taken_back_reason(
+                    request.POST.get("reason"), field=action, what=TAKE_BACK_WHY[action]
+                )
+                ask_back = action
+                typed = typed_in(request.POST, TYPED_WORDS)
             else:
                 notice = _do(request, tournament, action)
     except UserError as exc:
@@ -411,6 +454,7 @@ def act(request, pk: int):
         tournament.refresh_from_db()
     context = _context(request, tournament, errors=errors, notice=notice)
     context["ask_end"] = ask_end and not errors
+    context["ask_back"] = "" if errors else ask_back
     if typed is not None:
         context["typed"] = typed.values
     if request.headers.get("HX-Request"):

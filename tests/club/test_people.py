@@ -202,9 +202,38 @@ def test_a_secretary_cannot_learn_whether_an_account_exists_nor_take_it_in(
     if not password:  # the same words for an account and for none
         assert said[0] == said[1]
         assert "no officer of your clubs" in said[0]
-    else:  # the name is taken, and the wrong password is counted as a login's would be
-        assert "not its password" in said[0]
+    else:  # refused in words that do not say the name is taken; the wrong password is
+        # counted as a login's would be
+        assert "cannot be added with that password" in said[0]
+        assert "There is an account" not in said[0] and "already" not in said[0].split(".")[0]
         assert AccessAttempt.objects.filter(username="stranger").exists()
+
+
+@pytest.mark.parametrize(
+    ("password", "full_name", "field"),
+    [("12345678", "", "password"), ("stranger", "", "password"),
+     ("a good long passphrase 1888", "Ann\x00", "full_name")],
+)  # fmt: skip
+def test_a_refused_officer_reads_alike_whether_the_login_name_is_taken_or_free(
+    client, people, club, other_club, password, full_name, field
+):
+    """User enumeration: a password the site's rules refuse (too common, too like the
+    login name) or a full name refused was answered "There is an account called
+    'stranger' already" for a taken name and with the rules' words for a free one, so a
+    secretary learnt which login names exist without making anything. Now the password
+    and the full name are checked first, the same way for both."""
+    other_club.secretaries.add(UserFactory(username="stranger"))
+    form = {"action": "add", "role": "director", "password": password, "password2": password,
+            "full_name": full_name}  # fmt: skip
+    taken = client.post(people, {**form, "username": "stranger"})
+    free = client.post(people, {**form, "username": "Stranger2"})
+    assert taken.status_code == free.status_code == 400
+    assert list(taken.context["errors"]) == list(free.context["errors"]) == [field]
+    words = [a.context["errors"][field] for a in (taken, free)]
+    assert words[0] == words[1].replace("Stranger2", "stranger")
+    assert "There is an account" not in words[0]
+    assert get_user_model().objects.filter(username__iexact="stranger2").count() == 0
+    assert not club.directors.exists()
 
 
 def test_adding_with_a_password_is_behind_the_login_throttle(client, people, club, monkeypatch):

@@ -1,7 +1,7 @@
-"""The API's rates (config/throttles.py): anonymous callers, a table's phone among them,
-per address at THROTTLE_ANON; logged-in callers per account at THROTTLE_USER. The table's
-phone's posts to its pages are counted by the same throttles in the same windows
-(config/ratelimit.py); pages read are not counted."""
+"""The API's rates (config/throttles.py): anonymous callers at THROTTLE_ANON, a table's
+phone per its table's link, anyone else per address; logged-in callers per account at
+THROTTLE_USER. The table's phone's posts to its pages are counted by the same throttles
+in the same windows (config/ratelimit.py); pages read are not counted."""
 
 import threading
 
@@ -11,7 +11,7 @@ from django.test import Client, override_settings
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
-from config.throttles import AnonRateThrottle, UserRateThrottle, rate_log
+from config.throttles import AnonRateThrottle, UserRateThrottle, _link_ident, rate_log
 from core import redisops
 from scoring.models import Hand
 from tests.conftest import LOCAL_CACHE as LOCAL
@@ -139,18 +139,29 @@ def test_the_phones_posts_are_counted_as_the_apis_requests(played, rates):
     assert f"Too many requests from this table; wait {wait} seconds and try again." in page
     assert f'href="/t/{played.table.token}/"' in page  # back to the table's page
     assert Hand.objects.filter(rubber=played.rubber).count() == 4  # the fourth not recorded
-    # One window per address for both doors: the API is refused to it too, not another.
-    assert APIClient(REMOTE_ADDR="10.0.0.5").get("/api/v1/clubs/").status_code == 429
-    assert Client(REMOTE_ADDR="10.0.0.6").post(url, hand(5)).status_code == 200
+    # One window per table link for both doors: the API with the table's link is refused
+    # too, from any address; the same address without the link is not.
+    table_api = APIClient(REMOTE_ADDR="10.0.0.9", HTTP_AUTHORIZATION=f"Table {played.table.token}")
+    assert table_api.get("/api/v1/me/").status_code == 429
+    assert Client(REMOTE_ADDR="10.0.0.6").post(url, hand(5)).status_code == 429
+    assert APIClient(REMOTE_ADDR="10.0.0.5").get("/api/v1/clubs/").status_code == 200
     # Reading is never counted: the page and its polls still answer.
     assert {phone.get(f"/t/{played.table.token}/").status_code for _ in range(5)} == {200}
 
 
-def test_a_logged_in_caller_posting_at_the_table_is_counted_per_account(played, rates):
+@pytest.mark.parametrize("keyed", [False, True], ids=["no key", "Idempotency-Key"])
+def test_a_logged_in_caller_posting_at_the_table_is_counted_per_account(played, rates, keyed):
+    """With an Idempotency-Key the rate is asked before the record is claimed, and again
+    by the page: the post is counted once, not twice (config.throttles `_counted_once`)."""
     client = Client(REMOTE_ADDR="10.0.0.5")
     client.force_login(played.secretary)
     url = f"/t/{played.table.token}/hand/"
-    statuses = [client.post(url, {"tricks": "x"}).status_code for _ in range(6)]
+    statuses = [
+        client.post(
+            url, {"tricks": "x"}, **({"HTTP_IDEMPOTENCY_KEY": f"k{i}"} if keyed else {})
+        ).status_code
+        for i in range(6)
+    ]
     assert statuses == [400] * 5 + [429]  # the user rate (5), not the anonymous one (3)
 
 
@@ -167,3 +178,42 @@ def test_a_throttled_post_is_not_kept_for_its_idempotency_key(played, rates):
     again = phone.post(url, hand(5), HTTP_IDEMPOTENCY_KEY="hand-5")
     assert again.status_code == 200 and "Hand 5 recorded." in again.content.decode()
     assert Hand.objects.filter(rubber=played.rubber).count() == 5
+
+
+def test_a_throttled_write_claims_no_idempotency_record(played, rates):
+    """The idempotency record was claimed (a committed insert) before the view's throttle
+    refused the write, then deleted: two writes for every throttled request, the flood
+    the throttle is there to stop. The rate is asked first (core.idempotency,
+    config.ratelimit.write_refused); the request is counted once, not twice."""
+    from core.models import IdempotencyRecord
+
+    url = f"/t/{played.table.token}/hand/"
+    phone = Client(REMOTE_ADDR="10.0.0.5")
+    for number in (2, 3, 4):
+        assert phone.post(url, hand(number), HTTP_IDEMPOTENCY_KEY=f"h{number}").status_code == 200
+    assert counted(f"throttle_anon_{_link_ident(played.table.token)}") == 3  # once each
+    assert IdempotencyRecord.objects.count() == 3
+    claims = []
+
+    def watch(execute, sql, params, many, context):
+        if "idempotency" in sql.lower():
+            claims.append(sql)
+        return execute(sql, params, many, context)
+
+    from django.db import connection
+
+    with connection.execute_wrapper(watch):
+        refused = [phone.post(url, hand(5), HTTP_IDEMPOTENCY_KEY=f"flood-{i}") for i in range(5)]
+    assert {r.status_code for r in refused} == {429}
+    assert "Too many requests from this table; wait" in refused[0].content.decode()
+    assert claims == []  # no record claimed, none deleted
+    assert IdempotencyRecord.objects.count() == 3
+    # The API's writes with the table's link alike.
+    api = APIClient(REMOTE_ADDR="10.0.0.8", HTTP_AUTHORIZATION=f"Table {played.table.token}")
+    with connection.execute_wrapper(watch):
+        answer = api.post(
+            f"/api/v1/clubs/somerset/rubbers/{played.rubber.pk}/hands/",
+            {"makers": "NS", "tricks": 3}, format="json", HTTP_IDEMPOTENCY_KEY="api-flood",
+        )  # fmt: skip
+    assert answer.status_code == 429 and claims == []
+    assert answer.json()["error"]["code"] == "throttled"

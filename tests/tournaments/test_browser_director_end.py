@@ -68,7 +68,7 @@ def test_the_director_ends_an_open_ended_progressive(browser_page, live_server, 
 
     press(page, "end")  # the first tap asks
     asked = said(page, "end-ask")
-    assert asked.startswith("End the tournament after round 1? This is not undone.")
+    assert asked.startswith("End the tournament after round 1? Taken back only with a reason")
     assert "the tables' phones record nothing more" in asked
     assert page.get_by_test_id("end-confirm").is_visible()
     assert width(page) <= 360

@@ -163,14 +163,42 @@ def test_a_saved_metric_that_can_no_longer_rank_is_said_in_words_not_a_blank_lis
     assert lists.index('id="precedence-2"') < chosen[1] < lists.index('id="precedence-3"')
     assert "Ranked by points won, then rounds won." in said  # on paper
 
+    # The public standings show only what ranks it (test below): no column for it to explain.
     public = words(client.get(f"/clubs/somerset/tournaments/{round_one.slug}/"))
-    assert (
-        "Bridge honours: no longer ranks a Euchre tournament (rulings B3, B4); everyone is "
-        "equal on it, so it decides no place."
-    ) in public
+    assert "Bridge honours" not in public and "Rubbers won" not in public
 
     act(directing, round_one, action="precedence", precedence=["points", "rounds_won"])
     round_one.refresh_from_db()
     assert round_one.precedence == ["points", "rounds_won"]
     page = directing.get(f"/secretary/tournaments/{round_one.pk}/").content.decode()
     assert "no longer ranks" not in page
+
+
+@pytest.mark.parametrize("recalculated", [False, True], ids=["saved only", "recalculated"])
+def test_a_metric_that_no_longer_ranks_is_not_shown_where_the_standings_are(
+    client, round_one, recalculated
+):
+    """Until the director saves again, the standings (the page and the API's `precedence`)
+    list what the ranking uses: the saved list without Bridge honours (rulings B3, B4) and
+    rubbers won (ruling P1), not a column everyone is equal on. Before the fix the API
+    listed them, and the page showed their columns."""
+    from tournaments.metrics import precedence_of
+
+    Tournament.objects.filter(pk=round_one.pk).update(
+        precedence=["honours", "points", "rubbers_won", "rounds_won"]
+    )
+    round_one.refresh_from_db()
+    assert precedence_of(round_one) == ["points", "rounds_won"]  # what the ranking uses
+    if recalculated:
+        version = services.standings_full_recalculation(tournament_id=round_one.pk)
+        assert version.precedence == ["points", "rounds_won"]
+        # A version published before the fix, with the old list, is read the same way.
+        type(version).objects.filter(pk=version.pk).update(
+            precedence=["honours", "points", "rubbers_won", "rounds_won"]
+        )
+    api = client.get(f"/api/v1/clubs/somerset/tournaments/{round_one.slug}/standings/")
+    assert [m["key"] for m in api.json()["precedence"]] == ["points", "rounds_won"]
+    page = client.get(f"/clubs/somerset/tournaments/{round_one.slug}/").content.decode()
+    head = page[page.index("<thead>") : page.index("</thead>")]
+    assert "Points won" in head and "Rounds won" in head
+    assert "Bridge honours" not in head and "Rubbers won" not in head

@@ -287,6 +287,35 @@ def test_the_phones_posts_are_throttled_as_the_apis_requests(round_one, monkeypa
     assert again.status_code == 200 and "Hand 1 recorded." in page_of(again)
 
 
+def test_the_tables_of_a_room_on_one_address_are_counted_per_table(round_one, monkeypatch):
+    """A room's phones share the club's Wi-Fi, one address behind its NAT: counted per
+    address, one busy table's phones used up every table's rate (THROTTLE_ANON). Each
+    table's link has its own window; without a link, the address's is counted."""
+    from django.test import Client
+    from rest_framework.settings import api_settings
+    from rest_framework.test import APIClient
+
+    from config.throttles import AnonRateThrottle, _link_ident
+    from tests.config.test_throttles import counted, statuses
+    from tournaments.models import TournamentTable
+
+    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "3/min"}
+    monkeypatch.setattr(AnonRateThrottle, "THROTTLE_RATES", rates)
+
+    tokens = dict(
+        TournamentTable.objects.filter(tournament=round_one).values_list("number", "token")
+    )
+    room = "192.0.2.7"  # the club's one public address
+    first, second = Client(REMOTE_ADDR=room), Client(REMOTE_ADDR=room)
+    busy = [first.post(f"/p/{tokens[1]}/hand/", {"tricks": "x"}).status_code for _ in range(4)]
+    assert busy == [400, 400, 400, 429]  # table 1's rate (3) used up
+    assert second.post(f"/p/{tokens[2]}/hand/", {"tricks": "x"}).status_code == 400  # not 429
+    assert counted(f"throttle_anon_{_link_ident(tokens[1])}") == 3
+    assert counted(f"throttle_anon_{_link_ident(tokens[2])}") == 1
+    assert counted(f"throttle_anon_{room}") == 0
+    assert statuses(APIClient(REMOTE_ADDR=room), 4) == [200, 200, 200, 429]  # no link: per address
+
+
 # --- a fresh link, age, and the tournament's end --------------------------------------------
 
 

@@ -65,7 +65,7 @@ def test_the_director_ends_it_in_two_steps_and_it_is_over_as_a_planned_one(
     asked = act(directing, round_one, action="end", round="1")  # the first tap asks
     assert asked.status_code == 200
     said = words(asked)
-    assert "End the tournament after round 1? This is not undone." in said
+    assert "End the tournament after round 1? Taken back only with a reason" in said
     assert "Yes, end it after round 1" in said and "No, keep it open" in said
     round_one.refresh_from_db()
     assert round_one.ended_after_round is None
