@@ -21,7 +21,7 @@ from club.selectors import (
     rubber_places,
     rubbers_hidden_from,
 )
-from config.ratelimit import api_rate_wait, login_throttled, too_many
+from config.ratelimit import account_wait, api_rate_wait, login_throttled, too_many
 from core.echo import CutWhenRefused, after_label, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -194,8 +194,7 @@ def secretary_home(request):
         if wait is not None:
             return too_many(
                 request,
-                f"Too many requests from your account in the last minute; wait {wait} "
-                f"second{'s' if wait != 1 else ''} and try again. No evening was opened.",
+                account_wait(wait, "No evening was opened."),
                 wait,
                 heading="Too many requests",
                 back=reverse("secretary-home"),

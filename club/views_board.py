@@ -29,7 +29,7 @@ from club.history import describe, evening_history
 from club.models import Evening, Table
 from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
 from config.api import UserError
-from config.ratelimit import api_rate_wait, too_many
+from config.ratelimit import account_wait, api_rate_wait, too_many
 from core.inputs import whole_number
 from core.text import clean_name
 from scoring.hand_input import hand_input
@@ -311,10 +311,8 @@ def board_throttled(view):
         if wait is None:
             return view(request, pk, *args, **kwargs)
         evening = _managed_evening(request, pk)
-        seconds = f"{wait} second{'s' if wait != 1 else ''}"
         error = {
-            "message": f"Too many requests from your account in the last minute; wait "
-            f"{seconds} and try again.",
+            "message": account_wait(wait),
             "field": None,
             "law": None,
             "label": None,

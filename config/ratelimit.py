@@ -45,6 +45,16 @@ def lockout_message() -> str:
     )
 
 
+def account_wait(wait: int, then: str = "") -> str:
+    """The refusal of a logged-in account's request past its rate (THROTTLE_USER), in
+    words: how long to wait, and `then` (what was not done: "No evening was opened.")."""
+    said = (
+        "Too many requests from your account in the last minute; wait "
+        f"{wait} second{'s' if wait != 1 else ''} and try again."
+    )
+    return f"{said} {then}" if then else said
+
+
 def too_many(request, message: str, retry_after: int, *, status: int = 429, **page):
     """The refusal, with Retry-After: the API's error shape under /api/, a page everywhere
     else (`page`: its `heading` and the link `back` to where the visitor came from, with

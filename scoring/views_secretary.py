@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
-from config.ratelimit import api_rate_wait, too_many
+from config.ratelimit import account_wait, api_rate_wait, too_many
 from core.echo import after_label, capped
 from core.errors import Conflict, UserError
 from core.inputs import NOT_DIGITS, whole_number
@@ -188,8 +188,7 @@ def rubber_change(request, slug: str, pk: int):
     if wait is not None:
         return too_many(
             request,
-            f"Too many requests from your account in the last minute; wait {wait} "
-            f"second{'s' if wait != 1 else ''} and try again. The change was not made.",
+            account_wait(wait, "The change was not made."),
             wait,
             heading="Too many requests",
             back=_back_after_login(slug, pk, request.POST),
