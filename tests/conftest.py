@@ -55,8 +55,10 @@ def pytest_collection_modifyitems(config, items):
 
     Started last, such a test keeps one test process busy while the other, its queue
     empty, waits: xdist cannot hand over a test already queued behind a running one.
-    pytest-django has put the tests that flush the database after the others; a test that
-    uses the test database is left where it is, since moving it would reorder those.
+    pytest-django has put the tests in its order: those in a transaction rolled back, then
+    those that flush the database, then those without a database, which a run ends with;
+    a test that uses the test database is left where it is, since moving it would reorder
+    those. (The random evenings' properties, without a database, were the last minute.)
     """
     first = [item for item in items if item.get_closest_marker("long")]
     for item in first:
