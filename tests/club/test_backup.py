@@ -538,6 +538,13 @@ _worlds = rows_for_the_module(build_worlds)
 
 
 @pytest.fixture
+def club(db):
+    """A club of the test's own (tests/conftest.py's, but for its slug: the module's rich
+    club, alive through the module's tests, holds "somerset")."""
+    return ClubFactory(name="Somerset Club", slug="somerset-own")
+
+
+@pytest.fixture
 def rich(db, _worlds):
     return Club.objects.get(pk=_worlds["rich"])
 
@@ -703,10 +710,9 @@ def test_a_backup_the_laws_refuse_is_refused_naming_the_row_and_nothing_is_writt
     assert counts() == before
 
 
-def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(other_club, commit):
+def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(club, commit):
     """Ruling P1: a round of two deals that one side leads after them is over; a third
     deal in the backup is refused as recording it would have been."""
-    club = other_club  # the Somerset club is the module's rich one
     from scoring import services as scoring
     from tests.factories import MemberFactory
 
