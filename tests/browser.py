@@ -36,6 +36,23 @@ def settled(page) -> None:
     )
 
 
+def polled(page, path: str, times: int = 1) -> None:
+    """Wait until the page's poll (htmx's GET, on its `every` trigger, of the URL ending in
+    PATH), sent from now on, has been answered TIMES times and the answer swapped in: the
+    condition itself, where a test once waited out the poll's interval and more."""
+    for _ in range(times):
+        with page.expect_request(
+            lambda request: (
+                request.method == "GET"
+                and request.url.split("?")[0].endswith(path)
+                and request.headers.get("hx-request") == "true"
+            )
+        ) as sent:
+            pass
+        sent.value.response()
+    settled(page)
+
+
 def refusal_shown(page) -> str:
     """The refusal a table's phone shows (its `phone-error`), its whitespace as read."""
     return " ".join(page.get_by_test_id("phone-error").inner_text().split())

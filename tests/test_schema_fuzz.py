@@ -26,6 +26,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
+from tests.conftest import rows_for_the_module
 from tests.worlds import club_in_play
 
 # A deeper hunt: SCHEMA_FUZZ_EXAMPLES=200 pytest tests/test_schema_fuzz.py
@@ -56,13 +57,12 @@ def _keep_connection():
     request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks, _keep_connection):
+def build_world(capture_on_commit):
     """A private club with members, an evening with a table and its rubber, and a ladder;
     the path parameters that name them, and the secretary's token header."""
     from club.secretary_tokens import token_issue
 
-    played = club_in_play(django_capture_on_commit_callbacks)
+    played = club_in_play(capture_on_commit)
     club, secretary, members, evening = (
         played.club,
         played.secretary,
@@ -83,6 +83,15 @@ def world(db, django_capture_on_commit_callbacks, _keep_connection):
     }
     pks = {"/members/": ann, "/players/": ann, "/rubbers/": rubber.pk, "/evenings/": evening.pk}
     return real, pks, {"Authorization": f"Token {key}"}
+
+
+# Built once for the module's operations; each test's changes are undone (a savepoint).
+_world = rows_for_the_module(build_world)
+
+
+@pytest.fixture
+def world(db, _world, _keep_connection):
+    return _world
 
 
 def real_path_parameters(case, real, pks) -> dict | None:

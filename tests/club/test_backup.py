@@ -16,6 +16,7 @@ from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_
 from club.models import Club, Evening, Member, Table
 from core.errors import UserError
 from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
+from tests.conftest import rows_for_the_module
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
 from tournaments.models import StandingsVersion, Tournament
@@ -28,15 +29,19 @@ SWEEP = [MARCH, MARCH, THREE] * 3  # N-S win the rubber, worth 8 (rulings E1, E3
 REPLAYED = ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger")
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
+def committing(capture_on_commit):
     """Run a write as if it had committed, so the standings are recalculated."""
 
     def run(function, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
+        with capture_on_commit(execute=True):
             return function(**kwargs)
 
     return run
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    return committing(django_capture_on_commit_callbacks)
 
 
 def seat_six(commit, evening, cards=("JS", "AS", "KS", "QS", "10S", "9S")):
@@ -68,8 +73,7 @@ def record(commit, evening, hands, **kwargs):
         )
 
 
-@pytest.fixture
-def rich(club, secretary, commit):
+def build_rich(club, secretary, commit):
     """A club with two evenings (cuts, cut-outs, corrections, a closed evening), a ladder
     over them, and a progressive tournament with a removed hand; two secretaries."""
     ghost = UserFactory(username="ghost")
@@ -470,8 +474,7 @@ MADE = {"makers": "EW", "tricks": 4, "alone": True, "revokes": ["NS"]}  # a lone
 BRIDGE = {"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}}
 
 
-@pytest.fixture
-def played(club, secretary, commit):
+def build_played(club, secretary, commit):
     """A club with a ladder over an evening of two Euchre rubbers: one of a lone hand
     whose points were lost (ruling E6) and a lone hand made, its second hand corrected
     and a third taken off; one swept and settled. Beside them a Bridge rubber and a
@@ -513,6 +516,43 @@ def played(club, secretary, commit):
     play(sitting, {"maker": "Ann", "alone": True, "tricks": 4, "revoke": "makers"})
     commit(recording.sitting_close, rubber_id=sitting.pk)
     return club
+
+
+def build_worlds(capture_on_commit) -> dict:
+    """The module's two clubs, built once for its tests (tests.conftest.rows_for_the_module),
+    each test's changes undone after it: the rich club (Somerset) and the played one, each
+    with the secretary among its secretaries. Returns their ids."""
+    commit = committing(capture_on_commit)
+    secretary = UserFactory(username="secretary")
+    somerset = ClubFactory(name="Somerset Club", slug="somerset")
+    somerset.secretaries.add(secretary)
+    foster = ClubFactory(name="Foster Club", slug="foster")
+    foster.secretaries.add(secretary)
+    return {
+        "rich": build_rich(somerset, secretary, commit).pk,
+        "played": build_played(foster, secretary, commit).pk,
+    }
+
+
+# Built once for the module's tests; each test's changes are undone (a savepoint).
+_worlds = rows_for_the_module(build_worlds)
+
+
+@pytest.fixture
+def club(db):
+    """A club of the test's own (tests/conftest.py's, but for its slug: the module's rich
+    club, alive through the module's tests, holds "somerset")."""
+    return ClubFactory(name="Somerset Club", slug="somerset-own")
+
+
+@pytest.fixture
+def rich(db, _worlds):
+    return Club.objects.get(pk=_worlds["rich"])
+
+
+@pytest.fixture
+def played(db, _worlds):
+    return Club.objects.get(pk=_worlds["played"])
 
 
 def rows(data: dict, label: str) -> list[dict]:

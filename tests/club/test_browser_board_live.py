@@ -9,7 +9,7 @@ import pytest
 
 from club import evenings
 from club.models import Evening, Member
-from tests.browser import log_in, settled, shot
+from tests.browser import log_in, polled, settled, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,8 +66,7 @@ def test_live_updates_keep_what_is_being_typed(browser_page, live_server, club, 
     for name in ["Walt", "Xena"]:
         evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
         page.wait_for_selector(f"#board .chip:text-is('{name}')", timeout=6000)
-    page.wait_for_timeout(3500)  # two more polls, answered 304
-    settled(page)
+    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2)  # answered 304
     shot(page, "board-live-1-typing-kept")
 
     assert cards.nth(0).input_value() == "JS"

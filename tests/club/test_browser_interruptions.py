@@ -9,7 +9,7 @@ import pytest
 
 from club import confirmations, evenings, recording
 from club.models import Evening, HandConfirmation
-from tests.browser import settled, shot
+from tests.browser import polled, settled, shot
 from tests.club.test_browser_board_live import open_board, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +44,7 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     text = notice.inner_text()
     assert "You are logged out" in text and "nothing was done" in text
     # The polls, answered by the login page too, take nothing either.
-    page.wait_for_timeout(3500)
+    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2)
     assert page.locator("#board h1").is_visible()
     assert page.input_value("#arrive-player") == "Zed"
     assert Evening.objects.get(pk=evening.pk).version == version

@@ -9,7 +9,7 @@ Screenshots in artifacts/screenshots/phone-turns-*.png."""
 import pytest
 
 from scoring.models import Hand
-from tests.browser import PHONE, enter_hand, fill_hand, open_two_phones, shot
+from tests.browser import PHONE, enter_hand, fill_hand, open_two_phones, polled, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -64,7 +64,7 @@ def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_se
 
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
-    first.wait_for_timeout(4500)  # a poll or more
+    polled(first, f"/t/{played.table.token}/")  # its next poll, answered and swapped in
     # The panel the player opened stays open and says what it said; the sheet follows.
     assert first.get_by_test_id("last-hand").get_attribute("open") is not None
     assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == "Correct hand 1"
@@ -82,7 +82,7 @@ def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_
 
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
-    first.wait_for_timeout(4500)  # a poll or more
+    polled(first, f"/t/{played.table.token}/")  # its next poll, answered and swapped in
     # The refusal and the hand as it was sent are still there to put right.
     assert "law 102" in first.get_by_test_id("phone-error").inner_text()
     form = first.locator("form.hand[data-kind=record]")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -222,18 +223,21 @@ def walk_an_evening(data: st.DataObject, rule_set: str) -> None:
     assert EveningState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
 
 
+@pytest.mark.long  # started first (tests/conftest.py): 10 to 25 s on CI
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_random_euchre_evenings_keep_the_laws(data):
     walk_an_evening(data, EUCHRE)
 
 
+@pytest.mark.long  # started first (tests/conftest.py): 10 to 25 s on CI
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_random_bridge_evenings_keep_the_laws(data):
     walk_an_evening(data, BRIDGE)
 
 
+@pytest.mark.long  # started first (tests/conftest.py): 10 to 25 s on CI
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_random_call_ace_evenings_keep_the_laws(data):
