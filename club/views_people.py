@@ -10,7 +10,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from club import people as services
 from club.models import Club
 from club.selectors import clubs_directed_by, clubs_managed_by
-from config.ratelimit import throttle_wait, too_many
+from config.ratelimit import api_rate_wait, throttle_wait, too_many
 from config.throttles import LoginRateThrottle
 from core.echo import refusal, typed_in
 from core.errors import UserError
@@ -41,6 +41,20 @@ def people(request, slug: str):
     errors, notice, typed = {}, None, {}
     if request.method == "POST":
         action = request.POST.get("action", "")
+        # Counted as the board's posts are (THROTTLE_USER, per account, in the API's
+        # windows): a stuck key or a script adding or removing officers by the thousand is
+        # refused past the rate with 429 and Retry-After, nothing done, the form shown
+        # again as typed (its passwords excepted).
+        wait = api_rate_wait(request, people)
+        if wait is not None:
+            typed = typed_in(request.POST, TYPED_WORDS).values if action == "add" else {}
+            errors["action"] = (
+                f"Too many requests from your account in the last minute; wait {wait} "
+                f"second{'s' if wait != 1 else ''} and try again. Nothing was changed."
+            )
+            response = _people_page(request, club, errors, typed, status=429)
+            response["Retry-After"] = str(wait)
+            return response
         try:
             if action == "add":
                 typed = {k: request.POST.get(k, "") for k in TYPED_WORDS}
@@ -93,6 +107,11 @@ def people(request, slug: str):
             # already existed); the notice goes with it.
             messages.success(request, notice)
             return redirect(request.path)
+    return _people_page(request, club, errors, typed, status=400 if errors else 200)
+
+
+def _people_page(request, club: Club, errors: dict, typed: dict, *, status: int):
+    """The people page, with its refusals beside their fields and the form as typed."""
     return render(
         request,
         "club/people.html",
@@ -104,5 +123,5 @@ def people(request, slug: str):
             "errors": errors,
             "typed": typed,
         },
-        status=400 if errors else 200,
+        status=status,
     )
