@@ -10,7 +10,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from club import people as services
 from club.models import Club
 from club.selectors import clubs_directed_by, clubs_managed_by
-from config.ratelimit import api_rate_wait, throttle_wait, too_many
+from config.ratelimit import account_wait, api_rate_wait, throttle_wait, too_many
 from config.throttles import LoginRateThrottle
 from core.echo import refusal, typed_in
 from core.errors import UserError
@@ -48,10 +48,7 @@ def people(request, slug: str):
         wait = api_rate_wait(request, people)
         if wait is not None:
             typed = typed_in(request.POST, TYPED_WORDS).values if action == "add" else {}
-            errors["action"] = (
-                f"Too many requests from your account in the last minute; wait {wait} "
-                f"second{'s' if wait != 1 else ''} and try again. Nothing was changed."
-            )
+            errors["action"] = account_wait(wait, "Nothing was changed.")
             response = _people_page(request, club, errors, typed, status=429)
             response["Retry-After"] = str(wait)
             return response
