@@ -239,6 +239,7 @@
   // whatever form the page then shows.
   function showWaitingChanges() {
     var queue = load();
+    showTakenBack(queue);
     var forms = document.querySelectorAll(
       "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]"
     );
@@ -268,6 +269,48 @@
       }
       note.textContent = capitalised(entry.label) + " waiting to be sent: " + whenSent() +
         "; the sheet shows it once it is made.";
+    });
+  }
+
+  // While the take-back of hand N waits, hand N is not offered for correction (a
+  // correction queued behind it would be refused, the hand gone; one sent first would be
+  // taken back with it): its correction's panel is put away and the page says the hand is
+  // being taken back, until the take-back leaves the queue (refused: the panel is back).
+  function showTakenBack(queue) {
+    var forms = document.querySelectorAll("form[data-phone-queue][data-kind=correct]");
+    Array.prototype.forEach.call(forms, function (form) {
+      var panel = form.closest("details") || form;
+      var data = new URLSearchParams(new FormData(form));
+      var change = data.get("correct") ? "take_back:" + (data.get("rubber") || "") + ":" +
+        data.get("correct") : null;
+      var held = panel.previousElementSibling &&
+        panel.previousElementSibling.dataset.testid === "correction-held"
+        ? panel.previousElementSibling : null;
+      var entry = change && queue.filter(function (each) {
+        return each.kind === "take_back" &&
+          changeOf(each.kind, new URLSearchParams(each.body)) === change;
+      })[0];
+      if (!entry) {
+        if (panel.dataset.heldFor) {
+          panel.hidden = false;
+          delete panel.dataset.heldFor;
+        }
+        if (held) held.remove();
+        return;
+      }
+      panel.dataset.heldFor = change;
+      panel.hidden = true;
+      if (!held) {
+        held = document.createElement("p");
+        held.className = "alert pending small";
+        held.dataset.testid = "correction-held";
+        held.setAttribute("role", "status");
+        panel.before(held);
+      }
+      var hand = handWord(form) + " " + data.get("correct");
+      held.textContent = capitalised(hand) + " is being taken back, so it is not offered " +
+        "for correction: its take-back waits to be sent (" + whenSent() + "). Should the " +
+        "take-back be refused, its correction is offered here again (law 5, ruling E9).";
     });
   }
 
