@@ -51,6 +51,9 @@
   // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
   // or null once an answer came. Offline, navigator.onLine says so itself.
   var unanswered = null;
+  // The table as the service last showed it (the page, an answer, the sheet's poll): the
+  // rubber its entry form is for and the number of the next hand it will record there.
+  var shown = null;
 
   // Why what waits has not gone yet, as it is now: with no connection, it waits for one;
   // connected but unanswered (a slow or lost network, the service down), it is being
@@ -134,6 +137,51 @@
       "Not sent yet: " + queue.length + what + " waiting" +
       " (" + names + "). " +
       (problem || whyWaiting());
+    showRecordedSince(box, queue);
+  }
+
+  // The table as a page of the service shows it (its live part's next number, its entry
+  // form's rubber), or null where it shows no entry form (the rubber over, say).
+  function tableIn(root) {
+    var live = root.querySelector("#table-live");
+    var rubber = root.querySelector("form[data-phone-queue][data-kind=record] input[name=rubber]");
+    var next = live ? parseInt(live.dataset.nextNumber, 10) : NaN;
+    return rubber && next ? { rubber: rubber.value, next: next } : null;
+  }
+
+  // A hand waiting here whose number the table has recorded since (another phone at the
+  // table entered it first: the sheet's poll shows it) is said at once on the queue's
+  // line, so the players can look at the sheet before it goes. It is still sent as it is,
+  // and refused then (409, a hand is recorded once), never recorded twice. A hand already
+  // sent once may be the one the sheet shows, its answer lost on the way: said so.
+  function showRecordedSince(box, queue) {
+    var old = box.querySelector("[data-testid=recorded-since]");
+    if (old) old.remove();
+    if (!shown) return;
+    var words = queue.filter(function (entry) {
+      var data = new URLSearchParams(entry.body);
+      return entry.kind === "record" && entry.number < shown.next &&
+        (data.get("rubber") || "") === shown.rubber;
+    }).map(function (entry) {
+      var hand = entry.label;
+      if (entry.tried) {
+        return capitalised(hand) + " is on the sheet already: recorded by this phone, if " +
+          "its answer was lost on the way, or by another phone at this table. Look at the " +
+          "sheet: if it was another phone, the " + hand + " waiting here is refused when " +
+          "it is sent, not recorded twice.";
+      }
+      return capitalised(hand) + " is on the sheet already: another phone at this table " +
+        "recorded it since it was entered here. Look at the sheet before it goes: the " +
+        hand + " waiting here is refused when it is sent, not recorded twice; if the " +
+        "sheet's " + hand + " is not what was played, correct it once this one is answered " +
+        "(law 5, ruling E9).";
+    });
+    if (!words.length) return;
+    var note = document.createElement("p");
+    note.dataset.testid = "recorded-since";
+    note.className = "recorded-since";
+    note.textContent = words.join(" ");
+    box.append(note);
   }
 
   // --- the next hand follows the queue --------------------------------------------------
@@ -239,6 +287,7 @@
   // whatever form the page then shows.
   function showWaitingChanges() {
     var queue = load();
+    showTakenBack(queue);
     var forms = document.querySelectorAll(
       "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]"
     );
@@ -268,6 +317,48 @@
       }
       note.textContent = capitalised(entry.label) + " waiting to be sent: " + whenSent() +
         "; the sheet shows it once it is made.";
+    });
+  }
+
+  // While the take-back of hand N waits, hand N is not offered for correction (a
+  // correction queued behind it would be refused, the hand gone; one sent first would be
+  // taken back with it): its correction's panel is put away and the page says the hand is
+  // being taken back, until the take-back leaves the queue (refused: the panel is back).
+  function showTakenBack(queue) {
+    var forms = document.querySelectorAll("form[data-phone-queue][data-kind=correct]");
+    Array.prototype.forEach.call(forms, function (form) {
+      var panel = form.closest("details") || form;
+      var data = new URLSearchParams(new FormData(form));
+      var change = data.get("correct") ? "take_back:" + (data.get("rubber") || "") + ":" +
+        data.get("correct") : null;
+      var held = panel.previousElementSibling &&
+        panel.previousElementSibling.dataset.testid === "correction-held"
+        ? panel.previousElementSibling : null;
+      var entry = change && queue.filter(function (each) {
+        return each.kind === "take_back" &&
+          changeOf(each.kind, new URLSearchParams(each.body)) === change;
+      })[0];
+      if (!entry) {
+        if (panel.dataset.heldFor) {
+          panel.hidden = false;
+          delete panel.dataset.heldFor;
+        }
+        if (held) held.remove();
+        return;
+      }
+      panel.dataset.heldFor = change;
+      panel.hidden = true;
+      if (!held) {
+        held = document.createElement("p");
+        held.className = "alert pending small";
+        held.dataset.testid = "correction-held";
+        held.setAttribute("role", "status");
+        panel.before(held);
+      }
+      var hand = handWord(form) + " " + data.get("correct");
+      held.textContent = capitalised(hand) + " is being taken back, so it is not offered " +
+        "for correction: its take-back waits to be sent (" + whenSent() + "). Should the " +
+        "take-back be refused, its correction is offered here again (law 5, ruling E9).";
     });
   }
 
@@ -504,6 +595,7 @@
       ? { form: identity(active.form), field: fieldKey(active) } : null;
     markBrought(fresh);
     keepTyped(fresh, typed);
+    shown = tableIn(holder) || shown;
     live.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
     if (focused) refocus(fresh, focused);
@@ -698,12 +790,20 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (!detail.shouldSwap || !detail.elt || detail.elt.id !== "table-sheet") return;
-    var live = document.getElementById("table-live");
-    if (!live || sending || load().length || busyWith(live)) return;
     var holder = document.createElement("div");
     holder.innerHTML = detail.serverResponse;
     var fresh = holder.querySelector("#table-live");
     if (!fresh) return;
+    // What the table has recorded since, said at once of a hand waiting here for a number
+    // now taken, even while the forms stay as they are.
+    var table = tableIn(holder);
+    if (table && (!shown || table.rubber !== shown.rubber || table.next !== shown.next)) {
+      shown = table;
+      var box = document.getElementById("phone-queue");
+      if (box && !box.hidden) showRecordedSince(box, load());
+    }
+    var live = document.getElementById("table-live");
+    if (!live || sending || load().length || busyWith(live)) return;
     // A refusal shown (its hand in the form as it was sent) stays until the player acts on
     // it, while the table is at the same stage.
     var refusing = live.querySelector("[data-testid=phone-error]");
@@ -764,6 +864,11 @@
     var entry = queue[0];
     sending = true;
     busy(true);
+    // Sent while connected, it may reach the service even if no answer comes back.
+    if (navigator.onLine !== false && !entry.tried) {
+      entry.tried = true;
+      save(queue);
+    }
     var timedOut = false;
     var request = timed(entry.url, {
       method: "POST",
@@ -980,6 +1085,7 @@
     if (event.key === storageKey) showWaitingChanges(); // its queue is this one
   });
   document.addEventListener("DOMContentLoaded", function () {
+    shown = tableIn(document);
     markBrought(document);
     markWaited(); // left from before the page was (re)loaded
     showRefused();

@@ -278,3 +278,45 @@ def test_a_correction_waiting_is_not_offered_again_and_is_made_once(
     panel.locator("summary").first.click()
     again = panel.get_by_test_id("correct-hand")
     assert again.is_visible() and again.is_enabled()
+
+
+def test_a_hand_whose_take_back_waits_is_not_offered_for_correction(
+    browser_page, live_server, played
+):
+    """While the take-back of hand 2 waits (the network gone), "Correct hand 2" is not
+    offered: a correction queued behind the take-back would be refused, the hand gone. The
+    page says the hand is being taken back; refused (the other phone recorded hand 3), the
+    correction is offered again, for the last hand as it now is (law 5, ruling E9)."""
+    second_hand_by_mistake(played)
+    page = on_phone(browser_page, live_server, played)
+    correction = page.get_by_test_id("last-hand")
+    assert correction.locator("summary").first.inner_text() == "Correct hand 2"
+    page.context.set_offline(True)
+    take_back(page, 2).click()
+    held = page.get_by_test_id("correction-held")
+    held.wait_for()
+    assert held.inner_text().startswith(
+        "Hand 2 is being taken back, so it is not offered for correction"
+    )
+    assert "goes by itself as soon as the connection returns" in held.inner_text()
+    assert correction.is_hidden()
+    assert page.get_by_text("Correct hand 2", exact=True).filter(visible=True).count() == 0
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    assert grave_violations(page) == []
+    shot(page, "phone-take-back-8-no-correction-meanwhile")
+
+    recording.hand_record(
+        evening_id=played.evening.pk,
+        table_number=1,
+        data={"makers": "NS", "tricks": 3},
+        table=played.table,
+    )
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.get_by_test_id("refused-hand").filter(
+        has_text="Take-back of hand 2 was not made."
+    ).wait_for()
+    assert held.count() == 0
+    assert correction.is_visible()
+    assert correction.locator("summary").first.inner_text() == "Correct hand 3"
+    assert sheet(played) == [("NS", 3), ("EW", 4), ("NS", 3)]

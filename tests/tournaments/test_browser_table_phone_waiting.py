@@ -1,7 +1,8 @@
 """A progressive's table's phone (`/p/<token>/`, Debian's chromium at 360 px) with the
 network gone: a take-back or a correction of the last deal waiting in the phone's queue is
 not offered again (a second tap would be refused once the first is made, "taken back
-already", and listed as a refusal); the form says it is waiting, and the change is made
+already", and listed as a refusal), nor is the deal being taken back offered for
+correction; the form says it is waiting, and the change is made
 once the network returns (law 5, ruling E9). Screenshots in
 artifacts/screenshots/table-phone-waiting-*.png."""
 
@@ -61,6 +62,12 @@ def test_a_take_back_waiting_at_a_progressives_table_is_not_offered_again(
     assert note.inner_text().startswith("Take-back of hand 1 waiting to be sent")
     button = page.get_by_test_id("take-back-hand")
     assert button.is_hidden() and button.is_disabled()
+    # Nor is the hand offered for correction meanwhile: it is being taken back.
+    held = page.get_by_test_id("correction-held")
+    assert held.inner_text().startswith(
+        "Hand 1 is being taken back, so it is not offered for correction"
+    )
+    assert page.get_by_test_id("last-hand").is_hidden()
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "table-phone-waiting-1-take-back")
 
@@ -71,6 +78,7 @@ def test_a_take_back_waiting_at_a_progressives_table_is_not_offered_again(
     assert RemovedHand.objects.count() == 1
     assert page.get_by_test_id("phone-refused").is_hidden()
     assert page.get_by_test_id("change-waiting").count() == 0
+    assert held.count() == 0
 
 
 def test_a_correction_waiting_at_a_progressives_table_is_not_offered_again(
