@@ -1,7 +1,8 @@
 """A director's club ladder across several evenings, as he meets it in Debian's chromium at
 1280 and 360 px: the ladder made on the new-tournament form, the evenings of its game
 added (a Bridge evening never offered), the standings recalculated (Celery eager, as the
-tests run it), the public ladder page, a player's page from it, and the standings printed.
+tests run it), the public ladder page, a player's page from it (his place there, and the way back),
+and the standings printed.
 Nothing runs sideways off the screen on the way."""
 
 import re
@@ -87,7 +88,9 @@ def test_a_ladder_across_three_evenings(browser_page, live_server, club, roster,
     no_sideways(page, width)
     shot(page, f"ladder-sweep-{width}-4-player")
 
-    page.go_back()
+    # His place in the ladder, and the way back to it: his page said neither.
+    assert page.get_by_test_id("places").inner_text().endswith("Winter ladder: placed =1 of 4")
+    page.get_by_role("link", name="Winter ladder").click()
     page.wait_for_selector("#standings tbody a")
     page.emulate_media(media="print")
     assert page.get_by_test_id("printed-club").inner_text() == "Somerset Club"
