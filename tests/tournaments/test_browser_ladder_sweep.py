@@ -12,6 +12,7 @@ import pytest
 from tests.browser import log_in, settled, shot
 from tests.factories import EveningFactory
 from tests.tournaments.conftest import start, sweep
+from tests.tournaments.test_browser_director import CLOSED_LIST
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -56,6 +57,14 @@ def test_a_ladder_across_three_evenings(browser_page, live_server, club, roster,
     no_sideways(page, width)
     shot(page, f"ladder-sweep-{width}-1-made")
 
+    # The evening to count is read whole in the closed list, on two lines at 360 px: it
+    # was cut off at "Wednesday 21 November 1888: N" (as the rule set's list was).
+    seen = page.evaluate(CLOSED_LIST.replace("select[name=ruleset]", "#attach-evening"))
+    assert seen["right"] <= width and not seen["clipped"], seen
+    if seen["text"] > seen["room"]:
+        assert seen["height"] >= 2 * seen["line"], seen
+    if width == 360:
+        assert seen["text"] > seen["room"], seen  # too long for one line: wrapped, not cut
     # The other two evenings, one at a time; the Bridge drive is never offered (ruling T5).
     for _ in range(2):
         options = page.locator("#attach-evening option").all_inner_texts()
