@@ -82,6 +82,7 @@ def player_detail(request, slug, pk):
     """A player's page: his figures at the club, his scorecard for a season (`?season=`,
     the latest by default; it prints as a scorecard) and his rubbers."""
     from club import selectors_player
+    from tournaments.selectors import member_places
 
     club = _visible_club(request, slug)
     # A private progressive's rubbers are left out of his record but for the club's officers.
@@ -113,6 +114,8 @@ def player_detail(request, slug, pk):
             **record,
             "seats": seats,
             "seasons": seasons,
+            # His places in the club's tournaments (a ladder's reader finds his way back).
+            "places": member_places(member=member, user=request.user),
             "scorecard": (
                 selectors_player.player_scorecard(member=member, season=season, hidden=hidden)
                 if season

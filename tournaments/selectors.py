@@ -41,6 +41,29 @@ def tournament_for(*, club: Club, slug: str, user) -> Tournament:
     return tournament
 
 
+def member_places(*, member, user) -> list[dict]:
+    """The tournaments of his club this user may see where the member is ranked, with his
+    place as the last recalculation ranked him ("=1 of 4"), the newest first: a reader
+    who came to his page from a ladder's standings finds his way back to them."""
+    visible = tournaments_visible(club=member.club, user=user)
+    totals = (
+        TournamentTotal.objects.filter(member=member, tournament__in=visible)
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "tournament__name")
+    )
+    places = []
+    for total in totals:
+        tournament = total.tournament
+        places.append(
+            {
+                "tournament": tournament,
+                "place": f"={total.rank}" if total.tied else str(total.rank),
+                "of": TournamentTotal.objects.filter(tournament=tournament).count(),
+            }
+        )
+    return places
+
+
 #: What "Public standings" off hides, in words for whoever switches it (the director's form,
 #: the API's schema).
 PUBLIC_STANDINGS = (
