@@ -45,10 +45,13 @@ def test_the_next_hand_typed_while_the_last_waits_is_kept_when_it_is_recorded(
     assert page.get_by_test_id("phone-refused").count() == 0 or (
         page.get_by_test_id("phone-refused").is_hidden()
     )
-    shot(page, "phone-typed-1-kept")
-
+    # No full-page screenshot here, before the tap: Chromium puts the page's scroll back
+    # after one a moment later, and a tap landing then is pressed on the button and let go
+    # over the field above it, so nothing is sent (seen: pointerdown at scrollY 746 on
+    # the button, pointerup at 279 on an input; one run in three or four failed so).
     form.get_by_test_id("record-hand").click()
     page.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
+    shot(page, "phone-typed-1-kept")
     recorded = Hand.objects.filter(rubber=played.rubber).order_by("number")
     assert [(h.data["makers"], h.data["tricks"]) for h in recorded] == [
         ("NS", 3),
