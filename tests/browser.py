@@ -4,8 +4,11 @@ The `browser_page` fixture is in tests/conftest.py; screenshots go to
 artifacts/screenshots/ so a person can look at what the test saw.
 """
 
+import contextlib
 import re
 from pathlib import Path
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -13,9 +16,19 @@ SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
 
 
 def shot(page, name: str) -> Path:
-    """Save a full-page screenshot under artifacts/screenshots/NAME.png."""
+    """Save a full-page screenshot under artifacts/screenshots/NAME.png, and wait until the
+    page is scrolled back where it was: Chromium puts the scroll back a moment after a
+    full-page screenshot, and a tap made meanwhile was pressed on its button and let go
+    over a field above it, sending nothing (tests/club/test_browser_phone_typed.py's
+    occasional failure)."""
     path = SHOTS / f"{name}.png"
+    where = page.evaluate("[window.scrollX, window.scrollY]")
     page.screenshot(path=str(path), full_page=True)
+    # A page that moved itself meanwhile (a poll's swap) is left as it is.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            "([x, y]) => window.scrollX === x && window.scrollY === y", arg=where, timeout=2000
+        )
     return path
 
 
