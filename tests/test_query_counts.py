@@ -91,8 +91,10 @@ def _page(season, name: str) -> str:
         ("standings fragment", 4),
         ("evening results", 5),
         # His figures and rubbers (6), then the scorecard: his seasons, the season's
-        # seats, and who else sat at those rubbers (3), however many evenings.
-        ("player", 9),
+        # seats, and who else sat at those rubbers (3), however many evenings; and his
+        # places in the club's tournaments, each with how many it ranks (1), however
+        # many tournaments (tournaments.selectors.member_places).
+        ("player", 10),
         ("rubber", 5),
         # The club and the roster's page with its count, whatever guests it leaves out.
         ("players", 3),

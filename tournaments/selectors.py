@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from django.core.cache import cache
-from django.db.models import QuerySet, Sum
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Lower
 from django.http import Http404
 from django.urls import reverse
@@ -46,22 +46,27 @@ def member_places(*, member, user) -> list[dict]:
     place as the last recalculation ranked him ("=1 of 4"), the newest first: a reader
     who came to his page from a ladder's standings finds his way back to them."""
     visible = tournaments_visible(club=member.club, user=user)
+    ranked = (  # how many each tournament ranks, in the same statement
+        TournamentTotal.objects.filter(tournament=OuterRef("tournament"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     totals = (
         TournamentTotal.objects.filter(member=member, tournament__in=visible)
         .select_related("tournament")
+        .annotate(ranked=Subquery(ranked))
         .order_by("-tournament__created_at", "tournament__name")
     )
-    places = []
-    for total in totals:
-        tournament = total.tournament
-        places.append(
-            {
-                "tournament": tournament,
-                "place": f"={total.rank}" if total.tied else str(total.rank),
-                "of": TournamentTotal.objects.filter(tournament=tournament).count(),
-            }
-        )
-    return places
+    return [
+        {
+            "tournament": total.tournament,
+            "place": f"={total.rank}" if total.tied else str(total.rank),
+            "of": total.ranked,
+        }
+        for total in totals
+    ]
 
 
 #: What "Public standings" off hides, in words for whoever switches it (the director's form,
