@@ -214,8 +214,15 @@ class Bench:
                 f"{self.args.postgres.rstrip('/')}/postgres", autocommit=True
             ) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.args.db}" WITH (FORCE)')
-                conn.execute(f'CREATE DATABASE "{self.args.db}"')
-            self.run("migrate", [PYTHON, "manage.py", "migrate", "-v0"], timeout=300)
+                if self.args.template:
+                    # A copy of a database the same code migrated (the test run's).
+                    conn.execute(
+                        f'CREATE DATABASE "{self.args.db}" TEMPLATE "{self.args.template}"'
+                    )
+                else:
+                    conn.execute(f'CREATE DATABASE "{self.args.db}"')
+            if not self.args.template:
+                self.run("migrate", [PYTHON, "manage.py", "migrate", "-v0"], timeout=300)
         redis.Redis.from_url(self.args.redis).flushdb()
 
     def season(self) -> None:
@@ -778,6 +785,10 @@ def main(argv=None) -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--settings", default="bench.settings")
     parser.add_argument("--reuse", action="store_true", help="keep the database and its season")
+    parser.add_argument(
+        "--template",
+        help="copy the database from this migrated one instead of migrating it (the tests')",
+    )
     parser.add_argument(
         "--profile", action="store_true",
         help="py-spy records gunicorn and the worker during the recording step",

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import template_db
+
 REQUIRE_SERVICES = os.environ.get("CARDCLUB_REQUIRE_SERVICES") == "1"
 
 
@@ -47,6 +49,40 @@ def needs_program(program: str) -> str:
 
 
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
+
+
+def _first_process(config) -> bool:
+    """The run's controller (with xdist) or its only process, running Django's tests."""
+    return not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("django")
+
+
+def pytest_configure(config):
+    """A template left by a run that crashed is dropped (tests/template_db.py)."""
+    if _first_process(config):
+        template_db.drop()
+
+
+def pytest_unconfigure(config):
+    """The run's template is dropped once every process is done with it."""
+    if _first_process(config):
+        template_db.drop()
+
+
+@pytest.fixture(scope="session")
+def postgres_template():
+    """The run's migrated PostgreSQL database the test databases are copied from (made
+    once, by the first process to ask); None without PostgreSQL."""
+    return template_db.ensure()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, postgres_template):
+    """Each process's test database is a copy of the migrated template, not migrated
+    afresh (tests/template_db.py)."""
+    if postgres_template:
+        from django.conf import settings
+
+        settings.DATABASES["default"].setdefault("TEST", {})["TEMPLATE"] = postgres_template
 
 
 @pytest.hookimpl(trylast=True)

@@ -28,7 +28,7 @@ SMOKE = [
 
 @pytest.mark.long
 @pytest.mark.postgres
-def test_the_quick_benchmark_runs(settings):
+def test_the_quick_benchmark_runs(settings, postgres_template):
     needs(settings.IS_POSTGRES and bool(settings.REDIS_URL), "needs PostgreSQL and Redis")
     needs_program("wrk")
     before = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
@@ -37,7 +37,8 @@ def test_the_quick_benchmark_runs(settings):
     postgres = f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     done = subprocess.run(
-        [sys.executable, "bench/run.py", *SMOKE, "--postgres", postgres],
+        [sys.executable, "bench/run.py", *SMOKE, "--postgres", postgres,
+         "--template", postgres_template],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
