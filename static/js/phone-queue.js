@@ -147,13 +147,17 @@
     showRecordedSince(box, queue);
   }
 
-  // The table as a page of the service shows it (its live part's next number, its entry
-  // form's rubber), or null where it shows no entry form (the rubber over, say).
+  // The table as a page of the service shows it: the rubber its entry form is for (its
+  // live part's data-rubber) and the number of the next hand recorded in it (one after its
+  // data-recorded), or null where it shows no rubber. Read from the live part, not from the
+  // entry form: a page whose rubber is over (another phone's hand ended it, or the round's
+  // last fixed deal) has no entry form, and a hand waiting here for a number recorded then
+  // is still said (showRecordedSince).
   function tableIn(root) {
     var live = root.querySelector("#table-live");
-    var rubber = root.querySelector("form[data-phone-queue][data-kind=record] input[name=rubber]");
-    var next = live ? parseInt(live.dataset.nextNumber, 10) : NaN;
-    return rubber && next ? { rubber: rubber.value, next: next } : null;
+    if (!live || !live.dataset.rubber) return null;
+    var recorded = parseInt(live.dataset.recorded, 10);
+    return recorded >= 0 ? { rubber: live.dataset.rubber, next: recorded + 1 } : null;
   }
 
   // A hand waiting here whose number the table has recorded since (another phone at the
