@@ -1083,7 +1083,11 @@
       what: described(form),
       // A take-back's hand passed the deal on, or was one its dealer deals again (Call-Ace
       // laws 6, 42, 50): the dealer shown while it waits goes back only as far as it went.
-      passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined
+      passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined,
+      // Put behind what has waited already (a request that hung past its time limit, a
+      // lost connection, a busy server), it waits too: its refusal may come long after it
+      // was entered, when the players no longer look, so it is kept in the list.
+      waited: queue.some(function (entry) { return entry.waited; }) || undefined
     });
     save(queue);
     if (form.dataset.kind === "record") blank(form);
