@@ -48,7 +48,6 @@ def hold_a_poll(page, path: str):
 
     page.evaluate(COUNT_POLLS)
     page.route(lambda url: url.split("?")[0].endswith(path), handle)
-    page.wait_for_function("() => window.pollsAnswered === 0")
     while not held:
         page.wait_for_timeout(50)
 
