@@ -54,6 +54,13 @@
   // The table as the service last showed it (the page, an answer, the sheet's poll): the
   // rubber its entry form is for and the number of the next hand it will record there.
   var shown = null;
+  // When the newest answer the page shows was sent (a poll's) or came back (a hand's): a
+  // poll sent before it is older than what is shown (fresher).
+  var shownSince = 0;
+
+  function clock() {
+    return window.performance ? performance.now() : Date.now();
+  }
 
   // Why what waits has not gone yet, as it is now: with no connection, it waits for one;
   // connected but unanswered (a slow or lost network, the service down), it is being
@@ -140,13 +147,17 @@
     showRecordedSince(box, queue);
   }
 
-  // The table as a page of the service shows it (its live part's next number, its entry
-  // form's rubber), or null where it shows no entry form (the rubber over, say).
+  // The table as a page of the service shows it: the rubber its entry form is for (its
+  // live part's data-rubber) and the number of the next hand recorded in it (one after its
+  // data-recorded), or null where it shows no rubber. Read from the live part, not from the
+  // entry form: a page whose rubber is over (another phone's hand ended it, or the round's
+  // last fixed deal) has no entry form, and a hand waiting here for a number recorded then
+  // is still said (showRecordedSince).
   function tableIn(root) {
     var live = root.querySelector("#table-live");
-    var rubber = root.querySelector("form[data-phone-queue][data-kind=record] input[name=rubber]");
-    var next = live ? parseInt(live.dataset.nextNumber, 10) : NaN;
-    return rubber && next ? { rubber: rubber.value, next: next } : null;
+    if (!live || !live.dataset.rubber) return null;
+    var recorded = parseInt(live.dataset.recorded, 10);
+    return recorded >= 0 ? { rubber: live.dataset.rubber, next: recorded + 1 } : null;
   }
 
   // A hand waiting here whose number the table has recorded since (another phone at the
@@ -596,6 +607,7 @@
     markBrought(fresh);
     keepTyped(fresh, typed);
     shown = tableIn(holder) || shown;
+    shownSince = clock();
     live.replaceWith(fresh);
     if (window.htmx) window.htmx.process(fresh);
     if (focused) refocus(fresh, focused);
@@ -813,6 +825,34 @@
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
+
+  // --- a poll's answer never brings back an older table ---------------------------------
+
+  // The sheet's poll and the answers to what the phone sends cross on the way: a poll sent
+  // before a hand's answer came back may be answered after it, with the table as it was
+  // before the hand (the sheet without it, the form for the number just recorded, the
+  // hands waiting for the other side's word as they were then). So each poll is stamped
+  // when it leaves, and its answer is dropped when the page has shown an answer since it
+  // left (a hand's, or a poll's sent after it): the next poll, sent after, brings what
+  // changed meanwhile. Listened for on the poll's own element: the answer that replaced
+  // the live part took it off the page, where htmx still swaps in the answer's part out of
+  // band (#table-confirm) and the document hears nothing of it.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || elt.id !== "table-sheet" || !event.detail.xhr) return;
+    event.detail.xhr.phoneSentAt = clock();
+    elt.addEventListener("htmx:beforeSwap", fresher);
+  });
+
+  function fresher(event) {
+    var detail = event.detail;
+    if (!detail.shouldSwap || !detail.xhr || detail.xhr.phoneSentAt === undefined) return;
+    if (detail.xhr.phoneSentAt < shownSince) {
+      detail.shouldSwap = false;
+      return;
+    }
+    shownSince = Math.max(shownSince, detail.xhr.phoneSentAt);
+  }
 
   // The sheet's poll also brings the hands waiting for the other side (#table-confirm,
   // out of band). While a player is answering one there (a dispute opened, or a field of
@@ -1043,7 +1083,11 @@
       what: described(form),
       // A take-back's hand passed the deal on, or was one its dealer deals again (Call-Ace
       // laws 6, 42, 50): the dealer shown while it waits goes back only as far as it went.
-      passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined
+      passesDeal: form.dataset.kind === "take_back" ? form.dataset.passesDeal !== "0" : undefined,
+      // Put behind what has waited already (a request that hung past its time limit, a
+      // lost connection, a busy server), it waits too: its refusal may come long after it
+      // was entered, when the players no longer look, so it is kept in the list.
+      waited: queue.some(function (entry) { return entry.waited; }) || undefined
     });
     save(queue);
     if (form.dataset.kind === "record") blank(form);

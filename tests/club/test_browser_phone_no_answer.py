@@ -9,8 +9,9 @@ import re
 
 import pytest
 
+from club import recording
 from scoring.models import Hand
-from tests.browser import enter_hand, shot
+from tests.browser import enter_hand, open_phone, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -82,3 +83,53 @@ def test_a_hand_whose_request_never_answers_is_sent_again_and_recorded_once(
     assert len(keys) == 2 and keys[0] == keys[1]
     recorded = Hand.objects.filter(rubber=played.rubber).order_by("number")
     assert [(h.data["makers"], h.data["tricks"]) for h in recorded] == [("NS", 3), ("EW", 4)]
+
+
+@pytest.mark.parametrize("entered", ["before", "after"], ids=["hand-3-in-time", "hand-3-late"])
+def test_a_hand_waiting_behind_a_request_that_hung_is_listed_when_refused(
+    browser_page, live_server, played, entered
+):
+    """Hand 2's request hangs past its time limit; hand 3 waits behind it, entered while
+    hand 2 is still out or once it has been given up (then tried again at once). Another
+    phone records hands 2 and 3 meanwhile: both are refused (409, a hand is recorded once,
+    law 5), and both are listed among the refusals kept on the phone, each with its words,
+    not hand 3 in the live part alone."""
+    page = browser_page
+    page.clock.install()
+    open_phone(page, f"{live_server.url}/t/{played.table.token}/")
+    _, first_done = sent_once_unanswered(page, lands=False)
+    queue = page.get_by_test_id("phone-queue")
+    enter_hand(page, makers="EW", tricks=4)
+    while not first_done:
+        page.wait_for_timeout(50)
+    if entered == "before":
+        page.clock.run_for(2_000)  # past the double-tap guard
+        enter_hand(page, makers="EW", tricks=1)
+        queue.filter(has_text="Not sent yet: 2 hands waiting (hand 2, hand 3)").wait_for()
+    page.clock.run_for(15_500)
+    queue.filter(has_text="has not answered in 15 seconds; trying again").wait_for()
+    for number, tricks in ((2, 3), (3, 5)):  # the other phone at the table
+        recording.hand_record(
+            evening_id=played.evening.pk,
+            table_number=1,
+            data={"makers": "NS", "tricks": tricks},
+            expected_number=number,
+        )
+    if entered == "after":
+        enter_hand(page, makers="EW", tricks=1)  # hand 2 goes again at once, then hand 3
+    else:
+        page.clock.run_for(5_000)  # hand 2 goes again after the queue's pause
+    queue.wait_for(state="hidden", timeout=10_000)
+    refused = page.get_by_test_id("refused-hand")
+    listed = [" ".join(text.split()) for text in refused.all_inner_texts()]
+    assert len(listed) == 2, listed
+    assert listed[0].startswith("Hand 2 (") and "was not recorded." in listed[0], listed
+    assert listed[1].startswith("Hand 3 (") and "was not recorded." in listed[1], listed
+    assert "Hand 3 is already recorded at this table" in listed[1], listed
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    recorded = Hand.objects.filter(rubber=played.rubber).order_by("number")
+    assert [(h.data["makers"], h.data["tricks"]) for h in recorded] == [
+        ("NS", 3),
+        ("NS", 3),
+        ("NS", 5),
+    ]
