@@ -443,6 +443,23 @@ def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club
     assert not tournament.rounds.exists()
 
 
+def test_cut_cards_of_ten_thousand_characters_are_quoted_short(directing, club, roster):
+    """Ruling T10, core.quoted: the refusal repeats at most 40 characters of what was
+    typed, so the words saying how to write the cards are all there."""
+    from .test_director_corrections import words
+
+    tournament = _four(club, directing)
+    page = words(act(directing, tournament, "seat", cards="A" * 10_000))
+    said = f"Write each player's card as 'Ann: JS', separated by commas; '{'A' * 40}…' is not."
+    assert said in page
+    assert "A" * 41 not in page
+    page = words(act(directing, tournament, "seat", cards=f"Ann: {'Z' * 10_000}"))
+    said = f"Ann: '{'Z' * 40}…' is not a card of the pack cut with (ruling T1): write the rank"
+    assert said in page
+    assert "Z" * 41 not in page
+    assert not tournament.rounds.exists()
+
+
 def test_a_rounds_winners_are_named_not_coded(directing, rotation, commit):
     """Words, not labels: a table's winners are the players, with their side in words."""
     act(directing, rotation, "seat")
