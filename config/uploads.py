@@ -11,16 +11,12 @@ none is written anywhere.
 from django.core.exceptions import RequestDataTooBig
 from django.core.files.uploadhandler import FileUploadHandler
 
-from core.quoted import quoted
-
 
 class NoFiles(FileUploadHandler):
     """Refuses every file part of a multipart body before a byte of it is kept."""
 
     def new_file(self, field_name, *args, **kwargs):
-        raise RequestDataTooBig(
-            f"This service takes no files (the field {quoted(field_name)} held one)."
-        )
+        raise RequestDataTooBig(f"This service takes no files (the field {field_name!r} held one).")
 
     def receive_data_chunk(self, raw_data, start):  # never reached: new_file refuses
         return None
