@@ -7,8 +7,10 @@ import datetime
 import json
 from decimal import Decimal
 
+import pytest
+
 from club import evenings, recording
-from club.backup import MODELS
+from club.backup import MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
 from tests.factories import ClubFactory, UserFactory
 from tournaments import rounds, services
@@ -220,3 +222,15 @@ def counts() -> dict:
 
 def roundtrip_json(data: dict) -> dict:
     return json.loads(json.dumps(data))
+
+
+def refused_when_spoiled(club: Club, spoil, refusal: str) -> None:
+    """CLUB's backup, spoiled by SPOIL (which changes the data in place), is refused on
+    import with a BackupError whose message matches REFUSAL (a regular expression), and
+    nothing is written."""
+    data = roundtrip_json(club_export(club=club))
+    spoil(data)
+    before = counts()
+    with pytest.raises(BackupError, match=refusal):
+        club_import(data=data, slug="copy")
+    assert counts() == before

@@ -21,6 +21,7 @@ from tests.club.backup_world import (
     build_worlds,
     committing,
     counts,
+    refused_when_spoiled,
     roundtrip_json,
     rows,
 )
@@ -516,12 +517,7 @@ def test_a_backup_the_laws_refuse_is_refused_naming_the_row_and_nothing_is_writt
     rubber's game, a rubber whose game or players they refuse, seats that are not one for
     each player, a version of a hand kept beside it that is no hand of the game: refused,
     naming the model, the row's place and old id, the field, what is wrong and the law."""
-    data = roundtrip_json(club_export(club=played))
-    spoil(data)
-    before = counts()
-    with pytest.raises(BackupError, match=refusal):
-        club_import(data=data, slug="copy")
-    assert counts() == before
+    refused_when_spoiled(played, spoil, refusal)
 
 
 def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(club, commit):

@@ -10,7 +10,13 @@ from club import evening_log, evenings
 from club.backup import BackupError, club_export, club_import
 from club.models import Club, Evening
 from core.errors import UserError
-from tests.club.backup_world import build_rich_world, counts, roundtrip_json, rows
+from tests.club.backup_world import (
+    build_rich_world,
+    counts,
+    refused_when_spoiled,
+    roundtrip_json,
+    rows,
+)
 from tests.conftest import rows_for_the_module
 from tests.factories import ClubFactory
 
@@ -154,12 +160,7 @@ def test_a_log_the_laws_or_its_form_refuse_is_refused_naming_the_row(rich, spoil
     refuse where it stands (a player arriving twice, ruling T2; a cut by someone not
     cutting), an evening of no game: refused, naming the model, the row's place and old
     id, the entry, the field and the law, and nothing is written."""
-    data = roundtrip_json(club_export(club=rich))
-    spoil(data)
-    before = counts()
-    with pytest.raises(BackupError, match=refusal):
-        club_import(data=data, slug="copy")
-    assert counts() == before
+    refused_when_spoiled(rich, spoil, refusal)
 
 
 def test_a_table_the_log_forms_with_no_row_is_refused(club, evening):
