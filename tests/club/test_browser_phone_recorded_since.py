@@ -8,10 +8,9 @@ Screenshot in artifacts/screenshots/phone-recorded-since.png."""
 
 import pytest
 
-from scoring.models import Hand
 from tests.browser import PHONE, refusal_shown, shot
 from tests.phone_races import recorded_since
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,13 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def played(django_capture_on_commit_callbacks):
     """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
     return club_in_play(django_capture_on_commit_callbacks)
-
-
-def sheet(played) -> list[tuple[str, int]]:
-    return [
-        (h.data["makers"], h.data["tricks"])
-        for h in Hand.objects.filter(rubber=played.rubber).order_by("number")
-    ]
 
 
 def test_a_hand_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(

@@ -9,10 +9,10 @@ Screenshots in artifacts/screenshots/phone-take-back-*.png."""
 import pytest
 
 from club import recording
-from scoring.models import Hand, RemovedHand
+from scoring.models import RemovedHand
 from tests.browser import PHONE, enter_hand, open_phone, refusal_shown, shot
 from tests.test_browser_accessibility import grave_violations
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,15 +62,6 @@ def back_online(page) -> None:
 def score(page) -> str:
     """The game's running score as the sheet shows it: "Score so far 1 1"."""
     return " ".join(page.locator("#table-sheet tr.game-result").first.inner_text().split())
-
-
-def sheet(played) -> list[tuple[str, int]]:
-    return [
-        (data["makers"], data["tricks"])
-        for data in Hand.objects.filter(rubber=played.rubber)
-        .order_by("number")
-        .values_list("data", flat=True)
-    ]
 
 
 def take_back(page, number: int, reason: str = ""):
