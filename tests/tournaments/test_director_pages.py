@@ -154,6 +154,19 @@ def test_a_slug_taken_is_refused_beside_the_address(directing, club, rotation):
     assert Tournament.objects.filter(club=club).count() == 1
 
 
+def test_a_long_slug_taken_is_quoted_short(club):
+    """core.quoted: the refusal repeats at most 40 characters of the address sent."""
+    from core.errors import UserError
+
+    slug = "s" * 60  # the longest a tournament's address may be
+    ladder = {"club": club, "name": "Winter", "kind": "ladder"}
+    services.tournament_create(slug=slug, **ladder)
+    with pytest.raises(UserError) as refused:
+        services.tournament_create(slug=slug, **ladder)
+    said = f"The club has a tournament called '{'s' * 40}…' already."
+    assert (refused.value.field, refused.value.message) == ("slug", said)
+
+
 # --- a ladder's evenings and the metrics' order ----------------------------------------------
 
 
