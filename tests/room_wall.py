@@ -1,7 +1,8 @@
 """A room display on the wall (a television of 1280 x 900, Debian's chromium): the set-up
 and the checks of the evening's room (tests/club/test_browser_room_wall.py) and a
 progressive's (tests/tournaments/test_browser_tournament_room.py), both fitted by
-static/js/room-fit.js. Nobody scrolls a wall."""
+static/js/room-fit.js. Nobody scrolls a wall. The room displays' other browser tests
+(tests/club/test_browser_room.py) open them here too, on screens of other sizes."""
 
 WALL = {"width": 1280, "height": 900}
 FIRST = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Ida", "Jack"]
@@ -13,10 +14,20 @@ def long_names(count: int, start: int = 0) -> list[str]:
     return [f"{FIRST[i % 10]} {'Abcdefghijklm'[i // 10]}. Longfellow" for i in range(start, count)]
 
 
+def evening_room(live_server, evening) -> str:
+    """The address of EVENING's room display."""
+    return f"{live_server.url}/clubs/{evening.club.slug}/evenings/{evening.pk}/room/"
+
+
+def open_room(page, url: str, size: dict = WALL) -> None:
+    """Open the room display at URL on a screen of SIZE (the wall's unless said)."""
+    page.set_viewport_size(size)
+    page.goto(url)
+
+
 def on_the_wall(page, url: str, tables: int) -> None:
     """Open the room at URL on the wall, and wait until its table TABLES is shown."""
-    page.set_viewport_size(WALL)
-    page.goto(url)
+    open_room(page, url)
     page.wait_for_selector(f"#room .room-table[data-table='{tables}']")
 
 

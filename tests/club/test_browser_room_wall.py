@@ -8,7 +8,7 @@ import pytest
 from club import evenings
 from tests.browser import shot
 from tests.club.rooms import draw_cuts, evening_with_a_table, record
-from tests.room_wall import fits_the_wall, long_names, on_the_wall
+from tests.room_wall import evening_room, fits_the_wall, long_names, on_the_wall
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +48,7 @@ def evening_of(club, tables: int):
 def test_the_evening_room_fits_the_wall(browser_page, live_server, club, tables):
     evening = evening_of(club, tables)
     page = browser_page
-    on_the_wall(page, f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/", tables)
+    on_the_wall(page, evening_room(live_server, evening), tables)
     shot(page, f"evening-room-{tables}-tables")
     assert_fits(page, tables)
 
@@ -58,7 +58,7 @@ def test_a_table_formed_while_shown_is_fitted_in(browser_page, live_server, club
     update swaps the room in (not reloaded) and it is fitted to the screen again."""
     evening = evening_of(club, 9)
     page = browser_page
-    on_the_wall(page, f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/", 9)
+    on_the_wall(page, evening_room(live_server, evening), 9)
     assert_fits(page, 9)
     before = page.evaluate(
         "getComputedStyle(document.documentElement).getPropertyValue('--room-fit')"
