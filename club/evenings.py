@@ -52,6 +52,7 @@ from club.models import Club, Cut, Evening, EveningEvent, Member, Table
 from core.compiled import Compiled
 from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
 from core.errors import Conflict, UserError
+from core.quoted import quoted
 from core.text import KEY_MAX, TITLE_MAX, Plural, clean_name, clean_reason, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
@@ -413,7 +414,7 @@ def _checked_action(event) -> dict:
         if key != "type" and key not in ACTION_KEYS[kind]:
             allowed = ", ".join(sorted(ACTION_KEYS[kind])) or "nothing besides its type"
             raise UserError(
-                f"{kind!r} takes {allowed}; {str(key)[:KEY_MAX]!r} is not one of its keys "
+                f"{kind!r} takes {allowed}; {quoted(str(key))} is not one of its keys "
                 "(docs/evening-log.md).",
                 field=str(key)[:KEY_MAX],
                 code="unknown_key",

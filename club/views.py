@@ -21,7 +21,7 @@ from club.selectors import (
     rubber_places,
     rubbers_hidden_from,
 )
-from config.ratelimit import account_wait, api_rate_wait, login_throttled, too_many
+from config.ratelimit import account_too_many, api_rate_wait, login_throttled
 from core.echo import CutWhenRefused, after_label, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -195,11 +195,10 @@ def secretary_home(request):
         # per account): a script opening evenings by the thousand is refused past the rate.
         wait = api_rate_wait(request, secretary_home)
         if wait is not None:
-            return too_many(
+            return account_too_many(
                 request,
-                account_wait(wait, "No evening was opened."),
                 wait,
-                heading="Too many requests",
+                then="No evening was opened.",
                 back=reverse("secretary-home"),
                 back_text="Back to your clubs",
             )

@@ -17,6 +17,7 @@ from club import phone_links
 from club.evenings import evening_state
 from club.models import Evening
 from club.selectors import clubs_managed_by
+from core.quoted import quoted
 
 PER_PAGE = (4, 2)
 #: The page size in words, as the cards pages (an evening's, a progressive's) ask for it.
@@ -53,7 +54,7 @@ def cards_per_page(request) -> int | HttpResponseBadRequest:
     if asked not in {str(n) for n in PER_PAGE}:
         choices = " or ".join(str(n) for n in sorted(PER_PAGE))
         return HttpResponseBadRequest(
-            f"{PER_PAGE_WORDS}: {asked[:20]!r} is not a choice; print {choices}.",
+            f"{PER_PAGE_WORDS}: {quoted(asked)} is not a choice; print {choices}.",
             content_type="text/plain; charset=utf-8",
         )
     return int(asked)

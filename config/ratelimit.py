@@ -55,6 +55,21 @@ def account_wait(wait: int, then: str = "") -> str:
     return f"{said} {then}" if then else said
 
 
+def account_too_many(request, wait: int, *, then: str, back: str, back_text: str):
+    """The page refusing a logged-in account's post past its rate (THROTTLE_USER, counted
+    by `api_rate_wait`): 429 with Retry-After, `account_wait`'s words with `then` (what was
+    not done), and the way `back` (with its `back_text`) to the form, where what was typed
+    is kept (static/js/keep-typed.js)."""
+    return too_many(
+        request,
+        account_wait(wait, then),
+        wait,
+        heading="Too many requests",
+        back=back,
+        back_text=back_text,
+    )
+
+
 def too_many(request, message: str, retry_after: int, *, status: int = 429, **page):
     """The refusal, with Retry-After: the API's error shape under /api/, a page everywhere
     else (`page`: its `heading` and the link `back` to where the visitor came from, with

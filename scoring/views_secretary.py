@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from club import phone, recording
 from club.formation import FormationError
 from club.selectors import club_is_managed_by, clubs_managed_by
-from config.ratelimit import account_wait, api_rate_wait, too_many
+from config.ratelimit import account_too_many, api_rate_wait
 from core.echo import after_label, capped
 from core.errors import Conflict, UserError
 from core.inputs import NOT_DIGITS, whole_number
@@ -186,11 +186,10 @@ def rubber_change(request, slug: str, pk: int):
     # it was typed (kept in the tab, static/js/keep-typed.js, filled in again on `resume`).
     wait = api_rate_wait(request, rubber_change)
     if wait is not None:
-        return too_many(
+        return account_too_many(
             request,
-            account_wait(wait, "The change was not made."),
             wait,
-            heading="Too many requests",
+            then="The change was not made.",
             back=_back_after_login(slug, pk, request.POST),
             back_text="Back to the rubber, with what you typed",
         )

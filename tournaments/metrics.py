@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from core.quoted import quoted
+
 
 @dataclass(frozen=True)
 class SeatSum:
@@ -333,10 +335,9 @@ def validate_precedence(precedence: Any) -> list[str]:
     for key in precedence:
         if not isinstance(key, str) or key not in METRICS:
             # Named in words, as the director's lists name them: a key is the API's word.
-            shown = str(key)
-            shown = shown if len(shown) <= 40 else f"{shown[:40]}…"
             raise ValueError(
-                f"{shown!r} is none of the metrics to rank by: choose each from {metric_names()}."
+                f"{quoted(str(key))} is none of the metrics to rank by: choose each from "
+                f"{metric_names()}."
             )
         if key in seen:
             # Named by its title, as the director chose it from the list ("Points won").

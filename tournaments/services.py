@@ -28,6 +28,7 @@ from django.db.models.functions import Coalesce
 
 from core import compiled, redisops
 from core.compiled import Compiled
+from core.quoted import quoted
 from scoring.models import SEAT_SUMS, Rubber
 from tournaments.counting import counted_rows, counted_seats, tournaments_counting
 from tournaments.metrics import (
@@ -555,7 +556,7 @@ def tournament_create(
     )
 
     if Tournament.objects.filter(club=club, slug=slug).exists():
-        raise UserError(f"The club has a tournament called {slug!r} already.", field="slug")
+        raise UserError(f"The club has a tournament called {quoted(slug)} already.", field="slug")
     if kind == Tournament.Kind.PROGRESSIVE and not ruleset:
         raise UserError("A progressive tournament is played under one rule set.", field="ruleset")
     if kind == Tournament.Kind.LADDER:

@@ -32,6 +32,7 @@ from club.views_cards import (
 from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
+from core.quoted import quoted
 from tournaments import rounds, selectors, services, table_links
 from tournaments.forms import TournamentForm, evening_words, metric_choices, precedence_from
 from tournaments.metrics import METRICS, no_longer_ranks, precedence_of
@@ -103,7 +104,7 @@ def _cut_cards(post) -> dict[str, list[str]] | None:
         if not colon or not name.strip() or not card.strip():
             raise UserError(
                 f"Write each player's card as 'Ann: JS', separated by commas; "
-                f"{pair.strip()[:40]!r} is not.",
+                f"{quoted(pair.strip())} is not.",
                 field="cards",
                 law="ruling T10",
             )
@@ -290,10 +291,11 @@ def _chosen(request, name: str) -> int | None:
     try:
         return whole_number(request.POST, name)
     except UserError as exc:
-        typed = capped(str(request.POST.get(name, "")))
+        # The value quoted short (core.quoted): a value of 10,000 characters, quoted whole,
+        # was cut by the page's own limit (ECHO_MAX) and took the words saying what to do.
+        typed = quoted(str(request.POST.get(name, "")))
         raise UserError(
-            f"{CHOSEN_WORDS[name]}, and {typed!r} is none of them: reload the page and choose "
-            "again.",
+            f"{CHOSEN_WORDS[name]}, and {typed} is none of them: reload the page and choose again.",
             field=name,
         ) from exc
 

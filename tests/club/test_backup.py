@@ -1,11 +1,10 @@
 """Backing up a club and restoring it: a rich club built through the real services is
 exported, imported under a new slug (or into a database without it), and compared row by
-row with primary keys replaced by what they point to; the evenings' logs still replay."""
+row with primary keys replaced by what they point to; the evenings' logs still replay.
+The clubs are tests/club/backup_world.py's."""
 
-import datetime
 import io
 import json
-from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
@@ -15,27 +14,23 @@ from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
 from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
+from tests.club.backup_world import (
+    BRIDGE,
+    MARCH,
+    THREE,
+    build_worlds,
+    committing,
+    counts,
+    refused_when_spoiled,
+    roundtrip_json,
+    rows,
+)
 from tests.conftest import rows_for_the_module
-from tests.factories import ClubFactory, UserFactory
-from tournaments import rounds, services
+from tests.factories import ClubFactory
 from tournaments.models import StandingsVersion, Tournament
 from tournaments.selectors import standings_published
 
-SIX = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank"]
-EIGHT = [*SIX, "Grace", "Hugh"]
-MARCH, THREE = {"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 3}
-SWEEP = [MARCH, MARCH, THREE] * 3  # N-S win the rubber, worth 8 (rulings E1, E3, E4)
 REPLAYED = ("present", "candidates", "tables", "pending_cuts", "rubbers", "ledger")
-
-
-def committing(capture_on_commit):
-    """Run a write as if it had committed, so the standings are recalculated."""
-
-    def run(function, **kwargs):
-        with capture_on_commit(execute=True):
-            return function(**kwargs)
-
-    return run
 
 
 @pytest.fixture
@@ -43,106 +38,25 @@ def commit(django_capture_on_commit_callbacks):
     return committing(django_capture_on_commit_callbacks)
 
 
-def seat_six(commit, evening, cards=("JS", "AS", "KS", "QS", "10S", "9S")):
-    for name in SIX:
-        commit(
-            evenings.evening_act, evening_id=evening.pk, event={"type": "arrive", "player": name}
-        )
-    commit(evenings.evening_act, evening_id=evening.pk, event={"type": "form_table"})
-    commit(
-        evenings.evening_act,
-        evening_id=evening.pk,
-        event={"type": "cut", "cards": dict(zip(SIX, cards, strict=True))},
-    )
-    commit(
-        evenings.evening_act,
-        evening_id=evening.pk,
-        event={"type": "cut", "cards": {"Ann": "JH", "Bob": "AH", "Cora": "KH", "Dan": "QH"}},
-    )
+# Built once for the module's tests; each test's changes are undone (a savepoint).
+_worlds = rows_for_the_module(build_worlds)
 
 
-def record(commit, evening, hands, **kwargs):
-    for hand in hands:
-        commit(
-            recording.hand_record,
-            evening_id=evening.pk,
-            table_number=1,
-            data=hand,
-            **kwargs,
-        )
+@pytest.fixture
+def club(db):
+    """A club of the test's own (tests/conftest.py's, but for its slug: the module's rich
+    club, alive through the module's tests, holds "somerset")."""
+    return ClubFactory(name="Somerset Club", slug="somerset-own")
 
 
-def build_rich(club, secretary, commit):
-    """A club with two evenings (cuts, cut-outs, corrections, a closed evening), a ladder
-    over them, and a progressive tournament with a removed hand; two secretaries."""
-    ghost = UserFactory(username="ghost")
-    club.secretaries.add(ghost)
-    club.table_link_hours = 9  # the club's own settings travel with it
-    club.save(update_fields=["table_link_hours"])
-    first = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"), title="November",
-    )  # fmt: skip
-    second = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 28), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.50"),
-    )  # fmt: skip
-    commit(
-        services.tournament_create,
-        club=club, name="Winter ladder", slug="winter", kind="ladder",
-        evening_ids=[first.pk, second.pk],
-    )  # fmt: skip
+@pytest.fixture
+def rich(db, _worlds):
+    return Club.objects.get(pk=_worlds["rich"])
 
-    seat_six(commit, first)
-    Member.objects.filter(club=club, name="Ann").update(user=secretary)
-    record(commit, first, SWEEP, user=secretary)
-    commit(
-        evenings.evening_act,
-        evening_id=first.pk,
-        event={"type": "cut", "cards": {"Ann": "JC", "Bob": "AC", "Cora": "7C", "Dan": "8C"}},
-    )
-    commit(
-        evenings.evening_act,
-        evening_id=first.pk,
-        event={"type": "cut", "cards": {"Ann": "JD", "Edith": "AD", "Bob": "KD", "Frank": "QD"}},
-    )
-    phone = Table.objects.get(evening=first, number=1)
-    record(commit, first, [MARCH], table=phone)  # at the table's phone: logged by_table
-    record(commit, first, [THREE])
-    commit(
-        recording.hand_correct,
-        evening_id=first.pk, table_number=1, rubber_number=2, number=1,
-        data={"makers": "EW", "tricks": 3}, reason="Wrong side written", user=secretary,
-        is_secretary=True,
-    )  # fmt: skip
 
-    seat_six(commit, second, cards=("JS", "AS", "KS", "QS", "9S", "10S"))
-    record(commit, second, [{"makers": "EW", "tricks": 5}] * 2)
-    # Closing answers for the rubber in play (club.closing): abandoned, with a reason.
-    abandoned = {"table": 1, "rubber": 1, "outcome": "abandoned", "reason": "closing time"}
-    commit(evenings.evening_close, evening_id=second.pk, user=secretary, rubbers=[abandoned])
-
-    tournament = commit(
-        services.tournament_create,
-        club=club, name="Progressive", slug="prog", kind="progressive",
-        ruleset="euchre-somerset-1888", movement="rotation",
-    )  # fmt: skip
-    for name in EIGHT:
-        rounds.tournament_enter(tournament=tournament, name=name)
-    played = commit(rounds.round_seat_next, tournament_id=tournament.pk)
-    for table in played.tables.all():
-        for hand in SWEEP:
-            commit(recording.hand_record, rubber_id=table.rubber_id, data=hand)
-    played = commit(rounds.round_seat_next, tournament_id=tournament.pk)
-    rubber_id = played.tables.get(number=1).rubber_id
-    commit(recording.hand_record, rubber_id=rubber_id, data=MARCH)
-    commit(recording.hand_record, rubber_id=rubber_id, data=THREE)
-    commit(
-        recording.hand_remove,
-        rubber_id=rubber_id, number=2, reason="Entered twice", is_secretary=True,
-    )  # fmt: skip
-    club.refresh_from_db()
-    return club
+@pytest.fixture
+def played(db, _worlds):
+    return Club.objects.get(pk=_worlds["played"])
 
 
 def canonical(club: Club, *, tokens: bool = True) -> dict:
@@ -220,10 +134,6 @@ def replayed(club: Club) -> list[dict]:
         summary = without_ids(evenings.evening_summary(evening=again))
         out.append({key: summary[key] for key in REPLAYED})
     return out
-
-
-def roundtrip_json(data: dict) -> dict:
-    return json.loads(json.dumps(data))
 
 
 def test_the_rich_club_is_rich(rich):
@@ -468,96 +378,6 @@ def _delete_club(club: Club) -> None:
 
 # --- The rubbers scored again as they are restored (club/backup_scoring.py) -------------
 
-LOST = {"makers": "NS", "tricks": 4, "alone": True, "revokes": ["NS"]}  # ruling E6: lost
-MADE = {"makers": "EW", "tricks": 4, "alone": True, "revokes": ["NS"]}  # a lone hand made
-BRIDGE = {"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}}
-
-
-def build_played(club, secretary, commit):
-    """A club with a ladder over an evening of two Euchre rubbers: one of a lone hand
-    whose points were lost (ruling E6) and a lone hand made, its second hand corrected
-    and a third taken off; one swept and settled. Beside them a Bridge rubber and a
-    Call-Ace sitting, closed, whose lone maker's side revoked (ruling C3)."""
-    from scoring import services as scoring
-    from tests.factories import EveningFactory, MemberFactory
-
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        MemberFactory(club=club, name=name)
-    evening = EveningFactory(club=club, stake="0.25")
-    commit(
-        services.tournament_create,
-        club=club, name="Winter ladder", slug="winter", kind="ladder", evening_ids=[evening.pk],
-    )  # fmt: skip
-
-    def rubber(ruleset="euchre-somerset-1888", players=None, evening=evening):
-        players = players or {"NS": ["Ann", "Cora"], "EW": ["Bob", "Dan"]}
-        return scoring.rubber_start(club=club, evening=evening, ruleset=ruleset, players=players)
-
-    def play(rubber, *hands):
-        for hand in hands:
-            commit(recording.hand_record, rubber_id=rubber.pk, data=hand)
-
-    lone = rubber()
-    play(lone, LOST, THREE)
-    commit(
-        recording.hand_correct,
-        rubber_id=lone.pk, number=2, data=MADE, reason="Wrong hand written", user=secretary,
-        is_secretary=True,
-    )  # fmt: skip
-    play(lone, THREE)
-    commit(
-        recording.hand_remove, rubber_id=lone.pk, number=3, reason="Entered twice",
-        is_secretary=True,
-    )  # fmt: skip
-    play(rubber(), *SWEEP)
-    play(rubber("bridge-elwell-1907", evening=None), BRIDGE)
-    sitting = rubber("call-ace-foster-1905", ["Ann", "Bob", "Cora", "Dan"], evening=None)
-    play(sitting, {"maker": "Ann", "alone": True, "tricks": 4, "revoke": "makers"})
-    commit(recording.sitting_close, rubber_id=sitting.pk)
-    return club
-
-
-def build_worlds(capture_on_commit) -> dict:
-    """The module's two clubs, built once for its tests (tests.conftest.rows_for_the_module),
-    each test's changes undone after it: the rich club (Somerset) and the played one, each
-    with the secretary among its secretaries. Returns their ids."""
-    commit = committing(capture_on_commit)
-    secretary = UserFactory(username="secretary")
-    somerset = ClubFactory(name="Somerset Club", slug="somerset")
-    somerset.secretaries.add(secretary)
-    foster = ClubFactory(name="Foster Club", slug="foster")
-    foster.secretaries.add(secretary)
-    return {
-        "rich": build_rich(somerset, secretary, commit).pk,
-        "played": build_played(foster, secretary, commit).pk,
-    }
-
-
-# Built once for the module's tests; each test's changes are undone (a savepoint).
-_worlds = rows_for_the_module(build_worlds)
-
-
-@pytest.fixture
-def club(db):
-    """A club of the test's own (tests/conftest.py's, but for its slug: the module's rich
-    club, alive through the module's tests, holds "somerset")."""
-    return ClubFactory(name="Somerset Club", slug="somerset-own")
-
-
-@pytest.fixture
-def rich(db, _worlds):
-    return Club.objects.get(pk=_worlds["rich"])
-
-
-@pytest.fixture
-def played(db, _worlds):
-    return Club.objects.get(pk=_worlds["played"])
-
-
-def rows(data: dict, label: str) -> list[dict]:
-    """The rows of one model in a backup."""
-    return next(section for section in data["models"] if section["model"] == label)["rows"]
-
 
 def hand_row(data: dict, rubber_index: int, number: int) -> dict:
     """The row of hand `number` of the club's `rubber_index`-th rubber (0: the first)."""
@@ -567,11 +387,6 @@ def hand_row(data: dict, rubber_index: int, number: int) -> dict:
         for row in rows(data, "scoring.hand")
         if row["fields"]["rubber"] == rubber and row["fields"]["number"] == number
     )
-
-
-def counts() -> dict:
-    """How many rows the database holds of each model a backup restores, and clubs."""
-    return {"clubs": Club.objects.count(), **{m: m.objects.count() for m, _ in MODELS}}
 
 
 def test_every_game_round_trips_scored_again_as_it_was(played, client):
@@ -702,12 +517,7 @@ def test_a_backup_the_laws_refuse_is_refused_naming_the_row_and_nothing_is_writt
     rubber's game, a rubber whose game or players they refuse, seats that are not one for
     each player, a version of a hand kept beside it that is no hand of the game: refused,
     naming the model, the row's place and old id, the field, what is wrong and the law."""
-    data = roundtrip_json(club_export(club=played))
-    spoil(data)
-    before = counts()
-    with pytest.raises(BackupError, match=refusal):
-        club_import(data=data, slug="copy")
-    assert counts() == before
+    refused_when_spoiled(played, spoil, refusal)
 
 
 def test_a_deal_after_a_round_of_fixed_deals_was_decided_is_refused(club, commit):

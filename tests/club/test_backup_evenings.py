@@ -1,7 +1,8 @@
 """A backup's evenings restored by the laws of forming tables (club/backup_evenings.py): an
 evening's state and version are derived again from its log, and a log the laws or the
 log's own form refuse is refused, naming the row, its old id, the field and the law. The
-rich club is tests/club/test_backup.py's, built once for this module too."""
+rich club is tests/club/backup_world.py's, as test_backup.py's, built once for this
+module."""
 
 import pytest
 
@@ -9,13 +10,19 @@ from club import evening_log, evenings
 from club.backup import BackupError, club_export, club_import
 from club.models import Club, Evening
 from core.errors import UserError
-from tests.club import test_backup as backups
-from tests.club.test_backup import counts, roundtrip_json, rows
+from tests.club.backup_world import (
+    build_rich_world,
+    counts,
+    refused_when_spoiled,
+    roundtrip_json,
+    rows,
+)
+from tests.conftest import rows_for_the_module
 from tests.factories import ClubFactory
 
-# The rich club of tests/club/test_backup.py, built once for this module's tests too; each
-# test's changes are undone (a savepoint).
-_worlds = backups._worlds
+# The rich club alone, built once for this module's tests; each test's changes are undone
+# (a savepoint).
+_worlds = rows_for_the_module(build_rich_world)
 
 
 @pytest.fixture
@@ -153,12 +160,7 @@ def test_a_log_the_laws_or_its_form_refuse_is_refused_naming_the_row(rich, spoil
     refuse where it stands (a player arriving twice, ruling T2; a cut by someone not
     cutting), an evening of no game: refused, naming the model, the row's place and old
     id, the entry, the field and the law, and nothing is written."""
-    data = roundtrip_json(club_export(club=rich))
-    spoil(data)
-    before = counts()
-    with pytest.raises(BackupError, match=refusal):
-        club_import(data=data, slug="copy")
-    assert counts() == before
+    refused_when_spoiled(rich, spoil, refusal)
 
 
 def test_a_table_the_log_forms_with_no_row_is_refused(club, evening):

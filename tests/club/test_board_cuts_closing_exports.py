@@ -116,6 +116,10 @@ def test_announcing_at_bridge_is_an_action_with_its_keys(club):
     with pytest.raises(UserError) as caught:
         act(bridge, type="announce", player="Deb", table=1, first=True)
     assert caught.value.code == "unknown_key"
+    # A key of 10,000 characters quoted short (core.quoted), the words whole after it.
+    with pytest.raises(UserError) as caught:
+        act(bridge, type="announce", player="Deb", table=1, **{"k" * 10_000: 1})
+    assert f"; '{'k' * 40}…' is not one of its keys (docs/evening-log.md)." in caught.value.message
 
 
 # -- item 5: closing an evening ----------------------------------------------------------------

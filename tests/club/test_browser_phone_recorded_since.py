@@ -7,20 +7,14 @@ shows: the line says so rather than blame the other phone. The same when the oth
 phone's hand ended the rubber, and the page has no entry form to read the table from.
 Screenshot in artifacts/screenshots/phone-recorded-since.png."""
 
-import contextlib
-import re
-
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from club import recording
-from scoring.models import Hand
-from tests.browser import PHONE, enter_hand, open_two_phones, refusal_shown, shot
-from tests.worlds import club_in_play
+from tests.browser import PHONE, enter_hand, refusal_shown, shot
+from tests.phone_races import hands_waiting, recorded_since
+from tests.worlds import club_in_play, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-HAND = re.compile(r"/hand/$")
 
 
 @pytest.fixture
@@ -29,59 +23,13 @@ def played(django_capture_on_commit_callbacks):
     return club_in_play(django_capture_on_commit_callbacks)
 
 
-def sheet(played) -> list[tuple[str, int]]:
-    return [
-        (h.data["makers"], h.data["tricks"])
-        for h in Hand.objects.filter(rubber=played.rubber).order_by("number")
-    ]
-
-
-def two_hands_waiting(first, numbers: tuple[int, int]):
-    """On the FIRST phone, the hand numbered NUMBERS[0] goes out and hangs (a slow service:
-    its answer does not come) and the next, NUMBERS[1], waits behind it, never sent; both
-    for E-W. The sheet's poll still gets through. Returns the hanging request's route (a
-    list, empty until it is out) and the statuses of the hands' answers, as they come."""
-    first.set_default_timeout(10_000)
-    held = []
-    statuses = []
-
-    def handle(route):
-        if not held:
-            held.append(route)
-            return
-        route.continue_()
-
-    first.route(HAND, handle)
-    first.on("response", lambda r: statuses.append(r.status) if HAND.search(r.url) else None)
-    queue = first.get_by_test_id("phone-queue")
-    enter_hand(first, makers="EW", tricks=4)
-    queue.filter(has_text=f"Not sent yet: 1 hand waiting (hand {numbers[0]})").wait_for()
-    first.wait_for_timeout(1_600)  # past the double-tap guard's 1.5 s: a second hand
-    enter_hand(first, makers="EW", tricks=1)
-    waiting = f"Not sent yet: 2 hands waiting (hand {numbers[0]}, hand {numbers[1]})"
-    queue.filter(has_text=waiting).wait_for()
-    return held, statuses
-
-
 def test_a_hand_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(
     browser_page, live_server, played
 ):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
-    held, statuses = two_hands_waiting(first, (2, 3))
-    queue = first.get_by_test_id("phone-queue")
-    assert first.get_by_test_id("recorded-since").count() == 0
-
-    # Meanwhile the other phone records hands 2 and 3.
-    notice = second.get_by_test_id("phone-notice")
-    enter_hand(second, makers="NS", tricks=3)
-    notice.filter(has_text="Hand 2 recorded.").wait_for()
-    enter_hand(second, makers="NS", tricks=5)
-    notice.filter(has_text="Hand 3 recorded.").wait_for()
-
-    # The first phone's poll shows them: its queue's line says so at once, before either
-    # of its hands goes.
-    since = first.get_by_test_id("recorded-since")
-    since.filter(has_text="Hand 3 is on the sheet already").wait_for()
+    # The first phone's hand 2 hangs (a slow service), its hand 3 waits behind it; the
+    # other phone records hands 2 and 3 meanwhile, and the first phone's line says so.
+    race = recorded_since(browser_page, f"{live_server.url}/t/{played.table.token}/", 2)
+    first, queue, since = race.first, race.queue, race.since
     words = " ".join(since.inner_text().split())
     assert (
         "Hand 3 is on the sheet already: another phone at this table recorded it since it "
@@ -96,14 +44,9 @@ def test_a_hand_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(
     assert "Not sent yet: 2 hands waiting (hand 2, hand 3)" in queue.inner_text()
     assert first.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(first, "phone-recorded-since")
-    assert statuses == []  # nothing answered yet
 
-    # The hanging request reaches the service (or, past its time limit, goes again): both
-    # hands are refused as recorded already, said in words, nothing recorded twice.
-    with contextlib.suppress(PlaywrightError):  # given up already, it goes again itself
-        held[0].continue_()
-    queue.wait_for(state="hidden")
-    assert statuses == [409, 409], statuses
+    # Both hands are refused as recorded already, said in words, nothing recorded twice.
+    race.release()
     # Hand 2, refused while hand 3 waited, is listed; hand 3's refusal is the answer shown.
     refused = first.get_by_test_id("refused-hand")
     assert refused.count() == 1
@@ -128,8 +71,8 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
             data={"makers": "NS", "tricks": 5},
             expected_number=number,
         )
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
-    held, statuses = two_hands_waiting(first, (7, 8))
+    race = hands_waiting(browser_page, f"{live_server.url}/t/{played.table.token}/", 7)
+    first, second = race.first, race.second
     # The other phone records hands 7 and 8, marches: N-S win the third game, the rubber
     # is over.
     notice = second.get_by_test_id("phone-notice")
@@ -138,7 +81,7 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
     enter_hand(second, makers="NS", tricks=5)
     second.get_by_text("The rubber is over.").wait_for()
 
-    since = first.get_by_test_id("recorded-since")
+    since = race.since
     since.filter(has_text="Hand 8 is on the sheet already").wait_for()
     words = " ".join(since.inner_text().split())
     assert (
@@ -148,10 +91,7 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
     assert "Hand 7 is on the sheet already: recorded by this phone" in words, words
     assert first.get_by_test_id("phone-queue").is_visible()
 
-    with contextlib.suppress(PlaywrightError):  # given up already, it goes again itself
-        held[0].continue_()
-    first.get_by_test_id("phone-queue").wait_for(state="hidden")
-    assert statuses == [409, 409], statuses
+    race.release()
     played.rubber.refresh_from_db()
     assert played.rubber.status == "complete"
     assert sheet(played) == [("NS", 3)] + [("NS", 5)] * 7

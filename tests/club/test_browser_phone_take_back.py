@@ -9,14 +9,13 @@ Screenshots in artifacts/screenshots/phone-take-back-*.png."""
 import pytest
 
 from club import recording
-from scoring.models import Hand, RemovedHand
-from tests.browser import enter_hand, refusal_shown, shot
+from scoring.models import RemovedHand
+from tests.browser import PHONE, enter_hand, open_phone, refusal_shown, shot
 from tests.test_browser_accessibility import grave_violations
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
 
 
@@ -28,34 +27,41 @@ def played(django_capture_on_commit_callbacks):
 
 
 def on_phone(page, live_server, played):
-    page.set_viewport_size(PHONE)
     page.set_default_timeout(10_000)
-    page.goto(f"{live_server.url}/t/{played.table.token}/")
-    return page
+    return open_phone(page, f"{live_server.url}/t/{played.table.token}/")
+
+
+def recorded_at_the_table(played, makers: str, tricks: int) -> None:
+    """The next hand recorded by the table's phone link (another phone at the table)."""
+    recording.hand_record(
+        evening_id=played.evening.pk,
+        table_number=1,
+        data={"makers": makers, "tricks": tricks},
+        table=played.table,
+    )
 
 
 def second_hand_by_mistake(played) -> None:
     """E-W, four tricks, recorded as hand 2 by the table's phone."""
-    recording.hand_record(
-        evening_id=played.evening.pk,
-        table_number=1,
-        data={"makers": "EW", "tricks": 4},
-        table=played.table,
-    )
+    recorded_at_the_table(played, "EW", 4)
+
+
+def hands_answered(page) -> list[int]:
+    """The statuses of the page's posts of hands and their changes, as they are answered."""
+    answers = []
+    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    return answers
+
+
+def back_online(page) -> None:
+    """The phone's network returns, and it is told so at once."""
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
 def score(page) -> str:
     """The game's running score as the sheet shows it: "Score so far 1 1"."""
     return " ".join(page.locator("#table-sheet tr.game-result").first.inner_text().split())
-
-
-def sheet(played) -> list[tuple[str, int]]:
-    return [
-        (data["makers"], data["tricks"])
-        for data in Hand.objects.filter(rubber=played.rubber)
-        .order_by("number")
-        .values_list("data", flat=True)
-    ]
 
 
 def take_back(page, number: int, reason: str = ""):
@@ -101,8 +107,7 @@ def test_a_take_back_made_offline_waits_and_is_sent_once_the_network_returns(
 ):
     second_hand_by_mistake(played)
     page = on_phone(browser_page, live_server, played)
-    answers = []
-    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    answers = hands_answered(page)
     page.context.set_offline(True)
     take_back(page, 2).click()
     queue = page.get_by_test_id("phone-queue")
@@ -116,8 +121,7 @@ def test_a_take_back_made_offline_waits_and_is_sent_once_the_network_returns(
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-take-back-3-offline")
 
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(page)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     assert queue.is_hidden()
     assert answers == [200, 200]  # each sent once, in order
@@ -173,8 +177,7 @@ def test_a_take_back_waiting_is_not_offered_again_and_is_made_once(
     away and says the take-back is waiting, until it is made."""
     second_hand_by_mistake(played)
     page = on_phone(browser_page, live_server, played)
-    answers = []
-    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    answers = hands_answered(page)
     page.context.set_offline(True)
     yes = take_back(page, 2)
     yes.click()
@@ -201,8 +204,7 @@ def test_a_take_back_waiting_is_not_offered_again_and_is_made_once(
     assert grave_violations(page) == []
     shot(page, "phone-take-back-6-waiting")
 
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(page)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 taken back").wait_for()
     assert answers == [200]  # sent once
     assert sheet(played) == [("NS", 3)]
@@ -221,14 +223,8 @@ def test_a_take_back_refused_after_waiting_offers_the_hand_as_it_now_is(
     page.context.set_offline(True)
     take_back(page, 2).click()
     waiting_note(page).filter(has_text="Take-back of hand 2 waiting to be sent").wait_for()
-    recording.hand_record(
-        evening_id=played.evening.pk,
-        table_number=1,
-        data={"makers": "NS", "tricks": 3},
-        table=played.table,
-    )
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    recorded_at_the_table(played, "NS", 3)
+    back_online(page)
     refused = page.get_by_test_id("refused-hand")
     refused.filter(has_text="Take-back of hand 2 was not made.").wait_for()
     assert "hand 3 has been recorded at this table since" in refused.inner_text()
@@ -252,8 +248,7 @@ def test_a_correction_waiting_is_not_offered_again_and_is_made_once(
     stale one cleared by the player's phone), the button is back."""
     second_hand_by_mistake(played)
     page = on_phone(browser_page, live_server, played)
-    answers = []
-    page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
+    answers = hands_answered(page)
     panel = page.get_by_test_id("last-hand")
     panel.locator("summary").first.click()
     form = panel.locator("form.correct")
@@ -268,8 +263,7 @@ def test_a_correction_waiting_is_not_offered_again_and_is_made_once(
     assert page.evaluate(WIDTH) <= PHONE["width"]
     shot(page, "phone-take-back-8-correction-waiting")
 
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    back_online(page)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 corrected.").wait_for()
     assert answers == [200]
     assert sheet(played) == [("NS", 3), ("EW", 5)]
@@ -305,14 +299,8 @@ def test_a_hand_whose_take_back_waits_is_not_offered_for_correction(
     assert grave_violations(page) == []
     shot(page, "phone-take-back-8-no-correction-meanwhile")
 
-    recording.hand_record(
-        evening_id=played.evening.pk,
-        table_number=1,
-        data={"makers": "NS", "tricks": 3},
-        table=played.table,
-    )
-    page.context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    recorded_at_the_table(played, "NS", 3)
+    back_online(page)
     page.get_by_test_id("refused-hand").filter(
         has_text="Take-back of hand 2 was not made."
     ).wait_for()

@@ -10,8 +10,11 @@ import pytest
 from club.models import Member
 from tests.browser import shot
 from tests.club.rooms import SWEEP, evening_with_a_table, form_all_tables, record, table_one
+from tests.room_wall import evening_room, open_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HD = {"width": 1920, "height": 1080}  # a projector's or a television's screen
 
 
 def no_sideways_scroll(page) -> bool:
@@ -29,8 +32,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     evening = evening_with_a_table(club)
     seats = table_one(evening)["seats"]
     north_south = f"{seats['N']} & {seats['S']}"
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    open_room(page, evening_room(live_server, evening), HD)
     page.evaluate("window.notReloaded = true")
     row = page.locator(".room-score tbody tr").filter(has_text=north_south)
     score = row.locator(".room-points")
@@ -76,8 +78,7 @@ def test_a_full_evening_fits_a_1920x1080_screen(browser_page, live_server, club)
     for tricks in SWEEP:
         record(evening, "EW", tricks, table=2)
     page = browser_page
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    open_room(page, evening_room(live_server, evening), HD)
     assert page.locator("article.room-table").count() == 3
     assert page.get_by_test_id("room-candidates").inner_text() == "Quentin"
     assert no_sideways_scroll(page)
@@ -101,8 +102,7 @@ def test_the_tournament_room_updates_itself(browser_page, live_server, club):
         progressive.tournament_enter(tournament=tournament, name=name)
     played = progressive.round_seat_next(tournament_id=tournament.pk)
     page = browser_page
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.goto(f"{live_server.url}/clubs/somerset/tournaments/spring/room/")
+    open_room(page, f"{live_server.url}/clubs/somerset/tournaments/spring/room/", HD)
     page.evaluate("window.notReloaded = true")
     assert page.locator("article.room-table").count() == 2
     rubber = played.tables.get(number=1).rubber
@@ -188,7 +188,7 @@ def test_a_printed_room_display_is_readable_on_white_paper(browser_page, live_se
     for tricks in SWEEP:
         record(evening, "NS", tricks)
     page.emulate_media(media="print")
-    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    page.goto(evening_room(live_server, evening))
     page.wait_for_selector("text=Rubbers finished: 1")
     assert page.evaluate(PRINTED_INK) == []
     assert not page.get_by_text("Updates by itself").is_visible()
@@ -204,8 +204,7 @@ def test_a_call_ace_evening_calls_its_sittings_sittings(browser_page, live_serve
 
     evening = bridge_and_call_ace_in_play(club).call_ace.evening
     page = browser_page
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
+    open_room(page, evening_room(live_server, evening), {"width": width, "height": 800})
     room = page.locator("#room").inner_text()
     assert "Sitting 1" in room
     assert "No sitting settled yet." in room

@@ -8,26 +8,13 @@ import pytest
 from club import evenings
 from tests.browser import shot
 from tests.club.rooms import draw_cuts, evening_with_a_table, record
+from tests.room_wall import evening_room, fits_the_wall, long_names, on_the_wall
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WALL = {"width": 1280, "height": 900}
-FIRST = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Ida", "Jack"]
-
-
-def names(count: int, start: int = 0) -> list[str]:
-    return [f"{FIRST[i % 10]} {'Abcdefghijklm'[i // 10]}. Longfellow" for i in range(start, count)]
-
 
 def assert_fits(page, tables: int) -> None:
-    assert page.locator("#room .room-table").count() == tables
-    size = page.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
-    )
-    assert size[0] <= WALL["width"] and size[1] <= WALL["height"], size
-    for box in page.locator("#room .room-table").all():
-        edge = box.bounding_box()
-        assert edge["y"] + edge["height"] <= WALL["height"]
+    fits_the_wall(page, tables)
     # Nothing runs past its table's box (a score's lines, its games won).
     spill = page.evaluate(
         "[...document.querySelectorAll('#room .room-table')].filter(t => [...t.querySelectorAll("
@@ -35,11 +22,6 @@ def assert_fits(page, tables: int) -> None:
         "t.getBoundingClientRect().right + 0.5)).map(t => t.dataset.table)"
     )
     assert spill == [], spill
-    smallest = page.evaluate(
-        "Math.min(...[...document.querySelectorAll('#room .room-table h3, #room .room-points')]"
-        ".map(e => parseFloat(getComputedStyle(e).fontSize)))"
-    )
-    assert smallest >= 18  # the tables' numbers and points: read across the room
     assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 10
 
 
@@ -52,9 +34,9 @@ def add_table(evening, players: list[str]) -> None:
 
 
 def evening_of(club, tables: int):
-    evening = evening_with_a_table(club, players=names(4))
+    evening = evening_with_a_table(club, players=long_names(4))
     for number in range(1, tables):
-        add_table(evening, names(4 * number + 4, 4 * number))
+        add_table(evening, long_names(4 * number + 4, 4 * number))
     evening.refresh_from_db()
     assert evening.tables.count() == tables
     for number in range(1, evening.tables.count() + 1):  # a hand at each table: a score
@@ -66,9 +48,7 @@ def evening_of(club, tables: int):
 def test_the_evening_room_fits_the_wall(browser_page, live_server, club, tables):
     evening = evening_of(club, tables)
     page = browser_page
-    page.set_viewport_size(WALL)
-    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
-    page.wait_for_selector(f"#room .room-table[data-table='{tables}']")
+    on_the_wall(page, evening_room(live_server, evening), tables)
     shot(page, f"evening-room-{tables}-tables")
     assert_fits(page, tables)
 
@@ -78,15 +58,13 @@ def test_a_table_formed_while_shown_is_fitted_in(browser_page, live_server, club
     update swaps the room in (not reloaded) and it is fitted to the screen again."""
     evening = evening_of(club, 9)
     page = browser_page
-    page.set_viewport_size(WALL)
-    page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
-    page.wait_for_selector("#room .room-table[data-table='9']")
+    on_the_wall(page, evening_room(live_server, evening), 9)
     assert_fits(page, 9)
     before = page.evaluate(
         "getComputedStyle(document.documentElement).getPropertyValue('--room-fit')"
     )
     page.evaluate("window.notReloaded = true")
-    add_table(evening, names(40, 36))
+    add_table(evening, long_names(40, 36))
     page.wait_for_selector("#room .room-table[data-table='10']", timeout=15_000)
     page.wait_for_function(
         "document.documentElement.scrollHeight <= window.innerHeight", timeout=5_000

@@ -32,6 +32,7 @@ RAW = [
     # the shape of a JSON value: "{player: card, ...}", "[[player, card], ...]"
     re.compile(r"\{\s*\w+\s*:|\[\[|, \.\.\.[\]}]"),
 ]
+FIVE = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 FOUR_CARDS = {"Ann": "JS", "Bob": "AS", "Cat": "KS", "Dan": "QS"}
 BAD = [None, "", "  ", 12, True, [], {}, ["Ann"], [["Ann"]], {"Ann": 1}, 1.5]
 
@@ -40,36 +41,37 @@ def has_raw_keys(message: str) -> list[str]:
     return [m.group(0) for pattern in RAW for m in pattern.finditer(message)]
 
 
-def euchre_rubber() -> Walk:
-    walk = Walk(EUCHRE)
-    walk.arrive("Ann", "Bob", "Cat", "Dan", "Eve")
+def table_formed(rule_set: str, *players: str) -> Walk:
+    """PLAYERS arrive and a table is formed: its cut waits (law 12)."""
+    walk = Walk(rule_set)
+    walk.arrive(*players)
     walk("form_table")
-    walk("cut", cards={"Ann": "JS", "Bob": "AS", "Cat": "KS", "Dan": "QS", "Eve": "7S"})
-    walk("cut", cards={"Ann": "JS", "Bob": "AS", "Cat": "KS", "Dan": "QS"})
     return walk
+
+
+def rubber_seated(rule_set: str, cards: list[str]) -> Walk:
+    """Five arrive (FIVE); all cut for table 1 with CARDS, one each in FIVE's order, then
+    its four (the first four) cut for partners and deal with the same cards."""
+    walk = table_formed(rule_set, *FIVE)
+    walk("cut", cards=dict(zip(FIVE, cards, strict=True)))
+    walk("cut", cards=dict(zip(FIVE[:4], cards[:4], strict=True)))
+    return walk
+
+
+def euchre_rubber() -> Walk:
+    return rubber_seated(EUCHRE, ["JS", "AS", "KS", "QS", "7S"])
 
 
 def euchre_cut() -> Walk:
-    walk = Walk(EUCHRE)
-    walk.arrive("Ann", "Bob", "Cat", "Dan")
-    walk("form_table")
-    return walk
+    return table_formed(EUCHRE, *FIVE[:4])
 
 
 def bridge_rubber() -> Walk:
-    walk = Walk(BRIDGE)
-    walk.arrive("Ann", "Bob", "Cat", "Dan", "Eve")
-    walk("form_table")
-    walk("cut", cards={"Ann": "AS", "Bob": "2S", "Cat": "3S", "Dan": "4S", "Eve": "5S"})
-    walk("cut", cards={"Ann": "AS", "Bob": "2S", "Cat": "3S", "Dan": "4S"})
-    return walk
+    return rubber_seated(BRIDGE, ["AS", "2S", "3S", "4S", "5S"])
 
 
 def call_ace_table() -> Walk:
-    walk = Walk(CALL_ACE)
-    walk.arrive("Abe", "Bea", "Cy", "Di", "Ed")
-    walk("form_table")
-    return walk
+    return table_formed(CALL_ACE, "Abe", "Bea", "Cy", "Di", "Ed")
 
 
 # (the evening, the action, its other fields as sent, the fields to spoil)

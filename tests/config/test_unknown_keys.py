@@ -87,12 +87,13 @@ def test_a_key_inside_a_list_of_answers_is_named_by_its_path(world):
     assert world.evening.status != "closed"
 
 
+def _scored(body: dict):
+    """The stateless score sheet's answer to BODY (anyone may post it)."""
+    return APIClient().post("/api/v1/scoresheets/score", body, format="json")
+
+
 def test_a_key_beside_a_scoresheet_is_named_with_the_keys_it_takes(world):
-    answer = APIClient().post(
-        "/api/v1/scoresheets/score",
-        {"ruleset": "euchre-somerset-1888", "hands": [], "stakes": "0.25"},
-        format="json",
-    )
+    answer = _scored({"ruleset": "euchre-somerset-1888", "hands": [], "stakes": "0.25"})
     _refused_naming(answer, "stakes", "stake", "hands", "closed")
 
 
@@ -143,27 +144,41 @@ def _path(template: str, world) -> str:
     return template
 
 
+def _writes(schema: dict, *, with_body: bool):
+    """Each write of the OpenAPI schema (drf-spectacular) that takes a body (or, not
+    `with_body`, that takes none): (method, its path's template, its operation)."""
+    for template, operations in schema["paths"].items():
+        for method in WRITES:
+            operation = operations.get(method)
+            if operation and ("requestBody" in operation) == with_body:
+                yield method, template, operation
+
+
+def _nothing_done(world) -> None:
+    """The writes refused did nothing: the token still logs in, Ann is still a member."""
+    from club.models import Member
+
+    assert world.client.get("/api/v1/me/").status_code == 200
+    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+
+
 def test_every_write_endpoint_with_a_body_refuses_an_unknown_key(world):
     """Walk the OpenAPI schema (drf-spectacular) as the fuzz does: every write that takes
     a body, sent an unknown key beside what it needs to be read, answers 400 naming it."""
     schema = _schema(world.client)
     walked = []
-    for template, operations in schema["paths"].items():
-        for method in WRITES:
-            operation = operations.get(method)
-            if not operation or "requestBody" not in operation:
-                continue
-            body = {UNKNOWN: 1}
-            ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-            properties = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
-            if "hand" in properties:
-                body["hand"] = {}  # the rubber's door reads a body without one as a bare hand
-            if template.endswith("/events/"):
-                body["type"] = "arrive"  # the service checks an action's keys by its type
-            answer = getattr(world.client, method)(_path(template, world), body, format="json")
-            error = _refused_naming(answer, UNKNOWN)
-            assert "takes" in error["message"], (template, error)
-            walked.append(f"{method.upper()} {template}")
+    for method, template, operation in _writes(schema, with_body=True):
+        body = {UNKNOWN: 1}
+        ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        properties = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
+        if "hand" in properties:
+            body["hand"] = {}  # the rubber's door reads a body without one as a bare hand
+        if template.endswith("/events/"):
+            body["type"] = "arrive"  # the service checks an action's keys by its type
+        answer = getattr(world.client, method)(_path(template, world), body, format="json")
+        error = _refused_naming(answer, UNKNOWN)
+        assert "takes" in error["message"], (template, error)
+        walked.append(f"{method.upper()} {template}")
     # Every door with a body was walked (the schema lists twenty-odd).
     assert len(walked) >= 20, walked
     assert "POST /api/v1/clubs/{slug}/tournaments/" in walked
@@ -176,21 +191,12 @@ def test_every_write_endpoint_without_a_body_refuses_a_body_key(world):
     400 `unknown_key` naming it, "this takes no body" in words, and nothing is done. It
     was ignored and the write went ahead (a logout sent a key logged out, 204), as if the
     key had been read."""
-    from club.models import Member
-
-    schema = _schema(world.client)
     walked = []
-    for template, operations in schema["paths"].items():
-        for method in WRITES:
-            operation = operations.get(method)
-            if not operation or "requestBody" in operation:
-                continue
-            answer = getattr(world.client, method)(
-                _path(template, world), {UNKNOWN: 1}, format="json"
-            )
-            error = _refused_naming(answer, UNKNOWN)
-            assert "this takes no body" in error["message"], (template, error)
-            walked.append(f"{method.upper()} {template}")
+    for method, template, _ in _writes(_schema(world.client), with_body=False):
+        answer = getattr(world.client, method)(_path(template, world), {UNKNOWN: 1}, format="json")
+        error = _refused_naming(answer, UNKNOWN)
+        assert "this takes no body" in error["message"], (template, error)
+        walked.append(f"{method.upper()} {template}")
     for door in (
         "POST /api/v1/auth/logout/",
         "DELETE /api/v1/clubs/{slug}/members/{id}/",
@@ -202,9 +208,7 @@ def test_every_write_endpoint_without_a_body_refuses_a_body_key(world):
         "DELETE /api/v1/clubs/{slug}/tournaments/{tslug}/players/{member}/bye/",
     ):
         assert door in walked, (door, walked)
-    # Nothing was done: the token still logs in, and Ann is still a member.
-    assert world.client.get("/api/v1/me/").status_code == 200
-    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+    _nothing_done(world)
 
 
 # A body a write that takes none cannot read: of a type the API does not read, or JSON
@@ -225,29 +229,20 @@ def test_every_write_endpoint_without_a_body_refuses_a_body_it_cannot_read(
     not an object of keys), is refused in words, 415 or 400, and nothing is done: it was
     ignored and the write went ahead, as if what was sent had been read (a logout sent
     "close it please" as text logged out)."""
-    from club.models import Member
-
-    schema = _schema(world.client)
     walked = []
-    for template, operations in schema["paths"].items():
-        for method in WRITES:
-            operation = operations.get(method)
-            if not operation or "requestBody" in operation:
-                continue
-            answer = getattr(world.client, method)(
-                _path(template, world), body, content_type=content_type
-            )
-            assert answer.status_code == status, (template, answer.content)
-            error = answer.json()["error"]
-            assert error["code"] == code, (template, error)
-            assert said in error["message"], (template, error)
-            assert "takes no body" in error["message"], (template, error)
-            walked.append(f"{method.upper()} {template}")
+    for method, template, _ in _writes(_schema(world.client), with_body=False):
+        answer = getattr(world.client, method)(
+            _path(template, world), body, content_type=content_type
+        )
+        assert answer.status_code == status, (template, answer.content)
+        error = answer.json()["error"]
+        assert error["code"] == code, (template, error)
+        assert said in error["message"], (template, error)
+        assert "takes no body" in error["message"], (template, error)
+        walked.append(f"{method.upper()} {template}")
     assert "POST /api/v1/auth/logout/" in walked
     assert "DELETE /api/v1/clubs/{slug}/members/{id}/" in walked
-    # Nothing was done: the token still logs in, Ann is still a member, the sitting open.
-    assert world.client.get("/api/v1/me/").status_code == 200
-    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+    _nothing_done(world)  # and the rubber still open
     world.rubber.refresh_from_db()
     assert not world.rubber.is_complete
 
@@ -312,6 +307,21 @@ def test_a_key_inside_a_hand_is_refused_naming_the_keys_a_hand_takes(world, hand
     assert world.rubber.hands.count() == hands
 
 
+# A Bridge hand's honours and a Call-Ace deal, each with a key they do not take: the body
+# and the key's path.
+HONOURS_ACES = (
+    {"ruleset": "bridge-elwell-1907", "hands": [
+        {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
+         "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
+    "hands[0].honours.aces",
+)  # fmt: skip
+DEAL_CALLED = (
+    {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
+        {"maker": "0", "tricks": 3, "called": "AS"}]},
+    "deals[0].called",
+)  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("body", "field", "words"),
     [
@@ -324,17 +334,12 @@ def test_a_key_inside_a_hand_is_refused_naming_the_keys_a_hand_takes(world, hand
             "read)",
         ),
         (
-            {"ruleset": "bridge-elwell-1907", "hands": [
-                {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
-                 "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
-            "hands[0].honours.aces",
+            *HONOURS_ACES,
             "unknown key 'aces': a hand's honours takes side, held and in_one_hand (no other "
             "key is read)",
         ),
         (
-            {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
-                {"maker": "0", "tricks": 3, "called": "AS"}]},
-            "deals[0].called",
+            *DEAL_CALLED,
             "unknown key 'called': a deal of Call-Ace Euchre (Foster, 1905) takes maker, "
             "partner, alone, tricks, revoke, void, no_score and wrong_cards (no other key is "
             "read)",
@@ -344,7 +349,7 @@ def test_a_key_inside_a_hand_is_refused_naming_the_keys_a_hand_takes(world, hand
 def test_every_game_names_the_keys_its_hand_takes(body, field, words):
     """The same in Bridge's hands and their honours and in Call-Ace's deals, on the
     stateless score sheet (scoring.rules.base.check_mapping)."""
-    answer = APIClient().post("/api/v1/scoresheets/score", body, format="json")
+    answer = _scored(body)
     assert answer.status_code == 400, answer.content
     error = answer.json()["error"]
     assert (error["field"], error["message"]) == (field, words), error
@@ -388,21 +393,12 @@ def test_a_hand_s_unknown_key_is_refused_as_unknown_key_at_every_door(world, met
                                                           {"makers": "EW", "trickz": 3}]},
             "hands[1].trickz",
         ),
-        (
-            {"ruleset": "bridge-elwell-1907", "hands": [
-                {"declarer": "NS", "trump": "S", "tricks": {"NS": 8, "EW": 5},
-                 "honours": {"side": "NS", "held": 4, "in_one_hand": 0, "aces": 1}}]},
-            "hands[0].honours.aces",
-        ),
-        (
-            {"ruleset": "call-ace-foster-1905", "players": 5, "deals": [
-                {"maker": "0", "tricks": 3, "called": "AS"}]},
-            "deals[0].called",
-        ),
+        HONOURS_ACES,
+        DEAL_CALLED,
     ],
 )  # fmt: skip
 def test_a_scoresheet_s_hand_s_unknown_key_is_refused_as_unknown_key(body, field):
     """The same on the stateless score sheet, in its hands and deals and a Bridge hand's
     honours: code `unknown_key` (it was `invalid`), `field` the key's path."""
-    answer = APIClient().post("/api/v1/scoresheets/score", body, format="json")
+    answer = _scored(body)
     _refused_naming(answer, field)

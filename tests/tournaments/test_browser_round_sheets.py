@@ -11,14 +11,15 @@ import pytest
 from club import recording
 from tests.browser import log_in, shot
 from tests.club.test_browser_table_cards import pdf_pages
-from tournaments import rounds, services
+from tests.tournaments.round_sheets import (
+    PRINTABLE_PX,
+    all_a4,
+    as_printed,
+    open_sheets,
+    round_one_seated,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-TWELVE = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Ida", "Jack",
-          "Kate", "Len"]  # fmt: skip
-# A4 upright inside the sheets' 12 mm margins, in CSS pixels (96 to the inch).
-PRINTABLE_PX = ((210 - 24) * 96 / 25.4, (297 - 24) * 96 / 25.4)
 
 
 def hand(makers: str, tricks: int) -> dict:
@@ -27,16 +28,10 @@ def hand(makers: str, tricks: int) -> dict:
 
 @pytest.fixture
 def three_tables(club, roster, secretary):
-    """A rotation progressive played as rubbers, TWELVE entered, round 1 seated at three
-    tables: table 1's rubber won by N-S (three games of march, march, three tricks), table
-    2 two hands in, table 3 nothing recorded yet."""
-    tournament = services.tournament_create(
-        club=club, name="Spring progressive", slug="spring", kind="progressive",
-        ruleset="euchre-somerset-1888", movement="rotation",
-    )  # fmt: skip
-    for name in TWELVE:
-        rounds.tournament_enter(tournament=tournament, name=name)
-    played = rounds.round_seat_next(tournament_id=tournament.pk, user=secretary)
+    """Round 1 seated at three tables (round_one_seated): table 1's rubber won by N-S
+    (three games of march, march, three tricks), table 2 two hands in, table 3 nothing
+    recorded yet."""
+    tournament, played = round_one_seated(club, secretary)
     one = played.tables.get(number=1).rubber_id
     for _ in range(3):
         for tricks in (5, 5, 3):
@@ -81,8 +76,7 @@ def test_a_rounds_sheets_print_one_table_to_a_page(browser_page, live_server, th
     shot(page, "round-sheets-360")
 
     # On paper: laid out at the printable width, each sheet fits a page and ends it.
-    page.set_viewport_size({"width": int(PRINTABLE_PX[0]), "height": 900})
-    page.emulate_media(media="print")
+    as_printed(page)
     assert page.get_by_role("link", name="Spring progressive").is_hidden()  # no crumbs
     laid = page.evaluate(
         "[...document.querySelectorAll('[data-testid=round-sheet]')].map(s => ["
@@ -97,7 +91,7 @@ def test_a_rounds_sheets_print_one_table_to_a_page(browser_page, live_server, th
     pdf = page.pdf(prefer_css_page_size=True, print_background=False)
     pages = pdf_pages(pdf)
     assert len(pages) == 3  # one A4 page a table, upright
-    assert all(abs(w - 595.3) < 2 and abs(h - 841.9) < 2 for w, h in pages), pages
+    assert all_a4(pages), pages
 
 
 def test_a_round_of_no_stake_prints_not_played_for_money(browser_page, live_server, three_tables):
@@ -105,9 +99,7 @@ def test_a_round_of_no_stake_prints_not_played_for_money(browser_page, live_serv
     nothing; its printed sheet listed "0.00 USD" for each of its four players. It says in
     words that it was not played for money."""
     page = browser_page
-    log_in(page, live_server)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/secretary/tournaments/{three_tables.pk}/rounds/1/sheets/")
+    open_sheets(page, live_server, three_tables)
     page.emulate_media(media="print")
     sheet = page.locator("[data-testid=round-sheet][data-table='1']")
     words = sheet.get_by_test_id("not-for-money")

@@ -12,11 +12,15 @@ import pytest
 
 from club import recording
 from scoring.models import Hand
-from tests.browser import log_in, shot
+from tests.browser import shot
 from tests.club.test_browser_table_cards import pdf_pages
-from tournaments import rounds, services
-
-from .test_browser_round_sheets import PRINTABLE_PX, TWELVE
+from tests.tournaments.round_sheets import (
+    PRINTABLE_PX,
+    all_a4,
+    as_printed,
+    open_sheets,
+    round_one_seated,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,13 +40,7 @@ def long_rubber(club, roster, secretary):
     """Round 1 of a rotation progressive at three tables: table 1's rubber three games of
     nine one-point hands each (4-4, then 5-4; rulings E1, E3), every hand corrected by the
     director with a long reason (ruling E9); tables 2 and 3 a hand each."""
-    tournament = services.tournament_create(
-        club=club, name="Spring progressive", slug="spring", kind="progressive",
-        ruleset="euchre-somerset-1888", movement="rotation",
-    )  # fmt: skip
-    for name in TWELVE:
-        rounds.tournament_enter(tournament=tournament, name=name)
-    played = rounds.round_seat_next(tournament_id=tournament.pk, user=secretary)
+    tournament, played = round_one_seated(club, secretary)
     one = played.tables.get(number=1).rubber_id
     number = 0
     for _ in range(3):
@@ -63,20 +61,17 @@ def long_rubber(club, roster, secretary):
 
 def test_a_long_sheet_goes_on_to_a_page_headed_continued(browser_page, live_server, long_rubber):
     page = browser_page
-    log_in(page, live_server)
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{live_server.url}/secretary/tournaments/{long_rubber.pk}/rounds/1/sheets/")
+    open_sheets(page, live_server, long_rubber)
     page.wait_for_function("typeof window.roundSheetsPaginate === 'function'")
 
     pdf = page.pdf(prefer_css_page_size=True, print_background=False)
     pages = pdf_pages(pdf)
-    assert all(abs(w - 595.3) < 2 and abs(h - 841.9) < 2 for w, h in pages), pages
+    assert all_a4(pages), pages
     # After printing, the sheets on the screen are as they were.
     assert page.locator("[data-testid=sheet-continued]").count() == 0
 
     # The same layout, under the print rules at the printable width.
-    page.set_viewport_size({"width": int(PRINTABLE_PX[0]), "height": 900})
-    page.emulate_media(media="print")
+    as_printed(page)
     page.evaluate("window.roundSheetsPaginate()")
     marks = page.locator("[data-testid=sheet-continued]")
     assert marks.count() >= 1

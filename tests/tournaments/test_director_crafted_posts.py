@@ -97,3 +97,30 @@ def test_the_api_names_the_metrics_with_their_keys(round_one, director):
         "The metrics to rank by are a list of their keys, the one that decides most first, "
         'such as ["rounds_won", "points"].'
     )
+
+
+LONG = "x" * 10_000  # a crafted value far past anything the page sends
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        ({"action": "leave", "member": LONG}, "The player is chosen from the tournament's "
+         f"list of players, and '{'x' * 40}…' is none of them: reload the page and choose "
+         "again."),
+        ({"action": "end", "round": LONG}, "The round to end the tournament after is the "
+         f"latest seated, by its number, and '{'x' * 40}…' is none of them: reload the page "
+         "and choose again."),
+        ({"action": "precedence", "precedence": [LONG]}, f"'{'x' * 40}…' is none of the "
+         f"metrics to rank by: choose each from {NAMES}."),
+    ],
+)  # fmt: skip
+def test_a_value_of_ten_thousand_characters_is_quoted_short(directing, round_one, form, said):
+    """core.quoted: the refusal repeats at most 40 characters of the value sent, so the
+    words saying what was wrong and what to do are all there (quoted whole, the value was
+    cut at ECHO_MAX and took them away)."""
+    shown = refused(act(directing, round_one, **form))
+    assert said in shown
+    assert "x" * 41 not in shown
+    assert Tournament.objects.get(pk=round_one.pk).ended_after_round is None
+    assert not round_one.players.exclude(left_round=None).exists()

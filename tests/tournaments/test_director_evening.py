@@ -242,6 +242,11 @@ def test_table_cards_refused_in_words(directing, round_one):
     response = directing.get(f"/secretary/tournaments/{round_one.pk}/table-cards/?per_page=3")
     assert response.status_code == 400
     assert response.content.decode() == "Cards to an A4 page: '3' is not a choice; print 2 or 4."
+    response = directing.get(
+        f"/secretary/tournaments/{round_one.pk}/table-cards/?per_page={'9' * 10_000}"
+    )
+    said = f"Cards to an A4 page: '{'9' * 40}…' is not a choice; print 2 or 4."
+    assert response.status_code == 400 and response.content.decode() == said  # core.quoted
 
 
 # --- the room display ---------------------------------------------------------------------------

@@ -154,6 +154,19 @@ def test_a_slug_taken_is_refused_beside_the_address(directing, club, rotation):
     assert Tournament.objects.filter(club=club).count() == 1
 
 
+def test_a_long_slug_taken_is_quoted_short(club):
+    """core.quoted: the refusal repeats at most 40 characters of the address sent."""
+    from core.errors import UserError
+
+    slug = "s" * 60  # the longest a tournament's address may be
+    ladder = {"club": club, "name": "Winter", "kind": "ladder"}
+    services.tournament_create(slug=slug, **ladder)
+    with pytest.raises(UserError) as refused:
+        services.tournament_create(slug=slug, **ladder)
+    said = f"The club has a tournament called '{'s' * 40}…' already."
+    assert (refused.value.field, refused.value.message) == ("slug", said)
+
+
 # --- a ladder's evenings and the metrics' order ----------------------------------------------
 
 
@@ -440,6 +453,23 @@ def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club
     assert "Write each player&#x27;s card as &#x27;Ann: JS&#x27;" in page
     page = act(directing, tournament, "seat", cards="Ann: ZZ, Bob: AS").content.decode()
     assert "Round 1 is seated." not in page
+    assert not tournament.rounds.exists()
+
+
+def test_cut_cards_of_ten_thousand_characters_are_quoted_short(directing, club, roster):
+    """Ruling T10, core.quoted: the refusal repeats at most 40 characters of what was
+    typed, so the words saying how to write the cards are all there."""
+    from .test_director_corrections import words
+
+    tournament = _four(club, directing)
+    page = words(act(directing, tournament, "seat", cards="A" * 10_000))
+    said = f"Write each player's card as 'Ann: JS', separated by commas; '{'A' * 40}…' is not."
+    assert said in page
+    assert "A" * 41 not in page
+    page = words(act(directing, tournament, "seat", cards=f"Ann: {'Z' * 10_000}"))
+    said = f"Ann: '{'Z' * 40}…' is not a card of the pack cut with (ruling T1): write the rank"
+    assert said in page
+    assert "Z" * 41 not in page
     assert not tournament.rounds.exists()
 
 

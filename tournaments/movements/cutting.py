@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from core.quoted import quoted
 from scoring.rules.games import GAMES, SUITS, Game
 
 from .seating import Cut, MovementError, TableSeating
@@ -102,7 +103,7 @@ class EnteredCards:
         written = card.strip().upper() if isinstance(card, str) else ""
         if written not in self.pack.cards:
             raise CardsError(
-                f"{player}: {card!r} is not a card of the pack cut with (ruling T1): "
+                f"{player}: {quoted(card)} is not a card of the pack cut with (ruling T1): "
                 "write the rank then the suit, e.g. 'JS', '10H'"
             )
         return written

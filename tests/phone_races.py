@@ -1,0 +1,88 @@
+"""Two phones at one table racing for the same hands' numbers, in Debian's chromium at a
+phone's width: the set-up of the "recorded since" tests of an evening's table
+(tests/club/test_browser_phone_recorded_since.py) and a progressive's
+(tests/tournaments/test_browser_table_phone_recorded_since.py). The first phone's first
+hand hangs on its way (a slow service) and its next waits behind it; the other phone
+records two hands meanwhile; the first phone's queue then says, at the sheet's next poll,
+that the hands waiting are on the sheet already."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.browser import enter_hand, open_two_phones
+
+HAND = re.compile(r"/hand/$")
+
+
+@dataclass
+class Race:
+    first: object  # the phone whose hands wait (a Playwright page)
+    second: object  # the other phone, which records the same numbers first
+    held: list = field(default_factory=list)  # the first phone's hanging request
+    statuses: list[int] = field(default_factory=list)  # the first phone's answers
+
+    @property
+    def queue(self):
+        return self.first.get_by_test_id("phone-queue")
+
+    @property
+    def since(self):
+        return self.first.get_by_test_id("recorded-since")
+
+    def release(self) -> None:
+        """The hanging request reaches the service (or, past its time limit, goes again):
+        both hands are refused as recorded already (409), the queue empties."""
+        with contextlib.suppress(PlaywrightError):  # given up already, it goes again itself
+            self.held[0].continue_()
+        self.queue.wait_for(state="hidden")
+        assert self.statuses == [409, 409], self.statuses
+
+
+def hands_waiting(page, url: str, number: int) -> Race:
+    """Two phones open URL (a table's phone page); the first enters hands NUMBER (E-W,
+    four tricks; its request hangs: a slow service) and NUMBER + 1 (E-W, one trick; waiting
+    behind it, never sent). The sheet's poll still gets through."""
+    first, second = open_two_phones(page, url)
+    first.set_default_timeout(10_000)
+    race = Race(first, second)
+
+    def handle(route):
+        if not race.held:
+            race.held.append(route)
+            return
+        route.continue_()
+
+    first.route(HAND, handle)
+    first.on("response", lambda r: race.statuses.append(r.status) if HAND.search(r.url) else None)
+    enter_hand(first, makers="EW", tricks=4)
+    race.queue.filter(has_text=f"Not sent yet: 1 hand waiting (hand {number})").wait_for()
+    first.wait_for_timeout(1_600)  # past the double-tap guard's 1.5 s: a second hand
+    enter_hand(first, makers="EW", tricks=1)
+    waiting = f"Not sent yet: 2 hands waiting (hand {number}, hand {number + 1})"
+    race.queue.filter(has_text=waiting).wait_for()
+    assert race.since.count() == 0
+    return race
+
+
+def recorded_since(page, url: str, number: int) -> Race:
+    """Hands NUMBER and NUMBER + 1 waiting on the first phone (`hands_waiting`), the second
+    records both numbers (N-S, three tricks, then five). Returns once the first phone says
+    hand NUMBER + 1 is on the sheet already, nothing answered it yet."""
+    race = hands_waiting(page, url, number)
+    second = race.second
+    notice = second.get_by_test_id("phone-notice")
+    enter_hand(second, makers="NS", tricks=3)
+    notice.filter(has_text=f"Hand {number} recorded.").wait_for()
+    enter_hand(second, makers="NS", tricks=5)
+    notice.filter(has_text=f"Hand {number + 1} recorded.").wait_for()
+
+    # The first phone's poll shows them: its queue's line says so at once, before either
+    # of its hands goes.
+    race.since.filter(has_text=f"Hand {number + 1} is on the sheet already").wait_for()
+    assert race.statuses == []  # nothing answered yet
+    return race
