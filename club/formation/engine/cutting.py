@@ -35,8 +35,8 @@ class Cutting(StepBase):
         if not isinstance(cards, Mapping) or not cards:
             raise self.fail(
                 None,
-                "a cut needs the card each player cut, with his name, the card written rank "
-                "then suit (e.g. JS, 10H)",
+                "a cut needs each player's name with the card cut, the card written rank then "
+                "suit (e.g. JS, 10H)",
                 "cards",
             )
         cut = self.find_cut(cards)
@@ -170,7 +170,7 @@ class Cutting(StepBase):
             raise self.fail(
                 law,
                 "the cards exposed are given for each player who exposed more than one card "
-                "and cut again: his name, with the cards he exposed (e.g. JH JD)",
+                "and cut again: the player's name, with the cards exposed (e.g. JH JD)",
                 "exposed",
             )
         shown: dict[str, list[str]] = {}
@@ -184,7 +184,7 @@ class Cutting(StepBase):
                 raise self.fail(
                     law,
                     f"{player} must cut again only for exposing more than one card: list the "
-                    "cards he exposed, two or more",
+                    "cards exposed, two or more",
                     field,
                 )
             seen: list[Card] = []
@@ -318,7 +318,8 @@ class Cutting(StepBase):
         if table.choice:
             raise self.fail(
                 law,
-                f"{table.dealer} has made his choice at table {table.number} and must abide by it",
+                f"{table.dealer}, the dealer, has chosen at table {table.number} and must abide "
+                "by it",
                 "seat",
             )
         seat = self.event.get("seat", SEATS[0])
@@ -348,7 +349,7 @@ class Cutting(StepBase):
         table.choice = choice
         seats = ", ".join(f"{s} {p}" for s, p in zip(SEATS, table.playing, strict=True))
         extra = "".join(f"; {key}: {choice[key]}" for key in ("cards", "counters") if key in choice)
-        self.decide(law, f"{table.dealer}, the dealer, chooses his seat: {seats}{extra}")
+        self.decide(law, f"{table.dealer}, the dealer, chooses a seat: {seats}{extra}")
 
     # -- rubbers and cutting out (law 15, rulings T4-T5) ---------------------------------
 
@@ -357,8 +358,8 @@ class Cutting(StepBase):
         if not self.rules.partnership:
             raise self.fail(
                 self.cite("rubber"),
-                "Call-Ace has no rubbers: each player keeps his own score and settles at the end "
-                "of the sitting",
+                "Call-Ace has no rubbers: the players each keep their own score and settle at the "
+                "end of the sitting",
                 "type",
             )
         if not table.in_rubber:
@@ -386,7 +387,7 @@ class Cutting(StepBase):
         )
         if table.substitutes:
             booked = "; ".join(
-                f"{absent}'s rubber is booked to him although {sub} played it, and does not "
+                f"the rubber is booked to {absent} although {sub} played it, and does not "
                 f"count toward {sub}'s consecutive rubbers"
                 for absent, sub in table.substitutes.items()
             )

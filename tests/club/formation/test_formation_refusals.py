@@ -143,7 +143,7 @@ def test_law_20_a_player_at_one_table_cannot_claim_at_another():
     error = walk.refused("claim", player="Ann", table=2)
     assert error.law == "law 20 / ruling T8"
     # In words, not the log's key "(change_table)".
-    assert "to play at another he changes tables, and gives up his place at table 1" in (
+    assert "to play at another, Ann changes tables and gives up the place at table 1" in (
         error.message
     )
 
@@ -204,7 +204,7 @@ def test_law_20_cutting_into_another_table_gives_up_the_first():
     walk("change_table", player="Ivy", table=1)
     assert "Ivy" not in walk.table(2).members
     assert walk.table(1).claims == ["Ivy"]
-    assert walk.mentions("Ivy cuts into table 1 while belonging to table 2: he loses his right")
+    assert walk.mentions("Ivy cuts into table 1 while belonging to table 2: Ivy loses the right")
 
 
 def test_a_refused_change_of_table_leaves_the_player_where_he_was():
