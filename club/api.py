@@ -166,7 +166,8 @@ class MemberDetailView(APIView):
             member.delete()
         except ProtectedError as exc:
             raise UserError(
-                f"{member.name} has played at the club; his record is kept.", code="protected"
+                f"{member.name} has played at the club; the record of that play is kept.",
+                code="protected",
             ) from exc
         return Response(status=status.HTTP_204_NO_CONTENT)
 

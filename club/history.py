@@ -55,7 +55,7 @@ def describe(data: dict, *, automatic: bool = False, game: Game | None = None) -
     if kind == "claim":
         return f"{player} claims admission at table {table}"
     if kind == "withdraw":
-        return f"{player} withdraws his claim"
+        return f"{player} withdraws a claim"
     if kind == "rubber_end":
         after = " after its last hand" if automatic else ""
         return f"The rubber at table {table} ends{after}"
@@ -70,7 +70,7 @@ def describe(data: dict, *, automatic: bool = False, game: Game | None = None) -
     if kind == "announce":
         return f"{player} announces the desire to succeed at table {table} (ruling T13)"
     if kind == "dealer_choice":
-        return f"The dealer at table {table} chooses his seat (ruling T12)"
+        return f"The dealer at table {table} chooses a seat (ruling T12)"
     if kind == "break_up":
         return f"Table {table} breaks up"
     if kind == "hand":

@@ -109,7 +109,7 @@ def _not_known(username: str) -> UserError:
     return UserError(
         f"{quoted(username)} is no officer of your clubs: someone who has an account already types "
         "its password below to agree to be added; for someone new, give a password (and a "
-        "full name) to make his account.",
+        "full name) to make the account.",
         field="password",
     )
 

@@ -13,7 +13,7 @@ def rubber_reseat(*, rubber: Rubber, seats: dict[str, str]) -> Rubber:
     once made his selection, he must abide by it")."""
     if rubber.hand_count:
         raise UserError(
-            "The dealer chooses his seat before the first deal; this rubber has hands already.",
+            "The dealer chooses a seat before the first deal; this rubber has hands already.",
             field="seat",
             law="ruling T12",
         )

@@ -128,6 +128,8 @@ def _cut_entries(required: list[dict], error: dict | None) -> None:
     them all."""
     typed = (error or {}).get("typed") or {}
     field = (error or {}).get("field") or ""
+    # A cut refused for several cards at once (a bad one, others blank) marks each of them.
+    bad = {field, *((error or {}).get("fields") or {})}
     for item in required:
         if item["kind"] != "cut":
             continue
@@ -136,7 +138,7 @@ def _cut_entries(required: list[dict], error: dict | None) -> None:
                 "player": player,
                 "card": typed.get("cards", {}).get(player, ""),
                 "exposed": typed.get("exposed", {}).get(player, ""),
-                "bad_card": field == f"cards.{player}",
+                "bad_card": f"cards.{player}" in bad,
                 "bad_exposed": field.startswith(f"exposed.{player}"),
             }
             for player in item["players"]
@@ -382,6 +384,7 @@ def board_action(request, pk: int):
         error = board_refusal(exc, evening=evening, post=request.POST)
         if kind == "cut" and not request.POST.get("draw"):
             error["typed"] = _typed_cut(request.POST)
+            error["fields"] = getattr(exc, "fields", None) or {}
         if kind == "close":
             error["closing"] = True
         if getattr(exc, "code", None) == "near_duplicate":

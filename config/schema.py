@@ -81,6 +81,12 @@ ERROR = {
         "Conflict: a stale expected_version, a lock not granted in time (Retry-After), or "
         "a request with the same Idempotency-Key still running; retrying is safe."
     ),
+    # A write that takes no body (core.inputs.NoBodyInput): its 400s are about keys.
+    "400 no body": (
+        "Bad input: this takes no body, and a key sent in one, or a key of the query string "
+        "it does not read, is refused (error.code unknown_key, error.field the key, "
+        "error.message naming the keys it takes); so is a body that cannot be read as keys."
+    ),
     "415": "The body's Content-Type is not one the API reads (JSON, a form, multipart).",
     "422": "This Idempotency-Key was used with a different request (body or query string).",
     "429": "Too many requests; wait (Retry-After) and try again.",
@@ -119,7 +125,10 @@ class ErrorResponsesAutoSchema(AutoSchema):
             if responses.get(status, {}).get("content"):
                 continue  # the view documents this one itself
             # Absent, or named by the view without a body: the error shape, described.
+            described = ERROR[status]
+            if status == "400" and self.get_request_serializer() is None:
+                described = ERROR["400 no body"]
             responses[status] = self._get_response_for_code(
-                OpenApiResponse(ErrorOutput, description=ERROR[status]), status, direction=direction
+                OpenApiResponse(ErrorOutput, description=described), status, direction=direction
             )
         return responses

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.utils.dateparse import parse_datetime
@@ -183,6 +183,9 @@ UNKNOWN_KEY = "unknown_key"
 #: A key any body may carry besides its own: the CSRF token a browser's form sends (the API
 #: reads form encodings too, settings.REST_FRAMEWORK's parsers). It is never read as input.
 ANY_BODY_KEYS = frozenset({"csrfmiddlewaretoken"})
+#: A query key any write may carry besides its own: DRF's format override (`?format=json`,
+#: REST_FRAMEWORK's URL_FORMAT_OVERRIDE), which chooses the answer's renderer.
+ANY_QUERY_KEYS = frozenset({"format"})
 #: At most this much of an unknown key is repeated in the refusal (a key of a megabyte).
 _KEY_SHOWN = 40
 
@@ -292,16 +295,39 @@ class NoBodyInput(BodyInput):
     """The body of a write that takes none (a logout, a rubber's close, a member's
     removal, a progressive's bye...): any key in it is refused as a body's unknown key
     is, code "unknown_key", `field` the key, "this takes no body" in words, and nothing is
-    done. Sent no body, or only a browser form's CSRF token, the write goes ahead."""
+    done. Sent no body, or only a browser form's CSRF token, the write goes ahead. So is a
+    key of its query that it does not read (`?reasn=` for a taking back's `?reason=`):
+    it was ignored, the write done as if it had been read."""
 
     @classmethod
-    def refuse_any_key(cls, request) -> None:
+    def refuse_unknown_query_key(cls, request, query: Collection[str] = ()) -> None:
+        """Refuse the first key of the request's query string that the write does not read
+        (`query`, besides ANY_QUERY_KEYS): a UserError, 400, code "unknown_key", `field`
+        the key, the message naming the keys it takes, in words."""
+        known = set(query) | ANY_QUERY_KEYS
+        key = next((key for key in request.query_params if key not in known), None)
+        if key is None:
+            return
+        shown = str(key)[:_KEY_SHOWN]
+        takes = (
+            f"this takes {_listed([quoted(k) for k in sorted(query)])} in its query"
+            " (no other key is read)"
+            if query
+            else "this takes no query (nothing in it is read)"
+        )
+        raise UserError(
+            f"Unknown query key {quoted(str(key))}: {takes}.", field=shown, code=UNKNOWN_KEY
+        )
+
+    @classmethod
+    def refuse_any_key(cls, request, *, query: Collection[str] = ()) -> None:
         """Refuse the request's body (a UserError) before anything is written, when it has
         a key (400, code "unknown_key", `field` the key) or cannot be read as keys at all:
         a body of a type the API does not read (text/plain: 415) or JSON that is no object
         (an array, a string: 400), which were ignored as if read, the write done. The view
         calls it once it has found what the request is about. An empty body, whatever its
-        type, is no body."""
+        type, is no body. Then a key of the query string not in `query` (the keys the write
+        reads there, a taking back's `reason`) is refused the same way, naming the key."""
         from rest_framework.exceptions import ParseError, UnsupportedMediaType
 
         try:
@@ -325,6 +351,7 @@ class NoBodyInput(BodyInput):
                 field="body",
             )
         cls.check_keys(data)
+        cls.refuse_unknown_query_key(request, query)
 
 
 class BodyNotRead(UserError):

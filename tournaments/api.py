@@ -470,7 +470,9 @@ def _taken_back_schema(what: str, refusals: str):
             400: OpenApiResponse(
                 ErrorOutput,
                 description=f"{what} not taken back, nothing written, "
-                f"error.message saying why in words: no reason given; {refusals}",
+                f"error.message saying why in words: no reason given; {refusals} A key of "
+                "the query other than `reason` (a misspelt `reasn`), or any key in a body, "
+                "is refused with error.code `unknown_key`, error.field the key.",
             ),
         },
     )
@@ -479,7 +481,7 @@ def _taken_back_schema(what: str, refusals: str):
 def _reason(request) -> str:
     """A taking back's reason, from the query (a DELETE's body is not read): its service
     refuses it blank, too long or with a control character, in words."""
-    NoBodyInput.refuse_any_key(request)
+    NoBodyInput.refuse_any_key(request, query={"reason"})
     return request.query_params.get("reason", "")
 
 
@@ -549,7 +551,8 @@ class ResultsFinalView(APIView):
                 ErrorOutput, description="Not declared, nothing written, error.message saying "
                 "why in words (error.field `action`): a ladder; declared already; no number "
                 "of rounds planned and not ended; its last round not yet seated; a table of "
-                "the last round still playing, named.",
+                "the last round still playing, named. It takes no body and no query: a key "
+                "in either is refused with error.code `unknown_key`, error.field the key.",
             ),
         },
     )  # fmt: skip

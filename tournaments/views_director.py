@@ -318,7 +318,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
     """Carry out one button of the director's page; return what to tell him."""
     if action == "recalculate":
         services.standings_request_full(tournament_id=tournament.pk)
-        return "A full recalculation is asked for: its progress is below."
+        # No notice of its own: the progress part below the button says, live, that it is
+        # asked for, running, then done (a notice "asked for" stayed on once it was done).
+        return None
     if action == "seat":
         try:
             played = rounds.round_seat_next(

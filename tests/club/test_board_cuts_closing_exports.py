@@ -58,6 +58,56 @@ def test_one_bad_card_keeps_the_others_typed_and_marks_it(board, evening):
     assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
 
 
+# A bad card typed and the others left blank: the refusal names the bad card in words and the
+# cards missing, each by its field, at the board and at the API (law 11 / ruling T4: the four
+# cut for partners and deal; ruling T1: a card is written rank then suit).
+BAD_AND_BLANKS = (
+    "law 11 / ruling T4: Cora's card 'ZZ' is not a card: write the rank then the suit, "
+    "e.g. 'JS', '10H', 'AD' (ruling T1); no card is written for Ann, Bob and Dan, who must "
+    "cut for partners and deal too"
+)
+
+
+@pytest.mark.django_db
+def test_a_bad_card_and_blanks_are_refused_naming_every_one_on_the_board(board, evening):
+    four_to_cut(evening)
+    page = html.unescape(post(board, evening, type="cut", **{"card-Cora": "ZZ"}).content.decode())
+    assert "L" + BAD_AND_BLANKS[1:] in page  # the sentence begins with a capital
+    for name in ["Ann", "Bob", "Cora", "Dan"]:  # each card at fault is marked
+        assert re.search(rf'aria-label="Card cut by {name}" aria-invalid="true"', page), name
+    assert 'value="ZZ" aria-label="Card cut by Cora"' in page  # kept as typed
+    evening.refresh_from_db()
+    assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
+
+
+@pytest.mark.django_db
+def test_a_bad_card_and_blanks_are_refused_naming_every_one_at_the_api(
+    secretary_api, club, evening
+):
+    four_to_cut(evening)
+    answer = secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/events/",
+        {"type": "cut", "cards": {"Cora": "ZZ"}},
+        format="json",
+    )
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["message"] == BAD_AND_BLANKS
+    assert error["law"] == "law 11 / ruling T4"
+    assert error["field"] == "cards.Cora"
+    fields = error["details"]["fields"]
+    assert list(fields) == ["cards.Cora", "cards.Ann", "cards.Bob", "cards.Dan"]
+    assert fields["cards.Cora"] == [
+        "ruling T1: Cora's card 'ZZ' is not a card: write the rank then the suit, e.g. "
+        "'JS', '10H', 'AD'"
+    ]
+    assert fields["cards.Ann"] == [
+        "law 11 / ruling T4: no card is written for Ann, who must cut for partners and deal"
+    ]
+    evening.refresh_from_db()
+    assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
+
+
 @pytest.mark.django_db
 def test_exposed_cards_are_recorded_with_the_cut_from_the_board(board, evening):
     four_to_cut(evening)

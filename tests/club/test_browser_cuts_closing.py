@@ -66,3 +66,36 @@ def test_cut_form_dealers_choice_and_closing(browser_page, live_server, club, se
     page.goto(f"{live_server.url}/clubs/{club.slug}/")
     assert page.get_by_text("No table is playing just now.").count() == 1
     shot(page, "cuts-4-club-page")
+
+
+def test_a_bad_card_and_blanks_are_named_together_on_the_board(
+    browser_page, live_server, club, secretary
+):
+    """One card typed wrong and the other three left blank: the board names the bad card in
+    words (ruling T1) and the cards missing (law 11 / ruling T4), marks all four boxes, and
+    keeps the card typed; it used to say only that cards were missing. At 1280 px."""
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    log_in(page, live_server)
+    page.get_by_test_id("open-evening").click()
+    page.wait_for_url(re.compile(r"/secretary/evenings/\d+/$"))
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        page.fill("input[name=player]", name)
+        act(page, "arrive")
+    act(page, "form-table")
+    page.fill("input[name='card-Cora']", "zz")
+    act(page, "enter-cut")
+    said = page.get_by_test_id("refusal").inner_text()
+    assert "Cora's card 'ZZ' is not a card" in said and "(ruling T1)" in said, said
+    assert "no card is written for Ann, Bob and Dan" in said, said
+    assert "Law 11 / ruling T4" in said, said
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        box = page.locator(f"input[name='card-{name}']")
+        assert box.get_attribute("aria-invalid") == "true", name
+    assert page.input_value("input[name='card-Cora']") == "zz"  # kept as typed
+    shot(page, "cuts-bad-card-and-blanks-1280")
+    # Put right, the cut is made.
+    for name, card in {"Ann": "JS", "Bob": "AH", "Cora": "9H", "Dan": "9C"}.items():
+        page.fill(f"input[name='card-{name}']", card)
+    act(page, "enter-cut")
+    assert page.get_by_test_id("refusal").count() == 0

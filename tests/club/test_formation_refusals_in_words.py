@@ -167,7 +167,7 @@ def test_every_refusal_of_a_missing_or_ill_typed_field_is_in_words():
             {"type": "cut"},
             "cards",
             None,
-            "a cut needs the card each player cut, with his name",
+            "a cut needs each player's name with the card cut",
         ),
         (
             euchre_cut,
@@ -188,14 +188,14 @@ def test_every_refusal_of_a_missing_or_ill_typed_field_is_in_words():
             {"type": "depart", "player": "Ann"},
             "player",
             "law 19 / ruling T7",
-            "record first that he leaves table 1, then that he leaves the room",
+            "record first the leaving of table 1, then the leaving of the room",
         ),
         (
             euchre_rubber,
             {"type": "change_table", "player": "Ann", "table": "new"},
             "table",
             "law 20 / ruling T8",
-            "Ann leaves his table and cuts in as a candidate",
+            "Ann leaves table 1 and cuts in as a candidate",
         ),
         (
             euchre_rubber,

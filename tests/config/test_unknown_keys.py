@@ -211,6 +211,39 @@ def test_every_write_endpoint_without_a_body_refuses_a_body_key(world):
     _nothing_done(world)
 
 
+def test_every_write_endpoint_without_a_body_refuses_an_unknown_query_key(world):
+    """A write that takes no body reads no query either, but a taking back's `reason`: a
+    key of the query it does not read is refused as a body's unknown key is (400
+    `unknown_key`, `field` the key), and nothing is done. It was ignored and the write went
+    ahead (a logout sent `?not_a_key=1` logged out, 204). Its 400 says so in the schema."""
+    from club.models import Member
+
+    schema = _schema(world.client)
+    walked = []
+    for template, operations in schema["paths"].items():
+        for method in WRITES:
+            operation = operations.get(method)
+            if not operation or "requestBody" in operation:
+                continue
+            answer = getattr(world.client, method)(f"{_path(template, world)}?{UNKNOWN}=1")
+            error = _refused_naming(answer, UNKNOWN)
+            assert error["message"].startswith(f"Unknown query key '{UNKNOWN}': this takes"), (
+                template,
+                error,
+            )
+            described = operation["responses"]["400"]["description"]
+            assert "unknown_key" in described, (template, described)
+            walked.append(f"{method.upper()} {template}")
+    assert "POST /api/v1/auth/logout/" in walked
+    assert "DELETE /api/v1/clubs/{slug}/tournaments/{tslug}/end/" in walked
+    # Nothing was done: the token still logs in, and Ann is still a member.
+    assert world.client.get("/api/v1/me/").status_code == 200
+    assert Member.objects.filter(pk=world.members["Ann"].pk).exists()
+    # DRF's format override is read (it chooses the renderer): no unknown key.
+    answer = world.client.post("/api/v1/auth/logout/?format=json")
+    assert answer.status_code == 204, answer.content
+
+
 # A body a write that takes none cannot read: of a type the API does not read, or JSON
 # that is no object of keys.
 _UNREAD_BODIES = [

@@ -280,3 +280,37 @@ def test_a_euchre_ladder_offers_and_takes_only_euchre_evenings(
         "Every evening of the club played under Euchre (Somerset Club laws, 1888) is counted."
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_page_says_the_recalculation_is_done_once_it_is(
+    browser_page, live_server, club, secretary, ladder
+):
+    """The words about a full recalculation follow its progress, polled live: "asked for"
+    while it waits, "done" once done, and nothing left saying it is still asked for (a
+    notice "A full recalculation is asked for: its progress is below." stayed on beside
+    "Done")."""
+    from django.core.cache import cache
+
+    from tournaments import services
+
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    log_in(page, live_server)
+    # Asked for and not started yet, as services.standings_request_full leaves it.
+    cache.set(services.PROGRESS_KEY.format(ladder.pk), {"state": "queued", "percent": 0}, 60)
+    page.goto(f"{live_server.url}/secretary/tournaments/{ladder.pk}/")
+    words = page.get_by_test_id("progress-words")
+    assert "A full recalculation is asked for: waiting to start" in words.inner_text()
+    services.standings_full_recalculation(tournament_id=ladder.pk)  # what the worker does
+    page.wait_for_function(
+        "document.querySelector('#progress').innerText.includes('Done')", timeout=8000
+    )
+    assert "asked for" not in page.locator("#director").inner_text()
+
+    # The button: the recalculation runs at once here (tasks in-process), and the answer
+    # says it is done, with nothing saying it is only asked for.
+    press(page, "recalculate")
+    shown = page.locator("#director").inner_text()
+    assert "Done: the standings are up to date." in shown
+    assert "asked for" not in shown and "its progress is below" not in shown
+    shot(page, "director-recalculation-done-1280")

@@ -370,8 +370,8 @@ def test_a_rotation_of_too_many_players_is_told_to_have_some_sit_round_one_out(d
     answer = post(directing, tournament, action="seat")
     assert answer.status_code == 400
     assert (
-        "and 33 are present for round 1: 1 of them must sit round 1 out at his own request "
-        "(a bye), or leave, before it is seated; one sitting it out plays from round 2, "
+        "and 33 are present for round 1: 1 of them must ask to sit round 1 out (a bye), or "
+        "leave, before it is seated; one sitting it out plays from round 2, "
         "placed as an arrival"
     ) in words(answer)
     # He does as it says: one sits round 1 out, and plays from round 2.

@@ -181,7 +181,7 @@ def test_the_next_round_seated_the_same_link_shows_and_records_its_new_rubber(
     play_out(round_one)
     page = page_of(client.get(f"/p/{token}/"))
     assert "Every table" not in page and "(still playing" not in page
-    assert "Wait for the director to seat round 2, and move as he calls you." in page
+    assert "Wait for the director to seat round 2, and move when the director calls you." in page
     rounds.round_seat_next(tournament_id=round_one.pk, user=director)
     table = at_table(round_one, round_number=2)
     seats = round_one.rounds.get(number=2).seating["tables"][0]["seats"]

@@ -137,3 +137,30 @@ def test_the_api_takes_back_the_declaration_then_the_ending(ended, director, oth
     assert reopened.status_code == 200 and reopened.json()["ended_after_round"] is None
     if connection.vendor == "postgresql":
         assert [c.get("reason") for c in history(ended)[-2:]] == ["wrong score", "ended early"]
+
+
+def test_a_misspelt_query_key_of_a_taking_back_is_refused_and_nothing_is_taken_back(
+    ended, director
+):
+    """`DELETE .../end/?reason=...&reasn=x`: the misspelt key was ignored and the ending
+    taken back as if it had been read. Now it is refused as a body's unknown key is
+    (code `unknown_key`, field the key, the keys taken named), and nothing is done."""
+    from tests.conftest import token_client
+
+    from .test_tournament_end import api_url
+
+    api = token_client(director)
+    answer = api.delete(api_url(ended, "end") + "?reason=ended+early&reasn=x")
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert (error["code"], error["field"]) == ("unknown_key", "reasn")
+    assert error["message"] == (
+        "Unknown query key 'reasn': this takes 'reason' in its query (no other key is read)."
+    )
+    ended.refresh_from_db()
+    assert ended.ended_after_round == 1  # still ended
+    # Sent as it should be, it is taken back.
+    answer = api.delete(api_url(ended, "end") + "?reason=ended+early")
+    assert answer.status_code == 200, answer.content
+    ended.refresh_from_db()
+    assert ended.ended_after_round is None

@@ -64,10 +64,10 @@ def _chart_for(player_count: int, *, round_one: bool = False) -> Chart:
         )
     over = player_count - MAX_PLAYERS
     raise MovementError(
-        f"{rule}, and {player_count} are present for round 1: {over} of them must sit round "
-        f"1 out at {'their' if over > 1 else 'his'} own request (a bye), or leave, before it "
-        "is seated; one sitting it out plays from round 2, placed as an arrival (the "
-        "movement is chosen when the tournament is created and is not changed)"
+        f"{rule}, and {player_count} are present for round 1: {over} of them must ask to sit "
+        "round 1 out (a bye), or leave, before it is seated; one sitting it out plays from "
+        "round 2, placed as an arrival (the movement is chosen when the tournament is created "
+        "and is not changed)"
     )
 
 

@@ -67,7 +67,7 @@ class Claims(StepBase):
         self.decide(
             law,
             f"{player} announces the desire to succeed any player who retires from table "
-            f"{table.number}; he is {_ORDINAL.get(place, f'number {place}')} in line for "
+            f"{table.number}; {player} is {_ORDINAL.get(place, f'number {place}')} in line for "
             "a vacancy there",
         )
 
@@ -80,14 +80,14 @@ class Claims(StepBase):
                 other.announced.remove(player)
                 self.decide(
                     self.cite("announce"),
-                    f"{player} withdraws his announcement at table {other.number}",
+                    f"{player} withdraws the announcement at table {other.number}",
                 )
             return
         if table is None:
             raise self.fail(self.cite("claim"), f"{player} has no claim to withdraw", "player")
         self.free_for_a_seat(player, "player", claim_at=table)
         table.claims.remove(player)
-        self.decide(self.cite("claim"), f"{player} withdraws his claim at table {table.number}")
+        self.decide(self.cite("claim"), f"{player} withdraws the claim at table {table.number}")
 
     def has_prior_right(self, player: str, table: Table) -> bool:
         """Law 21's players of a broken-up table, and (T8, Bridge) a player returning to the
@@ -123,8 +123,8 @@ class Claims(StepBase):
             raise self.fail(
                 self.cite("claim"),
                 f"{player} claims admission at table {table.number} after its players began to "
-                "cut: a claim must be declared before any of them cuts a card; he may claim "
-                "once the rubber is under way",
+                f"cut: a claim must be declared before any of them cuts a card; {player} may "
+                "claim once the rubber is under way",
                 "table",
             )
         prior = self.has_prior_right(player, table)

@@ -10,6 +10,7 @@ from core.quoted import quoted
 
 from .. import ranking
 from ..cards import Card, pack_for, parse_card, precedence
+from ..errors import FormationError
 from ..rules import EUCHRE
 from ..state import SEATS, PendingCut, Table
 from .step import StepBase
@@ -35,12 +36,13 @@ class Cutting(StepBase):
         if not isinstance(cards, Mapping) or not cards:
             raise self.fail(
                 None,
-                "a cut needs the card each player cut, with his name, the card written rank "
-                "then suit (e.g. JS, 10H)",
+                "a cut needs each player's name with the card cut, the card written rank then "
+                "suit (e.g. JS, 10H)",
                 "cards",
             )
         cut = self.find_cut(cards)
         law = purpose_cite(self.rules, cut.purpose)
+        self.check_cards(cut, cards, pack_for(state.rule_set))
         parsed = self.parse_cards(cards, pack_for(state.rule_set))
         exposed = self.parse_exposed(cards, pack_for(state.rule_set))
         record = {player: str(parsed[player]) for player in cards}
@@ -109,6 +111,10 @@ class Cutting(StepBase):
                 (c for c in cuts if set(c.cutters) == players),
                 None,
             )
+            # Some cards left blank: the one cut waiting whose cutters include all named.
+            within = [c for c in cuts if players <= set(c.cutters)]
+            if cut is None and len(within) == 1:
+                cut = within[0]
             if cut is None:
                 if len(cuts) != 1:
                     raise self.fail(
@@ -117,14 +123,84 @@ class Cutting(StepBase):
                         "cards",
                     )
                 cut = cuts[0]
-        if set(cut.cutters) != players or len(cut.cutters) != len(cards):
-            raise self.fail(
-                purpose_cite(self.rules, cut.purpose),
-                f"{names(cut.cutters)} must cut {PURPOSE_TEXT[cut.purpose]}, and only they: "
-                f"cards were given for {names(list(cards))}",
-                "cards",
-            )
         return cut
+
+    def check_cards(self, cut: PendingCut, cards: Mapping[str, Any], pack: Sequence[Card]):
+        """Refuse a cut's cards naming every problem at once, each with its field: a card
+        that is no card (ruling T1), not in the pack or cut twice, a cutter whose card is
+        missing, a card for one who does not cut. A secretary who typed one bad card and
+        left the others blank is told of the bad card too, not only of the blanks."""
+        problems: list[tuple[str, str, str | None]] = []  # (field, words, law)
+        seen: dict[Card, str] = {}
+        for player, text in cards.items():
+            field = f"cards.{player}"
+            if player not in cut.cutters:
+                continue  # said below, with the others who do not cut
+            try:
+                card = parse_card(text, field=field)
+            except FormationError:
+                problems.append(
+                    (
+                        field,
+                        f"{player}'s card {quoted(text)} is not a card: write the rank then "
+                        "the suit, e.g. 'JS', '10H', 'AD'",
+                        "ruling T1",
+                    )
+                )
+                continue
+            if card not in pack:
+                problems.append(
+                    (
+                        field,
+                        f"{player}'s {card} is not in the {len(pack)}-card {self.rules.game} pack",
+                        self.cite("cards"),
+                    )
+                )
+            elif card in seen:
+                problems.append(
+                    (
+                        field,
+                        f"{seen[card]} and {player} cannot both cut {card}: every one cuts from "
+                        "the same pack",
+                        self.cite("same_pack"),
+                    )
+                )
+            else:
+                seen[card] = player
+        purpose = purpose_cite(self.rules, cut.purpose)
+        what = PURPOSE_TEXT[cut.purpose]
+        missing = [player for player in cut.cutters if player not in cards]
+        extra = [player for player in cards if player not in cut.cutters]
+        # Each card's problem in words with its own law; then the cards missing, and the
+        # cards of players who do not cut, under the cut's law.
+        said = [words if law == purpose else f"{words} ({law})" for _, words, law in problems]
+        if missing:
+            said.append(f"no card is written for {names(missing)}, who must cut {what} too")
+        if extra:
+            said.append(
+                f"{names(extra)} {'does' if len(extra) == 1 else 'do'} not cut {what}: only "
+                f"{names(cut.cutters)} do"
+            )
+        problems += [
+            (f"cards.{player}", f"no card is written for {player}, who must cut {what}", purpose)
+            for player in missing
+        ]
+        problems += [
+            (f"cards.{player}", f"{player} does not cut {what}", purpose) for player in extra
+        ]
+        if not problems:
+            return
+        if len(problems) == 1:
+            field, words, law = problems[0]
+            if missing or extra:  # said as one of the cut's cutters
+                words = said[0]
+            raise self.fail(law, words, field)
+        fields: dict[str, list[str]] = {}
+        for field, words, law in problems:
+            fields.setdefault(field, []).append(f"{law}: {words}" if law else words)
+        error = self.fail(purpose, "; ".join(said), problems[0][0])
+        error.fields = fields
+        raise error
 
     def cuts_waiting(self) -> str:
         """The cuts waiting to be made, in words: "Ann and Bob cut for partners and deal
@@ -170,7 +246,7 @@ class Cutting(StepBase):
             raise self.fail(
                 law,
                 "the cards exposed are given for each player who exposed more than one card "
-                "and cut again: his name, with the cards he exposed (e.g. JH JD)",
+                "and cut again: the player's name, with the cards exposed (e.g. JH JD)",
                 "exposed",
             )
         shown: dict[str, list[str]] = {}
@@ -184,7 +260,7 @@ class Cutting(StepBase):
                 raise self.fail(
                     law,
                     f"{player} must cut again only for exposing more than one card: list the "
-                    "cards he exposed, two or more",
+                    "cards exposed, two or more",
                     field,
                 )
             seen: list[Card] = []
@@ -318,7 +394,8 @@ class Cutting(StepBase):
         if table.choice:
             raise self.fail(
                 law,
-                f"{table.dealer} has made his choice at table {table.number} and must abide by it",
+                f"{table.dealer}, the dealer, has chosen at table {table.number} and must abide "
+                "by it",
                 "seat",
             )
         seat = self.event.get("seat", SEATS[0])
@@ -348,7 +425,7 @@ class Cutting(StepBase):
         table.choice = choice
         seats = ", ".join(f"{s} {p}" for s, p in zip(SEATS, table.playing, strict=True))
         extra = "".join(f"; {key}: {choice[key]}" for key in ("cards", "counters") if key in choice)
-        self.decide(law, f"{table.dealer}, the dealer, chooses his seat: {seats}{extra}")
+        self.decide(law, f"{table.dealer}, the dealer, chooses a seat: {seats}{extra}")
 
     # -- rubbers and cutting out (law 15, rulings T4-T5) ---------------------------------
 
@@ -357,8 +434,8 @@ class Cutting(StepBase):
         if not self.rules.partnership:
             raise self.fail(
                 self.cite("rubber"),
-                "Call-Ace has no rubbers: each player keeps his own score and settles at the end "
-                "of the sitting",
+                "Call-Ace has no rubbers: the players each keep their own score and settle at the "
+                "end of the sitting",
                 "type",
             )
         if not table.in_rubber:
@@ -386,7 +463,7 @@ class Cutting(StepBase):
         )
         if table.substitutes:
             booked = "; ".join(
-                f"{absent}'s rubber is booked to him although {sub} played it, and does not "
+                f"the rubber is booked to {absent} although {sub} played it, and does not "
                 f"count toward {sub}'s consecutive rubbers"
                 for absent, sub in table.substitutes.items()
             )

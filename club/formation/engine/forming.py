@@ -29,7 +29,7 @@ class Forming(StepBase):
             raise self.fail(self.cite("candidates"), f"{player} is already in the room", "player")
         self.state.present.append(player)
         later = (
-            "; the cut to form a table has begun without him and he waits for the next"
+            f"; the cut to form a table has begun without {player}, who waits for the next"
             if any(cut.id == FORM_CUT for cut in self.state.pending)
             else ""
         )
@@ -45,8 +45,8 @@ class Forming(StepBase):
         if (table := state.table_of(player)) is not None:
             raise self.fail(
                 self.cite("leave"),
-                f"{player} belongs to table {table.number}: record first that he leaves table "
-                f"{table.number}, then that he leaves the room",
+                f"{player} belongs to table {table.number}: record first the leaving of table "
+                f"{table.number}, then the leaving of the room",
                 "player",
             )
         claimed = state.claim_of(player)
@@ -127,7 +127,7 @@ class Forming(StepBase):
         # the seven with precedence play: law 17's fresh candidates first, then by arrival.
         most = self.rules.most_members
         players, rest = ordered[:most], ordered[most:]
-        text = f"{names(players)} form a Call-Ace table, each for himself; seats are not cut"
+        text = f"{names(players)} form a Call-Ace table, each playing alone; seats are not cut"
         if rest:
             left = verb(rest, "remains a candidate", "remain candidates")
             text += f"; seven at most play, so {left}"

@@ -59,8 +59,8 @@ class Leaving(StepBase):
         if table.in_rubber:
             raise self.fail(
                 self.cite("substitute"),
-                f"{player} is playing a rubber at table {table.number}: he may appoint a "
-                "substitute with the consent of the other three, or leave when it ends",
+                f"{player} is playing a rubber at table {table.number}: a substitute may be "
+                "appointed with the consent of the other three, or the player leaves when it ends",
                 "player",
             )
         # Reading T7: law 19 when a table of six loses, between rubbers, a player who has
@@ -73,7 +73,7 @@ class Leaving(StepBase):
         self.decide(
             self.cite("leave"),
             f"{player} leaves table {table.number}"
-            + (" after only one of his two consecutive rubbers at a full table" if law19 else ""),
+            + (" after only one of two consecutive rubbers at a full table" if law19 else ""),
         )
         self.fill_place(table, player, law19=law19, keep=keep)
         self.admit_announcer(table, keep=[player, *keep])
@@ -168,8 +168,8 @@ class Leaving(StepBase):
         if current is None:
             raise self.fail(
                 self.cite("change"),
-                f"{player} belongs to no table: a candidate claims admission at the table he "
-                "wants instead",
+                f"{player} belongs to no table: a candidate claims admission at the table wanted "
+                "instead",
                 "player",
             )
         if self.event.get("table") == "new":
@@ -184,17 +184,17 @@ class Leaving(StepBase):
         if state.reentry.get(player) == table.number:
             self.decide(
                 self.cite("change"),
-                f"{player} returns to table {table.number} under his right of re-entry; his "
-                f"place at table {current.number} can be filled",
+                f"{player} returns to table {table.number} under a right of re-entry; the "
+                f"place left at table {current.number} can be filled",
             )
         else:
             lost = state.reentry.pop(player, None)
             self.decide(
                 self.cite("change"),
                 f"{player} cuts into table {table.number} while belonging to table "
-                f"{current.number}: he loses his right of re-entry there"
+                f"{current.number}: {player} loses the right of re-entry there"
                 + (f" and at table {lost}" if lost is not None else "")
-                + ", and takes his chance as a fresh candidate",
+                + ", and takes a chance as a fresh candidate",
             )
         # A claim refused here raises, and apply() then discards the leaving too.
         self.lodge_claim(player, table)
@@ -210,8 +210,8 @@ class Leaving(StepBase):
             raise self.fail(
                 law,
                 "only the Bridge laws keep the right of re-entry of a player who makes up a "
-                f"fresh table; at {self.rules.game}, {player} leaves his table and cuts in as "
-                "a candidate",
+                f"fresh table; at {self.rules.game}, {player} leaves table {current.number} and "
+                "cuts in as a candidate",
                 "table",
             )
         if any(cut.id == FORM_CUT for cut in state.pending):
@@ -220,8 +220,8 @@ class Leaving(StepBase):
         if len(others) != PARTNERSHIP_PLAYERS - 1:
             home = current.number
             rule = (
-                f"{player} keeps his right of re-entry into table {home} only when he makes up "
-                "a fresh table with exactly three free candidates"
+                f"{player} keeps the right of re-entry into table {home} only by making up a "
+                "fresh table with exactly three free candidates"
             )
             if len(others) < PARTNERSHIP_PLAYERS - 1:
                 free = (
@@ -230,30 +230,31 @@ class Leaving(StepBase):
                     else f"only {verb(others, 'is', 'are')} free"
                 )
                 what = (
-                    f"wait until three are free, or let him leave table {home} and cut in as "
-                    "a candidate, giving the right up"
+                    f"wait until three are free, or let {player} leave table {home} and cut in "
+                    "as a candidate, giving the right up"
                 )
             else:
-                free = f"{count(len(others), 'candidate')} are free, enough for a table without him"
+                free = (
+                    f"{count(len(others), 'candidate')} are free, enough for a table without "
+                    f"{player}"
+                )
                 what = (
-                    f"let them form a fresh table by cutting, or let him leave table {home} "
+                    f"let them form a fresh table by cutting, or let {player} leave table {home} "
                     "and cut with them, giving the right up"
                 )
             raise self.fail(law, f"{free}; {rule}: {what}", "table")
         will_return = self.event.get("will_return", False)
         if not isinstance(will_return, bool):
-            raise self.fail(
-                law, f"whether {player} says he will return is yes or no", "will_return"
-            )
+            raise self.fail(law, f"whether {player} will return is yes or no", "will_return")
         self.leave_table(current, player, keep=others)
         four = [p for p in state.present if p in others or p == player]
         if will_return:
             said = (
-                f"says that he will return, and keeps his right of re-entry into table "
-                f"{current.number}; his place at the fresh table is filled when he does"
+                f"signifies the intention of returning to table {current.number}, keeping the "
+                "right of re-entry there; the place at the fresh table is filled on the return"
             )
         else:
-            said = f"does not say that he will return, and gives up table {current.number}"
+            said = f"signifies no intention of returning, and gives up table {current.number}"
         self.decide(law, f"{player} enables {names(others)} to form a fresh table and {said}")
         self.create_table(four, [])
         if will_return:

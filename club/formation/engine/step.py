@@ -79,8 +79,8 @@ class StepBase:
             raise self.fail(
                 self.cite("change"),
                 f"{player} belongs to table {table.number}; a player belongs to one table at a "
-                f"time: to play at another he changes tables, and gives up his place at table "
-                f"{table.number}",
+                f"time: to play at another, {player} changes tables and gives up the place at "
+                f"table {table.number}",
                 field,
             )
         if (table := state.substituting_at(player)) is not None:

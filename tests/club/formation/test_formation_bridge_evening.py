@@ -111,8 +111,8 @@ def test_ruling_t8_a_player_who_enables_three_candidates_keeps_his_right_of_reen
     assert "Flo" not in walk.table(1).members
     assert walk.must_cut(2) == ["Deb", "Flo", "Hes", "Ian"]
     assert walk.mentions(
-        "Flo enables Deb, Hes and Ian to form a fresh table and says that he will return, and "
-        "keeps his right of re-entry"
+        "Flo enables Deb, Hes and Ian to form a fresh table and signifies the intention of "
+        "returning to table 1, keeping the right of re-entry there"
     )
 
 
@@ -121,21 +121,21 @@ def test_ruling_t8_the_exception_needs_exactly_three_candidates():
     walk.arrive("Hes")
     error = walk.refused("change_table", player="Flo", table="new")
     assert error.law == "Bridge laws, Rights of Entry / ruling T8"
-    # It says what to do, not only "1 candidate free: Flo keeps his right of re-entry only
-    # when he enables three candidates to form a fresh table".
+    # It says what to do, not only "1 candidate free: Flo keeps the right of re-entry only
+    # when enabling three candidates to form a fresh table".
     table = walk.state.table_of("Flo").number
     assert error.message == (
-        f"{error.law}: only Deb and Hes are free; Flo keeps his right of re-entry into "
-        f"table {table} only when he makes up a fresh table with exactly three free "
-        f"candidates: wait until three are free, or let him leave table {table} and cut in "
+        f"{error.law}: only Deb and Hes are free; Flo keeps the right of re-entry into "
+        f"table {table} only by making up a fresh table with exactly three free "
+        f"candidates: wait until three are free, or let Flo leave table {table} and cut in "
         "as a candidate, giving the right up"
     )
     walk.arrive("Ida", "Jo")
     error = walk.refused("change_table", player="Flo", table="new")
     assert error.message.endswith(
-        "4 candidates are free, enough for a table without him; Flo keeps his right of "
-        f"re-entry into table {table} only when he makes up a fresh table with exactly three "
-        f"free candidates: let them form a fresh table by cutting, or let him leave table "
+        "4 candidates are free, enough for a table without Flo; Flo keeps the right of "
+        f"re-entry into table {table} only by making up a fresh table with exactly three "
+        f"free candidates: let them form a fresh table by cutting, or let Flo leave table "
         f"{table} and cut with them, giving the right up"
     )
 
@@ -150,7 +150,7 @@ def test_ruling_t8_returning_his_place_at_the_new_table_can_be_filled():
     walk = returned()
     assert walk.table(1).claims == ["Flo"]
     assert sorted(walk.table(2).playing) == ["Deb", "Hes", "Ian"]
-    assert walk.mentions("Flo returns to table 1 under his right of re-entry")
+    assert walk.mentions("Flo returns to table 1 under a right of re-entry")
     seat = next(item for item in required(walk.state) if item["kind"] == "seat")
     assert (seat["table"], seat["places"]) == (2, 1)
 

@@ -26,7 +26,7 @@ def test_ruling_t2_a_later_arrival_waits_for_the_next_cut():
     walk.arrive("Ann", "Bob", "Cat", "Dan", "Eve")
     walk("form_table")
     walk("arrive", player="Fay")
-    assert walk.mentions("the cut to form a table has begun without him")
+    assert walk.mentions("the cut to form a table has begun without Fay, who waits for the next")
     walk.refused(
         "cut",
         cards={"Ann": "JS", "Bob": "AS", "Cat": "KS", "Dan": "QS", "Eve": "9S", "Fay": "8S"},

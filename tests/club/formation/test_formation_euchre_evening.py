@@ -214,7 +214,7 @@ def test_ruling_t6_the_substitutes_rubber_is_booked_to_the_absent_player():
     # Law 17: at Euchre, one who has played at a table has lost his prior right.
     assert "Gus" in walk.state.belonged
     walk("rubber_end", table=1)
-    assert walk.mentions("Cat's rubber is booked to him although Gus played it")
+    assert walk.mentions("the rubber is booked to Cat although Gus played it")
     assert walk.consecutive(1) == {"Ann": 0, "Bob": 0, "Cat": 1, "Dan": 1, "Eve": 0, "Fay": 0}
     assert walk.table(1).members["Cat"].rubbers == 2
     assert "Gus" not in walk.table(1).members

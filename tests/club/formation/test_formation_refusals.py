@@ -42,10 +42,41 @@ def test_cut_cards_must_be_exactly_those_of_the_players_who_must_cut():
     walk("form_table")
     error = walk.refused("cut", cards={"Ann": "JS", "Bob": "AS", "Cat": "KS"})
     assert error.law == "law 11 / ruling T4"
-    assert error.field == "cards"
-    assert "Ann, Bob, Cat and Dan must cut for partners and deal" in error.message
+    assert error.field == "cards.Dan"  # the card missing, by its field
+    assert "no card is written for Dan, who must cut for partners and deal too" in error.message
     walk.arrive("Eve")
-    walk.refused("cut", cards={"Ann": "JS", "Bob": "AS", "Cat": "KS", "Dan": "QS", "Eve": "7S"})
+    error = walk.refused(
+        "cut", cards={"Ann": "JS", "Bob": "AS", "Cat": "KS", "Dan": "QS", "Eve": "7S"}
+    )
+    assert error.field == "cards.Eve"
+    assert "Eve does not cut for partners and deal: only Ann, Bob, Cat and Dan do" in (
+        error.message
+    )
+
+
+def test_a_cut_with_a_bad_card_and_blanks_names_every_problem_at_once():
+    """One card that is no card and the others left blank: the refusal names the bad card
+    in words (ruling T1) and the cards missing, each by its field, not only the blanks
+    (law 11 / ruling T4: the four cut for partners and deal)."""
+    walk = Walk(EUCHRE)
+    walk.arrive("Ann", "Bob", "Cat", "Dan")
+    walk("form_table")
+    error = walk.refused("cut", cards={"Ann": "ZZ"})
+    assert error.law == "law 11 / ruling T4"
+    assert error.message == (
+        "law 11 / ruling T4: Ann's card 'ZZ' is not a card: write the rank then the suit, "
+        "e.g. 'JS', '10H', 'AD' (ruling T1); no card is written for Bob, Cat and Dan, who "
+        "must cut for partners and deal too"
+    )
+    assert error.field == "cards.Ann"
+    assert list(error.fields) == ["cards.Ann", "cards.Bob", "cards.Cat", "cards.Dan"]
+    assert error.fields["cards.Ann"][0].startswith("ruling T1: Ann's card 'ZZ' is not a card")
+    assert error.details == {"fields": error.fields}
+    # Two bad cards, all four given: both named (law 8: no six in the Euchre pack).
+    error = walk.refused("cut", cards={"Ann": "ZZ", "Bob": "6S", "Cat": "KS", "Dan": "QS"})
+    assert "Ann's card 'ZZ' is not a card" in error.message
+    assert "Bob's 6S is not in the 32-card Euchre pack (law 8" in error.message
+    assert list(error.fields) == ["cards.Ann", "cards.Bob"]
 
 
 def test_law_9_two_players_cannot_cut_the_same_card():
@@ -143,7 +174,7 @@ def test_law_20_a_player_at_one_table_cannot_claim_at_another():
     error = walk.refused("claim", player="Ann", table=2)
     assert error.law == "law 20 / ruling T8"
     # In words, not the log's key "(change_table)".
-    assert "to play at another he changes tables, and gives up his place at table 1" in (
+    assert "to play at another, Ann changes tables and gives up the place at table 1" in (
         error.message
     )
 
@@ -204,7 +235,7 @@ def test_law_20_cutting_into_another_table_gives_up_the_first():
     walk("change_table", player="Ivy", table=1)
     assert "Ivy" not in walk.table(2).members
     assert walk.table(1).claims == ["Ivy"]
-    assert walk.mentions("Ivy cuts into table 1 while belonging to table 2: he loses his right")
+    assert walk.mentions("Ivy cuts into table 1 while belonging to table 2: Ivy loses the right")
 
 
 def test_a_refused_change_of_table_leaves_the_player_where_he_was():

@@ -67,14 +67,17 @@ def made_up_fresh(*, will_return: bool | None) -> Walk:
 def test_ruling_t8_the_right_of_reentry_is_kept_only_if_he_says_he_will_return():
     walk = made_up_fresh(will_return=True)
     assert walk.state.reentry == {"Flo": 1}
-    assert walk.mentions("Bridge laws, Rights of Entry / ruling T8", "says that he will return")
+    assert walk.mentions(
+        "Bridge laws, Rights of Entry / ruling T8",
+        "signifies the intention of returning to table 1",
+    )
 
 
 def test_ruling_t8_not_saying_he_will_return_gives_up_the_first_table():
     walk = made_up_fresh(will_return=None)
     assert walk.state.reentry == {}
     assert sorted(walk.table(2).playing) == ["Deb", "Flo", "Hes", "Ian"]
-    assert walk.mentions("does not say that he will return, and gives up table 1")
+    assert walk.mentions("signifies no intention of returning, and gives up table 1")
     # Going back, he claims like any candidate: no prior right.
     walk("change_table", player="Flo", table=1)
     assert not walk.mentions("with the prior right")
@@ -94,7 +97,7 @@ def test_ruling_t8_returning_his_place_at_the_new_table_is_filled():
     walk.arrive("Jon")
     walk("claim", player="Jon", table=2)  # waits for table 2's first rubber
     walk("change_table", player="Flo", table=1)
-    assert walk.mentions("Flo returns to table 1 under his right of re-entry")
+    assert walk.mentions("Flo returns to table 1 under a right of re-entry")
     assert "Jon" in walk.table(2).playing  # the first claimant takes Flo's place
     assert walk.table(1).claims == ["Flo"]
 
@@ -179,7 +182,7 @@ def test_ruling_t12_the_secretary_records_the_dealers_choice_and_he_abides_by_it
     assert table.seats == {"N": "Dan", "E": "Ann", "S": "Cat", "W": "Bob"}
     assert table.dealer == "Ann"
     assert table.choice == {"seat": "E", "cards": "the red pack", "counters": "the ivory set"}
-    assert walk.mentions("law 11 / ruling T12: Ann, the dealer, chooses his seat")
+    assert walk.mentions("law 11 / ruling T12: Ann, the dealer, chooses a seat")
     error = walk.refused("dealer_choice", table=1, seat="S")
     assert error.law == "law 11 / ruling T12"
     assert "abide" in error.message

@@ -207,7 +207,7 @@ def test_round_one_short_of_or_over_the_charts_says_what_the_director_can_do():
     )
     with pytest.raises(MovementError) as over:
         ROTATION.seat_round(round_number=1, players=players(34), previous=[], rng=random.Random(0))
-    assert "34 are present for round 1: 2 of them must sit round 1 out at their own request" in (
+    assert "34 are present for round 1: 2 of them must ask to sit round 1 out (a bye)" in (
         str(over.value)
     )
     assert "progressive movement" not in str(short.value) + str(over.value)
