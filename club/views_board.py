@@ -201,6 +201,10 @@ def board(request, pk: int):
     evening = _managed_evening(request, pk)
     context = board_context(evening)
     context["reach"] = phone_links.board_reach(request)  # can phones open the QR codes?
+    # The printed board's note names the evening's sheet at the service's public address
+    # (PUBLIC_BASE_URL when set, as the cards and codes do), not the address this
+    # board was opened at, which behind a proxy may be an internal one.
+    context["public_base"] = phone_links.phone_base_url(request)
     return render(request, "club/board.html", context)
 
 

@@ -131,6 +131,18 @@ def test_the_apis_links_carry_the_address_the_cards_print(played, settings):
     assert fresh == {"number": 1, "link": f"https://club.example.org/t/{token}/"}
 
 
+def test_the_printed_boards_note_names_the_sheet_at_the_public_address(played, settings):
+    """The board's print note (where the evening's sheet is printed for the club's book)
+    gave the address the board was opened at: behind a proxy, an internal one."""
+    settings.PUBLIC_BASE_URL = "https://club.example.org"
+    board = Client()
+    board.force_login(played.secretary)
+    page = board.get(f"/secretary/evenings/{played.evening.pk}/").content.decode()
+    sheet = f"https://club.example.org/secretary/evenings/{played.evening.pk}/sheet/"
+    assert sheet in page
+    assert "http://testserver/secretary" not in page
+
+
 def test_a_fresh_link_from_the_board(played):
     old = played.table.token
     board = Client(enforce_csrf_checks=True)
