@@ -9,66 +9,10 @@ Screenshot in artifacts/screenshots/phone-stale-poll.png."""
 import pytest
 
 from tests.browser import PHONE, enter_hand, open_phone, shot
+from tests.phone_races import hold_a_poll, shows_the_hand_recorded
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-# Counts the sheet's polls whose answer the page has dealt with: an XMLHttpRequest's
-# `loadend` comes after htmx's own `load` handler, which swaps (or drops) the answer.
-COUNT_POLLS = """() => {
-  window.pollsAnswered = 0;
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (...args) {
-    this.addEventListener("loadend", () => {
-      if (this.status === 200) window.pollsAnswered += 1;
-    });
-    return send.apply(this, args);
-  };
-}"""
-
-
-def hold_a_poll(page, path: str):
-    """Route the page's polls of PATH (htmx's GETs of the page itself): the next one is
-    fetched from the service at once and its answer held; it is fetched in full (without
-    its If-None-Match), as a poll whose table had changed meanwhile is answered. The polls
-    after it are held unanswered, so that none brings the page up to date before the held
-    answer is dealt with. Returns a function that gives the page the held answer and
-    waits until the page has dealt with it."""
-    held = []
-
-    def handle(route):
-        request = route.request
-        if request.method != "GET" or request.headers.get("hx-request") != "true":
-            route.continue_()
-            return
-        if held:
-            return  # a later poll: never answered in this test
-        headers = {k: v for k, v in request.headers.items() if k != "if-none-match"}
-        held.append((route, route.fetch(headers=headers)))
-
-    page.evaluate(COUNT_POLLS)
-    page.route(lambda url: url.split("?")[0].endswith(path), handle)
-    while not held:
-        page.wait_for_timeout(50)
-
-    def release() -> None:
-        route, answer = held[0]
-        route.fulfill(response=answer)
-        page.wait_for_function("() => window.pollsAnswered === 1")
-
-    return release
-
-
-def shows_the_hand_recorded(page, *, number: int, tricks: str) -> None:
-    """The page shows hand NUMBER on its sheet (its tricks TRICKS), the form offers the
-    next: the page as the hand's answer left it."""
-    form = page.locator("form[data-kind=record]")
-    assert form.locator("input[name=expected_number]").input_value() == str(number + 1)
-    assert form.locator("[data-next-label]").inner_text() == str(number + 1)
-    assert page.locator("#table-live").get_attribute("data-next-number") == str(number + 1)
-    rows = page.locator("#table-sheet tbody tr")
-    assert rows.count() >= number, rows.all_inner_texts()
-    assert tricks in rows.nth(number - 1).inner_text(), rows.all_inner_texts()
 
 
 @pytest.fixture

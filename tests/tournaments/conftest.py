@@ -74,6 +74,16 @@ def round_one(make, roster, director):
 
 
 @pytest.fixture
+def four_deals(make, director):
+    """A rotation progressive of four deals a round, round 1 seated, nothing recorded."""
+    from tournaments import rounds
+
+    tournament = make("rotation", deals=4)
+    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
+    return tournament
+
+
+@pytest.fixture
 def make(club):
     """A progressive with this movement and these players entered, no round seated yet."""
     from tournaments import rounds, services

@@ -12,18 +12,9 @@ from club import recording
 from tests.browser import PHONE, enter_hand, shot
 from tests.phone_races import hands_waiting, recorded_since
 from tests.tournaments.test_table_phone import at_table, hands
-from tournaments import rounds
 from tournaments.models import TournamentTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def four_deals(make, director):
-    """A rotation progressive of four deals a round, round 1 seated, nothing recorded."""
-    tournament = make("rotation", deals=4)
-    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
-    return tournament
 
 
 def test_a_deal_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(

@@ -7,19 +7,10 @@ side's word showed it). The sheet keeps the deal just recorded, the form offers 
 import pytest
 
 from tests.browser import enter_hand, open_phone
-from tests.club.test_browser_phone_stale_poll import hold_a_poll, shows_the_hand_recorded
-from tournaments import rounds
+from tests.phone_races import hold_a_poll, shows_the_hand_recorded
 from tournaments.models import TournamentTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def four_deals(make, director):
-    """A rotation progressive of four deals a round, round 1 seated, nothing recorded."""
-    tournament = make("rotation", deals=4)
-    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
-    return tournament
 
 
 def test_a_poll_answered_after_a_deal_does_not_bring_back_the_table_before_it(
