@@ -51,27 +51,11 @@ def needs_program(program: str) -> str:
 DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences"}
 
 
-def _first_process(config) -> bool:
-    """The run's controller (with xdist) or its only process, running Django's tests."""
-    return not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("django")
-
-
-def pytest_configure(config):
-    """A template left by a run that crashed is dropped (tests/template_db.py)."""
-    if _first_process(config):
-        template_db.drop()
-
-
-def pytest_unconfigure(config):
-    """The run's template is dropped once every process is done with it."""
-    if _first_process(config):
-        template_db.drop()
-
-
 @pytest.fixture(scope="session")
 def postgres_template():
-    """The run's migrated PostgreSQL database the test databases are copied from (made
-    once, by the first process to ask); None without PostgreSQL."""
+    """The migrated PostgreSQL database the test databases are copied from (made by the
+    first process to ask, kept while the migrations are the same); None without
+    PostgreSQL."""
     return template_db.ensure()
 
 

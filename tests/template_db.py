@@ -7,14 +7,17 @@ the first process to need a database migrates one template, under an advisory lo
 others wait on, and every test database is a copy of it (`CREATE DATABASE ... TEMPLATE`,
 a fraction of a second; Django's own migrate then finds every migration applied).
 
-The template is named after the run's database (`test_<name>_template`), dropped by the
-run's first process when it starts (a run that crashed may have left one, perhaps of
-older migrations) and when it ends: nothing is kept from one run to the next. Without
-PostgreSQL (SQLite), nothing here is used.
+The template is named after the run's database (`test_<name>_template`) and kept from one
+run to the next, marked with a fingerprint of what makes its schema: every migration file,
+the settings module and the installed packages' versions. A run whose fingerprint differs
+(a migration added or changed, a package upgraded), or that finds a template left half
+made, makes it again. Without PostgreSQL
+(SQLite), nothing here is used.
 
 No Django at import: `.ci/run` loads the tests' conftest without Django for the engines.
 """
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -50,15 +53,21 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def drop() -> None:
-    """Drop the run's template if there is one (the run's first process, at its start and
-    its end)."""
-    url = _postgres_url()
-    if url is None:
-        return
-    name = template_name(urlsplit(url).path.lstrip("/"))
-    with _connect(url) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
+def fingerprint() -> str:
+    """What the template's schema is made of: the migrations, the settings, the packages."""
+    from importlib import metadata
+
+    digest = hashlib.sha256()
+    files = sorted(
+        path
+        for path in ROOT.glob("*/migrations/*.py")
+        if not path.relative_to(ROOT).parts[0].startswith(".")
+    )
+    for path in [*files, ROOT / "config" / "settings.py"]:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    packages = sorted(f"{d.name}=={d.version}" for d in metadata.distributions())
+    digest.update("\n".join(packages).encode())
+    return f"migrated {digest.hexdigest()}"
 
 
 def ensure() -> str | None:
@@ -68,13 +77,16 @@ def ensure() -> str | None:
     if url is None:
         return None
     name = template_name(urlsplit(url).path.lstrip("/"))
+    from psycopg import sql
+
     with _connect(url) as conn:
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", [name])
         try:
+            # Whole (no one may connect to it once made) and of this schema.
             made = conn.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s AND NOT datistemplate"
-                " AND NOT datallowconn",
-                [name],
+                "SELECT 1 FROM pg_database WHERE datname = %s AND NOT datallowconn"
+                " AND shobj_description(oid, 'pg_database') = %s",
+                [name, fingerprint()],
             ).fetchone()
             if not made:
                 conn.execute(f"DROP DATABASE IF EXISTS {_quoted(name)} WITH (FORCE)")
@@ -94,8 +106,13 @@ def ensure() -> str | None:
                         + migrated.stderr
                     )
                 # Finished: no one may connect to it from now on, which is also how a
-                # process that waited knows it is whole (and a copy needs no one on it).
+                # later process knows it is whole (and a copy needs no one on it).
                 conn.execute(f"ALTER DATABASE {_quoted(name)} WITH ALLOW_CONNECTIONS false")
+                conn.execute(
+                    sql.SQL("COMMENT ON DATABASE {} IS {}").format(
+                        sql.Identifier(name), sql.Literal(fingerprint())
+                    )
+                )
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", [name])
     return name
