@@ -11,8 +11,7 @@ The template is named after the run's database (`test_<name>_template`) and kept
 run to the next, marked with a fingerprint of what makes its schema: every migration file,
 the settings module and the installed packages' versions. A run whose fingerprint differs
 (a migration added or changed, a package upgraded), or that finds a template left half
-made, makes it again. Without PostgreSQL
-(SQLite), nothing here is used.
+made, makes it again. Without PostgreSQL (SQLite), nothing here is used.
 
 No Django at import: `.ci/run` loads the tests' conftest without Django for the engines.
 """
