@@ -30,6 +30,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     seats = table_one(evening)["seats"]
     north_south = f"{seats['N']} & {seats['S']}"
     page.set_viewport_size({"width": 1920, "height": 1080})
+    page.clock.install()  # the page's own clock, run forward by the poll's 3 s below
     page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
     page.evaluate("window.notReloaded = true")
     row = page.locator(".room-score tbody tr").filter(has_text=north_south)
@@ -41,6 +42,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     shot(page, "room-1-evening-1920")
 
     record(evening, "NS", 5)  # a march, recorded from the table's phone link
+    page.clock.run_for(3000)
     page.wait_for_function(
         "t => [...document.querySelectorAll('.room-score tbody tr')].some("
         "r => r.textContent.includes(t) && r.querySelector('.room-points').textContent === '2')",
@@ -51,6 +53,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
 
     for tricks in SWEEP[1:]:
         record(evening, "NS", tricks)
+    page.clock.run_for(3000)
     page.wait_for_selector("text=Rubbers finished: 1", timeout=10_000)
     assert page.locator(".room-leaders li").first.inner_text().endswith("(1 rubber won)")
     assert page.evaluate("window.notReloaded === true")

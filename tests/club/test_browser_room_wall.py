@@ -79,6 +79,7 @@ def test_a_table_formed_while_shown_is_fitted_in(browser_page, live_server, club
     evening = evening_of(club, 9)
     page = browser_page
     page.set_viewport_size(WALL)
+    page.clock.install()  # the page's own clock, run forward by the room's 3 s poll below
     page.goto(f"{live_server.url}/clubs/somerset/evenings/{evening.pk}/room/")
     page.wait_for_selector("#room .room-table[data-table='9']")
     assert_fits(page, 9)
@@ -87,6 +88,7 @@ def test_a_table_formed_while_shown_is_fitted_in(browser_page, live_server, club
     )
     page.evaluate("window.notReloaded = true")
     add_table(evening, names(40, 36))
+    page.clock.run_for(3000)
     page.wait_for_selector("#room .room-table[data-table='10']", timeout=15_000)
     page.wait_for_function(
         "document.documentElement.scrollHeight <= window.innerHeight", timeout=5_000
