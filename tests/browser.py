@@ -117,12 +117,18 @@ def open_phone(page, url: str):
     return page
 
 
-def open_two_phones(page, url: str):
+def open_two_phones(page, url: str, *, clock: bool = False):
     """Two phones at one table: PAGE opens URL at a phone's width, and a second phone, a
     browser context of its own (its own storage, so its own queue), opens it too.
-    Returns (first, second)."""
+    With `clock`, each phone's own clock is installed before it loads (its timers, its
+    3 s poll among them, then run forward by `page.clock.run_for`). Returns (first,
+    second)."""
+    if clock:
+        page.clock.install()
     open_phone(page, url)
     second = page.context.browser.new_context(viewport=PHONE).new_page()
+    if clock:
+        second.clock.install()
     second.goto(url)
     return page, second
 
