@@ -56,7 +56,9 @@ def two_hands_waiting(first, numbers: tuple[int, int]):
     queue = first.get_by_test_id("phone-queue")
     enter_hand(first, makers="EW", tricks=4)
     queue.filter(has_text=f"Not sent yet: 1 hand waiting (hand {numbers[0]})").wait_for()
-    first.wait_for_timeout(1_600)  # past the double-tap guard's 1.5 s: a second hand
+    # Past the double-tap guard's 1.5 s: a second hand. The phone's own clock, installed
+    # before it loaded (open_two_phones(clock=True)), is run forward, not waited out.
+    first.clock.run_for(1_600)
     enter_hand(first, makers="EW", tricks=1)
     waiting = f"Not sent yet: 2 hands waiting (hand {numbers[0]}, hand {numbers[1]})"
     queue.filter(has_text=waiting).wait_for()
@@ -66,7 +68,9 @@ def two_hands_waiting(first, numbers: tuple[int, int]):
 def test_a_hand_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(
     browser_page, live_server, played
 ):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    first, second = open_two_phones(
+        browser_page, f"{live_server.url}/t/{played.table.token}/", clock=True
+    )
     held, statuses = two_hands_waiting(first, (2, 3))
     queue = first.get_by_test_id("phone-queue")
     assert first.get_by_test_id("recorded-since").count() == 0
@@ -81,6 +85,7 @@ def test_a_hand_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(
     # The first phone's poll shows them: its queue's line says so at once, before either
     # of its hands goes.
     since = first.get_by_test_id("recorded-since")
+    first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
     since.filter(has_text="Hand 3 is on the sheet already").wait_for()
     words = " ".join(since.inner_text().split())
     assert (
@@ -128,7 +133,9 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
             data={"makers": "NS", "tricks": 5},
             expected_number=number,
         )
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    first, second = open_two_phones(
+        browser_page, f"{live_server.url}/t/{played.table.token}/", clock=True
+    )
     held, statuses = two_hands_waiting(first, (7, 8))
     # The other phone records hands 7 and 8, marches: N-S win the third game, the rubber
     # is over.
@@ -139,6 +146,7 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
     second.get_by_text("The rubber is over.").wait_for()
 
     since = first.get_by_test_id("recorded-since")
+    first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
     since.filter(has_text="Hand 8 is on the sheet already").wait_for()
     words = " ".join(since.inner_text().split())
     assert (

@@ -33,7 +33,7 @@ def test_a_deal_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(
     browser_page, live_server, four_deals
 ):
     token = TournamentTable.objects.get(tournament=four_deals, number=1).token
-    first, second = open_two_phones(browser_page, f"{live_server.url}/p/{token}/")
+    first, second = open_two_phones(browser_page, f"{live_server.url}/p/{token}/", clock=True)
     held, statuses = two_hands_waiting(first, (1, 2))
 
     notice = second.get_by_test_id("phone-notice")
@@ -44,6 +44,7 @@ def test_a_deal_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(
 
     queue = first.get_by_test_id("phone-queue")
     since = first.get_by_test_id("recorded-since")
+    first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
     since.filter(has_text="Hand 2 is on the sheet already").wait_for()
     words = " ".join(since.inner_text().split())
     assert "another phone at this table recorded it since it was entered here" in words
@@ -72,7 +73,7 @@ def test_a_deal_waiting_for_the_round_s_last_deal_recorded_since_is_said_too(
             rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3}, expected_number=number
         )
     token = TournamentTable.objects.get(tournament=four_deals, number=1).token
-    first, second = open_two_phones(browser_page, f"{live_server.url}/p/{token}/")
+    first, second = open_two_phones(browser_page, f"{live_server.url}/p/{token}/", clock=True)
     held, statuses = two_hands_waiting(first, (3, 4))
     notice = second.get_by_test_id("phone-notice")
     enter_hand(second, makers="NS", tricks=3)
@@ -81,6 +82,7 @@ def test_a_deal_waiting_for_the_round_s_last_deal_recorded_since_is_said_too(
     second.get_by_test_id("table-state").filter(has_text="Round 1 is over at this table").wait_for()
 
     since = first.get_by_test_id("recorded-since")
+    first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
     since.filter(has_text="Hand 4 is on the sheet already").wait_for()
     words = " ".join(since.inner_text().split())
     assert "another phone at this table recorded it since it was entered here" in words, words
