@@ -49,10 +49,12 @@ def settled(page) -> None:
     )
 
 
-def polled(page, path: str, times: int = 1) -> None:
+def polled(page, path: str, times: int = 1, *, run_for: int = 0) -> None:
     """Wait until the page's poll (htmx's GET, on its `every` trigger, of the URL ending in
     PATH), sent from now on, has been answered TIMES times and the answer swapped in: the
-    condition itself, where a test once waited out the poll's interval and more."""
+    condition itself, where a test once waited out the poll's interval and more. With
+    RUN_FOR (the poll's interval, in ms), the page's own clock (`page.clock.install()`
+    before it loaded) is run forward by it for each poll, rather than the poll waited for."""
     for _ in range(times):
         with page.expect_request(
             lambda request: (
@@ -61,7 +63,8 @@ def polled(page, path: str, times: int = 1) -> None:
                 and request.headers.get("hx-request") == "true"
             )
         ) as sent:
-            pass
+            if run_for:
+                page.clock.run_for(run_for)
         sent.value.response()
     settled(page)
 
