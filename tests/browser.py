@@ -49,10 +49,12 @@ def settled(page) -> None:
     )
 
 
-def polled(page, path: str, times: int = 1) -> None:
+def polled(page, path: str, times: int = 1, *, run_for: int = 0) -> None:
     """Wait until the page's poll (htmx's GET, on its `every` trigger, of the URL ending in
     PATH), sent from now on, has been answered TIMES times and the answer swapped in: the
-    condition itself, where a test once waited out the poll's interval and more."""
+    condition itself, where a test once waited out the poll's interval and more. With
+    RUN_FOR (the poll's interval, in ms), the page's own clock (`page.clock.install()`
+    before it loaded) is run forward by it for each poll, rather than the poll waited for."""
     for _ in range(times):
         with page.expect_request(
             lambda request: (
@@ -61,7 +63,8 @@ def polled(page, path: str, times: int = 1) -> None:
                 and request.headers.get("hx-request") == "true"
             )
         ) as sent:
-            pass
+            if run_for:
+                page.clock.run_for(run_for)
         sent.value.response()
     settled(page)
 
@@ -117,12 +120,18 @@ def open_phone(page, url: str):
     return page
 
 
-def open_two_phones(page, url: str):
+def open_two_phones(page, url: str, *, clock: bool = False):
     """Two phones at one table: PAGE opens URL at a phone's width, and a second phone, a
     browser context of its own (its own storage, so its own queue), opens it too.
-    Returns (first, second)."""
+    With `clock`, each phone's own clock is installed before it loads (its timers, its
+    3 s poll among them, then run forward by `page.clock.run_for`). Returns (first,
+    second)."""
+    if clock:
+        page.clock.install()
     open_phone(page, url)
     second = page.context.browser.new_context(viewport=PHONE).new_page()
+    if clock:
+        second.clock.install()
     second.goto(url)
     return page, second
 

@@ -45,10 +45,11 @@ class Race:
 
 
 def hands_waiting(page, url: str, number: int) -> Race:
-    """Two phones open URL (a table's phone page); the first enters hands NUMBER (E-W,
+    """Two phones open URL (a table's phone page), each on its own clock (Playwright's,
+    run forward by the tests); the first enters hands NUMBER (E-W,
     four tricks; its request hangs: a slow service) and NUMBER + 1 (E-W, one trick; waiting
     behind it, never sent). The sheet's poll still gets through."""
-    first, second = open_two_phones(page, url)
+    first, second = open_two_phones(page, url, clock=True)
     first.set_default_timeout(10_000)
     race = Race(first, second)
 
@@ -62,7 +63,9 @@ def hands_waiting(page, url: str, number: int) -> Race:
     first.on("response", lambda r: race.statuses.append(r.status) if HAND.search(r.url) else None)
     enter_hand(first, makers="EW", tricks=4)
     race.queue.filter(has_text=f"Not sent yet: 1 hand waiting (hand {number})").wait_for()
-    first.wait_for_timeout(1_600)  # past the double-tap guard's 1.5 s: a second hand
+    # Past the double-tap guard's 1.5 s: a second hand. The phone's own clock, installed
+    # before it loaded (open_two_phones(clock=True)), is run forward, not waited out.
+    first.clock.run_for(1_600)
     enter_hand(first, makers="EW", tricks=1)
     waiting = f"Not sent yet: 2 hands waiting (hand {number}, hand {number + 1})"
     race.queue.filter(has_text=waiting).wait_for()
@@ -84,6 +87,7 @@ def recorded_since(page, url: str, number: int) -> Race:
 
     # The first phone's poll shows them: its queue's line says so at once, before either
     # of its hands goes.
+    race.first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
     race.since.filter(has_text=f"Hand {number + 1} is on the sheet already").wait_for()
     assert race.statuses == []  # nothing answered yet
     return race

@@ -19,15 +19,19 @@ def evening_room(live_server, evening) -> str:
     return f"{live_server.url}/clubs/{evening.club.slug}/evenings/{evening.pk}/room/"
 
 
-def open_room(page, url: str, size: dict = WALL) -> None:
-    """Open the room display at URL on a screen of SIZE (the wall's unless said)."""
+def open_room(page, url: str, size: dict = WALL, *, clock: bool = False) -> None:
+    """Open the room display at URL on a screen of SIZE (the wall's unless said); with
+    CLOCK, on the page's own clock (Playwright's, installed before it loads), which the
+    test runs forward by the room's poll instead of waiting it out."""
     page.set_viewport_size(size)
+    if clock:
+        page.clock.install()
     page.goto(url)
 
 
-def on_the_wall(page, url: str, tables: int) -> None:
+def on_the_wall(page, url: str, tables: int, *, clock: bool = False) -> None:
     """Open the room at URL on the wall, and wait until its table TABLES is shown."""
-    open_room(page, url)
+    open_room(page, url, clock=clock)
     page.wait_for_selector(f"#room .room-table[data-table='{tables}']")
 
 

@@ -13,7 +13,7 @@ hand has been recorded and swapped in.
 import pytest
 
 from club import recording
-from tests.browser import log_in
+from tests.browser import log_in, settled
 from tests.club.rooms import evening_with_a_table, record
 from tournaments import rounds as progressive
 from tournaments import services
@@ -102,7 +102,10 @@ def test_no_page_has_a_serious_or_critical_violation(browser_page, live_server, 
     def check(name: str, path: str) -> None:
         response = page.goto(f"{live_server.url}{path}")
         assert response.status == 200, (name, path, response.status)
-        page.wait_for_load_state("networkidle")
+        # Loaded (goto waits for its load event: styles, scripts, images) and no htmx
+        # request in flight: no page fetches more after loading, but for its polls,
+        # which "networkidle" waited half a second each page to see none of.
+        settled(page)
         found = grave_violations(page)
         if found:
             problems[name] = found

@@ -25,6 +25,9 @@ def click(page, testid: str):
     settled(page)
 
 
+BOARD_POLL_MS = 1_500  # templates/club/board.html: every 1500ms
+
+
 def open_board(page, live_server, evening: Evening):
     log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
@@ -55,6 +58,7 @@ def test_live_updates_keep_what_is_being_typed(browser_page, live_server, club, 
     # Four candidates form a table at once; they cut for partners and deal (ruling T4).
     evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
     page = browser_page
+    page.clock.install()  # the board's own clock, run forward by its 1.5 s poll below
     open_board(page, live_server, evening)
     cards = page.locator("form.cut-form input[name^=card-]")
     assert cards.count() == 4
@@ -65,8 +69,10 @@ def test_live_updates_keep_what_is_being_typed(browser_page, live_server, club, 
     # Someone else acts twice: the polls bring the board as it now is, several times over.
     for name in ["Walt", "Xena"]:
         evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+        page.clock.run_for(BOARD_POLL_MS)
         page.wait_for_selector(f"#board .chip:text-is('{name}')", timeout=6000)
-    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2)  # answered 304
+    board = f"/secretary/evenings/{evening.pk}/board/"
+    polled(page, board, times=2, run_for=BOARD_POLL_MS)  # answered 304
     shot(page, "board-live-1-typing-kept")
 
     assert cards.nth(0).input_value() == "JS"

@@ -82,6 +82,7 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
     second.get_by_text("The rubber is over.").wait_for()
 
     since = race.since
+    race.first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
     since.filter(has_text="Hand 8 is on the sheet already").wait_for()
     words = " ".join(since.inner_text().split())
     assert (

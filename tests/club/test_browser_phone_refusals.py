@@ -47,8 +47,9 @@ def enter(page, *, makers: str, tricks: int, law102: bool = False):
         form.locator("details.irregular summary").click()
         form.locator("input[name=law102]").check()
     form.get_by_test_id("record-hand").click()
-    # A second tap within 1.5 s is taken for the same hand's (phone-queue.js).
-    page.wait_for_timeout(1600)
+    # A second tap within 1.5 s is taken for the same hand's (phone-queue.js): the page's
+    # own clock (installed before it loaded) is run past it, not waited out.
+    page.clock.run_for(1600)
 
 
 def test_every_refusal_of_the_queued_hands_stays_listed_until_dismissed(
@@ -56,6 +57,7 @@ def test_every_refusal_of_the_queued_hands_stays_listed_until_dismissed(
 ):
     page = browser_page
     page.set_viewport_size(PHONE)
+    page.clock.install()  # its timers run forward where the test waits for them
     page.goto(f"{live_server.url}/t/{played.table.token}/")
     answers = []  # the service's answers to the hand's posts
     page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
@@ -136,6 +138,7 @@ def test_every_refusal_of_the_queued_hands_stays_listed_until_dismissed(
             evening_id=played.evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
         )
         rubber.refresh_from_db()
+    page.clock.run_for(3000)  # the sheet's poll's interval
     page.get_by_text("The rubber is over.").wait_for(timeout=8000)
     assert items.count() == 3
 

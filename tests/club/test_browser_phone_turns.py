@@ -13,6 +13,7 @@ from tests.browser import PHONE, enter_hand, fill_hand, open_two_phones, polled,
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+POLL_MS = 3_000  # the table's sheet polls every 3 s (templates/club/_table.html)
 
 
 @pytest.fixture
@@ -29,12 +30,14 @@ def next_hand(page) -> str:
 def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     browser_page, live_server, played
 ):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first, second = open_two_phones(browser_page, url, clock=True)
     assert "Cora deals hand 2" in first.inner_text("#table-live")
 
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     # The first phone, untouched, follows by its poll: hand 3, dealt by Bob (law 28).
+    first.clock.run_for(POLL_MS)
     first.locator("form.hand[data-kind=record] .form-title", has_text="Hand 3").wait_for()
     assert "Bob deals hand 3" in first.inner_text("#table-live")
     assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == "Correct hand 2"
@@ -45,6 +48,7 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     enter_hand(first, makers="NS", tricks=5)
     first.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
     assert first.get_by_test_id("phone-error").count() == 0
+    second.clock.run_for(POLL_MS)
     second.locator("form.hand[data-kind=record] .form-title", has_text="Hand 4").wait_for()
 
     # The second phone takes hand 3 back (entered on the wrong table, say): the first
@@ -52,6 +56,7 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     second.get_by_test_id("take-back").locator("> summary").click()
     second.get_by_role("button", name="Yes, take back hand 3").click()
     second.get_by_test_id("phone-notice").wait_for()
+    first.clock.run_for(POLL_MS)
     first.locator("form.hand[data-kind=record] .form-title", has_text="Hand 3").wait_for()
     recorded = Hand.objects.filter(rubber=played.rubber).order_by("number")
     assert [(h.data["makers"], h.data["tricks"]) for h in recorded] == [("NS", 3), ("EW", 3)]
@@ -92,7 +97,8 @@ def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_
 
 
 def test_a_phone_left_idle_follows_the_other_phones_correction(browser_page, live_server, played):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first, second = open_two_phones(browser_page, url, clock=True)
 
     # The second phone corrects hand 1: N-S took five tricks, not three (law 5).
     second.get_by_test_id("last-hand").locator("> summary").click()
@@ -103,6 +109,7 @@ def test_a_phone_left_idle_follows_the_other_phones_correction(browser_page, liv
     # The first phone, untouched, offers hand 1 to correct as it now stands: a correction
     # made on it changes the hand as corrected, never the hand as it was.
     tricks = first.locator("form[data-kind=correct] input[name=tricks]")
+    first.clock.run_for(POLL_MS)  # its poll's interval, on its own clock
     first.wait_for_function(
         "document.querySelector('form[data-kind=correct] input[name=tricks]').value === '5'"
     )

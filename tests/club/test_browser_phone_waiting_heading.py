@@ -41,11 +41,12 @@ def dealing_seat(page) -> str:
 def test_the_next_hand_follows_the_hands_waiting(browser_page, live_server, played):
     page = browser_page
     page.set_viewport_size(PHONE)
+    page.clock.install()  # its timers run forward where the test waits for them
     page.goto(f"{live_server.url}/t/{played.table.token}/")
     page.context.set_offline(True)
     for tricks in (3, 4, 5):  # hands 2, 3 and 4, dealt by Cora, Bob and Dan
         enter_hand(page, makers="EW", tricks=tricks)
-        page.wait_for_timeout(1600)  # a hand's play apart, not a second tap
+        page.clock.run_for(1600)  # a hand's play apart, not a second tap (1.5 s)
     queue = page.get_by_test_id("phone-queue")
     queue.filter(has_text="3 hands waiting (hand 2, hand 3, hand 4)").wait_for()
     assert title(page) == "Hand 5"

@@ -32,7 +32,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     evening = evening_with_a_table(club)
     seats = table_one(evening)["seats"]
     north_south = f"{seats['N']} & {seats['S']}"
-    open_room(page, evening_room(live_server, evening), HD)
+    open_room(page, evening_room(live_server, evening), HD, clock=True)
     page.evaluate("window.notReloaded = true")
     row = page.locator(".room-score tbody tr").filter(has_text=north_south)
     score = row.locator(".room-points")
@@ -43,6 +43,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
     shot(page, "room-1-evening-1920")
 
     record(evening, "NS", 5)  # a march, recorded from the table's phone link
+    page.clock.run_for(3000)
     page.wait_for_function(
         "t => [...document.querySelectorAll('.room-score tbody tr')].some("
         "r => r.textContent.includes(t) && r.querySelector('.room-points').textContent === '2')",
@@ -53,6 +54,7 @@ def test_the_evening_room_updates_itself_and_fits_the_screen(browser_page, live_
 
     for tricks in SWEEP[1:]:
         record(evening, "NS", tricks)
+    page.clock.run_for(3000)
     page.wait_for_selector("text=Rubbers finished: 1", timeout=10_000)
     assert page.locator(".room-leaders li").first.inner_text().endswith("(1 rubber won)")
     assert page.evaluate("window.notReloaded === true")

@@ -58,13 +58,14 @@ def test_a_table_formed_while_shown_is_fitted_in(browser_page, live_server, club
     update swaps the room in (not reloaded) and it is fitted to the screen again."""
     evening = evening_of(club, 9)
     page = browser_page
-    on_the_wall(page, evening_room(live_server, evening), 9)
+    on_the_wall(page, evening_room(live_server, evening), 9, clock=True)
     assert_fits(page, 9)
     before = page.evaluate(
         "getComputedStyle(document.documentElement).getPropertyValue('--room-fit')"
     )
     page.evaluate("window.notReloaded = true")
     add_table(evening, long_names(40, 36))
+    page.clock.run_for(3000)
     page.wait_for_selector("#room .room-table[data-table='10']", timeout=15_000)
     page.wait_for_function(
         "document.documentElement.scrollHeight <= window.innerHeight", timeout=5_000
