@@ -42,8 +42,7 @@ class Cutting(StepBase):
             )
         cut = self.find_cut(cards)
         law = purpose_cite(self.rules, cut.purpose)
-        self.check_cards(cut, cards, pack_for(state.rule_set))
-        parsed = self.parse_cards(cards, pack_for(state.rule_set))
+        parsed = self.parse_cards(cut, cards, pack_for(state.rule_set))
         exposed = self.parse_exposed(cards, pack_for(state.rule_set))
         record = {player: str(parsed[player]) for player in cards}
         cut.rounds.append(record)
@@ -125,11 +124,14 @@ class Cutting(StepBase):
                 cut = cuts[0]
         return cut
 
-    def check_cards(self, cut: PendingCut, cards: Mapping[str, Any], pack: Sequence[Card]):
-        """Refuse a cut's cards naming every problem at once, each with its field: a card
-        that is no card (ruling T1), not in the pack or cut twice, a cutter whose card is
-        missing, a card for one who does not cut. A secretary who typed one bad card and
-        left the others blank is told of the bad card too, not only of the blanks."""
+    def parse_cards(
+        self, cut: PendingCut, cards: Mapping[str, Any], pack: Sequence[Card]
+    ) -> dict[str, Card]:
+        """The card each cutter cut, {player: card}; or the cut refused naming every problem
+        at once, each with its field: a card that is no card (ruling T1), not in the pack
+        or cut twice, a cutter whose card is missing, a card for one who does not cut. A
+        secretary who typed one bad card and left the others blank is told of the bad card
+        too, not only of the blanks."""
         problems: list[tuple[str, str, str | None]] = []  # (field, words, law)
         seen: dict[Card, str] = {}
         for player, text in cards.items():
@@ -189,7 +191,7 @@ class Cutting(StepBase):
             (f"cards.{player}", f"{player} does not cut {what}", purpose) for player in extra
         ]
         if not problems:
-            return
+            return {player: card for card, player in seen.items()}
         if len(problems) == 1:
             field, words, law = problems[0]
             if missing or extra:  # said as one of the cut's cutters
@@ -213,27 +215,6 @@ class Cutting(StepBase):
             + (f" (table {c.table})" if c.table else "")
             for c in cuts
         )
-
-    def parse_cards(self, cards: Mapping[str, Any], pack: Sequence[Card]) -> dict[str, Card]:
-        parsed: dict[str, Card] = {}
-        for player, text in cards.items():
-            card = parse_card(text, field=f"cards.{player}")
-            if card not in pack:
-                raise self.fail(
-                    self.cite("cards"),
-                    f"{player}'s {card} is not in the {len(pack)}-card {self.rules.game} pack",
-                    f"cards.{player}",
-                )
-            if card in parsed.values():
-                holder = next(p for p, c in parsed.items() if c == card)
-                raise self.fail(
-                    self.cite("same_pack"),
-                    f"{holder} and {player} cannot both cut {card}: every one cuts from the "
-                    "same pack",
-                    f"cards.{player}",
-                )
-            parsed[player] = card
-        return parsed
 
     def parse_exposed(self, cards: Mapping[str, Any], pack: Sequence[Card]) -> dict[str, list[str]]:
         """The cut's ``exposed`` field, {player: [card, card, ...]}: players who exposed more
