@@ -185,7 +185,7 @@ class EuchreForm(HandInput):
         "tricks": "the tricks taken by the makers", "revokes": "the revokes",
         "law90": "the side at fault (wrong number of cards)",
         "law102": "the lone player's partner exposed a card",
-        "law50": "an adversary abandoned his hand",
+        "law50": "an adversary abandoned their hand",
     }  # fmt: skip
 
     def from_form(self, form):

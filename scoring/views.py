@@ -245,7 +245,7 @@ def _euchre_play(data: dict) -> str:
     if data.get("law102"):
         extras.append("law 102: partner exposed a card")
     if data.get("law50"):
-        extras.append("law 50: an adversary abandoned his hand")
+        extras.append("law 50: an adversary abandoned their hand")
     return "; ".join([text, *extras])
 
 

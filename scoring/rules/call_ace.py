@@ -202,7 +202,8 @@ class CallAceRules(RuleSet):
             raise ScoringError("a partner needs a maker", field=f"{p}.partner", law="law 19")
         if partner >= 0 and partner == maker:
             raise ScoringError(
-                "the maker cannot be his own partner: holding the best card called, he has none",
+                "the maker cannot also be the partner: holding the best card called, the maker "
+                "has none",
                 field=f"{p}.partner",
                 law="law 22",
             )
@@ -226,7 +227,7 @@ class CallAceRules(RuleSet):
             # Tricks are needed unless the deal is void or stopped by a revoke (law 36: the hands
             # are abandoned at once).
             if not void and revoke is None:
-                raise ScoringError("give the tricks the maker and his partner took",
+                raise ScoringError("give the tricks the maker and partner took",
                                    field=f"{p}.tricks", law="law 43")
             tricks = -1
         else:
@@ -366,7 +367,7 @@ class CallAceRules(RuleSet):
                 elif seat in deal.wrong_cards:
                     lines.append(Line("law 27", f"{text}: wrong number of cards (ruling C4)"))
                 else:
-                    lines.append(Line("law 27", f"{text}: his partner held the wrong number of "
+                    lines.append(Line("law 27", f"{text}: their partner held the wrong number of "
                                                 "cards (ruling C4)"))
 
     @staticmethod

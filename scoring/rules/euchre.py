@@ -413,7 +413,7 @@ class EuchreRules(RuleSet):
         scorers = side_name(SIDES[h_side])
         if hand.law50:
             lines.append(Line("law 50", (
-                f"an adversary abandoned his hand against {makers}'s lone hand: {h_pts} "
+                f"an adversary abandoned their hand against {makers}'s lone hand: {h_pts} "
                 "(ruling E5)")))
         elif not hand.alone:
             if hand.tricks == 5:

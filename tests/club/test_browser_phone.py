@@ -300,7 +300,7 @@ def test_call_ace_and_bridge_ask_for_the_maker_and_the_trump(browser_page, live_
     error = page.get_by_test_id("phone-error").inner_text()
     # A sentence, after the field as the form names it.
     assert (
-        "The tricks taken by the maker and partner: give the tricks the maker and his partner "
+        "The tricks taken by the maker and partner: give the tricks the maker and partner "
         "took (law 43)"
     ) in " ".join(error.split())
     assert page.evaluate(WIDTH) <= PHONE["width"]

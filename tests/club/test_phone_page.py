@@ -127,8 +127,8 @@ REFUSED = [
     ("euchre", {"makers": "XX", "tricks": "3"}, "hand.makers",
      'Not recorded. The makers: must be North-South ("NS") or East-West ("EW")'),
     ("call_ace", {"maker": "FIRST", "partner": "FIRST", "tricks": "3"}, "hand.partner",
-     "Not recorded. The partner called: the maker cannot be his own partner: holding the "
-     "best card called, he has none (law 22)"),
+     "Not recorded. The partner called: the maker cannot also be the partner: holding the "
+     "best card called, the maker has none (law 22)"),
 ]  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from scoring.sheet import score_sheet
 from tests.factories import MemberFactory
 
 MIGRATION = importlib.import_module("scoring.migrations.0013_explanation_lines_in_words")
+WITHOUT_HIS = importlib.import_module("scoring.migrations.0015_explanation_lines_without_his")
 BEFORE = json.loads((Path(__file__).parent / "data" / "lines_before_0013.json").read_text())
 LAW = re.compile(r"^(law \d+|ruling [BCE]\d+): ")
 
@@ -44,8 +45,11 @@ def test_the_lines_name_the_sides_in_words_with_their_laws(rubber):
 
 @pytest.mark.parametrize("rubber", BEFORE, ids=[f"rubber-{i}" for i in range(len(BEFORE))])
 def test_the_migration_rewords_the_old_lines_as_the_rule_sets_now_write_them(rubber):
+    """Each line stored before 0013, reworded by it and then by 0015 (which migrate runs
+    in that order), reads as the rule sets now write it."""
     old = rubber["lines"]
-    assert [[MIGRATION.reword(line) for line in hand] for hand in old] == lines_now(rubber)
+    reworded = [[WITHOUT_HIS.reword(MIGRATION.reword(line)) for line in hand] for hand in old]
+    assert reworded == lines_now(rubber)
 
 
 def test_the_lines_read_as_the_play_column():
@@ -119,3 +123,58 @@ def test_a_backup_taken_before_restores_with_the_lines_in_words(club):
     assert Hand.objects.get(rubber__club=copy).lines == [
         "law 2: E-W make, two tricks (euchred): 2 to N-S"
     ]
+
+
+HIS = re.compile(r"\b(he|his|him|himself)\b", re.IGNORECASE)
+LAW50 = {"makers": "NS", "alone": True, "tricks": 2, "law50": True}
+PARTNER_WRONG = {"maker": "Ann", "partner": "Bob", "tricks": 3, "wrong_cards": ["Bob"]}
+
+
+def test_no_line_speaks_of_a_player_as_he():
+    """The lines that said "his" (law 50, Euchre; law 27, Call-Ace) speak of a player
+    without it, their laws and rulings kept (ruling E5, ruling C4)."""
+    euchre = score_sheet({"ruleset": "euchre-somerset-1888", "hands": [LAW50]})
+    call_ace = score_sheet({
+        "ruleset": "call-ace-foster-1905", "players": ["Ann", "Bob", "Cora", "Dan"],
+        "deals": [PARTNER_WRONG],
+    })  # fmt: skip
+    lines = euchre["hands"][0]["lines"] + call_ace["deals"][0]["lines"]
+    assert "law 50: an adversary abandoned their hand against N-S's lone hand: 5 (ruling E5)" in (
+        lines
+    )
+    assert (
+        "law 27: Ann scores nothing this deal (1 not counted): their partner held the wrong "
+        "number of cards (ruling C4)"
+    ) in lines
+    assert not [line for line in lines if HIS.search(line)]
+
+
+def test_0015_rewords_the_stored_lines_that_said_his(club):
+    """Stored lines as the rule sets wrote them before 0015 read, after it, as they now
+    write them; the other hands' lines are not touched."""
+    for name in ("Ann", "Bob", "Cora", "Dan"):
+        MemberFactory(club=club, name=name)
+    euchre = services.rubber_start(
+        club=club, ruleset="euchre-somerset-1888",
+        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+    recording.hand_record(rubber_id=euchre.pk, data={"makers": "EW", "tricks": 3})
+    recording.hand_record(rubber_id=euchre.pk, data=LAW50)
+    sitting = services.rubber_start(
+        club=club, ruleset="call-ace-foster-1905", players=["Ann", "Bob", "Cora", "Dan"]
+    )
+    recording.hand_record(rubber_id=sitting.pk, data=PARTNER_WRONG)
+    now = {hand.pk: hand.lines for hand in Hand.objects.all()}
+    for hand in Hand.objects.all():
+        # As the rule sets wrote them before 0015.
+        before = [
+            line.replace("abandoned their hand", "abandoned his hand").replace(
+                "their partner held", "his partner held"
+            )
+            for line in hand.lines
+        ]
+        Hand.objects.filter(pk=hand.pk).update(lines=before)
+    assert sum(HIS.search(" ".join(hand.lines)) is not None for hand in Hand.objects.all()) == 2
+
+    WITHOUT_HIS.forwards(apps, None)
+    assert {hand.pk: hand.lines for hand in Hand.objects.all()} == now
