@@ -50,8 +50,9 @@ class AmongTied:
 
     def __str__(self) -> str:
         return (
-            "among players tied on every metric before it: the finished rubbers each won "
-            "less those he lost against the others of his group"
+            "among players tied on every metric before it: the tables each won less those "
+            "he lost against the others of his group (a finished rubber, or a round of fixed "
+            "deals once it is over: ruling P1)"
         )
 
 
@@ -169,7 +170,8 @@ METRICS: dict[str, Metric] = {
         Metric(
             "head_to_head",
             "Head-to-head",
-            "among tied players: rubbers won less rubbers lost against each other",
+            "among tied players: rubbers (at fixed deals, rounds: ruling P1) won less those "
+            "lost against each other",
             AmongTied(),
         ),
         Metric(

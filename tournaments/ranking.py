@@ -145,20 +145,23 @@ def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | Non
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
-    """Within each group of tied players: the finished rubbers each won less those he lost
-    against the others of his group (one query for all the groups).
+    """Within each group of tied players: the tables each won less those he lost against
+    the others of his group (one query for all the groups).
 
-    A rubber counts once for each player of the group in it who had one of the others
-    of his group against him: +1 won, -1 lost, however many of them he met in it ("rubbers
-    won less rubbers lost against each other", issue #5). Partners are not opponents."""
+    A table is won as the rounds won metric has it (the seat's `round_won`): its rubber,
+    or, at a progressive of fixed deals, which plays no rubber out, its round once it is
+    over, by the side ahead on points (ruling P1). A table where players of the group sat
+    on both sides counts once its result is known (one of them won it), once for each of
+    them: +1 won, -1 lost, however many of the others he met there ("rubbers won less
+    rubbers lost against each other", issue #5). Partners are not opponents."""
     group_of = {member_id: i for i, group in enumerate(groups) for member_id in group}
     seats = counted_rows(
         "head_to_head",
         tournament,
         lambda seats, ids: (
-            seats.filter(finished=True, member_id__any=ids)
+            seats.filter(member_id__any=ids)
             .exclude(side="")
-            .values_list("member_id", "rubber_id", "side", "won")
+            .values_list("member_id", "rubber_id", "side", "round_won")
         ),
         group_of,
     )
@@ -167,8 +170,11 @@ def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, i
         by_rubber[rubber_id, group_of[member_id]].append((member_id, side, won))
     score = dict.fromkeys(group_of, 0)
     for players in by_rubber.values():
-        for member_id, side, won in players:
-            if any(other != side for _, other, _ in players):  # met one of his group
+        # With the group on both sides, one of its players won the table once it was
+        # decided (a finished rubber, a round of fixed deals over); none before.
+        met = len({side for _, side, _ in players}) == 2
+        if met and any(won for _, _, won in players):
+            for member_id, _, won in players:
                 score[member_id] += 1 if won else -1
     return score
 

@@ -185,15 +185,23 @@ def totals(tournament) -> dict[str, dict]:
 
 def head_to_head(tournament, group: list[str]) -> dict[str, int]:
     """Issue #5: among the tied, rubbers won less rubbers lost against each other (a
-    finished rubber in which one of the others was against him, once)."""
+    finished rubber in which one of the others was against him, once). At a progressive
+    of fixed deals a table is won by the round, not the rubber: a round that is over
+    counts, won by the side ahead on points (ruling P1), its rubber finished or not."""
     score = dict.fromkeys(group, 0)
     for rubber in _rubbers(tournament):
-        if rubber.status != Rubber.Status.COMPLETE or rubber.ruleset == CALL_ACE:
+        if rubber.ruleset == CALL_ACE:
+            continue
+        if tournament.kind == "progressive" and rubber.deal_limit:
+            over, winner, _ = _fixed_deals(rubber)
+        else:
+            over, winner = rubber.status == Rubber.Status.COMPLETE, rubber.winner
+        if not over:
             continue
         sides = {s.member.name: s.side for s in rubber.seats.all() if s.member.name in score}
         for name, side in sides.items():
             if any(other != side for other in sides.values()):
-                score[name] += 1 if side == rubber.winner else -1
+                score[name] += 1 if side == winner else -1
     return score
 
 

@@ -61,7 +61,8 @@ def test_a_recalculations_totals_read_only_columns_the_index_carries(played):
 def test_head_to_head_reads_only_columns_the_index_carries(played):
     ladder, members = played
     read = _columns_read(lambda: ranking.head_to_head(ladder, [members]))
-    assert {"member_id", "rubber_id", "side", "won", "finished"} <= read
+    # Whether his side won the table (a rubber, or a round of fixed deals: ruling P1).
+    assert {"member_id", "rubber_id", "side", "round_won"} <= read
     assert read <= _covered(), f"not in {INDEX}: {read - _covered()}"
 
 
