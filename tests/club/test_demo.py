@@ -26,6 +26,8 @@ def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(
     assert f"/secretary/evenings/{evening.pk}/" in out.getvalue()
     progressive = Tournament.objects.get(slug="thanksgiving")
     assert f"/secretary/tournaments/{progressive.pk}/" in out.getvalue()
+    # --no-serve leaves nothing running: no "Stop with Ctrl-C" (README, "The two commands").
+    assert "Ctrl-C" not in out.getvalue()
     assert client.get("/clubs/somerset/tournaments/winter/").status_code == 200
     # Through the login form (django-axes needs the request a bare client.login lacks).
     client.post(reverse("login"), {"username": "secretary", "password": "cut-for-partners"})

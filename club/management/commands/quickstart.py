@@ -187,7 +187,9 @@ class Command(BaseCommand):
         # Served beyond this machine: the published demo password would let anyone on the
         # network in as the secretary (a superuser).
         password = login_password(private=address is not None)
-        self.stdout.write(self.addresses(base, lan=address is not None, password=password))
+        self.stdout.write(
+            self.addresses(base, lan=address is not None, password=password, serving=not no_serve)
+        )
         if not no_serve:
             if address is not None:
                 serve_to_network()
@@ -201,9 +203,9 @@ class Command(BaseCommand):
                 **({"stdout": io.StringIO()} if quiet else {}),  # its banner names 0.0.0.0
             )
 
-    def addresses(self, base: str, *, lan: bool, password: str | None) -> str:
+    def addresses(self, base: str, *, lan: bool, password: str | None, serving: bool) -> str:
         """What the secretary needs: where to go, and how to log in (`password`: None when
-        his own was kept)."""
+        his own was kept); how to stop it only when it goes on serving (not --no-serve)."""
         evening = Evening.objects.filter(club__slug="somerset", title="Demo evening").first()
         lines = [
             self.style.SUCCESS("The card club service is ready."),
@@ -230,5 +232,6 @@ class Command(BaseCommand):
                 "Phones cannot reach this computer at this address: for phones at the tables,\n"
                 "start it with  python manage.py quickstart --lan"
             )
-        lines.append("Stop with Ctrl-C.\n")
-        return "\n".join(lines)
+        if serving:
+            lines.append("Stop with Ctrl-C.")
+        return "\n".join(lines) + "\n"
