@@ -140,3 +140,30 @@ def test_every_management_command_the_docs_name_exists():
     django_own |= {"runserver", "axes_reset_username"}
     missing = sorted(named - commands - django_own)
     assert not missing, f"no such management command: {missing}"
+
+
+#: A test's name in the text, or its prefix: `test_law_15_*`, `test_law_8_euchre...`.
+TEST_NAME = re.compile(r"(?<![\w./])(test_\w+)(\.\.\.|\*(?!\.py))?(?![\w.*])")
+
+
+@cache
+def _tests_defined() -> frozenset[str]:
+    names = set()
+    for source in (ROOT / "tests").rglob("test_*.py"):
+        names |= set(re.findall(r"^\s*(?:async )?def (test_\w+)", source.read_text(), re.M))
+    return frozenset(names)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.name)
+def test_every_test_the_docs_name_exists(doc):
+    """`test_law_15_*`, `test_law_8_euchre_knave_is_highest...`: a prefix; else the name."""
+    missing = []
+    for ticked in _ticked(doc):
+        for name, prefix in TEST_NAME.findall(ticked):
+            if prefix or name.endswith("_"):
+                found = any(test.startswith(name) for test in _tests_defined())
+            else:
+                found = name in _tests_defined()
+            if not found:
+                missing.append(name + prefix)
+    assert not missing, f"{doc.name} names tests that are not there: {missing}"
