@@ -1,6 +1,7 @@
 """The README's first command loads a demo club a newcomer can look around in."""
 
 import io
+import logging
 
 from django.core.management import call_command
 from django.urls import reverse
@@ -11,7 +12,7 @@ from tournaments.models import Tournament
 
 
 def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(
-    db, client, django_capture_on_commit_callbacks
+    db, client, django_capture_on_commit_callbacks, caplog
 ):
     out = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):  # the standings recalculation
@@ -30,7 +31,11 @@ def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(
     assert "Ctrl-C" not in out.getvalue()
     assert client.get("/clubs/somerset/tournaments/winter/").status_code == 200
     # Through the login form (django-axes needs the request a bare client.login lacks).
+    caplog.set_level(logging.INFO)
     client.post(reverse("login"), {"username": "secretary", "password": "cut-for-partners"})
+    # The terminal shows the secretary only what he needs (README): not django-axes' lines
+    # on every login.
+    assert not [r.getMessage() for r in caplog.records if r.name.startswith("axes")]
     board = client.get(f"/secretary/evenings/{evening.pk}/").content.decode()
     assert "Table 2" in board and "Rubber 2" in board
     # The progressive: round 1 seated, table 1's four deals played (decided), table 2 under

@@ -38,6 +38,7 @@ QUIET_LOGGERS = {
     "django.request": "ERROR",  # a 404 is no news to the secretary
     "celery": "WARNING",
     "kombu": "ERROR",
+    "axes": "WARNING",  # a login is no news; a wrong password or a lockout still is
 }
 
 
