@@ -136,17 +136,39 @@ def rendered_page(copy: tuple, render) -> str:
     return rendered_copies.get_or_make(copy, from_redis_or_render)
 
 
+def _public_slugs(tournament_id: int) -> tuple[str, str] | None:
+    """The club's and the tournament's slugs as committed now, if both are public."""
+    from tournaments.models import Tournament
+
+    return (
+        Tournament.objects.filter(pk=tournament_id, is_public=True, club__is_public=True)
+        .values_list("club__slug", "slug")
+        .first()
+    )
+
+
 def announce(tournament, number: int) -> None:
     """After a recalculation commits: its version, for the pages' and the API's ETags,
-    and, for a public tournament of a public club, under its slugs for the crowd."""
+    and, for a public tournament of a public club, under its slugs for the crowd.
+
+    Whether it is public is read again here, not taken from the `tournament` the
+    recalculation read when it began: a director who made the tournament (or a secretary
+    the club) private meanwhile had its lookup dropped (`forget`), and the recalculation's
+    old copy would have put it back, the private standings served to the crowd for
+    PUBLIC_SECONDS. Read before the lookup is written and again after it: a change
+    committed in between is seen by the second read, one committed after it drops the
+    lookup itself."""
     cache.set(VERSION_KEY.format(tournament.pk), number, None)
-    slugs = (tournament.club.slug, tournament.slug)
-    key = PUBLIC_KEY.format(*slugs)
-    if tournament.is_public and tournament.club.is_public:
-        cache.set(key, [tournament.pk, number], PUBLIC_SECONDS)
-    else:
-        cache.delete(key)
-    public_memo.discard(slugs)  # this process sees it at once; the others within MEMO_SECONDS
+    known = (tournament.club.slug, tournament.slug)
+    public = _public_slugs(tournament.pk)
+    if public is not None:
+        cache.set(PUBLIC_KEY.format(*public), [tournament.pk, number], PUBLIC_SECONDS)
+        if _public_slugs(tournament.pk) != public:
+            cache.delete(PUBLIC_KEY.format(*public))
+        public_memo.discard(public)
+    if public != known:
+        cache.delete(PUBLIC_KEY.format(*known))
+    public_memo.discard(known)  # this process sees it at once; the others within MEMO_SECONDS
 
 
 def forget(club_slug: str, slugs: list[str]) -> None:
