@@ -87,7 +87,17 @@ def _fingerprint(request) -> str:
 
 
 def _principal(request) -> str:
-    who = request.META.get("HTTP_AUTHORIZATION") or request.COOKIES.get("sessionid") or "anon"
+    """A hash of who asks: the `Authorization` header and the session cookie, both. The
+    API reads a header only in its own schemes (Token, Table) and knows a caller by his
+    session otherwise, so a header in another (`Bearer`, `Basic`: a client library's
+    default, the same for everyone sending it) named no one: taken alone, it let another
+    caller sending it with the same key be answered with the first one's stored answer
+    (tests/test_attack_idempotency.py). Either alone hashes as it did before."""
+    from django.conf import settings
+
+    header = request.META.get("HTTP_AUTHORIZATION") or ""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME) or ""
+    who = f"{header}\0{session}" if header and session else header or session or "anon"
     return hashlib.sha256(who.encode()).hexdigest()
 
 
