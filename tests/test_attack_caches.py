@@ -56,3 +56,41 @@ def test_a_recalculation_begun_before_the_club_went_private_does_not_show_it(cli
     assert _crowd_sees(client, ladder) == [404, 404]
     pagecache.announce(running, running.standings_version + 1)
     assert _crowd_sees(client, ladder) == [404, 404]
+
+
+def _crowd_at(client, club_slug: str, slug: str = "winter") -> int:
+    pagecache.public_memo.clear()
+    return client.get(f"/clubs/{club_slug}/tournaments/{slug}/standings/").status_code
+
+
+def test_a_club_renamed_and_made_private_at_once_is_not_served_at_its_old_address(client, ladder):
+    """Staff change a club's address in the admin and make it private in the same save:
+    the lookup under its old address was left for PUBLIC_SECONDS (only the new address's
+    was dropped), and with it the private club's standings."""
+    assert _crowd_at(client, "somerset") == 200
+    club = ladder.club
+    club.slug, club.is_public = "somerset-private", False
+    club.save()
+    assert (_crowd_at(client, "somerset"), _crowd_at(client, "somerset-private")) == (404, 404)
+
+
+def test_a_tournament_renamed_and_made_private_at_once_is_not_served_at_its_old_address(
+    client, ladder
+):
+    assert _crowd_at(client, "somerset") == 200
+    ladder.slug, ladder.is_public = "winter-private", False
+    ladder.save()
+    assert _crowd_at(client, "somerset") == 404
+    assert _crowd_at(client, "somerset", "winter-private") == 404
+
+
+def test_a_tournament_moved_to_a_private_club_is_not_served_at_its_old_club(
+    client, ladder, other_club
+):
+    other_club.is_public = False
+    other_club.save()
+    assert _crowd_at(client, "somerset") == 200
+    ladder.club = other_club
+    ladder.save()
+    assert _crowd_at(client, "somerset") == 404
+    assert _crowd_at(client, other_club.slug) == 404
