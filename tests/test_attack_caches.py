@@ -10,6 +10,7 @@ to anyone not logged in for half a minute (PUBLIC_SECONDS).
 """
 
 import pytest
+from django.core.cache import cache
 
 from tournaments import pagecache, services
 from tournaments.models import Tournament
@@ -94,3 +95,36 @@ def test_a_tournament_moved_to_a_private_club_is_not_served_at_its_old_club(
     ladder.save()
     assert _crowd_at(client, "somerset") == 404
     assert _crowd_at(client, other_club.slug) == 404
+
+
+class _ChangedBeforeTheWrite:
+    """The cache (real Redis), with a change committed between the crowd's read of the
+    tournament's row and its write of the lookup to Redis: the order two real requests
+    take only now and then, made certain here. Nothing else of the cache is changed."""
+
+    def __init__(self, change):
+        self.change, self.done = change, False
+
+    def __getattr__(self, name):
+        return getattr(cache, name)
+
+    def add(self, *args, **kwargs):
+        if not self.done:
+            self.done = True
+            self.change()
+        return cache.add(*args, **kwargs)
+
+
+def test_a_tournament_made_private_while_the_crowd_reads_it_is_not_kept_public(
+    client, ladder, monkeypatch
+):
+    """A visitor's request reads the tournament (public), the director makes it private
+    and its lookup is dropped, then the visitor's request writes the lookup it read:
+    every visitor was then served the private standings for PUBLIC_SECONDS."""
+    private = _ChangedBeforeTheWrite(
+        lambda: services.tournament_update(tournament=ladder, is_public=False)
+    )
+    monkeypatch.setattr(pagecache, "cache", private)
+    _crowd_at(client, "somerset")
+    assert private.done
+    assert _crowd_at(client, "somerset") == 404

@@ -96,25 +96,40 @@ def standings_etag(tournament_id: int, number: int, page: int, kind: str, player
     return quote_etag(tag)
 
 
+def _public_row(club_slug: str, slug: str) -> list[int]:
+    """[id, latest standings version] of a public tournament of a public club, as
+    committed now; [0, 0] for none."""
+    from tournaments.models import Tournament
+
+    row = (
+        Tournament.objects.filter(
+            club__slug=club_slug, club__is_public=True, slug=slug, is_public=True
+        )
+        .values_list("pk", "standings_version")
+        .first()
+    )
+    return list(row) if row else [0, 0]
+
+
 def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
-    """(id, latest standings version) of a public tournament of a public club."""
+    """(id, latest standings version) of a public tournament of a public club.
+
+    A public row read from the database is kept in Redis, then read again: a director
+    who made the tournament private (or a secretary the club) between the first read
+    and the write had its lookup dropped (`forget`) before the write, which would have
+    kept the private standings served to the crowd for PUBLIC_SECONDS; a change
+    committed after the second read drops the lookup written itself."""
     key = PUBLIC_KEY.format(club_slug, slug)
 
     def from_redis_or_database() -> list[int]:
         found = cache.get(key)
         if found is None:
-            from tournaments.models import Tournament
-
-            row = (
-                Tournament.objects.filter(
-                    club__slug=club_slug, club__is_public=True, slug=slug, is_public=True
-                )
-                .values_list("pk", "standings_version")
-                .first()
-            )
-            found = list(row) if row else [0, 0]
+            found = _public_row(club_slug, slug)
             # add, not set: a recalculation that published meanwhile wrote a newer one.
-            cache.add(key, found, PUBLIC_SECONDS)
+            added = cache.add(key, found, PUBLIC_SECONDS)
+            if added and found[0] and not _public_row(club_slug, slug)[0]:
+                cache.delete(key)
+                found = [0, 0]
         return found
 
     found = public_memo.get_or_make((club_slug, slug), from_redis_or_database)
