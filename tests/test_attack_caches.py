@@ -128,3 +128,22 @@ def test_a_tournament_made_private_while_the_crowd_reads_it_is_not_kept_public(
     _crowd_at(client, "somerset")
     assert private.done
     assert _crowd_at(client, "somerset") == 404
+
+
+def _copies_kept(tournament_id: int) -> list[str]:
+    """The crowd's rendered copies of the tournament's standings kept in Redis."""
+    return cache.keys(pagecache.PAGE_KEY.format(tournament_id, "*", "*", "*"))
+
+
+def test_pages_past_the_end_are_not_each_kept_as_a_copy(client, ladder):
+    """A page past the end shows the last one; each was kept as a copy of its own, in
+    Redis for PAGE_SECONDS a version: a visitor asking `?page=2` to `?page=1000` of both
+    the page and its table (no throttle guards a page) had two thousand copies of the
+    same page written for every version, every hand recorded."""
+    club = ladder.club.slug
+    for page in range(1, 41):
+        for url in (PAGE, FRAGMENT):
+            answer = client.get(url.format(club=club), {"page": page})
+            assert answer.status_code == 200
+    assert len(_copies_kept(ladder.pk)) == 2  # page 1, the only one: whole and its table
+    assert len(pagecache.rendered_copies.items) == 2

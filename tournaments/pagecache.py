@@ -138,17 +138,23 @@ def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
 
 def rendered_page(copy: tuple, render) -> str:
     """The crowd's page `copy` = (id, version, page, kind): from this process's memory,
-    else from Redis, else `render()`ed and kept in both."""
+    else from Redis, else `render()`ed and kept in both. `render()` answers the page and
+    the number of the page it shows, which for a page past the end is the last: such a
+    page is served, not kept, since a copy of its own for each number asked (up to
+    MAX_PAGE, of the page and of its table, for every version) let any visitor have
+    thousands of copies of one page written to Redis for every hand recorded."""
     key = PAGE_KEY.format(*copy)
-
-    def from_redis_or_render() -> str:
-        html = cache.get(key)
-        if html is None:
-            html = render()
-            cache.set(key, html, PAGE_SECONDS)
-        return html
-
-    return rendered_copies.get_or_make(copy, from_redis_or_render)
+    known = rendered_copies.get(copy)
+    if known is not None:
+        return known
+    html = cache.get(key)
+    if html is None:
+        html, shown = render()
+        if shown != copy[2]:
+            return html
+        cache.set(key, html, PAGE_SECONDS)
+    rendered_copies.put(copy, html)
+    return html
 
 
 def _public_slugs(tournament_id: int) -> tuple[str, str] | None:
