@@ -6,7 +6,7 @@ scored by its director (`/secretary/tournaments/`, sent by the same queue) that 
 `Idempotency-Key` header is done at most once per key for the same caller:
 
 - a retry with the same key, the same body and the same query string gets the stored
-  answer again (`Idempotent-Replayed: true`);
+  answer again (`Idempotent-Replayed: true`, and `Cache-Control: no-store`);
 - the same key with a different body or query string gets 422;
 - a retry while the first request is still running gets 409 (retry later);
 - an answer of 5xx, or one that says to retry later (`Retry-After`: a row lock not
@@ -259,4 +259,7 @@ class IdempotencyMiddleware:
             bytes(existing.body), status=existing.status, content_type=existing.content_type
         )
         response["Idempotent-Replayed"] = "true"
+        # The answer's own headers are not kept, and one may hold a bearer secret (a
+        # table's fresh link, sent `no-store`): a replay is kept in no cache at all.
+        response["Cache-Control"] = "no-store, private"
         return response

@@ -11,6 +11,9 @@ the first secretary's stored answer: a write to a club he may not touch answered
 done, with its row.
 """
 
+import datetime
+from decimal import Decimal
+
 import pytest
 from django.test import Client
 
@@ -49,3 +52,30 @@ def test_another_clubs_secretary_is_not_answered_with_a_secretarys_stored_answer
     again = _post(own, path, body, authorization=authorization, key="1")
     assert again["Idempotent-Replayed"] == "true" and again.json() == done.json()
     assert Member.objects.filter(club=club, name="Eliza Tremont").count() == 1
+
+
+def test_a_replayed_answer_holding_a_tables_link_is_kept_in_no_cache(
+    club, secretary, postgres, redis, django_capture_on_commit_callbacks
+):
+    """A fresh table link's answer says `Cache-Control: no-store` (a bearer secret, kept
+    in no cache: club.api_evenings.NO_STORE); its replay for the same key said nothing
+    of caching, the link in it."""
+    from club import evenings
+    from tests.conftest import token_client
+
+    evening = evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    api = token_client(secretary)  # a secretary's script, by its API token
+    path = f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/tables/1/new-link/"
+    first = api.post(path, headers={"Idempotency-Key": "new-card"})
+    again = api.post(path, headers={"Idempotency-Key": "new-card"})
+    assert first.status_code == again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json()["link"] == first.json()["link"]
+    for answer in (first, again):
+        assert "no-store" in answer["Cache-Control"]
