@@ -64,3 +64,43 @@ def test_another_clubs_link_cannot_tell_its_rubbers_from_none(waiting, other_pho
     assert "Hand 2 is not waiting for the other side" in said  # as for no rubber
     assert "own table" not in said
     assert HandConfirmation.objects.get(rubber=waiting, hand__number=2).state == "unconfirmed"
+
+
+@pytest.fixture
+def progressive(club, secretary, django_capture_on_commit_callbacks):
+    """A progressive whose first round is seated: its tables have their phone links."""
+    from tournaments import rounds
+    from tournaments.services import tournament_create
+
+    with django_capture_on_commit_callbacks(execute=True):
+        progressive = tournament_create(
+            club=club, name="Spring", slug="spring", kind="progressive",
+            ruleset="euchre-somerset-1888", movement="rotation", rounds_planned=7,
+        )  # fmt: skip
+        for name in ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]:
+            rounds.tournament_enter(tournament=progressive, name=name)
+        rounds.round_seat_next(tournament_id=progressive.pk)
+    return progressive
+
+
+def test_a_progressives_pages_holding_its_tables_links_are_kept_in_no_cache(
+    client, secretary, progressive
+):
+    """The pages that hold a progressive's table links (each a bearer secret for the
+    whole tournament): the director's page, a table's QR code, the table cards. An
+    evening's board, QR codes and cards say `no-store`; these said nothing, and a club's
+    shared laptop kept them in its browser's cache after the director logged out."""
+    from tournaments.models import TournamentTable
+
+    token = TournamentTable.objects.filter(tournament=progressive).first().token
+    client.force_login(secretary)
+    pages = [
+        f"/secretary/tournaments/{progressive.pk}/",
+        f"/secretary/tournaments/{progressive.pk}/tables/1/qr.svg",
+        f"/secretary/tournaments/{progressive.pk}/table-cards/",
+    ]
+    for page in pages:
+        answer = client.get(page)
+        assert answer.status_code == 200, page
+        assert "no-store" in answer.get("Cache-Control", ""), page
+    assert token in client.get(pages[0]).content.decode()  # the page does hold it
