@@ -104,3 +104,21 @@ def test_a_progressives_pages_holding_its_tables_links_are_kept_in_no_cache(
         assert answer.status_code == 200, page
         assert "no-store" in answer.get("Cache-Control", ""), page
     assert token in client.get(pages[0]).content.decode()  # the page does hold it
+
+
+def test_the_boards_answer_to_a_fresh_link_is_kept_in_no_cache(
+    db, client, django_capture_on_commit_callbacks
+):
+    """The board's answer to its buttons is the board again, with every table's link in
+    it (the fresh one too): kept in no cache, as the board itself is."""
+    world = club_in_play(django_capture_on_commit_callbacks)
+    client.force_login(world.secretary)
+    answer = client.post(
+        f"/secretary/evenings/{world.evening.pk}/action/",
+        {"type": "new_link", "table": 1},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200
+    fresh = Table.objects.get(pk=world.table.pk).token
+    assert fresh != world.table.token and fresh in answer.content.decode()
+    assert "no-store" in answer.get("Cache-Control", "")
