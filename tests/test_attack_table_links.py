@@ -1,12 +1,14 @@
-"""Attacks from a table's phone link on what is not its table's (club/confirmations.py).
+"""Attacks on the bearer secrets: the tables' phone links (and the API's tokens).
 
-The phone's confirm and dispute buttons post the rubber's id and the hand's number
-(`/t/<token>/answer/`). A rubber of another club (a private one) was looked up and locked
-before the link was checked against it, and refused as another table's, 403, where a
-rubber no one has is "not waiting for the other side's word", 400: any link could tell,
-by trying ids, which rubbers of every club have a hand waiting for the other side's word
-(and hold their rows' locks meanwhile). Another club's rubber is now answered as one
-that does not exist.
+- From a link, on what is not its table's (club/confirmations.py): the phone's confirm and
+  dispute buttons post the rubber's id and the hand's number (`/t/<token>/answer/`). A
+  rubber of another club (a private one) was looked up and locked before the link was
+  checked against it, and refused as another table's, where a rubber no one has is "not
+  waiting for the other side's word": any link could tell, by trying ids, which rubbers
+  of every club had a hand waiting for the other side's word (and hold their rows'
+  locks meanwhile). Another club's rubber is now answered as one that does not exist.
+- Kept in a cache: every page or answer holding a link (or an API token) says
+  `Cache-Control: no-store`, as an evening's board always did; a club's laptop is shared.
 """
 
 import datetime
@@ -121,4 +123,19 @@ def test_the_boards_answer_to_a_fresh_link_is_kept_in_no_cache(
     assert answer.status_code == 200
     fresh = Table.objects.get(pk=world.table.pk).token
     assert fresh != world.table.token and fresh in answer.content.decode()
+    assert "no-store" in answer.get("Cache-Control", "")
+
+
+def test_an_api_logins_answer_holding_its_token_is_kept_in_no_cache(db, api):
+    """The API's login answers a bearer token for thirty days (API_TOKEN_DAYS): kept in
+    no cache (as OAuth's token answers are, RFC 6749 5.1), as a table's link is."""
+    from tests.factories import UserFactory
+
+    UserFactory(username="eliza")
+    answer = api.post(
+        "/api/v1/auth/token/",
+        {"username": "eliza", "password": "correct horse battery"},
+        format="json",
+    )
+    assert answer.status_code == 200 and answer.json()["token"]
     assert "no-store" in answer.get("Cache-Control", "")
