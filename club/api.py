@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from club import secretary_tokens, selectors_public, services
+from club.api_evenings import NO_STORE
 from club.models import ApiToken, Club, Member
 from club.permissions import club_for_request, table_of_request
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of, rubbers_hidden_from
@@ -223,8 +224,11 @@ class TokenView(APIView):
         # Django records the last login.
         user_logged_in.send(sender=user.__class__, request=request, user=user)
         key, token = secretary_tokens.token_issue(user=user)
+        # A bearer secret for API_TOKEN_DAYS, kept in no cache (RFC 6749 5.1), as a table's
+        # link is (club.api_evenings.NO_STORE).
         return Response(
-            TokenOutput({"token": key, "expires": secretary_tokens.token_expires(token)}).data
+            TokenOutput({"token": key, "expires": secretary_tokens.token_expires(token)}).data,
+            headers=NO_STORE,
         )
 
 

@@ -127,14 +127,17 @@ def on_hand_corrected(
 
 def _open_confirmation(*, rubber_id: int, number: int, table: Table | None) -> HandConfirmation:
     """The hand's confirmation, locked, still waiting for an answer; refused (before any
-    write) for another table's link, a closed evening, or a hand already answered."""
+    write) for another table's link, a closed evening, or a hand already answered. A
+    table's link finds only its own club's hands: another club's are refused as hands
+    that are not waiting, before any is locked, so that trying ids tells a link nothing
+    of other clubs (tests/test_attack_table_links.py)."""
+    waiting = HandConfirmation.objects.select_related("rubber__evening", "hand").filter(
+        rubber_id=rubber_id, hand__number=number
+    )
+    if table is not None:
+        waiting = waiting.filter(rubber__club_id=table.club_id)
     try:
-        confirmation = lock_one(
-            HandConfirmation.objects.select_related("rubber__evening", "hand").filter(
-                rubber_id=rubber_id, hand__number=number
-            ),
-            what="hand",
-        )
+        confirmation = lock_one(waiting, what="hand")
     except HandConfirmation.DoesNotExist:
         raise UserError(
             f"Hand {number} is not waiting for the other side's word.",

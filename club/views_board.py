@@ -335,6 +335,7 @@ def board_throttled(view):
 @login_required
 @require_POST
 @board_throttled
+@never_cache  # the board again, with the tables' links (see `board`)
 def board_action(request, pk: int):
     """Carry out one button of the board, then show the board as it now is."""
     evening = _managed_evening(request, pk)

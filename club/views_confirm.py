@@ -9,6 +9,7 @@ table's phone: the whole page to a form posted without JavaScript, `phone_answer
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.utils.text import capfirst
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from club import confirmations
@@ -116,6 +117,7 @@ def _settled_hand(evening, post) -> tuple[int, int, str]:
 @login_required
 @require_POST
 @board_throttled
+@never_cache  # the board again, with the tables' links (club.views_board.board)
 def board_settle(request, pk: int):
     """The secretary settles a disputed hand from the board, with a reason."""
     evening = _managed_evening(request, pk)

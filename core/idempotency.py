@@ -6,7 +6,7 @@ scored by its director (`/secretary/tournaments/`, sent by the same queue) that 
 `Idempotency-Key` header is done at most once per key for the same caller:
 
 - a retry with the same key, the same body and the same query string gets the stored
-  answer again (`Idempotent-Replayed: true`);
+  answer again (`Idempotent-Replayed: true`, and `Cache-Control: no-store`);
 - the same key with a different body or query string gets 422;
 - a retry while the first request is still running gets 409 (retry later);
 - an answer of 5xx, or one that says to retry later (`Retry-After`: a row lock not
@@ -87,7 +87,17 @@ def _fingerprint(request) -> str:
 
 
 def _principal(request) -> str:
-    who = request.META.get("HTTP_AUTHORIZATION") or request.COOKIES.get("sessionid") or "anon"
+    """A hash of who asks: the `Authorization` header and the session cookie, both. The
+    API reads a header only in its own schemes (Token, Table) and knows a caller by his
+    session otherwise, so a header in another (`Bearer`, `Basic`: a client library's
+    default, the same for everyone sending it) named no one: taken alone, it let another
+    caller sending it with the same key be answered with the first one's stored answer
+    (tests/test_attack_idempotency.py). Either alone hashes as it did before."""
+    from django.conf import settings
+
+    header = request.META.get("HTTP_AUTHORIZATION") or ""
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME) or ""
+    who = f"{header}\0{session}" if header and session else header or session or "anon"
     return hashlib.sha256(who.encode()).hexdigest()
 
 
@@ -249,4 +259,7 @@ class IdempotencyMiddleware:
             bytes(existing.body), status=existing.status, content_type=existing.content_type
         )
         response["Idempotent-Replayed"] = "true"
+        # The answer's own headers are not kept, and one may hold a bearer secret (a
+        # table's fresh link, sent `no-store`): a replay is kept in no cache at all.
+        response["Cache-Control"] = "no-store, private"
         return response

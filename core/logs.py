@@ -19,8 +19,14 @@ LINK = re.compile(r"(/[tp]/)[A-Za-z0-9_-]{16,}")
 HIDDEN = r"\1…"
 
 # The loggers that name a request's address: Django's (a refused, failed or served
-# request) and gunicorn's (its access log, and its error log's bad requests).
-LOGGERS = ("django.request", "django.server", "gunicorn.access", "gunicorn.error")
+# request; a post refused for want of its CSRF token, "Forbidden (CSRF cookie not set.):
+# /t/<token>/hand/", a phone whose cookie was cleared: a logger of its own, which its
+# parent's filter does not reach) and gunicorn's (its access log, and its error log's bad
+# requests).
+LOGGERS = (
+    "django.request", "django.security.csrf", "django.server", "gunicorn.access",
+    "gunicorn.error",
+)  # fmt: skip
 
 
 def hide_links(text: str) -> str:

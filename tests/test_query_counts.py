@@ -85,10 +85,11 @@ def _page(season, name: str) -> str:
     ("name", "most"),
     [
         ("club home", 5),
-        # Cold cache: the slugs (with the version), the tournament, the version's row
-        # and the ranked rows (the pages are cut from them).
-        ("standings page", 4),
-        ("standings fragment", 4),
+        # Cold cache: the slugs (with the version), read again once kept in Redis (a
+        # tournament made private meanwhile: tournaments.pagecache.public_standings), the
+        # tournament, the version's row and the ranked rows (the pages are cut from them).
+        ("standings page", 5),
+        ("standings fragment", 5),
         ("evening results", 5),
         # His figures and rubbers (6), then the scorecard: his seasons, the season's
         # seats, and who else sat at those rubbers (3), however many evenings; and his

@@ -96,25 +96,40 @@ def standings_etag(tournament_id: int, number: int, page: int, kind: str, player
     return quote_etag(tag)
 
 
+def _public_row(club_slug: str, slug: str) -> list[int]:
+    """[id, latest standings version] of a public tournament of a public club, as
+    committed now; [0, 0] for none."""
+    from tournaments.models import Tournament
+
+    row = (
+        Tournament.objects.filter(
+            club__slug=club_slug, club__is_public=True, slug=slug, is_public=True
+        )
+        .values_list("pk", "standings_version")
+        .first()
+    )
+    return list(row) if row else [0, 0]
+
+
 def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
-    """(id, latest standings version) of a public tournament of a public club."""
+    """(id, latest standings version) of a public tournament of a public club.
+
+    A public row read from the database is kept in Redis, then read again: a director
+    who made the tournament private (or a secretary the club) between the first read
+    and the write had its lookup dropped (`forget`) before the write, which would have
+    kept the private standings served to the crowd for PUBLIC_SECONDS; a change
+    committed after the second read drops the lookup written itself."""
     key = PUBLIC_KEY.format(club_slug, slug)
 
     def from_redis_or_database() -> list[int]:
         found = cache.get(key)
         if found is None:
-            from tournaments.models import Tournament
-
-            row = (
-                Tournament.objects.filter(
-                    club__slug=club_slug, club__is_public=True, slug=slug, is_public=True
-                )
-                .values_list("pk", "standings_version")
-                .first()
-            )
-            found = list(row) if row else [0, 0]
+            found = _public_row(club_slug, slug)
             # add, not set: a recalculation that published meanwhile wrote a newer one.
-            cache.add(key, found, PUBLIC_SECONDS)
+            added = cache.add(key, found, PUBLIC_SECONDS)
+            if added and found[0] and not _public_row(club_slug, slug)[0]:
+                cache.delete(key)
+                found = [0, 0]
         return found
 
     found = public_memo.get_or_make((club_slug, slug), from_redis_or_database)
@@ -123,30 +138,58 @@ def public_standings(club_slug: str, slug: str) -> tuple[int, int] | None:
 
 def rendered_page(copy: tuple, render) -> str:
     """The crowd's page `copy` = (id, version, page, kind): from this process's memory,
-    else from Redis, else `render()`ed and kept in both."""
+    else from Redis, else `render()`ed and kept in both. `render()` answers the page and
+    the number of the page it shows, which for a page past the end is the last: such a
+    page is served, not kept, since a copy of its own for each number asked (up to
+    MAX_PAGE, of the page and of its table, for every version) let any visitor have
+    thousands of copies of one page written to Redis for every hand recorded."""
     key = PAGE_KEY.format(*copy)
+    known = rendered_copies.get(copy)
+    if known is not None:
+        return known
+    html = cache.get(key)
+    if html is None:
+        html, shown = render()
+        if shown != copy[2]:
+            return html
+        cache.set(key, html, PAGE_SECONDS)
+    rendered_copies.put(copy, html)
+    return html
 
-    def from_redis_or_render() -> str:
-        html = cache.get(key)
-        if html is None:
-            html = render()
-            cache.set(key, html, PAGE_SECONDS)
-        return html
 
-    return rendered_copies.get_or_make(copy, from_redis_or_render)
+def _public_slugs(tournament_id: int) -> tuple[str, str] | None:
+    """The club's and the tournament's slugs as committed now, if both are public."""
+    from tournaments.models import Tournament
+
+    return (
+        Tournament.objects.filter(pk=tournament_id, is_public=True, club__is_public=True)
+        .values_list("club__slug", "slug")
+        .first()
+    )
 
 
 def announce(tournament, number: int) -> None:
     """After a recalculation commits: its version, for the pages' and the API's ETags,
-    and, for a public tournament of a public club, under its slugs for the crowd."""
+    and, for a public tournament of a public club, under its slugs for the crowd.
+
+    Whether it is public is read again here, not taken from the `tournament` the
+    recalculation read when it began: a director who made the tournament (or a secretary
+    the club) private meanwhile had its lookup dropped (`forget`), and the recalculation's
+    old copy would have put it back, the private standings served to the crowd for
+    PUBLIC_SECONDS. Read before the lookup is written and again after it: a change
+    committed in between is seen by the second read, one committed after it drops the
+    lookup itself."""
     cache.set(VERSION_KEY.format(tournament.pk), number, None)
-    slugs = (tournament.club.slug, tournament.slug)
-    key = PUBLIC_KEY.format(*slugs)
-    if tournament.is_public and tournament.club.is_public:
-        cache.set(key, [tournament.pk, number], PUBLIC_SECONDS)
-    else:
-        cache.delete(key)
-    public_memo.discard(slugs)  # this process sees it at once; the others within MEMO_SECONDS
+    known = (tournament.club.slug, tournament.slug)
+    public = _public_slugs(tournament.pk)
+    if public is not None:
+        cache.set(PUBLIC_KEY.format(*public), [tournament.pk, number], PUBLIC_SECONDS)
+        if _public_slugs(tournament.pk) != public:
+            cache.delete(PUBLIC_KEY.format(*public))
+        public_memo.discard(public)
+    if public != known:
+        cache.delete(PUBLIC_KEY.format(*known))
+    public_memo.discard(known)  # this process sees it at once; the others within MEMO_SECONDS
 
 
 def forget(club_slug: str, slugs: list[str]) -> None:

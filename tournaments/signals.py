@@ -3,27 +3,56 @@
 The crowd's pages find a tournament by its club's and its own slugs through a cached
 lookup that remembers only public tournaments of public clubs. Whatever changes that
 (a club or a tournament made private, renamed or deleted, by the API, a service or
-the admin) drops the lookups of that club's tournaments once the change commits.
+the admin) drops the lookups of that club's tournaments once the change commits: under
+the addresses they had before the change as well as after it. A save that changed an
+address and made the club (or tournament) private at once, or moved a tournament to a
+private club, in the admin, dropped only the new address's lookup: the old address went
+on serving the private standings to the crowd for PUBLIC_SECONDS
+(tests/test_attack_caches.py).
 """
 
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from club.models import Club
 from tournaments.models import Tournament
 from tournaments.pagecache import forget
 
+# Where the instance being saved was found before its save (its old addresses), kept on it.
+_BEFORE = "_public_addresses_before"
+
+
+def _saves_field(update_fields, *names: str) -> bool:
+    return update_fields is None or any(name in update_fields for name in names)
+
+
+@receiver(pre_save, sender=Club)
+def club_saving(sender, instance: Club, update_fields=None, **kwargs) -> None:
+    if instance.pk is not None and _saves_field(update_fields, "slug"):
+        before = Club.objects.filter(pk=instance.pk).values_list("slug", flat=True).first()
+        setattr(instance, _BEFORE, before)
+
 
 @receiver([post_save, post_delete], sender=Club)
 def club_changed(sender, instance: Club, **kwargs) -> None:
-    forget(
-        instance.slug, list(Tournament.objects.filter(club=instance).values_list("slug", flat=True))
-    )
+    slugs = list(Tournament.objects.filter(club=instance).values_list("slug", flat=True))
+    forget(instance.slug, slugs)
+    before = instance.__dict__.pop(_BEFORE, None)
+    if before and before != instance.slug:
+        forget(before, slugs)
+
+
+@receiver(pre_save, sender=Tournament)
+def tournament_saving(sender, instance: Tournament, update_fields=None, **kwargs) -> None:
+    if instance.pk is not None and _saves_field(update_fields, "slug", "club"):
+        before = Tournament.objects.filter(pk=instance.pk).values_list("club__slug", "slug").first()
+        setattr(instance, _BEFORE, before)
 
 
 @receiver([post_save, post_delete], sender=Tournament)
 def tournament_changed(sender, instance: Tournament, **kwargs) -> None:
-    forget(
-        Club.objects.filter(pk=instance.club_id).values_list("slug", flat=True).first() or "",
-        [instance.slug],
-    )
+    club_slug = Club.objects.filter(pk=instance.club_id).values_list("slug", flat=True).first()
+    forget(club_slug or "", [instance.slug])
+    before = instance.__dict__.pop(_BEFORE, None)
+    if before and before != (club_slug, instance.slug):
+        forget(before[0], [before[1]])

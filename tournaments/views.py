@@ -54,10 +54,11 @@ def _player(request) -> str:
 def _render(
     request, tournament: Tournament, standings: dict, number: int, page: int, *,
     fragment: bool, crowd: bool,
-) -> str:  # fmt: skip
-    """The page (or its table) of `standings`, the version `number`'s rows. For the crowd
-    it is rendered without the request, so nothing of one visitor's (a message, a login)
-    is kept in the copy all are served."""
+) -> tuple[str, int]:  # fmt: skip
+    """The page (or its table) of `standings`, the version `number`'s rows, and the number
+    of the page shown (the last, for one past the end). For the crowd it is rendered
+    without the request, so nothing of one visitor's (a message, a login) is kept in the
+    copy all are served."""
     player = _player(request)
     standings = selectors.standings_page(standings, page)
     context = {
@@ -74,7 +75,8 @@ def _render(
         "final_when": final_when(tournament) if tournament.results_final_at else "",
     }
     template = "tournaments/_standings.html" if fragment else "tournaments/standings.html"
-    return render_to_string(template, context, request=None if crowd else request)
+    html = render_to_string(template, context, request=None if crowd else request)
+    return html, standings["page"]
 
 
 def _version_rows(tournament_id: int, number: int) -> tuple[Tournament, dict]:
@@ -175,7 +177,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
         response["ETag"] = etag
         return response
 
-    def render() -> str:
+    def render() -> tuple[str, int]:
         if crowd:  # the version's rows and tournament as this process read them once
             shown, standings = pagecache.ranked_rows.get_or_make(
                 (tournament_id, number), lambda: _version_rows(tournament_id, number)
@@ -188,7 +190,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
         return _render(request, shown, standings, number, page, fragment=fragment, crowd=crowd)
 
     copy = (tournament_id, number, page, "fragment" if fragment else "page")
-    html = pagecache.rendered_page(copy, render) if crowd else render()
+    html = pagecache.rendered_page(copy, render) if crowd else render()[0]
     response = HttpResponse(html)
     response["ETag"] = etag
     return response

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from club import phone_links
@@ -259,6 +260,7 @@ def _precedence_rows(chosen: list[str], offered: int = len(METRICS)) -> list[str
 
 
 @login_required
+@never_cache  # its tables' phone links, bearer secrets (as an evening's board: club.views_board)
 def director(request, pk: int):
     """A tournament as its director runs it."""
     return render(request, "tournaments/director.html", _context(request, _directed(request, pk)))
@@ -422,6 +424,7 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
 
 @login_required
 @require_POST
+@never_cache  # the director's page again, its tables' links in it
 def act(request, pk: int):
     """The director's buttons: recalculate, seat the next round, a player's arrival,
     departure or bye (and the bye taken back), end a progressive with no planned number of
@@ -474,6 +477,7 @@ def _table_link(request, tournament: Tournament, number: int) -> str:
 
 @login_required
 @require_GET
+@never_cache  # the table's link
 def table_qr(request, pk: int, number: int):
     """The QR code of a progressive's table's phone link, as SVG, to print or show."""
     link = _table_link(request, _directed(request, pk), number)
@@ -492,6 +496,7 @@ STAYS = (
 
 @login_required
 @require_GET
+@never_cache  # every table's link
 def table_cards(request, pk: int):
     """A progressive's table cards, to print: one a table the rounds have seated, for the
     whole tournament (tournaments.table_links), two or four to an A4 page."""
