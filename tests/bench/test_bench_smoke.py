@@ -7,12 +7,15 @@ BENCHMARKS.md alone.
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from bench.load import Table
 from bench.report import BY_PROCESS
 from tests.conftest import needs, needs_program
 
@@ -84,3 +87,21 @@ def test_the_quick_benchmark_runs(settings, postgres_template):
     assert "\r" not in done.stderr  # no progress bar: its output is not a terminal
     after = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
     assert after == before
+
+
+def test_a_table_stops_when_its_load_ends():
+    """A table whose next hand would come after its load's end stops at the end, not a
+    think later (bench/load.py): a load lasts its seconds, whatever the tables' think.
+    Here the server refuses every connection, and the table's first hand is due 19 s in
+    (a think of 60 s: each table starts at its own moment within its first think)."""
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = {"table": 1, "token": "x", "rubber": 1, "players": {"NS": [], "EW": []},
+              "member_ids": {}}  # fmt: skip
+    stop_at = time.time() + 0.5
+    table = Table(0, {"club": "c"}, client, f"http://127.0.0.1:{port}", stop_at, 60, 1888)
+    started = time.monotonic()
+    table.run()
+    assert time.monotonic() - started < 5
+    assert time.time() >= stop_at
