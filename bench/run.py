@@ -27,7 +27,6 @@ import os
 import platform
 import re
 import runpy
-import signal
 import socket
 import statistics
 import subprocess
@@ -52,6 +51,7 @@ from bench.report import (  # noqa: E402
     settled_hash,
     write_figures,
 )
+from bench.servers import PhaseProcess, Server, stop_all  # noqa: E402
 from core.progress import progress_bar  # noqa: E402
 
 PYTHON = sys.executable
@@ -79,6 +79,10 @@ CHURNED = (
     "club_idempotencyrecord", "pghistory_context",
 )  # fmt: skip
 STEPS = ("standings", "record", "pages", "mixed", "capacity", "hosts", "engine")
+# The phases that measure nothing themselves, run one after another in one process
+# (bench.phases serve); the standings and the incremental recalculation measure their
+# own process, and have one each.
+UNTIMED_PHASES = ("prepare-load", "verify", "settle", "explain")
 
 
 def log(message: str) -> None:
@@ -126,6 +130,7 @@ class Bench:
         self.out.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.groups: dict[str, int] = {}
+        self.phases = PhaseProcess(PYTHON, out=self.out, cwd=ROOT, env=self.env)
         self.plan_results: dict[Path, list[str]] = {}  # each plan's load results so far
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -145,38 +150,26 @@ class Bench:
 
     def phase(self, name: str, *args: str, timeout: float = 600, env: dict | None = None) -> dict:
         self.results["load"][name] = load_average()
-        argv = [PYTHON, "-m", "bench.phases", name, "--club", self.args.club, *args]
-        out = self.run(name, argv, timeout=timeout, env=env)
-        return json.loads(out.strip().splitlines()[-1])
+        argv = [name, "--club", self.args.club, *args]
+        if name not in UNTIMED_PHASES or env is not None:
+            out = self.run(name, [PYTHON, "-m", "bench.phases", *argv], timeout=timeout, env=env)
+            return json.loads(out.strip().splitlines()[-1])
+        # In the phases' process (started the first time), its answer kept as a process's
+        # output would be.
+        t0 = time.monotonic()
+        figures, error = self.phases.call(argv, timeout=timeout)
+        (self.out / f"{name}.log").write_text(error or json.dumps(figures))
+        if error:
+            raise SystemExit(f"{name} failed:\n{error}")
+        self.results.setdefault("seconds", {})[name] = round(time.monotonic() - t0, 2)
+        return figures
 
-    @contextmanager
-    def server(self, name: str, argv: list[str], ready):
-        """A long-running process (gunicorn, the Celery worker), stopped by its own id."""
-        handle = (self.out / f"{name}.log").open("w")
-        # Its PostgreSQL backends named after it (libpq's PGAPPNAME), so that their CPU is
-        # told apart from the other processes' (`cpu`).
+    def new_server(self, name: str, argv: list[str], ready) -> Server:
+        """A long-running process (gunicorn, the Celery worker), not started yet. Its
+        PostgreSQL backends are named after it (libpq's PGAPPNAME), so that their CPU is
+        told apart from the other processes' (`cpu`)."""
         env = {**self.env, "PGAPPNAME": f"{APP_PREFIX}{name}"}
-        proc = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: the workers stop with it
-        )  # fmt: skip
-        try:
-            deadline = time.monotonic() + 60
-            while not ready():
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"{name} did not start; see {self.out / name}.log")
-                time.sleep(0.25)
-            yield proc
-        finally:
-            with suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                with suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            handle.close()
+        return Server(name, argv, out=self.out, cwd=ROOT, env=env, ready=ready)
 
     # steps ----------------------------------------------------------------------------
 
@@ -290,8 +283,9 @@ class Bench:
             "--log-level", "warning",
         ]  # fmt: skip
 
-    def serve(self):
-        """gunicorn with the bench URLconf, and a Celery worker against Redis."""
+    def serve(self) -> dict[str, Server]:
+        """gunicorn with the bench URLconf, and a Celery worker against Redis (neither
+        started yet)."""
         gunicorn = self.gunicorn_argv(self.port)
         worker = [
             PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
@@ -299,10 +293,18 @@ class Bench:
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
         worker_log = self.out / "celery.log"
-        return (
-            self.server("gunicorn", gunicorn, lambda: http_ok(f"{self.url}/bench/trivial/")),
-            self.server("celery", worker, lambda: "ready." in worker_log.read_text()),
-        )
+        return {
+            "gunicorn": self.new_server(
+                "gunicorn", gunicorn, lambda: http_ok(f"{self.url}/bench/trivial/")
+            ),
+            "celery": self.new_server("celery", worker, lambda: "ready." in worker_log.read_text()),
+        }
+
+    def second_gunicorn(self) -> tuple[Server, str]:
+        """The hosts step's second gunicorn, on a port of its own (not started yet)."""
+        url = f"http://127.0.0.1:{free_port()}"
+        argv = self.gunicorn_argv(int(url.rsplit(":", 1)[1]))
+        return self.new_server("gunicorn-2", argv, lambda: http_ok(f"{url}/bench/trivial/")), url
 
     def prepare(self, name: str, clients: int) -> Path:
         """A plan for the load generator: `clients` new tables on the open evening, each
@@ -497,20 +499,18 @@ class Bench:
         log(f"one gunicorn: {s['clients']} tables, think {think} s, {s['hosts_seconds']} s")
         one = self.load("load-one-host", plan, seconds=s["hosts_seconds"], think=think)
         one.pop("raw")
-        port = free_port()
-        second = f"http://127.0.0.1:{port}"
-        with self.server(
-            "gunicorn-2", self.gunicorn_argv(port), lambda: http_ok(f"{second}/bench/trivial/")
-        ) as web2:
-            self.groups["gunicorn-2"] = web2.pid
+        # Started here, after the one gunicorn's load, so that its booting is in no figure.
+        web2, second = self.second_gunicorn()
+        try:
+            self.groups["gunicorn-2"] = web2.wait().pid
             log(f"two gunicorns: the same tables dealt between them, {s['hosts_seconds']} s")
-            try:
-                two = self.load(
-                    "load-two-hosts", plan, seconds=s["hosts_seconds"], think=think,
-                    urls=[self.url, second],
-                )  # fmt: skip
-            finally:
-                self.groups.pop("gunicorn-2")
+            two = self.load(
+                "load-two-hosts", plan, seconds=s["hosts_seconds"], think=think,
+                urls=[self.url, second],
+            )  # fmt: skip
+        finally:
+            self.groups.pop("gunicorn-2", None)
+            web2.stop()
         two.pop("raw")
         self.results["hosts"] = {"think": think, "one": one, "two": two}
 
@@ -624,30 +624,39 @@ class Bench:
             raise SystemExit(f"--skip: no step {', '.join(sorted(unknown))}; steps: {STEPS}")
         steps = [step for step in STEPS if step not in skip]
         served = [step for step in steps if step not in ("standings", "engine")]
-        # On a terminal, a bar over the run's steps (on standard error; none when piped).
-        with progress_bar(total=2 + len(steps), unit="steps", desc="database") as bar:
-            self.versions()
-            self.database()
-            bar.update()
-            bar.set_description("make_season")
-            self.season()
-            bar.update()
-
-            def step(name: str) -> None:
-                bar.set_description(name)
-                getattr(self, name)()
+        servers: dict[str, Server] = {}
+        try:
+            # On a terminal, a bar over the run's steps (on standard error; none when piped).
+            with progress_bar(total=2 + len(steps), unit="steps", desc="database") as bar:
+                self.versions()
+                self.database()
+                bar.update()
+                bar.set_description("make_season")
+                self.season()
                 bar.update()
 
-            if "standings" in steps:
-                step("standings")
-            if served:
-                gunicorn, worker = self.serve()
-                with gunicorn as web, worker as celery:
-                    self.groups = {"gunicorn": web.pid, "celery": celery.pid}
+                def step(name: str) -> None:
+                    bar.set_description(name)
+                    getattr(self, name)()
+                    bar.update()
+
+                if "standings" in steps:
+                    step("standings")
+                if served:
+                    # One gunicorn and one worker serve every step (the hosts step adds
+                    # its second gunicorn): both boot side by side and are waited for
+                    # together, and are stopped so.
+                    servers = self.serve()
+                    for server in servers.values():
+                        server.start()
+                    self.groups = {name: server.wait().pid for name, server in servers.items()}
                     for name in served:
                         step(name)
-            if "engine" in steps:
-                step("engine")
+                    stop_all(servers.values())
+                if "engine" in steps:
+                    step("engine")
+        finally:
+            stop_all([*servers.values(), self.phases])
         self.results["machine"]["load_at_end"] = load_average()
         self.results["total_seconds"] = time.monotonic() - started
         (self.out / "results.json").write_text(json.dumps(self.results, indent=1, default=str))

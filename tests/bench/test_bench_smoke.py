@@ -17,6 +17,7 @@ import pytest
 
 from bench.load import Table
 from bench.report import BY_PROCESS
+from bench.servers import PhaseProcess
 from tests.conftest import needs, needs_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,15 +30,20 @@ SMOKE = [
 ]  # fmt: skip
 
 
+def postgres_server(settings) -> str:
+    """The test run's PostgreSQL server, as a URL without a database."""
+    db = settings.DATABASES["default"]
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+
+
 @pytest.mark.long
 @pytest.mark.postgres
 def test_the_quick_benchmark_runs(settings, postgres_template):
     needs(settings.IS_POSTGRES and bool(settings.REDIS_URL), "needs PostgreSQL and Redis")
     needs_program("wrk")
     before = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
-    db = settings.DATABASES["default"]
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    postgres = f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    postgres = postgres_server(settings)
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     done = subprocess.run(
         [sys.executable, "bench/run.py", *SMOKE, "--postgres", postgres,
@@ -87,6 +93,48 @@ def test_the_quick_benchmark_runs(settings, postgres_template):
     assert "\r" not in done.stderr  # no progress bar: its output is not a terminal
     after = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
     assert after == before
+
+
+@pytest.mark.postgres
+def test_the_phases_process_answers_each_phase_in_turn(settings, postgres_template, tmp_path):
+    """bench/run.py's untimed phases run one after another in one process (`bench.phases
+    serve`): each answered on a line of its own, a failing one with its traceback while
+    the process carries on, and no PostgreSQL backend held between phases (a load's
+    figures count every backend's CPU)."""
+    import psycopg
+
+    needs(settings.IS_POSTGRES, "needs PostgreSQL")
+    server, name = postgres_server(settings), f"{settings.DATABASES['default']['NAME']}_phases"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_template}"')
+    application = f"phases-test-{os.getpid()}"
+    env = {**os.environ, "DATABASE_URL": f"{server}/{name}", "PGAPPNAME": application,
+           "DJANGO_SETTINGS_MODULE": "bench.settings"}  # fmt: skip
+    # Table 1 of an evening there is not: the check reads the database, and finds nothing.
+    plan, result = tmp_path / "plan.json", tmp_path / "result.json"
+    plan.write_text(json.dumps({"evening": 0, "clients": [{"table": 1}]}))
+    result.write_text(json.dumps({"accepted": []}))
+    verify = ["verify", "--plan", str(plan), "--result", str(result)]
+    phases = PhaseProcess(sys.executable, out=tmp_path, cwd=ROOT, env=env)
+    try:
+        figures, error = phases.call(verify, timeout=60)
+        assert error is None and (figures["accepted"], figures["lost"]) == (0, 0)
+        pid = phases.pid
+        with psycopg.connect(f"{server}/postgres") as conn:
+            held = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                [application],
+            ).fetchone()[0]
+        assert held == 0
+        figures, error = phases.call(["no-such-phase"], timeout=60)
+        assert figures is None and "invalid choice: 'no-such-phase'" in error
+        figures, error = phases.call(verify, timeout=60)
+        assert error is None and figures["stored"] == 0 and phases.pid == pid
+    finally:
+        phases.stop()
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_a_table_stops_when_its_load_ends():
