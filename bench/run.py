@@ -2,6 +2,7 @@
 
     python bench/run.py            # the full run (eight to fifteen minutes on two cores)
     python bench/run.py --quick    # a small run (about two minutes)
+    python bench/run.py --smoke ...  # the tests' check that every step runs (figures unread)
 
 It creates its own database (`cardclub_bench`, dropped and created afresh), migrates it,
 generates a season with `manage.py make_season`, and measures, each in a process of its
@@ -131,6 +132,7 @@ class Bench:
         self.port = free_port()
         self.groups: dict[str, int] = {}
         self.phases = PhaseProcess(PYTHON, out=self.out, cwd=ROOT, env=self.env)
+        self.booted: dict[str, Server] = {}  # servers started before their step (--smoke)
         self.plan_results: dict[Path, list[str]] = {}  # each plan's load results so far
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -300,6 +302,18 @@ class Bench:
             "celery": self.new_server("celery", worker, lambda: "ready." in worker_log.read_text()),
         }
 
+    def boot(self, served: list[str]) -> dict[str, Server]:
+        """A smoke run's servers (--smoke), started before the season is made: they boot
+        while it is made and the standings are measured, which a smoke run's figures may
+        show; a full run starts them after the standings, so that no figure has their
+        booting in it. The hosts step's second gunicorn and the phases' process too."""
+        servers = self.serve() if served else {}
+        if "hosts" in served:
+            self.booted["gunicorn-2"], self.second_url = self.second_gunicorn()
+        for server in (*servers.values(), *self.booted.values(), self.phases):
+            server.start()
+        return servers
+
     def second_gunicorn(self) -> tuple[Server, str]:
         """The hosts step's second gunicorn, on a port of its own (not started yet)."""
         url = f"http://127.0.0.1:{free_port()}"
@@ -325,6 +339,8 @@ class Bench:
         database's backends)."""
         import psycopg
 
+        if self.args.smoke:  # a few thousand rows, and figures nobody reads
+            return
         with psycopg.connect(self.db_url, autocommit=True) as conn:
             if conn.execute("SHOW autovacuum").fetchone()[0] == "on":
                 return
@@ -334,11 +350,17 @@ class Bench:
         log(f"autovacuum is off on this server: vacuumed {len(CHURNED)} churned tables")
 
     def load(self, name: str, plan: Path, *, seconds: float, think: float,
-             clients: int | None = None, urls: list[str] | None = None) -> dict:  # fmt: skip
+             clients: int | None = None, urls: list[str] | None = None,
+             freshness: bool = False) -> dict:  # fmt: skip
         """Tables of `plan` posting hands for `seconds` (to gunicorn, or spread over
         several), then every hand the plan's tables were ever answered 201 for checked
         against the stored ones (lost, doubled, changed). The figures of this load, its
-        CPU by kind of process, and the raw record for freshness."""
+        CPU by kind of process, and the raw record for freshness.
+
+        The load generator waits, once its tables stop, until the reader has seen every
+        hand on the standings: so the worker's catching up is counted in this load's CPU,
+        not in the next load's. A smoke run (--smoke) waits so only where the freshness is
+        read (`freshness`: the recording)."""
         import redis
 
         result = self.out / f"{name}.json"
@@ -355,6 +377,7 @@ class Bench:
                 PYTHON, "bench/load.py", "--plan", str(plan), "--url", ",".join(urls or [self.url]),
                 "--seconds", str(seconds), "--think", str(think), "--out", str(result),
                 *(["--clients", str(clients)] if clients is not None else []),
+                *(["--settle", "0"] if self.args.smoke and not freshness else []),
             ], timeout=seconds + 180)  # fmt: skip
         load = json.loads(result.read_text())
         # bench/wsgi.py's processes add up their last figures (every 0.2 s).
@@ -417,8 +440,9 @@ class Bench:
             self.out, processes if self.args.profile else {}, s["record"]
         ) as top:
             figures = self.load(
-                "record", self.record_plan, seconds=s["record"], think=self.args.think
-            )
+                "record", self.record_plan, seconds=s["record"], think=self.args.think,
+                freshness=True,
+            )  # fmt: skip
         for name, entries in top.items():
             log(profile.format_entries(f"profile of {name} while recording", entries))
         if top:
@@ -499,8 +523,11 @@ class Bench:
         log(f"one gunicorn: {s['clients']} tables, think {think} s, {s['hosts_seconds']} s")
         one = self.load("load-one-host", plan, seconds=s["hosts_seconds"], think=think)
         one.pop("raw")
-        # Started here, after the one gunicorn's load, so that its booting is in no figure.
-        web2, second = self.second_gunicorn()
+        # Started here, after the one gunicorn's load, so that its booting is in no
+        # figure; a smoke run (--smoke) started it with the others (`go`).
+        web2, second = self.booted.get("gunicorn-2"), getattr(self, "second_url", None)
+        if web2 is None:
+            web2, second = self.second_gunicorn()
         try:
             self.groups["gunicorn-2"] = web2.wait().pid
             log(f"two gunicorns: the same tables dealt between them, {s['hosts_seconds']} s")
@@ -630,6 +657,8 @@ class Bench:
             with progress_bar(total=2 + len(steps), unit="steps", desc="database") as bar:
                 self.versions()
                 self.database()
+                if self.args.smoke:
+                    servers = self.boot(served)
                 bar.update()
                 bar.set_description("make_season")
                 self.season()
@@ -646,17 +675,21 @@ class Bench:
                     # One gunicorn and one worker serve every step (the hosts step adds
                     # its second gunicorn): both boot side by side and are waited for
                     # together, and are stopped so.
-                    servers = self.serve()
+                    servers = servers or self.serve()
                     for server in servers.values():
                         server.start()
                     self.groups = {name: server.wait().pid for name, server in servers.items()}
                     for name in served:
                         step(name)
-                    stop_all(servers.values())
+                    if self.args.smoke:  # they stop while the engine runs (`finally`)
+                        for server in servers.values():
+                            server.terminate()
+                    else:
+                        stop_all(servers.values())
                 if "engine" in steps:
                     step("engine")
         finally:
-            stop_all([*servers.values(), self.phases])
+            stop_all([*servers.values(), *self.booted.values(), self.phases])
         self.results["machine"]["load_at_end"] = load_average()
         self.results["total_seconds"] = time.monotonic() - started
         (self.out / "results.json").write_text(json.dumps(self.results, indent=1, default=str))
@@ -803,6 +836,12 @@ def main(argv=None) -> None:
         help="py-spy records gunicorn and the worker during the recording step",
     )  # fmt: skip
     parser.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
+    parser.add_argument(
+        "--smoke", action="store_true",
+        help="the tests' check that every step runs (with --quick and small sizes): the "
+        "servers boot while the season is made, no vacuum; figures not to be read, never "
+        "written to BENCHMARKS.md",
+    )  # fmt: skip
     parser.add_argument("--skip", help=f"steps to leave out, comma-separated: {','.join(STEPS)}")
     parser.add_argument("--capacity-start", type=int, help="capacity: the first table count (10)")
     parser.add_argument("--capacity-step", type=int, help="capacity: tables added each time (10)")
@@ -821,6 +860,7 @@ def main(argv=None) -> None:
         "and under the per-address throttle of 600 a minute)",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    args.no_write = args.no_write or args.smoke
     if args.db in ("cardclub", "postgres"):
         raise SystemExit("the benchmark drops its database: give it one of its own")
     Bench(args).go()

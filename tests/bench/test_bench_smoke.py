@@ -1,6 +1,8 @@
-"""The benchmark command runs from end to end (a very small run, about half a minute).
+"""The benchmark command runs from end to end (a smoke run: every step, a second of
+load each), and the pieces that keep that run short work as they should: the untimed
+phases answered one after another by one process, a table that stops when its load ends.
 
-It needs what the benchmark needs: PostgreSQL, Redis and Debian's wrk. It uses a
+The run needs what the benchmark needs: PostgreSQL, Redis and Debian's wrk. It uses a
 database and a Redis database of its own, never the test run's, and leaves
 BENCHMARKS.md alone.
 """
@@ -21,12 +23,17 @@ from bench.servers import PhaseProcess
 from tests.conftest import needs, needs_program
 
 ROOT = Path(__file__).resolve().parents[2]
+# A smoke run (--smoke): the servers boot while the season is made, and nothing is done
+# that only a full run's figures need (bench/run.py); --smoke never writes BENCHMARKS.md.
+# Each load lasts a second, and each gunicorn has two workers (production's shape, two
+# a core, booted four Django processes an instance, a third of the run's CPU): every
+# step still runs, prints its figures and has its hands checked.
 SMOKE = [
-    "--quick", "--hands", "5000", "--players", "200", "--evenings", "10", "--clients", "10",
-    "--record", "2", "--wrk", "1", "--engine", "20000", "--samples", "3", "--repeat", "1",
-    "--capacity-start", "3", "--capacity-step", "3", "--capacity-max", "6",
-    "--capacity-seconds", "2", "--hosts-seconds", "2",
-    "--no-write", "--db", "cardclub_bench_smoke", "--redis", "redis://127.0.0.1:6379/13",
+    "--smoke", "--quick", "--hands", "5000", "--players", "200", "--evenings", "10",
+    "--clients", "10", "--record", "1", "--wrk", "1", "--engine", "5000", "--samples", "3",
+    "--repeat", "1", "--capacity-start", "3", "--capacity-step", "3", "--capacity-max", "6",
+    "--capacity-seconds", "1", "--hosts-seconds", "1", "--workers", "2",
+    "--redis", "redis://127.0.0.1:6379/13",
 ]  # fmt: skip
 
 
@@ -43,18 +50,22 @@ def test_the_quick_benchmark_runs(settings, postgres_template):
     needs(settings.IS_POSTGRES and bool(settings.REDIS_URL), "needs PostgreSQL and Redis")
     needs_program("wrk")
     before = (ROOT / "BENCHMARKS.md").read_bytes() if (ROOT / "BENCHMARKS.md").exists() else None
+    db = settings.DATABASES["default"]
     postgres = postgres_server(settings)
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    # A database named after the run's own: two checkouts' runs side by side (CI's and a
+    # developer's) never drop each other's.
     done = subprocess.run(
         [sys.executable, "bench/run.py", *SMOKE, "--postgres", postgres,
-         "--template", postgres_template],
+         "--db", f"{db['NAME']}_bench_smoke", "--template", postgres_template],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "| Scoring engine" in done.stdout
     runs = sorted((ROOT / "artifacts" / "bench").iterdir())
     results = json.loads((runs[-1] / "results.json").read_text())
-    assert results["season"]["summary"].count("5,000 hands") == 1
+    hands = int(SMOKE[SMOKE.index("--hands") + 1])
+    assert results["season"]["summary"].count(f"{hands:,} hands") == 1
     assert results["season"]["checkpoint_seconds"] >= 0  # the load written out before timing
     record = results["record"]
     assert record["accepted"] > 0
