@@ -107,6 +107,9 @@ class Bench:
                 self.sizes[key] = getattr(args, key)
         self.db_url = f"{args.postgres.rstrip('/')}/{args.db}"
         self.queue = f"bench-{os.getpid()}"
+        # The incremental recalculation's recordings enqueue their recalculations here, to
+        # a queue no worker reads (`standings`).
+        self.discarded = f"{self.queue}-discarded"
         self.env = dict(
             os.environ,
             DJANGO_SETTINGS_MODULE=args.settings,
@@ -133,6 +136,7 @@ class Bench:
         self.groups: dict[str, int] = {}
         self.phases = PhaseProcess(PYTHON, out=self.out, cwd=ROOT, env=self.env)
         self.booted: dict[str, Server] = {}  # servers started before their step (--smoke)
+        self.own: dict[str, PhaseProcess] = {}  # a phase's own process, booted early (--smoke)
         self.plan_results: dict[Path, list[str]] = {}  # each plan's load results so far
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -153,13 +157,19 @@ class Bench:
     def phase(self, name: str, *args: str, timeout: float = 600, env: dict | None = None) -> dict:
         self.results["load"][name] = load_average()
         argv = [name, "--club", self.args.club, *args]
-        if name not in UNTIMED_PHASES or env is not None:
+        # Its own process booted early (a smoke run's, `boot`), or the phases' process for
+        # an untimed phase, or else a process of its own started now.
+        process = self.own.pop(name, None)
+        if process is None and name in UNTIMED_PHASES and env is None:
+            process = self.phases
+        if process is None:
             out = self.run(name, [PYTHON, "-m", "bench.phases", *argv], timeout=timeout, env=env)
             return json.loads(out.strip().splitlines()[-1])
-        # In the phases' process (started the first time), its answer kept as a process's
-        # output would be.
         t0 = time.monotonic()
-        figures, error = self.phases.call(argv, timeout=timeout)
+        figures, error = process.call(argv, timeout=timeout)
+        if process is not self.phases:
+            process.stop()
+        # Its answer kept as a process's output would be.
         (self.out / f"{name}.log").write_text(error or json.dumps(figures))
         if error:
             raise SystemExit(f"{name} failed:\n{error}")
@@ -265,15 +275,14 @@ class Bench:
         self.results["standings"] = self.phase("standings", "--repeat", str(self.sizes["repeat"]))
         self.phase("explain", "--out", str(self.out / "explain.json"))
         log("incremental recalculation after one recorded hand")
-        discarded = f"{self.queue}-discarded"
         self.results["incremental"] = self.phase(
             "incremental", "--samples", str(self.sizes["samples"]),
-            env={**self.env, "CELERY_QUEUE": discarded},
+            env={**self.env, "CELERY_QUEUE": self.discarded},
         )  # fmt: skip
         # Drop what the timed recordings enqueued (and their "queued" flags, which would
         # hold back the next minute's recalculations).
         cache = redis.Redis.from_url(self.args.redis)
-        for pattern in ("bench:1:standings:queued:*", f"*{discarded}*"):
+        for pattern in ("bench:1:standings:queued:*", f"*{self.discarded}*"):
             for key in cache.scan_iter(pattern):
                 cache.delete(key)
 
@@ -302,15 +311,22 @@ class Bench:
             "celery": self.new_server("celery", worker, lambda: "ready." in worker_log.read_text()),
         }
 
-    def boot(self, served: list[str]) -> dict[str, Server]:
+    def boot(self, steps: list[str], served: list[str]) -> dict[str, Server]:
         """A smoke run's servers (--smoke), started before the season is made: they boot
         while it is made and the standings are measured, which a smoke run's figures may
         show; a full run starts them after the standings, so that no figure has their
-        booting in it. The hosts step's second gunicorn and the phases' process too."""
+        booting in it. The hosts step's second gunicorn, the phases' process, and the
+        standings' two measuring phases' processes (a process each still) too."""
         servers = self.serve() if served else {}
         if "hosts" in served:
             self.booted["gunicorn-2"], self.second_url = self.second_gunicorn()
-        for server in (*servers.values(), *self.booted.values(), self.phases):
+        if "standings" in steps:
+            discarded = {**self.env, "CELERY_QUEUE": self.discarded}
+            for name, env in (("standings", self.env), ("incremental", discarded)):
+                self.own[name] = PhaseProcess(
+                    PYTHON, out=self.out, cwd=ROOT, env=env, name=f"phases-{name}"
+                )
+        for server in (*servers.values(), *self.booted.values(), *self.own.values(), self.phases):
             server.start()
         return servers
 
@@ -537,7 +553,10 @@ class Bench:
             )  # fmt: skip
         finally:
             self.groups.pop("gunicorn-2", None)
-            web2.stop()
+            if self.args.smoke:  # ended at once, waited for at the end (`go`)
+                web2.terminate(kill=True)
+            else:
+                web2.stop()
         two.pop("raw")
         self.results["hosts"] = {"think": think, "one": one, "two": two}
 
@@ -658,7 +677,7 @@ class Bench:
                 self.versions()
                 self.database()
                 if self.args.smoke:
-                    servers = self.boot(served)
+                    servers = self.boot(steps, served)
                 bar.update()
                 bar.set_description("make_season")
                 self.season()
@@ -681,15 +700,15 @@ class Bench:
                     self.groups = {name: server.wait().pid for name, server in servers.items()}
                     for name in served:
                         step(name)
-                    if self.args.smoke:  # they stop while the engine runs (`finally`)
+                    if self.args.smoke:  # ended at once, waited for at the end (`finally`)
                         for server in servers.values():
-                            server.terminate()
+                            server.terminate(kill=True)
                     else:
                         stop_all(servers.values())
                 if "engine" in steps:
                     step("engine")
         finally:
-            stop_all([*servers.values(), *self.booted.values(), self.phases])
+            stop_all([*servers.values(), *self.booted.values(), *self.own.values(), self.phases])
         self.results["machine"]["load_at_end"] = load_average()
         self.results["total_seconds"] = time.monotonic() - started
         (self.out / "results.json").write_text(json.dumps(self.results, indent=1, default=str))

@@ -67,11 +67,12 @@ class Server:
             time.sleep(0.1)
         return self
 
-    def terminate(self) -> None:
-        """Tell it to stop (SIGTERM to its process group), not waiting for it."""
+    def terminate(self, *, kill: bool = False) -> None:
+        """Tell it to stop (SIGTERM to its process group; SIGKILL with `kill`, where its
+        warm shutdown serves nothing), not waiting for it."""
         if self.proc is not None and self.proc.poll() is None:
             with suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
+                os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
 
     def join(self, timeout: float = 30) -> None:
         """Wait for it to end (after `terminate`); killed if it takes longer than `timeout`."""
@@ -109,9 +110,9 @@ class PhaseProcess(Server):
     instead of a process each that spent its second of CPU starting Django. Its
     standard error is its log; its answers come a line each on standard output."""
 
-    def __init__(self, python: str, *, out: Path, cwd: Path, env: dict):
+    def __init__(self, python: str, *, out: Path, cwd: Path, env: dict, name: str = "phases"):
         super().__init__(
-            "phases", [python, "-m", "bench.phases", "serve"], out=out, cwd=cwd, env=env,
+            name, [python, "-m", "bench.phases", "serve"], out=out, cwd=cwd, env=env,
             ready=lambda: self._line(BOOT_SECONDS) == READY, pipes=True,
         )  # fmt: skip
 
@@ -124,7 +125,7 @@ class PhaseProcess(Server):
                 f"gave no answer in {timeout:.0f} s" if line is None
                 else f"ended (exit code {self.proc.wait()})"
             )  # fmt: skip
-            raise SystemExit(f"the phases' process {why}; see {self.out / self.name}.log")
+            raise SystemExit(f"{self.name} {why}; see {self.out / self.name}.log")
         return line.strip()
 
     def call(self, argv: list[str], *, timeout: float) -> tuple[dict | None, str | None]:
