@@ -166,9 +166,11 @@ class Bench:
             out = self.run(name, [PYTHON, "-m", "bench.phases", *argv], timeout=timeout, env=env)
             return json.loads(out.strip().splitlines()[-1])
         t0 = time.monotonic()
-        figures, error = process.call(argv, timeout=timeout)
-        if process is not self.phases:
-            process.stop()
+        try:
+            figures, error = process.call(argv, timeout=timeout)
+        finally:
+            if process is not self.phases:  # its one phase done
+                process.stop()
         # Its answer kept as a process's output would be.
         (self.out / f"{name}.log").write_text(error or json.dumps(figures))
         if error:
@@ -540,7 +542,7 @@ class Bench:
         one = self.load("load-one-host", plan, seconds=s["hosts_seconds"], think=think)
         one.pop("raw")
         # Started here, after the one gunicorn's load, so that its booting is in no
-        # figure; a smoke run (--smoke) started it with the others (`go`).
+        # figure; a smoke run (--smoke) started it with the others (`boot`).
         web2, second = self.booted.get("gunicorn-2"), getattr(self, "second_url", None)
         if web2 is None:
             web2, second = self.second_gunicorn()
