@@ -28,10 +28,10 @@ import os
 import platform
 import re
 import runpy
-import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager, suppress
@@ -52,7 +52,7 @@ from bench.report import (  # noqa: E402
     settled_hash,
     write_figures,
 )
-from bench.servers import PhaseProcess, Server, stop_all  # noqa: E402
+from bench.servers import PhaseProcess, Server, free_port, http_ok, stop_all  # noqa: E402
 from core.progress import progress_bar  # noqa: E402
 
 PYTHON = sys.executable
@@ -255,7 +255,11 @@ class Bench:
             "summary": out.strip().splitlines()[0],
             "timings": timings,
         }
-        self.checkpoint()
+        if self.args.smoke:  # written out while the standings are measured (`go` waits)
+            self.checkpointing = threading.Thread(target=self.checkpoint)
+            self.checkpointing.start()
+        else:
+            self.checkpoint()
 
     def checkpoint(self) -> None:
         """Write the season's pages out now (PostgreSQL's CHECKPOINT), outside every timed
@@ -616,8 +620,6 @@ class Bench:
         the block, by kind (filled in when it ends). Sampled every two seconds, so that
         a backend that ends meanwhile (connections are recycled after a minute) counts
         up to its last sample."""
-        import threading
-
         used: dict[str, float] = {}
         before = self.cpu()
         last = {kind: dict(pids) for kind, pids in before.items()}
@@ -692,6 +694,8 @@ class Bench:
 
                 if "standings" in steps:
                     step("standings")
+                if checkpointing := getattr(self, "checkpointing", None):
+                    checkpointing.join()
                 if served:
                     # One gunicorn and one worker serve every step (the hosts step adds
                     # its second gunicorn): both boot side by side and are waited for
@@ -722,21 +726,6 @@ class Bench:
 
 
 # helpers ----------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_ok(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            response.read()
-            return response.status == 200
-    except OSError:
-        return False
 
 
 def cpu_of(pid: int) -> float | None:

@@ -4,7 +4,8 @@ that runs the untimed phases one after another (`bench.phases serve`).
 Each is started in a process group of its own (gunicorn's and the worker's children stop
 with it) and stopped by that group's id, never by a name. Starting and waiting for it to
 be ready are apart (`start`, `wait`), so that several boot side by side and are waited
-for together; `stop_all` stops several the same way.
+for together; `stop_all` stops several the same way. Each server is given a port free
+when it starts (`free_port`): other runs may be serving on the machine at the same time.
 """
 
 from __future__ import annotations
@@ -13,14 +14,33 @@ import json
 import os
 import select
 import signal
+import socket
 import subprocess
 import time
+import urllib.request
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from pathlib import Path
 
 BOOT_SECONDS = 60  # a server not ready by then failed to start
 READY = "ready"  # what `bench.phases serve` prints once Django is set up
+
+
+def free_port() -> int:
+    """A port free on 127.0.0.1 now (several runs may be serving side by side)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_ok(url: str) -> bool:
+    """The URL answers 200 (a server's readiness)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            response.read()
+            return response.status == 200
+    except OSError:
+        return False
 
 
 class Server:
