@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # A smoke run (--smoke): the servers boot while the season is made, and nothing is done
 # that only a full run's figures need (bench/run.py); --smoke never writes BENCHMARKS.md.
 # Each load lasts a second, and each gunicorn has two workers (production's shape, two
-# a core, booted four Django processes an instance, a third of the run's CPU): every
+# a core, booted four Django processes an instance, a quarter of the run's CPU): every
 # step still runs, prints its figures and has its hands checked.
 SMOKE = [
     "--smoke", "--quick", "--hands", "5000", "--players", "200", "--evenings", "10",
