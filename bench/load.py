@@ -127,10 +127,16 @@ class Table(threading.Thread):
         self._resync(wait=0)  # the rubber's next hand (a plan's tables carry on between loads)
         # The tables do not all send their first hand at one instant: each starts at its
         # own moment within the first `think` seconds, as the tables of a room do.
-        time.sleep(self.think * self.rng.random())
+        self.pause(self.think * self.rng.random())
         while time.time() < self.stop_at:
             if self.one_hand() and self.think:
-                time.sleep(self.think * self.rng.uniform(0.5, 1.5))
+                self.pause(self.think * self.rng.uniform(0.5, 1.5))
+
+    def pause(self, seconds: float) -> None:
+        """Wait `seconds`, or until the load ends if that comes first: a table whose next
+        hand would come after the end stops at the end, so that the load lasts its seconds
+        (and its hands a second are over them), not its seconds and a last table's think."""
+        time.sleep(max(0.0, min(seconds, self.stop_at - time.time())))
 
     def one_hand(self) -> bool:
         """Post the table's next hand, as the phone does; True when it was recorded (a

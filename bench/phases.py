@@ -1,10 +1,14 @@
 """The benchmark's measurements that run inside Django, one process each.
 
     python -m bench.phases PHASE [--options]     (bench/run.py runs these)
+    python -m bench.phases serve                 (phases one after another: see `serve`)
 
-Each phase prints one JSON object on its last line of output. A phase runs in a fresh
-process so that what it measures (the peak memory of a recalculation above all) is
-that process's alone.
+Each phase prints one JSON object on its last line of output. A phase that measures
+(the standings: the peak memory of a recalculation above all; the incremental
+recalculation) runs in a fresh process, so that what it measures is that process's
+alone; the others (the load's plan, the check of its hands, the outbox's settling, the
+query plans) run one after another in one process that `bench/run.py` starts once
+(`serve`), instead of a process each that spent its second of CPU starting Django.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import resource
 import statistics
 import sys
 import time
+import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,8 +31,9 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
+from django.db import connection, connections  # noqa: E402
 
+from bench.servers import READY  # noqa: E402
 from club.models import Club, Evening, Member, Table  # noqa: E402
 from scoring.models import Hand, Rubber  # noqa: E402
 from tournaments.models import StandingsDirty, Tournament  # noqa: E402
@@ -437,7 +443,8 @@ PHASES = {
 }
 
 
-def main(argv=None) -> None:
+def run(argv: list[str]) -> dict:
+    """The phase `argv` names, run here; its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("phase", choices=PHASES)
     parser.add_argument("--club", default="season-club")
@@ -450,7 +457,37 @@ def main(argv=None) -> None:
     parser.add_argument("--out")
     parser.add_argument("--timeout", type=float, default=60)
     args = parser.parse_args(argv)
-    print(json.dumps(PHASES[args.phase](args)))
+    return PHASES[args.phase](args)
+
+
+def serve() -> None:
+    """Phases one after another, each a line of JSON on standard input (its arguments,
+    as a list), each answered by a line on standard output: `{"ok": figures}` or
+    `{"error": traceback}`. Anything else a phase prints goes to standard error, so the
+    answers stay one a line. The database connection is closed after each phase: between
+    phases (while a load runs) this process holds no PostgreSQL backend, and its Python
+    is idle, so the figures the loads read are the same as with a process a phase."""
+    answers = sys.stdout
+    sys.stdout = sys.stderr
+    print(READY, file=answers, flush=True)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            answer = {"ok": run(json.loads(line))}
+        except (Exception, SystemExit):  # argparse's too: bench/run.py reports it and stops
+            answer = {"error": traceback.format_exc()}
+        finally:
+            connections.close_all()
+        print(json.dumps(answer), file=answers, flush=True)
+
+
+def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:
+        serve()
+    else:
+        print(json.dumps(run(argv)))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
     python bench/run.py            # the full run (eight to fifteen minutes on two cores)
     python bench/run.py --quick    # a small run (about two minutes)
+    python bench/run.py --smoke ...  # the tests' check that every step runs (figures unread)
 
 It creates its own database (`cardclub_bench`, dropped and created afresh), migrates it,
 generates a season with `manage.py make_season`, and measures, each in a process of its
@@ -27,11 +28,10 @@ import os
 import platform
 import re
 import runpy
-import signal
-import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager, suppress
@@ -52,6 +52,7 @@ from bench.report import (  # noqa: E402
     settled_hash,
     write_figures,
 )
+from bench.servers import PhaseProcess, Server, free_port, http_ok, stop_all  # noqa: E402
 from core.progress import progress_bar  # noqa: E402
 
 PYTHON = sys.executable
@@ -79,6 +80,10 @@ CHURNED = (
     "club_idempotencyrecord", "pghistory_context",
 )  # fmt: skip
 STEPS = ("standings", "record", "pages", "mixed", "capacity", "hosts", "engine")
+# The phases that measure nothing themselves, run one after another in one process
+# (bench.phases serve); the standings and the incremental recalculation measure their
+# own process, and have one each.
+UNTIMED_PHASES = ("prepare-load", "verify", "settle", "explain")
 
 
 def log(message: str) -> None:
@@ -102,6 +107,9 @@ class Bench:
                 self.sizes[key] = getattr(args, key)
         self.db_url = f"{args.postgres.rstrip('/')}/{args.db}"
         self.queue = f"bench-{os.getpid()}"
+        # The incremental recalculation's recordings enqueue their recalculations here, to
+        # a queue no worker reads (`standings`).
+        self.discarded = f"{self.queue}-discarded"
         self.env = dict(
             os.environ,
             DJANGO_SETTINGS_MODULE=args.settings,
@@ -126,6 +134,9 @@ class Bench:
         self.out.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.groups: dict[str, int] = {}
+        self.phases = PhaseProcess(PYTHON, out=self.out, cwd=ROOT, env=self.env)
+        self.booted: dict[str, Server] = {}  # servers started before their step (--smoke)
+        self.own: dict[str, PhaseProcess] = {}  # a phase's own process, booted early (--smoke)
         self.plan_results: dict[Path, list[str]] = {}  # each plan's load results so far
         self.url = f"http://127.0.0.1:{self.port}"
 
@@ -145,38 +156,34 @@ class Bench:
 
     def phase(self, name: str, *args: str, timeout: float = 600, env: dict | None = None) -> dict:
         self.results["load"][name] = load_average()
-        argv = [PYTHON, "-m", "bench.phases", name, "--club", self.args.club, *args]
-        out = self.run(name, argv, timeout=timeout, env=env)
-        return json.loads(out.strip().splitlines()[-1])
-
-    @contextmanager
-    def server(self, name: str, argv: list[str], ready):
-        """A long-running process (gunicorn, the Celery worker), stopped by its own id."""
-        handle = (self.out / f"{name}.log").open("w")
-        # Its PostgreSQL backends named after it (libpq's PGAPPNAME), so that their CPU is
-        # told apart from the other processes' (`cpu`).
-        env = {**self.env, "PGAPPNAME": f"{APP_PREFIX}{name}"}
-        proc = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: the workers stop with it
-        )  # fmt: skip
+        argv = [name, "--club", self.args.club, *args]
+        # Its own process booted early (a smoke run's, `boot`), or the phases' process for
+        # an untimed phase, or else a process of its own started now.
+        process = self.own.pop(name, None)
+        if process is None and name in UNTIMED_PHASES and env is None:
+            process = self.phases
+        if process is None:
+            out = self.run(name, [PYTHON, "-m", "bench.phases", *argv], timeout=timeout, env=env)
+            return json.loads(out.strip().splitlines()[-1])
+        t0 = time.monotonic()
         try:
-            deadline = time.monotonic() + 60
-            while not ready():
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"{name} did not start; see {self.out / name}.log")
-                time.sleep(0.25)
-            yield proc
+            figures, error = process.call(argv, timeout=timeout)
         finally:
-            with suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                with suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            handle.close()
+            if process is not self.phases:  # its one phase done
+                process.stop()
+        # Its answer kept as a process's output would be.
+        (self.out / f"{name}.log").write_text(error or json.dumps(figures))
+        if error:
+            raise SystemExit(f"{name} failed:\n{error}")
+        self.results.setdefault("seconds", {})[name] = round(time.monotonic() - t0, 2)
+        return figures
+
+    def new_server(self, name: str, argv: list[str], ready) -> Server:
+        """A long-running process (gunicorn, the Celery worker), not started yet. Its
+        PostgreSQL backends are named after it (libpq's PGAPPNAME), so that their CPU is
+        told apart from the other processes' (`cpu`)."""
+        env = {**self.env, "PGAPPNAME": f"{APP_PREFIX}{name}"}
+        return Server(name, argv, out=self.out, cwd=ROOT, env=env, ready=ready)
 
     # steps ----------------------------------------------------------------------------
 
@@ -248,7 +255,11 @@ class Bench:
             "summary": out.strip().splitlines()[0],
             "timings": timings,
         }
-        self.checkpoint()
+        if self.args.smoke:  # written out while the standings are measured (`go` waits)
+            self.checkpointing = threading.Thread(target=self.checkpoint)
+            self.checkpointing.start()
+        else:
+            self.checkpoint()
 
     def checkpoint(self) -> None:
         """Write the season's pages out now (PostgreSQL's CHECKPOINT), outside every timed
@@ -270,15 +281,14 @@ class Bench:
         self.results["standings"] = self.phase("standings", "--repeat", str(self.sizes["repeat"]))
         self.phase("explain", "--out", str(self.out / "explain.json"))
         log("incremental recalculation after one recorded hand")
-        discarded = f"{self.queue}-discarded"
         self.results["incremental"] = self.phase(
             "incremental", "--samples", str(self.sizes["samples"]),
-            env={**self.env, "CELERY_QUEUE": discarded},
+            env={**self.env, "CELERY_QUEUE": self.discarded},
         )  # fmt: skip
         # Drop what the timed recordings enqueued (and their "queued" flags, which would
         # hold back the next minute's recalculations).
         cache = redis.Redis.from_url(self.args.redis)
-        for pattern in ("bench:1:standings:queued:*", f"*{discarded}*"):
+        for pattern in ("bench:1:standings:queued:*", f"*{self.discarded}*"):
             for key in cache.scan_iter(pattern):
                 cache.delete(key)
 
@@ -290,8 +300,9 @@ class Bench:
             "--log-level", "warning",
         ]  # fmt: skip
 
-    def serve(self):
-        """gunicorn with the bench URLconf, and a Celery worker against Redis."""
+    def serve(self) -> dict[str, Server]:
+        """gunicorn with the bench URLconf, and a Celery worker against Redis (neither
+        started yet)."""
         gunicorn = self.gunicorn_argv(self.port)
         worker = [
             PYTHON, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
@@ -299,10 +310,37 @@ class Bench:
             "--without-gossip", "--without-mingle", "--without-heartbeat",
         ]  # fmt: skip
         worker_log = self.out / "celery.log"
-        return (
-            self.server("gunicorn", gunicorn, lambda: http_ok(f"{self.url}/bench/trivial/")),
-            self.server("celery", worker, lambda: "ready." in worker_log.read_text()),
-        )
+        return {
+            "gunicorn": self.new_server(
+                "gunicorn", gunicorn, lambda: http_ok(f"{self.url}/bench/trivial/")
+            ),
+            "celery": self.new_server("celery", worker, lambda: "ready." in worker_log.read_text()),
+        }
+
+    def boot(self, steps: list[str], served: list[str]) -> dict[str, Server]:
+        """A smoke run's servers (--smoke), started before the season is made: they boot
+        while it is made and the standings are measured, which a smoke run's figures may
+        show; a full run starts them after the standings, so that no figure has their
+        booting in it. The hosts step's second gunicorn, the phases' process, and the
+        standings' two measuring phases' processes (a process each still) too."""
+        servers = self.serve() if served else {}
+        if "hosts" in served:
+            self.booted["gunicorn-2"], self.second_url = self.second_gunicorn()
+        if "standings" in steps:
+            discarded = {**self.env, "CELERY_QUEUE": self.discarded}
+            for name, env in (("standings", self.env), ("incremental", discarded)):
+                self.own[name] = PhaseProcess(
+                    PYTHON, out=self.out, cwd=ROOT, env=env, name=f"phases-{name}"
+                )
+        for server in (*servers.values(), *self.booted.values(), *self.own.values(), self.phases):
+            server.start()
+        return servers
+
+    def second_gunicorn(self) -> tuple[Server, str]:
+        """The hosts step's second gunicorn, on a port of its own (not started yet)."""
+        url = f"http://127.0.0.1:{free_port()}"
+        argv = self.gunicorn_argv(int(url.rsplit(":", 1)[1]))
+        return self.new_server("gunicorn-2", argv, lambda: http_ok(f"{url}/bench/trivial/")), url
 
     def prepare(self, name: str, clients: int) -> Path:
         """A plan for the load generator: `clients` new tables on the open evening, each
@@ -323,6 +361,8 @@ class Bench:
         database's backends)."""
         import psycopg
 
+        if self.args.smoke:  # a few thousand rows, and figures nobody reads
+            return
         with psycopg.connect(self.db_url, autocommit=True) as conn:
             if conn.execute("SHOW autovacuum").fetchone()[0] == "on":
                 return
@@ -332,11 +372,17 @@ class Bench:
         log(f"autovacuum is off on this server: vacuumed {len(CHURNED)} churned tables")
 
     def load(self, name: str, plan: Path, *, seconds: float, think: float,
-             clients: int | None = None, urls: list[str] | None = None) -> dict:  # fmt: skip
+             clients: int | None = None, urls: list[str] | None = None,
+             freshness: bool = False) -> dict:  # fmt: skip
         """Tables of `plan` posting hands for `seconds` (to gunicorn, or spread over
         several), then every hand the plan's tables were ever answered 201 for checked
         against the stored ones (lost, doubled, changed). The figures of this load, its
-        CPU by kind of process, and the raw record for freshness."""
+        CPU by kind of process, and the raw record for freshness.
+
+        The load generator waits, once its tables stop, until the reader has seen every
+        hand on the standings: so the worker's catching up is counted in this load's CPU,
+        not in the next load's. A smoke run (--smoke) waits so only where the freshness is
+        read (`freshness`: the recording)."""
         import redis
 
         result = self.out / f"{name}.json"
@@ -353,6 +399,7 @@ class Bench:
                 PYTHON, "bench/load.py", "--plan", str(plan), "--url", ",".join(urls or [self.url]),
                 "--seconds", str(seconds), "--think", str(think), "--out", str(result),
                 *(["--clients", str(clients)] if clients is not None else []),
+                *(["--settle", "0"] if self.args.smoke and not freshness else []),
             ], timeout=seconds + 180)  # fmt: skip
         load = json.loads(result.read_text())
         # bench/wsgi.py's processes add up their last figures (every 0.2 s).
@@ -415,8 +462,9 @@ class Bench:
             self.out, processes if self.args.profile else {}, s["record"]
         ) as top:
             figures = self.load(
-                "record", self.record_plan, seconds=s["record"], think=self.args.think
-            )
+                "record", self.record_plan, seconds=s["record"], think=self.args.think,
+                freshness=True,
+            )  # fmt: skip
         for name, entries in top.items():
             log(profile.format_entries(f"profile of {name} while recording", entries))
         if top:
@@ -497,20 +545,24 @@ class Bench:
         log(f"one gunicorn: {s['clients']} tables, think {think} s, {s['hosts_seconds']} s")
         one = self.load("load-one-host", plan, seconds=s["hosts_seconds"], think=think)
         one.pop("raw")
-        port = free_port()
-        second = f"http://127.0.0.1:{port}"
-        with self.server(
-            "gunicorn-2", self.gunicorn_argv(port), lambda: http_ok(f"{second}/bench/trivial/")
-        ) as web2:
-            self.groups["gunicorn-2"] = web2.pid
+        # Started here, after the one gunicorn's load, so that its booting is in no
+        # figure; a smoke run (--smoke) started it with the others (`boot`).
+        web2, second = self.booted.get("gunicorn-2"), getattr(self, "second_url", None)
+        if web2 is None:
+            web2, second = self.second_gunicorn()
+        try:
+            self.groups["gunicorn-2"] = web2.wait().pid
             log(f"two gunicorns: the same tables dealt between them, {s['hosts_seconds']} s")
-            try:
-                two = self.load(
-                    "load-two-hosts", plan, seconds=s["hosts_seconds"], think=think,
-                    urls=[self.url, second],
-                )  # fmt: skip
-            finally:
-                self.groups.pop("gunicorn-2")
+            two = self.load(
+                "load-two-hosts", plan, seconds=s["hosts_seconds"], think=think,
+                urls=[self.url, second],
+            )  # fmt: skip
+        finally:
+            self.groups.pop("gunicorn-2", None)
+            if self.args.smoke:  # ended at once, waited for at the end (`go`)
+                web2.terminate(kill=True)
+            else:
+                web2.stop()
         two.pop("raw")
         self.results["hosts"] = {"think": think, "one": one, "two": two}
 
@@ -568,8 +620,6 @@ class Bench:
         the block, by kind (filled in when it ends). Sampled every two seconds, so that
         a backend that ends meanwhile (connections are recycled after a minute) counts
         up to its last sample."""
-        import threading
-
         used: dict[str, float] = {}
         before = self.cpu()
         last = {kind: dict(pids) for kind, pids in before.items()}
@@ -624,30 +674,47 @@ class Bench:
             raise SystemExit(f"--skip: no step {', '.join(sorted(unknown))}; steps: {STEPS}")
         steps = [step for step in STEPS if step not in skip]
         served = [step for step in steps if step not in ("standings", "engine")]
-        # On a terminal, a bar over the run's steps (on standard error; none when piped).
-        with progress_bar(total=2 + len(steps), unit="steps", desc="database") as bar:
-            self.versions()
-            self.database()
-            bar.update()
-            bar.set_description("make_season")
-            self.season()
-            bar.update()
-
-            def step(name: str) -> None:
-                bar.set_description(name)
-                getattr(self, name)()
+        servers: dict[str, Server] = {}
+        try:
+            # On a terminal, a bar over the run's steps (on standard error; none when piped).
+            with progress_bar(total=2 + len(steps), unit="steps", desc="database") as bar:
+                self.versions()
+                self.database()
+                if self.args.smoke:
+                    servers = self.boot(steps, served)
+                bar.update()
+                bar.set_description("make_season")
+                self.season()
                 bar.update()
 
-            if "standings" in steps:
-                step("standings")
-            if served:
-                gunicorn, worker = self.serve()
-                with gunicorn as web, worker as celery:
-                    self.groups = {"gunicorn": web.pid, "celery": celery.pid}
+                def step(name: str) -> None:
+                    bar.set_description(name)
+                    getattr(self, name)()
+                    bar.update()
+
+                if "standings" in steps:
+                    step("standings")
+                if checkpointing := getattr(self, "checkpointing", None):
+                    checkpointing.join()
+                if served:
+                    # One gunicorn and one worker serve every step (the hosts step adds
+                    # its second gunicorn): both boot side by side and are waited for
+                    # together, and are stopped so.
+                    servers = servers or self.serve()
+                    for server in servers.values():
+                        server.start()
+                    self.groups = {name: server.wait().pid for name, server in servers.items()}
                     for name in served:
                         step(name)
-            if "engine" in steps:
-                step("engine")
+                    if self.args.smoke:  # ended at once, waited for at the end (`finally`)
+                        for server in servers.values():
+                            server.terminate(kill=True)
+                    else:
+                        stop_all(servers.values())
+                if "engine" in steps:
+                    step("engine")
+        finally:
+            stop_all([*servers.values(), *self.booted.values(), *self.own.values(), self.phases])
         self.results["machine"]["load_at_end"] = load_average()
         self.results["total_seconds"] = time.monotonic() - started
         (self.out / "results.json").write_text(json.dumps(self.results, indent=1, default=str))
@@ -659,21 +726,6 @@ class Bench:
 
 
 # helpers ----------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_ok(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            response.read()
-            return response.status == 200
-    except OSError:
-        return False
 
 
 def cpu_of(pid: int) -> float | None:
@@ -794,6 +846,12 @@ def main(argv=None) -> None:
         help="py-spy records gunicorn and the worker during the recording step",
     )  # fmt: skip
     parser.add_argument("--no-write", action="store_true", help="do not write BENCHMARKS.md")
+    parser.add_argument(
+        "--smoke", action="store_true",
+        help="the tests' check that every step runs (with --quick and small sizes): the "
+        "servers boot while the season is made, no vacuum; figures not to be read, never "
+        "written to BENCHMARKS.md",
+    )  # fmt: skip
     parser.add_argument("--skip", help=f"steps to leave out, comma-separated: {','.join(STEPS)}")
     parser.add_argument("--capacity-start", type=int, help="capacity: the first table count (10)")
     parser.add_argument("--capacity-step", type=int, help="capacity: tables added each time (10)")
@@ -812,6 +870,7 @@ def main(argv=None) -> None:
         "and under the per-address throttle of 600 a minute)",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    args.no_write = args.no_write or args.smoke
     if args.db in ("cardclub", "postgres"):
         raise SystemExit("the benchmark drops its database: give it one of its own")
     Bench(args).go()
