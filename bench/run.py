@@ -804,7 +804,7 @@ def parse_wrk(out: str) -> dict:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
+    parser.add_argument("--quick", action="store_true", help="small sizes (about two minutes)")
     parser.add_argument("--players", type=int)
     parser.add_argument("--evenings", type=int)
     parser.add_argument("--hands", type=int)
