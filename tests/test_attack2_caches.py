@@ -1,0 +1,58 @@
+"""Attacks on caches, round two: answers that differ by a request header, and costly
+answers any visitor can ask for again and again.
+
+- A table's phone page (`/t/<token>/`, a progressive's `/p/<token>/`) answers one address
+  with two representations: the whole page, and its live part (a bare fragment, with an
+  ETag) to the phone's poll and queue, which send `HX-Request`. Neither said `Vary:
+  HX-Request` nor anything of caching: the browser's cache (its Back button) or a proxy
+  in front kept the last poll's fragment for the address, and served it for the page.
+"""
+
+import pytest
+from django.test import Client
+from django.utils.cache import cc_delim_re
+
+from tests.worlds import club_in_play
+
+
+def _varies_by(response, header: str) -> bool:
+    return header.lower() in {h.strip().lower() for h in cc_delim_re.split(response["Vary"])}
+
+
+@pytest.fixture
+def phone_links(db, django_capture_on_commit_callbacks) -> list[str]:
+    """The phone pages of an evening's table and of a progressive's table."""
+    from tournaments import rounds
+    from tournaments.models import TournamentTable
+    from tournaments.services import tournament_create
+
+    world = club_in_play(django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        progressive = tournament_create(
+            club=world.club, name="Spring", slug="spring", kind="progressive",
+            ruleset="euchre-somerset-1888", movement="rotation", rounds_planned=7,
+        )  # fmt: skip
+        for name in ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh"]:
+            rounds.tournament_enter(tournament=progressive, name=name)
+        rounds.round_seat_next(tournament_id=progressive.pk)
+    at_progressive = TournamentTable.objects.filter(tournament=progressive).first().token
+    return [f"/t/{world.table.token}/", f"/p/{at_progressive}/"]
+
+
+def test_a_phone_pages_live_part_is_never_served_for_the_page(phone_links):
+    """Both answers of a phone's address name HX-Request in Vary, so no cache gives the
+    poll's fragment for the page (or the page for a poll), and are private: the page is
+    its link's, a bearer secret (docs/security.md)."""
+    phone = Client()
+    for link in phone_links:
+        page = phone.get(link)
+        part = phone.get(link, headers={"HX-Request": "true"})
+        assert page.status_code == part.status_code == 200, link
+        assert b"<html" in page.content and b"<html" not in part.content  # two answers
+        assert part["ETag"]
+        for answer in (page, part):
+            assert _varies_by(answer, "HX-Request"), link
+            assert "private" in answer["Cache-Control"], link
+        # The page asked for with the part's ETag is the page, never a 304 of the part.
+        again = phone.get(link, headers={"If-None-Match": part["ETag"]})
+        assert again.status_code == 200 and b"<html" in again.content
