@@ -56,3 +56,47 @@ def test_a_phone_pages_live_part_is_never_served_for_the_page(phone_links):
         # The page asked for with the part's ETag is the page, never a 304 of the part.
         again = phone.get(link, headers={"If-None-Match": part["ETag"]})
         assert again.status_code == 200 and b"<html" in again.content
+
+
+def test_the_apis_schema_is_built_once_not_for_every_caller(db, monkeypatch):
+    """/api/schema/ is open to anyone, 600 times a minute per address (THROTTLE_ANON), and
+    built the whole schema again each time (a tenth to a quarter of a second of a core):
+    one caller kept both cores busy. It is built once per process and format."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from config import schema_view
+
+    monkeypatch.setattr(schema_view, "_RENDERED", {})  # as a process freshly started
+    built = []
+    original = SchemaGenerator.get_schema
+
+    def counted(self, *args, **kwargs):
+        built.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaGenerator, "get_schema", counted)
+    caller = Client()
+    yaml = [caller.get("/api/schema/") for _ in range(3)]
+    json = [caller.get("/api/schema/", {"format": "json"}) for _ in range(3)]
+    assert len(built) == 2  # once as YAML, once as JSON
+    assert len({answer.content for answer in yaml}) == len({answer.content for answer in json}) == 1
+    assert json[0].json()["paths"] and b"openapi:" in yaml[0].content
+    assert yaml[0]["Content-Type"].startswith("application/vnd.oai.openapi")
+
+
+def test_the_schemas_version_and_language_are_no_callers_to_write(db):
+    """`?version=` was written into the schema and its Content-Disposition header: a line
+    break in it was a 500 for anyone, a quote broke the file name. The API has one
+    version, and its words one language (`?lang=`): both are ignored."""
+    caller = Client(raise_request_exception=False)
+    plain = caller.get("/api/schema/")
+    for asked in ["\r\nX-Injected: 1", 'a"b', "9" * 5000]:
+        answer = caller.get("/api/schema/", {"version": asked})
+        assert answer.status_code == 200, asked
+        assert answer.content == plain.content
+        assert (
+            answer["Content-Disposition"]
+            == plain["Content-Disposition"]
+            == ('inline; filename="Card club API.yaml"')
+        )
+    assert caller.get("/api/schema/", {"lang": "fr"}).content == plain.content
