@@ -6,6 +6,11 @@ answers any visitor can ask for again and again.
   ETag) to the phone's poll and queue, which send `HX-Request`. Neither said `Vary:
   HX-Request` nor anything of caching: the browser's cache (its Back button) or a proxy
   in front kept the last poll's fragment for the address, and served it for the page.
+- /api/schema/ built the whole schema again for every caller, and wrote `?version=` into
+  a header (a line break: a 500).
+- The API's standings (`.../standings/`) answer JSON, or DRF's browsable page (HTML) to a
+  browser's `Accept: text/html`, with one ETag for both: a 304 told a client holding the
+  one that it held the other.
 """
 
 import pytest
@@ -100,3 +105,30 @@ def test_the_schemas_version_and_language_are_no_callers_to_write(db):
             == ('inline; filename="Card club API.yaml"')
         )
     assert caller.get("/api/schema/", {"lang": "fr"}).content == plain.content
+
+
+def test_the_standings_apis_json_and_html_have_their_own_etags(
+    club, evening, django_capture_on_commit_callbacks
+):
+    """The API's standings, as JSON and as DRF's browsable page (a browser's Accept), are
+    two representations of one address: each has its own ETag, and neither's answers the
+    other with 304 (each still answers its own)."""
+    from tournaments import services
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_create(
+            club=club, name="Ladder", slug="ladder", kind="ladder", evening_ids=[evening.pk]
+        )
+    standings = f"/api/v1/clubs/{club.slug}/tournaments/ladder/standings/"
+    reader = Client()
+    as_json = reader.get(standings, headers={"Accept": "application/json"})
+    as_html = reader.get(standings, headers={"Accept": "text/html"})
+    assert as_json["Content-Type"].startswith("application/json")
+    assert as_html["Content-Type"].startswith("text/html")
+    assert as_json["ETag"] != as_html["ETag"]
+    for accept, other in [("text/html", as_json), ("application/json", as_html)]:
+        answer = reader.get(standings, headers={"Accept": accept, "If-None-Match": other["ETag"]})
+        assert answer.status_code == 200, accept
+    for accept, own in [("application/json", as_json), ("text/html", as_html)]:
+        answer = reader.get(standings, headers={"Accept": accept, "If-None-Match": own["ETag"]})
+        assert answer.status_code == 304, accept
