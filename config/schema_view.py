@@ -6,6 +6,8 @@ imported (its DEFAULT_SCHEMA_CLASS): a view of theirs imported there is a circul
 
 from django.http import HttpResponse
 from drf_spectacular.settings import spectacular_settings
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
 
 #: The schema as each renderer wrote it, once per process (SchemaView): it changes only
@@ -25,6 +27,7 @@ class SchemaView(SpectacularAPIView):
     words were looked up in. There is one version, and one language: both are ignored
     (tests/test_attack2_caches.py)."""
 
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})  # as drf-spectacular's, no ?lang=
     def get(self, request, *args, **kwargs):
         renderer = request.accepted_renderer
         body = _RENDERED.get(type(renderer))
