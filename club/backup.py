@@ -41,6 +41,8 @@ from club.models import (
     Table,
     new_table_token,
 )
+from core.errors import UserError
+from core.text import clean_name, clean_text
 from scoring.models import (
     SEAT_TOTALS,
     Game,
@@ -266,9 +268,18 @@ class _Importer:
                     # A list or an object could not even be remembered (hashed): a
                     # TypeError's traceback, not the backup's refusal.
                     raise BackupError(f"{where} is malformed: its id {old!r} is not a number.")
+                if old in mapping:
+                    # Else the later row took the id's place: what the file says of the
+                    # earlier row was read as the later's.
+                    raise BackupError(
+                        f"{where} is malformed: its id {old} is an earlier row's too; each "
+                        "row has an id of its own."
+                    )
                 obj, links = self.build(model, row)
             except (KeyError, TypeError, ValueError, ValidationError) as exc:
                 raise BackupError(f"{where} is malformed: {exc!r}") from exc
+            except UserError as exc:  # a text no door of the service takes (_checked_text)
+                raise BackupError(f"{where} (id {old}) is refused: {exc.message}") from exc
             self.rescoring.prepare(model, obj, row, f"{where} (id {old})")
             try:
                 # raw: timestamps (auto_now_add) are kept as they were, as loaddata does.
@@ -305,6 +316,22 @@ class _Importer:
                     # A whole number within what its column holds: 10**30 was the
                     # database driver's OverflowError, a traceback, not a refusal.
                     field.run_validators(value)
+                choices = [choice for choice, _ in field.flatchoices]
+                # One of its column's choices, as a form's choice field would check it (a
+                # rubber's rule set is Rescoring's to refuse, in the laws' words).
+                if (
+                    choices
+                    and value not in choices
+                    and not (value == "" and field.blank)
+                    and (model, field.name) != (Rubber, "ruleset")
+                ):
+                    raise UserError(
+                        f"its {field.verbose_name} {value!r} is none the service knows: "
+                        f"{', '.join(map(str, choices))}.",
+                        field=field.name,
+                    )
+                if isinstance(value, str):
+                    _checked_text(model, field, value)
             setattr(obj, field.attname, value)
         links = {
             field.name: [self.remap(model, field, old) for old in values.get(field.name, [])]
@@ -321,6 +348,32 @@ class _Importer:
             # Another club's (unique); a copy need not tell a phone its old link was replaced.
             obj.replaced_token = None
         return obj, links
+
+
+#: The texts that name a person: a backup's must be as every door keeps a name
+#: (core.text.clean_name: NFKC, inner spaces collapsed, ends trimmed), or "Ann" in
+#: full-width letters and "Ann" were two members, each door taking either for the other.
+_NAMES = {(Member, "name")}
+
+
+def _checked_text(model, field, value: str) -> None:
+    """A backup's text refused (UserError) where any door of the service would refuse it
+    as typed (core/text.py): control characters (an ESC in a name wrote terminal escapes
+    into the operator's shell and logs), bidirectional overrides and isolates, zero-width
+    and other invisible characters; and a person's name not as the service keeps one.
+    Only the characters are refused elsewhere, not the spacing, so a backup written before
+    the text rules still restores."""
+    label = f"its {field.verbose_name}"
+    if (model, field.name) in _NAMES:
+        kept = clean_name(value, label=label, field=field.name, max_length=len(value) + 1)
+        if kept != value:
+            raise UserError(
+                f"{label} {value!r} is not written as the service keeps a name ({kept!r}: "
+                "NFKC letters, one space between words, none at the ends).",
+                field=field.name,
+            )
+        return
+    clean_text(value, field=field.name, max_length=len(value) + 1, label=label, multiline=True)
 
 
 def _derive(club: Club) -> None:
@@ -377,6 +430,10 @@ def club_import(
         confirm_hands=spec.get("confirm_hands", False),
         table_link_hours=spec.get("table_link_hours", Club.table_link_hours.field.default),
     )
+    try:
+        _checked_text(Club, Club._meta.get_field("name"), club.name)
+    except UserError as exc:
+        raise BackupError(f"The backup's club cannot be written: {exc.message}") from exc
     try:
         # The club's fields by its own rules (a slug of a slug's form, the name's length,
         # the currency): a club slugged "a b" broke the site's front page, which links to

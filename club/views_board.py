@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -519,9 +520,16 @@ def phone_link(view, *, page: str = "table-phone"):
             if wait is not None:
                 return _too_many_posts(request, reverse(page, args=[token]), wait)
         try:
-            return view(request, token, *args, **kwargs)
+            response = view(request, token, *args, **kwargs)
         except TableLinkDead as exc:
-            return _dead_link(request, exc)
+            response = _dead_link(request, exc)
+        # One address, two answers: the whole page, and its live part to the phone's poll
+        # and queue (HX-Request, with an ETag). Said in Vary, or a cache (the browser's Back
+        # button, a proxy) served the part, a bare fragment, for the page; and private: a
+        # page of a table's link is its bearer secret's (tests/test_attack2_caches.py).
+        patch_vary_headers(response, ["HX-Request"])
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
 
     return wrapped
 

@@ -9,7 +9,7 @@ A user error (bad input, or an action the laws forbid) is a 4xx in that shape
 and changes nothing; anything else is a bug and is left loud (500, logged).
 """
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import DisallowedHost, PermissionDenied
 from django.http import Http404, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -141,6 +141,11 @@ def bad_request(request, exception=None):
     before DRF (the idempotency middleware): under /api/ in the one error shape."""
     if request.path.startswith("/api/"):
         message = str(exception) if exception else "Bad request."
+        if isinstance(exception, DisallowedHost):
+            # Django's words echo the caller's Host and advise the operator's setting
+            # (ALLOWED_HOSTS) to anyone: production's HTML page says neither, nor does this
+            # (tests/test_attack2_errors.py).
+            message = "This service does not answer to the host name the request was sent to."
         return JsonResponse(error_body("invalid", message), status=400)
     return defaults.bad_request(request, exception)
 

@@ -3,11 +3,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from club import views as club_views
 from club import views_board, views_confirm
 from config.ratelimit import login_throttled
+from config.schema_view import SchemaView
 from core.health import healthz
 from tournaments import views_phone
 
@@ -25,7 +26,7 @@ urlpatterns = [
     path("p/<str:token>/hand/", views_phone.table_phone_record, name="tournament-phone-record"),
     path("clubs/", include("club.urls_public")),
     path("api/v1/", include("config.urls_api")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     # A page to read: GET and HEAD only. DRF's OPTIONS answer was rendered by the page's
     # HTML renderer, which has no template for it (a 500).
     path(

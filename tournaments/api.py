@@ -239,7 +239,7 @@ class StandingsView(GenericAPIView):
     """The latest published standings, a hundred places a page as on the public page
     (`?page=2`), or one player's line found by name (`?player=ann`). `If-None-Match`
     with the ETag gets 304 until the standings change; each page and each `player` has
-    its own ETag."""
+    its own ETag, and so has the browsable page (HTML) apart from the JSON."""
 
     queryset = TournamentTotal.objects.all()  # narrowed to the tournament in `get`
     filter_backends = [DjangoFilterBackend]
@@ -277,7 +277,10 @@ class StandingsView(GenericAPIView):
             raise translate_validation(filterset.errors)
         totals, player = filterset.qs, filterset.form.cleaned_data.get("player") or None
         number = selectors.standings_version_number(tournament_id=tournament.pk)
-        etag = standings_etag(tournament.pk, number, page, "api", player or "")
+        # JSON, or DRF's browsable page to a browser (Accept): two representations, each
+        # with its own tag, so no 304 tells a client holding one that it holds the other.
+        kind = "api" if request.accepted_renderer.format == "json" else "api-page"
+        etag = standings_etag(tournament.pk, number, page, kind, player or "")
         if request.headers.get("If-None-Match") == etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
         standings = selectors.standings_published(

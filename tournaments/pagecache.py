@@ -88,8 +88,9 @@ public_memo = _Memo(size=256, seconds=MEMO_SECONDS)
 
 def standings_etag(tournament_id: int, number: int, page: int, kind: str, player: str = "") -> str:
     """The ETag of one representation of a standings version: its page, its kind ("page",
-    "fragment", "api") and the player asked for, so that no cache answers one with another
-    (a fragment for the page, one player's line for the whole standings)."""
+    "fragment", "api", the API's browsable "api-page") and the player asked for, so that
+    no cache answers one with another (a fragment for the page, one player's line for the
+    whole standings)."""
     tag = f"standings-{tournament_id}-{number}-{page}-{kind}"
     if player:
         tag += "-" + hashlib.sha256(player.encode()).hexdigest()[:16]
