@@ -7,13 +7,27 @@ they load this file too."""
 
 import pytest
 
+from tests.conftest import rows_for_the_module
 
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    """Table 1's rubber with hand 1 (N-S, three tricks) recorded (tests.worlds.club_in_play)."""
+
+def _club_in_play(capture_on_commit):
     from tests.worlds import club_in_play
 
-    return club_in_play(django_capture_on_commit_callbacks)
+    return club_in_play(capture_on_commit)
+
+
+# Made once for a module's tests (about a second of evening log and hand each time); each
+# test's changes are rolled back to its own savepoint (tests.conftest.rows_for_the_module).
+_world = rows_for_the_module(_club_in_play)
+
+
+@pytest.fixture
+def world(db, _world):
+    """Table 1's rubber with hand 1 (N-S, three tricks) recorded (tests.worlds.club_in_play),
+    its rows read afresh for the test (tests.worlds.reloaded)."""
+    from tests.worlds import reloaded
+
+    return reloaded(_world)
 
 
 @pytest.fixture
