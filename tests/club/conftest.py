@@ -1,5 +1,7 @@
 """Fixtures the API tests of a table's hands share (tests/club/test_api_*.py). A module
-with a `world` of its own uses its own.
+with a `world` of its own uses its own: so must one whose other tests make club
+"somerset" (the `club` fixture), since the world made for the module's first test that
+asks for it stays in the database until the module's last test is done.
 
 Nothing of Django is imported here at the module's top: CI runs the pure engines'
 tests under tests/club/formation without Django (`pytest -p no:django`, .ci/run), and
