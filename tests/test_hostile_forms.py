@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from club.models import Cut, Evening, EveningEvent, Member, Table
 from scoring.models import Hand, HandCorrection, RemovedHand, Rubber
-from tests.worlds import bridge_and_call_ace_in_play, club_in_play
+from tests.conftest import rows_for_the_module
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play, reloaded
 from tournaments.models import Round, Tournament, TournamentPlayer
 from tournaments.services import tournament_create
 
@@ -76,11 +77,10 @@ def post_and_check(client, url: str, post: dict, refused) -> None:
 # --- the worlds --------------------------------------------------------------------------
 
 
-@pytest.fixture
-def played(db, django_capture_on_commit_callbacks):
+def _build_world(capture_on_commit):
     """The Euchre world of tests/worlds.py, a Bridge and a Call-Ace table in play, a
-    progressive tournament, and the secretary logged in."""
-    world = club_in_play(django_capture_on_commit_callbacks)
+    progressive tournament."""
+    world = club_in_play(capture_on_commit)
     more = bridge_and_call_ace_in_play(world.club)
     world.progressive = tournament_create(
         club=world.club, name="P", slug="p", kind="progressive",
@@ -94,6 +94,16 @@ def played(db, django_capture_on_commit_callbacks):
     }
     world.order = more.call_ace_order
     return world
+
+
+# Made once for the module's tests, each test's changes rolled back to its savepoint.
+_world = rows_for_the_module(_build_world)
+
+
+@pytest.fixture
+def played(db, _world):
+    """The module's world, its rows read afresh for the test."""
+    return reloaded(_world)
 
 
 @pytest.fixture

@@ -170,3 +170,23 @@ def sheet(world) -> list[tuple[str, int]]:
         .order_by("number")
         .values_list("data", flat=True)
     ]
+
+
+def reloaded(world: SimpleNamespace) -> SimpleNamespace:
+    """`world` with each of its rows read afresh from the database: for a world made once
+    for a module's tests (tests.conftest.rows_for_the_module), whose rows each test's
+    savepoint puts back as they were, while a row a test changed in memory only
+    (`world.club.is_public = True`) would otherwise be handed to the next test as it left
+    it. Reading the handful of rows again is a fraction of making the world anew."""
+    from django.db.models import Model
+
+    def fresh(value):
+        if isinstance(value, Model):
+            return type(value)._default_manager.get(pk=value.pk)
+        if isinstance(value, dict):
+            return {key: fresh(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(fresh(item) for item in value)
+        return value
+
+    return SimpleNamespace(**{name: fresh(value) for name, value in vars(world).items()})

@@ -1,5 +1,7 @@
 """Fixtures the API tests of a table's hands share (tests/club/test_api_*.py). A module
-with a `world` of its own uses its own.
+with a `world` of its own uses its own: so must one whose other tests make club
+"somerset" (the `club` fixture), since the world made for the module's first test that
+asks for it stays in the database until the module's last test is done.
 
 Nothing of Django is imported here at the module's top: CI runs the pure engines'
 tests under tests/club/formation without Django (`pytest -p no:django`, .ci/run), and
@@ -7,13 +9,27 @@ they load this file too."""
 
 import pytest
 
+from tests.conftest import rows_for_the_module
 
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    """Table 1's rubber with hand 1 (N-S, three tricks) recorded (tests.worlds.club_in_play)."""
+
+def _club_in_play(capture_on_commit):
     from tests.worlds import club_in_play
 
-    return club_in_play(django_capture_on_commit_callbacks)
+    return club_in_play(capture_on_commit)
+
+
+# Made once for a module's tests (about a second of evening log and hand each time); each
+# test's changes are rolled back to its own savepoint (tests.conftest.rows_for_the_module).
+_world = rows_for_the_module(_club_in_play)
+
+
+@pytest.fixture
+def world(db, _world):
+    """Table 1's rubber with hand 1 (N-S, three tricks) recorded (tests.worlds.club_in_play),
+    its rows read afresh for the test (tests.worlds.reloaded)."""
+    from tests.worlds import reloaded
+
+    return reloaded(_world)
 
 
 @pytest.fixture

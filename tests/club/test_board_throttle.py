@@ -24,6 +24,16 @@ def rates(monkeypatch):
         monkeypatch.setattr(throttle, "THROTTLE_RATES", small)
 
 
+@pytest.fixture
+def world(db, django_capture_on_commit_callbacks):
+    """Table 1's rubber with hand 1 recorded (tests.worlds.club_in_play), made for the one
+    test that needs it: the others make club "somerset" of their own (the `club` fixture),
+    which the module's shared world of tests/club/conftest.py would already hold."""
+    from tests.worlds import club_in_play
+
+    return club_in_play(django_capture_on_commit_callbacks)
+
+
 def arrive(client, evening, name: str):
     return client.post(
         reverse("evening-board-action", args=[evening.pk]), {"type": "arrive", "player": name}

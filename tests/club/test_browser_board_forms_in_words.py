@@ -205,7 +205,7 @@ def test_ending_a_call_ace_sitting_asks_first(browser_page, live_server, club, s
 
     page.once("dialog", answer)
     page.get_by_role("button", name="End the sitting and settle (C5)").click()
-    page.wait_for_timeout(500)
+    settled(page)  # anything sent all the same would be answered by now
     assert asked and "End table 1's sitting now, after 1 deal" in asked[0]
     assert "cannot be undone (ruling C5)" in asked[0]
     assert version(evening) == before  # nothing was done
@@ -384,7 +384,8 @@ def test_a_double_tap_on_draw_for_them_draws_one_cut(browser_page, live_server, 
     settled(page)
     with page.expect_response(re.compile(r"/action/$")):
         page.get_by_test_id("draw-cut").dblclick()
-    page.wait_for_timeout(1500)  # a queued second tap would have been sent by now
+    # A second tap queued (not dropped) is sent as soon as the first is answered, and the
+    # board is not settled until its answer is in.
     settled(page)
     assert evening.events.filter(type="cut").count() == 1
     # What comes next (a cut for partners and deal, or a tie cut again) is asked for, and

@@ -147,11 +147,13 @@ def test_a_poll_sent_before_an_action_does_not_undo_its_answer(
     for name in ["Ann", "Bob", "Cora", "Dan"]:
         evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
     page = browser_page
+    page.clock.install()  # the board's own clock, run forward by its 1.5 s poll below
     open_board(page, live_server, evening)
     settled(page)
     before = page.request.get(f"{live_server.url}/secretary/evenings/{evening.pk}/board/").text()
     held = []
     page.route(re.compile(r"/board/$"), lambda route: held.append(route))  # polls wait here
+    page.clock.run_for(BOARD_POLL_MS)  # its next poll is sent
     for _ in range(50):
         if held:
             break

@@ -32,6 +32,7 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     swapped for nothing, the name being typed with it, and nothing said why."""
     evening = open_evening(club)
     page = browser_page
+    page.clock.install()  # the board's own clock: its polls are run forward, not waited for
     open_board(page, live_server, evening)
     settled(page)
     version = Evening.objects.get(pk=evening.pk).version
@@ -44,7 +45,7 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     text = notice.inner_text()
     assert "You are logged out" in text and "nothing was done" in text
     # The polls, answered by the login page too, take nothing either.
-    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2)
+    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2, run_for=1_500)
     assert page.locator("#board h1").is_visible()
     assert page.input_value("#arrive-player") == "Zed"
     assert Evening.objects.get(pk=evening.pk).version == version
@@ -63,7 +64,8 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     other.click("button[type=submit]")
     other.wait_for_url(re.compile(r"/secretary/evenings/"))
     other.close()
-    notice.wait_for(state="hidden", timeout=6000)  # the next poll is answered again
+    page.clock.run_for(1_500)  # the board's next poll
+    notice.wait_for(state="hidden", timeout=6000)  # is answered again
     with page.expect_response(re.compile(r"/action/$")) as answer:
         page.get_by_test_id("arrive").click()
     assert answer.value.status == 200
@@ -199,6 +201,7 @@ def test_a_dispute_being_typed_stays_when_the_next_hand_is_recorded(
     2. The phone's poll brought the hands waiting anew and replaced them whole: the
     dispute being typed closed and lost what was typed."""
     page = browser_page
+    page.clock.install()  # the phone's own clock: its poll is run forward, not waited for
     table = awaiting_confirmation(page, live_server, club)
     evening = table.evening
     page.get_by_test_id("dispute-1").click()
@@ -208,7 +211,9 @@ def test_a_dispute_being_typed_stays_when_the_next_hand_is_recorded(
     recording.hand_record(
         evening_id=evening.pk, table_number=1, data={"makers": "EW", "tricks": 3}, table=table
     )
-    # The poll brings the sheet with hand 2; the hands waiting are left as they are.
+    # The poll (every 3 s) brings the sheet with hand 2; the hands waiting are left as they
+    # are.
+    page.clock.run_for(3_000)
     page.locator("#table-sheet").get_by_text("E-W make, 3 tricks").wait_for(timeout=8000)
     settled(page)
     assert block.locator("details").first.get_attribute("open") is not None

@@ -8,12 +8,11 @@ same when it goes out, once, and the phone says why.
 Screenshots in artifacts/screenshots/phone-correct-race-*.png."""
 
 import re
-import time
 
 import pytest
 
 from scoring.models import Hand, HandCorrection
-from tests.browser import PHONE, correct, open_two_phones, shot
+from tests.browser import PHONE, correct, open_two_phones, settled, shot
 from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,7 +25,10 @@ def played(django_capture_on_commit_callbacks):
 
 
 def two_phones_correcting_hand_1(browser_page, live_server, played):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    # Each phone on its own clock (its timers then run forward, not waited out).
+    first, second = open_two_phones(
+        browser_page, f"{live_server.url}/t/{played.table.token}/", clock=True
+    )
     # Both players open hand 1's correction.
     for page in (first, second):
         page.get_by_test_id("last-hand").locator("> summary").click()
@@ -104,7 +106,10 @@ def test_a_queued_correction_of_a_hand_corrected_since_is_refused_once(
     assert WORDS.fullmatch(said(first)), said(first)
     assert first.get_by_test_id("phone-queue").is_hidden()
     assert_reads_now(first, "phone-correct-race-2-queued")
-    time.sleep(4)  # past the queue's retry: the refused correction is not sent again
+    # Past the queue's retry (3 s), on the phone's own clock: the refused correction is not
+    # sent again. A retry sent would mark the queue busy until answered (`settled`).
+    first.clock.run_for(4_000)
+    settled(first)
     assert answers == [409]
     assert sheet(played) == [("NS", 5)]
     assert HandCorrection.objects.count() == 1

@@ -176,6 +176,7 @@ def test_a_take_back_waiting_is_not_offered_again_and_is_made_once(
     be refused once the first is made ("taken back already"): the phone puts the button
     away and says the take-back is waiting, until it is made."""
     second_hand_by_mistake(played)
+    browser_page.clock.install()  # the page's own clock, run forward where it waits
     page = on_phone(browser_page, live_server, played)
     answers = hands_answered(page)
     page.context.set_offline(True)
@@ -190,7 +191,7 @@ def test_a_take_back_waiting_is_not_offered_again_and_is_made_once(
     assert button.is_hidden() and button.is_disabled()
     # Nor does the form, sent another way (the Enter key, a script), queue it twice.
     page.evaluate("document.querySelector('form.take-back-form').requestSubmit()")
-    page.wait_for_timeout(1600)  # past the double-tap guard's 1.5 s
+    page.clock.run_for(1_600)  # past the double-tap guard's 1.5 s
     page.evaluate("document.querySelector('form.take-back-form').requestSubmit()")
     assert (
         page.evaluate(

@@ -7,14 +7,13 @@ dismissed; the form holds it as typed, nothing is recorded. Screenshot in
 artifacts/screenshots/phone-11-rubber-taken-back.png."""
 
 import re
-import time
 
 import pytest
 
 from club.evening_undo import evening_undo
 from club.models import Table
 from scoring.models import Hand, Rubber
-from tests.browser import fill_hand, shot
+from tests.browser import fill_hand, settled, shot
 from tests.club.test_rubber_taken_back import cut_again, partners_cut
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,6 +29,7 @@ def test_a_queued_hand_for_a_rubber_taken_back_is_refused_once_in_words(
 
     page = browser_page
     page.set_viewport_size(PHONE)
+    page.clock.install()  # the phone's own clock, run past the queue's retry below
     page.goto(f"{live_server.url}/t/{table.token}/")
     answers = []  # the service's answers to the hand's posts (one offline gets none)
     page.on("response", lambda r: answers.append(r.status) if r.url.endswith("/hand/") else None)
@@ -61,7 +61,10 @@ def test_a_queued_hand_for_a_rubber_taken_back_is_refused_once_in_words(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone-11-rubber-taken-back")
 
-    time.sleep(4)  # past the queue's retry (3 s): the refused hand is not sent again
+    # Past the queue's retry (3 s), on the phone's clock: the refused hand is not sent
+    # again. A retry sent would mark the queue busy until answered (`settled`).
+    page.clock.run_for(4_000)
+    settled(page)
     assert answers == [409] and not Hand.objects.exists()
     assert page.evaluate(
         "!JSON.parse(localStorage.getItem('cardclub-phone-queue:' + location.pathname)).length"

@@ -63,13 +63,15 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
 
 
 def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_server, played):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first, second = open_two_phones(browser_page, url, clock=True)
     first.get_by_test_id("last-hand").locator("> summary").click()  # reading hand 1
     before = first.inner_text("#table-sheet")
 
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
-    polled(first, f"/t/{played.table.token}/")  # its next poll, answered and swapped in
+    # Its next poll, on its own clock, answered and swapped in.
+    polled(first, f"/t/{played.table.token}/", run_for=POLL_MS)
     # The panel the player opened stays open and says what it said; the sheet follows.
     assert first.get_by_test_id("last-hand").get_attribute("open") is not None
     assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == "Correct hand 1"
@@ -77,7 +79,8 @@ def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_se
 
 
 def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_server, played):
-    first, second = open_two_phones(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    url = f"{live_server.url}/t/{played.table.token}/"
+    first, second = open_two_phones(browser_page, url, clock=True)
     # Law 102 ticked without a lone hand: refused at once, the form back as it was sent.
     form = fill_hand(first, makers="NS", tricks=4)
     form.locator("details.irregular summary").click()
@@ -87,7 +90,8 @@ def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_
 
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
-    polled(first, f"/t/{played.table.token}/")  # its next poll, answered and swapped in
+    # Its next poll, on its own clock, answered and swapped in.
+    polled(first, f"/t/{played.table.token}/", run_for=POLL_MS)
     # The refusal and the hand as it was sent are still there to put right.
     assert "law 102" in first.get_by_test_id("phone-error").inner_text()
     form = first.locator("form.hand[data-kind=record]")

@@ -104,16 +104,19 @@ def test_the_tournament_room_updates_itself(browser_page, live_server, club):
         progressive.tournament_enter(tournament=tournament, name=name)
     played = progressive.round_seat_next(tournament_id=tournament.pk)
     page = browser_page
-    open_room(page, f"{live_server.url}/clubs/somerset/tournaments/spring/room/", HD)
+    # On the room's own clock: its poll (every 3 s) is run forward, not waited for.
+    open_room(page, f"{live_server.url}/clubs/somerset/tournaments/spring/room/", HD, clock=True)
     page.evaluate("window.notReloaded = true")
     assert page.locator("article.room-table").count() == 2
     rubber = played.tables.get(number=1).rubber
     for tricks in SWEEP:
         recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": tricks})
+    page.clock.run_for(3_000)
     page.wait_for_selector("article[data-table='1'] .room-doing", timeout=10_000)
     assert "finished" in page.locator("article[data-table='1'] h3").inner_text()
     assert "Won by" in page.locator("article[data-table='1'] caption").inner_text()
     # The standings follow once the recalculation has published its version.
+    page.clock.run_for(3_000)
     page.wait_for_function(
         "document.querySelectorAll('.room-standings tbody th').length >= 4", timeout=10_000
     )

@@ -11,13 +11,25 @@ from django.test import Client
 
 from club import evenings, recording
 from scoring.models import Hand
-from tests.worlds import bridge_and_call_ace_in_play, club_in_play
+from tests.conftest import rows_for_the_module
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play, reloaded
+
+
+def _build_world(capture_on_commit):
+    played = club_in_play(capture_on_commit)
+    return played, bridge_and_call_ace_in_play(played.club)
+
+
+# Made once for the module's tests, each test's changes rolled back to its savepoint.
+_world = rows_for_the_module(_build_world)
 
 
 @pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    played = club_in_play(django_capture_on_commit_callbacks)
-    return played, bridge_and_call_ace_in_play(played.club)
+def world(db, _world):
+    """Table 1 of a Euchre evening (tests.worlds.club_in_play), and a Bridge and a
+    Call-Ace table of the club's (bridge_and_call_ace_in_play), read afresh."""
+    played, more = _world
+    return reloaded(played), reloaded(more)
 
 
 def page(table) -> str:

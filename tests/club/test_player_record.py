@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from club.models import Member
+from club.models import Club, Evening, Member
 from tests.club.rooms import SWEEP, evening_with_a_table, record, table_one
+from tests.conftest import rows_for_the_module
 
 pytestmark = pytest.mark.django_db
 
@@ -18,15 +19,33 @@ def text(response) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())).split())
 
 
-@pytest.fixture
-def played(club):
+def _two_evenings(capture_on_commit):
     """Two evenings of 1888: at the first, North-South sweep a rubber (worth 8 at 0.25 a
     point) and start another; the second is in 1889, a season of its own."""
-    first = evening_with_a_table(club)
+    from tests.factories import ClubFactory
+
+    first = evening_with_a_table(ClubFactory(name="Somerset Club", slug="somerset"))
     seats = table_one(first)["seats"]
     for tricks in SWEEP:
         record(first, "NS", tricks)
     return first, seats
+
+
+# Made once for the module's tests, each test's changes rolled back to its savepoint.
+_played = rows_for_the_module(_two_evenings)
+
+
+@pytest.fixture
+def club(db, _played):
+    """The club of the module's evenings (tests/conftest.py's `club` would make another)."""
+    first, _ = _played
+    return Club.objects.get(pk=first.club_id)
+
+
+@pytest.fixture
+def played(db, _played):
+    first, seats = _played
+    return Evening.objects.get(pk=first.pk), seats
 
 
 def test_each_evening_shows_tables_partners_opponents_rubbers_points_and_money(client, played):

@@ -5,17 +5,20 @@ with the field and the reason, and changes nothing."""
 import pytest
 
 from core.inputs import MAX_JSON_DEPTH, json_depth_exceeds
+from tests.conftest import rows_for_the_module
 from tests.factories import UserFactory
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, reloaded
 
 DEEP = "[" * 5000 + "]" * 5000
 
 
+# One world for the module's tests, each test's changes rolled back to its savepoint.
+_played = rows_for_the_module(club_in_play)
+
+
 @pytest.fixture
-def played(db, django_capture_on_commit_callbacks):
-    world = club_in_play(django_capture_on_commit_callbacks)
-    world.evening.refresh_from_db()
-    return world
+def played(db, _played):
+    return reloaded(_played)
 
 
 def _secretary_api(played):

@@ -17,7 +17,8 @@ from club import api_confirm, api_evenings
 from core.inputs import BodyInput
 from scoring import api as scoring_api
 from scoring import hand_input
-from tests.worlds import club_in_play
+from tests.conftest import rows_for_the_module
+from tests.worlds import club_in_play, reloaded
 from tournaments import api as tournaments_api
 from tournaments.models import Tournament
 
@@ -35,20 +36,29 @@ def _refused_naming(answer, field: str, *known: str) -> dict:
     return error
 
 
-@pytest.fixture
-def world(db, django_capture_on_commit_callbacks):
-    """The schema fuzz's world (tests/worlds.py): a club with an evening, its table's
-    rubber and a ladder "winter"; its secretary is staff too, so that every write door
-    (a club's creation among them) lets him in and reads his body."""
+def _build_world(capture_on_commit):
     from club.secretary_tokens import token_issue
 
-    played = club_in_play(django_capture_on_commit_callbacks)
+    played = club_in_play(capture_on_commit)
     played.secretary.is_staff = True
     played.secretary.save()
-    key, _ = token_issue(user=played.secretary)
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-    played.client = client
+    played.key, _ = token_issue(user=played.secretary)
+    return played
+
+
+# Made once for the module's tests, each test's changes rolled back to its savepoint.
+_world = rows_for_the_module(_build_world)
+
+
+@pytest.fixture
+def world(db, _world):
+    """The schema fuzz's world (tests/worlds.py): a club with an evening, its table's
+    rubber and a ladder "winter"; its secretary is staff too, so that every write door
+    (a club's creation among them) lets him in and reads his body. `client` is the API as
+    he is, by a token of his."""
+    played = reloaded(_world)
+    played.client = APIClient()
+    played.client.credentials(HTTP_AUTHORIZATION=f"Token {played.key}")
     return played
 
 

@@ -40,6 +40,7 @@ def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
     phone = page.context.browser.new_context(viewport=PHONE).new_page()
     try:
         phone.set_default_timeout(10_000)
+        phone.clock.install()  # the phone's own clock: its poll (3 s) run forward where waited
         phone.goto(f"{live_server.url}{address}")
         assert phone.locator("h1").inner_text() == "Table 1"
         assert phone.get_by_test_id("seats").is_visible()
@@ -71,6 +72,7 @@ def test_a_deal_entered_offline_is_sent_once_and_the_phone_follows_the_table(
         other = round_one.rounds.get(number=1).tables.get(number=2)
         recording.hand_record(rubber_id=other.rubber_id, data={"makers": "EW", "tricks": 3})
         rounds.round_seat_next(tournament_id=round_one.pk, user=director)
+        phone.clock.run_for(3_000)
         phone.get_by_test_id("table-round").filter(has_text="round 2").wait_for(timeout=8000)
         assert phone.locator("[data-next-label]").inner_text() == "1"
         north = round_one.rounds.get(number=2).seating["tables"][0]["seats"]["N"]
@@ -146,6 +148,7 @@ def test_the_last_table_corrects_the_tournaments_last_deal_until_the_results_are
     )
     page = browser_page
     page.set_viewport_size(PHONE)
+    page.clock.install()  # the phone's own clock: its poll (3 s) run forward where waited
     page.goto(f"{live_server.url}/p/{TournamentTable.objects.get(number=2).token}/")
     enter_hand(page, makers="NS", tricks=3)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 1 recorded.").wait_for()
@@ -173,6 +176,7 @@ def test_the_last_table_corrects_the_tournaments_last_deal_until_the_results_are
 
     # The director declares the results final: the phone left open follows by itself.
     rounds.tournament_results_final(tournament_id=round_one.pk)
+    page.clock.run_for(3_000)
     page.get_by_test_id("table-state").filter(has_text="declared the results final").wait_for(
         timeout=8000
     )
@@ -251,11 +255,13 @@ def test_a_phone_holding_a_replaced_link_is_told_in_words(browser_page, live_ser
     page = browser_page
     page.set_viewport_size(PHONE)
     old = TournamentTable.objects.get(tournament=round_one, number=1).token
+    page.clock.install()  # the phone's own clock: its poll (3 s) run forward, not waited for
     page.goto(f"{live_server.url}/p/{old}/")
     table_links.table_link_renew(
         link_id=TournamentTable.objects.get(tournament=round_one, number=1).pk
     )
     # The page's poll finds its link dead: the page reloads and says why.
+    page.clock.run_for(3_000)
     page.get_by_test_id("dead-link").wait_for(timeout=8000)
     assert page.get_by_test_id("dead-link").inner_text() == (
         "This table's link was replaced by a new one."
