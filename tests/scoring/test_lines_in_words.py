@@ -29,6 +29,16 @@ BEFORE = json.loads((Path(__file__).parent / "data" / "lines_before_0013.json").
 LAW = re.compile(r"^(law \d+|ruling [BCE]\d+): ")
 
 
+def euchre_rubber(club):
+    """A Euchre rubber of Ann and Bob (N-S) against Cora and Dan (E-W), members of `club`."""
+    for name in ("Ann", "Bob", "Cora", "Dan"):
+        MemberFactory(club=club, name=name)
+    return services.rubber_start(
+        club=club, ruleset="euchre-somerset-1888",
+        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
+    )  # fmt: skip
+
+
 def lines_now(rubber: dict) -> list[list[str]]:
     sheet = score_sheet({"ruleset": rubber["ruleset"], "hands": rubber["hands"]})
     return [hand["lines"] for hand in sheet["hands"]]
@@ -109,12 +119,7 @@ def test_the_migration_mends_stored_lines_and_leaves_call_ace_alone(club):
 def test_a_backup_taken_before_restores_with_the_lines_in_words(club):
     """The import scores a backup's hands again (club/backup_scoring.py): its old lines
     are not kept."""
-    for name in ("Ann", "Bob", "Cora", "Dan"):
-        MemberFactory(club=club, name=name)
-    rubber = services.rubber_start(
-        club=club, ruleset="euchre-somerset-1888",
-        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
-    )  # fmt: skip
+    rubber = euchre_rubber(club)
     recording.hand_record(rubber_id=rubber.pk, data={"makers": "EW", "tricks": 2})
     data = json.loads(json.dumps(club_export(club=club)))
     hands = next(part for part in data["models"] if part["model"] == "scoring.hand")["rows"]
@@ -152,12 +157,7 @@ def test_no_line_speaks_of_a_player_as_he():
 def test_0015_rewords_the_stored_lines_that_said_his(club):
     """Stored lines as the rule sets wrote them before 0015 read, after it, as they now
     write them; the other hands' lines are not touched."""
-    for name in ("Ann", "Bob", "Cora", "Dan"):
-        MemberFactory(club=club, name=name)
-    euchre = services.rubber_start(
-        club=club, ruleset="euchre-somerset-1888",
-        players={"NS": ["Ann", "Bob"], "EW": ["Cora", "Dan"]},
-    )  # fmt: skip
+    euchre = euchre_rubber(club)
     recording.hand_record(rubber_id=euchre.pk, data={"makers": "EW", "tricks": 3})
     recording.hand_record(rubber_id=euchre.pk, data=LAW50)
     sitting = services.rubber_start(
