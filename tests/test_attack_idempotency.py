@@ -11,9 +11,6 @@ the first secretary's stored answer: a write to a club he may not touch answered
 done, with its row.
 """
 
-import datetime
-from decimal import Decimal
-
 import pytest
 from django.test import Client
 
@@ -60,16 +57,10 @@ def test_a_replayed_answer_holding_a_tables_link_is_kept_in_no_cache(
     """A fresh table link's answer says `Cache-Control: no-store` (a bearer secret, kept
     in no cache: club.api_evenings.NO_STORE); its replay for the same key said nothing
     of caching, the link in it."""
-    from club import evenings
     from tests.conftest import token_client
+    from tests.worlds import euchre_table
 
-    evening = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evening = euchre_table(club)
     api = token_client(secretary)  # a secretary's script, by its API token
     path = f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/tables/1/new-link/"
     first = api.post(path, headers={"Idempotency-Key": "new-card"})

@@ -11,16 +11,13 @@
   `Cache-Control: no-store`, as an evening's board always did; a club's laptop is shared.
 """
 
-import datetime
-from decimal import Decimal
-
 import pytest
 from django.test import Client
 
-from club import evenings, recording
+from club import recording
 from club.models import HandConfirmation, Table
 from tests.factories import ClubFactory
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, euchre_table
 
 
 @pytest.fixture
@@ -43,13 +40,7 @@ def waiting(db, django_capture_on_commit_callbacks):
 def other_phone(db) -> str:
     """The phone link of a table at another (public) club's evening."""
     club = ClubFactory(slug="tremont", name="Tremont Club")
-    evening = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
-    for name in ["Eve", "Fay", "Gil", "Hal"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evening = euchre_table(club, ("Eve", "Fay", "Gil", "Hal"))
     return evening.tables.get(number=1).token
 
 

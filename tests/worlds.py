@@ -89,6 +89,19 @@ def second_table(evening):
     return evening.tables.get(number=2)
 
 
+def euchre_table(club, names=("Ann", "Bob", "Cora", "Dan")):
+    """A Euchre evening at `club` (21 November 1888, 0.25 a point) where `names` arrive and
+    form table 1; the evening."""
+    evening = evenings.evening_open(
+        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
+        stake=Decimal("0.25"),
+    )  # fmt: skip
+    for name in names:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    return evening
+
+
 def _open(club, ruleset: str):
     return evenings.evening_open(
         club=club, date=datetime.date(1907, 3, 1), ruleset=ruleset, stake=Decimal("0.10")
