@@ -19,7 +19,7 @@ from config.api import Conflict, UserError
 from core import db
 from scoring.models import Hand, HandScore, Rubber
 from tests.club.test_evenings import SIX, SWEEP
-from tests.worlds import assert_replayed
+from tests.worlds import assert_replayed, euchre_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,13 +48,7 @@ def race(*calls):
 
 @pytest.fixture
 def seated(club, postgres):
-    evening = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
-    for name in SIX:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evening = euchre_table(club, SIX)
     evenings.evening_act(
         evening_id=evening.pk,
         event={

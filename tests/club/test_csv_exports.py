@@ -4,7 +4,6 @@ guidance: a single quote before a cell beginning with =, +, -, @, tab or carriag
 return), while numbers, negative ones too, stay numbers."""
 
 import csv
-import datetime
 import io
 from decimal import Decimal
 
@@ -13,6 +12,7 @@ import pytest
 from club import evenings, recording
 from config.csvexport import write_rows
 from tests.factories import MemberFactory
+from tests.worlds import euchre_table
 
 # Each would be read as a formula (or as one after its leading whitespace is stripped).
 HOSTILE = ['=HYPERLINK("http://x","y")', "+1", "@SUM(A1)", "\tcmd", "\rcmd", "-2+3"]
@@ -45,13 +45,7 @@ def played_evening(club, names: list[str]):
     """An evening at which four members with these names played a whole rubber."""
     for name in names:
         MemberFactory(club=club, name=name)
-    evening = evenings.evening_open(
-        club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
-        stake=Decimal("0.25"),
-    )  # fmt: skip
-    for name in names:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    evening = euchre_table(club, names)
     cards = dict(zip(names, ["JS", "AS", "KS", "QS"], strict=True))
     evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "cards": cards})
     for hand in SWEEP:
