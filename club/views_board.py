@@ -71,6 +71,11 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         .select_related("table")
         .order_by("pk")
     }
+    # A rubber's number is its place among its table's rubbers, as the log, the sittings
+    # list and the closing dialog name it: a Call-Ace sitting ended by a player leaving or
+    # joining (law 1, ruling C5) is no rubber of the laws of forming tables, so the
+    # table's count of rubbers played would call the third sitting the first.
+    ordinals = {rubber["id"]: rubber["ordinal"] for rubber in summary["rubbers"]}
     for table in summary["tables"]:
         # Who sits in each place: a substitute in the absent player's (law 18, ruling T6);
         # the others' consent is asked of whoever sits there now.
@@ -85,7 +90,12 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         table["token"] = row.token if row else None
         rubber = current.get(table["number"])
         table["rubber"] = (
-            {"id": rubber.pk, "summary": rubber.summary, "hands": rubber.hand_count}
+            {
+                "id": rubber.pk,
+                "number": ordinals[rubber.pk],
+                "summary": rubber.summary,
+                "hands": rubber.hand_count,
+            }
             if rubber
             else None
         )
