@@ -56,3 +56,22 @@ def test_the_sitting_in_play_is_named_by_its_number(browser_page, live_server, t
     assert "Sitting 1" not in table.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     shot(page, f"callace-sitting-number-room-{size['width']}")
+
+
+def test_the_score_sheet_is_headed_with_the_sittings_number(
+    browser_page, live_server, third_sitting
+):
+    """The sitting's score sheet, opened from the board, is headed with the number the
+    board gives it, not the database's number for it (which counted every rubber and
+    sitting of every evening of the club)."""
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/evenings/{third_sitting.pk}/")
+    named = page.locator("#table-1 .score").inner_text().split(",")[0]  # "Sitting 3"
+    page.locator("#table-1 .score").get_by_role("link", name="score sheet").click()
+    heading = page.locator("h1")
+    assert heading.inner_text().startswith(f"{named}: Call-Ace"), heading.inner_text()
+    assert page.title().startswith(f"{named} ·")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "callace-sitting-number-sheet-360")
