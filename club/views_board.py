@@ -264,6 +264,8 @@ def _event_from_form(post) -> dict:
     if kind in {"cut", "deal_jack"}:
         if post.get("draw"):
             event["draw"] = True
+            if kind == "cut" and post.get("cut_id"):
+                event["cut_id"] = post["cut_id"]  # the cut whose button was pressed
         elif kind == "cut":
             event["cards"] = {
                 key[len("card-") :]: value.strip().upper()
