@@ -511,7 +511,10 @@ def evening_act(
 
         check_rubber_end(evening=evening, event=event)
     if event["type"] in {"cut", "deal_jack"} and event.get("draw"):
-        drawn = engine.draw_event(evening_state(evening), secrets.SystemRandom())
+        rng = secrets.SystemRandom()
+        drawn = engine.draw_event(  # the cut named (its table, its cut_id), else the first
+            evening_state(evening), rng, table=event.get("table"), cut_id=event.get("cut_id")
+        )
         if drawn is None:
             raise FormationError("No cut is waiting to be made.", field="type")
         event = {**drawn, "drawn": True}

@@ -96,6 +96,15 @@ CUTTING = {
 }
 
 
+def _ordinal(rubber: Rubber | None, rubbers: list[Rubber]) -> int | None:
+    """A rubber's place among its table's rubbers of the evening (as the log numbers them):
+    a Call-Ace sitting ended by a player leaving or joining (law 1, ruling C5) is counted,
+    though the laws of forming tables count it no rubber played."""
+    if rubber is None:
+        return None
+    return sum(1 for r in rubbers if r.table_id == rubber.table_id and r.pk <= rubber.pk)
+
+
 def _hands_in_play(rubbers) -> dict[int, list[dict]]:
     """The hands of the rubbers in play, in order, by rubber (one query for the room)."""
     hands: dict[int, list[dict]] = {}
@@ -118,8 +127,9 @@ def _table_words(
     if cut is not None:
         doing = CUTTING.get(cut, "Cutting")
     elif rubber is not None:
-        # "Rubber 2", or "Sitting 2" at Call-Ace, which plays sittings (ruling C5).
-        doing = f"{GAMES[rubber.ruleset].rubber_label.capitalize()} {table['rubbers_played'] + 1}"
+        # "Rubber 2", or "Sitting 2" at Call-Ace, which plays sittings (ruling C5): its place
+        # among the table's rubbers, as the board and the log number it.
+        doing = f"{GAMES[rubber.ruleset].rubber_label.capitalize()} {table['ordinal']}"
     else:
         doing = "Waiting to begin"
     return {
@@ -181,7 +191,12 @@ def evening_room(*, evening: Evening) -> dict:
     cuts = {cut["table"]: cut["purpose"] for cut in data["pending_cuts"] if cut["table"]}
     return {
         "tables": [
-            _table_words(t, in_play.get(t["number"]), cuts.get(t["number"]), hands)
+            _table_words(
+                {**t, "ordinal": _ordinal(in_play.get(t["number"]), rubbers)},
+                in_play.get(t["number"]),
+                cuts.get(t["number"]),
+                hands,
+            )
             for t in data["tables"]
         ],
         "forming": any(cut["purpose"] == "form-table" for cut in data["pending_cuts"]),

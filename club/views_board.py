@@ -72,6 +72,11 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         .select_related("table")
         .order_by("pk")
     }
+    # A rubber's number is its place among its table's rubbers, as the log, the sittings
+    # list and the closing dialog name it: a Call-Ace sitting ended by a player leaving or
+    # joining (law 1, ruling C5) is no rubber of the laws of forming tables, so the
+    # table's count of rubbers played would call the third sitting the first.
+    ordinals = {rubber["id"]: rubber["ordinal"] for rubber in summary["rubbers"]}
     for table in summary["tables"]:
         # Who sits in each place: a substitute in the absent player's (law 18, ruling T6);
         # the others' consent is asked of whoever sits there now.
@@ -86,7 +91,12 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         table["token"] = row.token if row else None
         rubber = current.get(table["number"])
         table["rubber"] = (
-            {"id": rubber.pk, "summary": rubber.summary, "hands": rubber.hand_count}
+            {
+                "id": rubber.pk,
+                "number": ordinals[rubber.pk],
+                "summary": rubber.summary,
+                "hands": rubber.hand_count,
+            }
             if rubber
             else None
         )
@@ -255,6 +265,8 @@ def _event_from_form(post) -> dict:
     if kind in {"cut", "deal_jack"}:
         if post.get("draw"):
             event["draw"] = True
+            if kind == "cut" and post.get("cut_id"):
+                event["cut_id"] = post["cut_id"]  # the cut whose button was pressed
         elif kind == "cut":
             event["cards"] = {
                 key[len("card-") :]: value.strip().upper()

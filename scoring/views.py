@@ -11,12 +11,14 @@ from datetime import datetime
 from decimal import Decimal
 from itertools import zip_longest
 
+from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import render
 
 from club.confirmations import with_confirmations
 from club.selectors import clubs_visible_to, rubber_places, rubbers_hidden_from
 from club.templatetags.words import winners
+from scoring.models import Rubber
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES, side_name
 from scoring.rules.bridge import TRUMP_NAMES
@@ -34,7 +36,8 @@ def rubber_detail(request, slug: str, pk: int):
     if club is None:
         raise Http404("No such club.")
     hidden = rubbers_hidden_from(club=club, user=request.user)
-    rubber = rubbers_of(club=club, hidden=hidden).filter(pk=pk).first()
+    # Its number at its table read with it (rubber_number), in the same query.
+    rubber = rubbers_of(club=club, hidden=hidden).filter(pk=pk).annotate(**NUMBER).first()
     if rubber is None:
         raise Http404("No such rubber.")
     return rubber_page(request, club, rubber)
@@ -46,10 +49,46 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
     from scoring.views_secretary import secretary_context
 
     sheet = rubber_sheet(rubber, club)
-    context = {"club": club, "rubber": rubber, "sheet": sheet, "error": error, "posted": posted}
+    context = {
+        "club": club,
+        "rubber": rubber,
+        "number": rubber_number(rubber),
+        "sheet": sheet,
+        "error": error,
+        "posted": posted,
+    }
     context["place"] = rubber_places([rubber]).get(rubber.pk)  # a progressive's round table
     context.update(secretary_context(request, club, rubber, posted=posted, error=error))
     return render(request, "scoring/rubber_detail.html", context, status=status)
+
+
+# A rubber's place among its evening's table's rubbers, as an annotation (`number_at_table`).
+NUMBER = {
+    "number_at_table": Subquery(
+        Rubber.objects.filter(
+            evening_id=OuterRef("evening_id"), table_id=OuterRef("table_id"), pk__lte=OuterRef("pk")
+        )
+        .order_by()
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+}
+
+
+def rubber_number(rubber) -> int:
+    """The number a page heads a rubber (Call-Ace: a sitting) with: an evening's table's
+    rubber is its place among that table's rubbers of the evening, as the board, the
+    closing dialog and the log name it (rubber 2 at table 1); a rubber at no evening's
+    table keeps its database number, the one its address and the API carry."""
+    if rubber.evening_id is None or rubber.table_id is None:
+        return rubber.pk
+    number = getattr(rubber, "number_at_table", None)
+    if number is None:
+        number = Rubber.objects.filter(
+            evening_id=rubber.evening_id, table_id=rubber.table_id, pk__lte=rubber.pk
+        ).count()
+    return number
 
 
 def rubber_sheet(rubber, club, *, scoresheet: dict | None = None) -> dict:

@@ -69,14 +69,14 @@ def test_a_substitute_with_no_name_or_a_consent_missing_is_refused_in_words(
     open_board(page, live_server, evening)
     page.click("#comings-1 summary")
     page.select_option("#sub-1-player", "Ann")
-    page.get_by_role("button", name="Substitute (law 18)").click()
+    page.get_by_role("button", name="Substitute (law 18 / ruling T6)").click()
     page.wait_for_selector("#board .alert.error")
     said = refusal(page)
     assert "Write the name of the player who sits in" in said and "law 18" in said
     no_key_named(said)
 
     page.fill("#sub-1-name", "Edith")
-    page.get_by_role("button", name="Substitute (law 18)").click()
+    page.get_by_role("button", name="Substitute (law 18 / ruling T6)").click()
     page.wait_for_function(
         "document.querySelector('#board .alert.error').innerText.includes('none of them')"
     )
@@ -89,7 +89,7 @@ def test_a_substitute_with_no_name_or_a_consent_missing_is_refused_in_words(
     # Two of the three consent: the board names the one whose consent is missing.
     page.locator("#comings-1 input[name=consent][value=Bob]").check()
     page.locator("#comings-1 input[name=consent][value=Cora]").check()
-    page.get_by_role("button", name="Substitute (law 18)").click()
+    page.get_by_role("button", name="Substitute (law 18 / ruling T6)").click()
     page.wait_for_function(
         "document.querySelector('#board .alert.error').innerText.includes('is not given')"
     )
@@ -237,7 +237,7 @@ def test_a_second_substitute_is_consented_to_by_the_first_who_sits_in(
     for name in ["Edith", "Cora", "Dan"]:
         page.locator(f"#comings-1 input[name=consent][value={name}]").check(timeout=2000)
     assert page.locator("#comings-1 input[name=consent][value=Ann]").count() == 0
-    page.get_by_role("button", name="Substitute (law 18)").click()
+    page.get_by_role("button", name="Substitute (law 18 / ruling T6)").click()
     page.wait_for_selector("#board .alert.ok")
     assert page.locator("#board .alert.error").count() == 0
     assert "Frank sits in for Bob" in page.locator("#board .alert.ok").inner_text()
@@ -338,9 +338,14 @@ def test_the_board_says_who_broke_up_a_table_and_he_has_no_prior_right(
 
     page.once("dialog", answer)
     with page.expect_response(re.compile(r"/action/$")):
-        page.locator("#table-1").get_by_role("button", name="Break up the table (law 21)").click()
+        page.locator("#table-1").get_by_role(
+            "button", name="Break up the table (law 21 / ruling T9)"
+        ).click()
     settled(page)
-    assert asked and "Its rubber in play, 0 hands so far, is abandoned (law 21)" in asked[0]
+    assert (
+        asked
+        and "Its rubber in play, 0 hands so far, is abandoned (law 21 / ruling T9)" in asked[0]
+    )
     notice = " ".join(page.locator("#board .alert.ok").inner_text().split())
     assert "table 1 is broken up by Ann" in notice
     evening.refresh_from_db()

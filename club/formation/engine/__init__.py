@@ -149,12 +149,25 @@ def required(state: EveningState) -> list[dict[str, Any]]:
     return board
 
 
-def draw_event(state: EveningState, rng: random.Random) -> dict[str, Any] | None:
-    """The ``cut`` or ``deal_jack`` event for the first pending cut, its cards drawn from
-    ``rng`` (ruling T10); None when no cut is pending."""
-    if not state.pending:
+def draw_event(
+    state: EveningState,
+    rng: random.Random,
+    *,
+    table: int | None = None,
+    cut_id: str | None = None,
+) -> dict[str, Any] | None:
+    """The ``cut`` or ``deal_jack`` event for a pending cut, its cards drawn from ``rng``
+    (ruling T10): the cut named ``cut_id``, else the one at ``table`` (a Call-Ace throw
+    for the first jack, law 1), else the first waiting; None when no such cut is pending.
+    With two tables waiting, the button under the second draws for the second."""
+    cuts = state.pending
+    if cut_id is not None:
+        cuts = [c for c in cuts if c.id == cut_id]
+    elif table is not None:
+        cuts = [c for c in cuts if c.table == table]
+    if not cuts:
         return None
-    cut = state.pending[0]
+    cut = cuts[0]
     if cut.purpose == "first-jack":
         return {"type": "deal_jack", "table": cut.table, "cards": throw_for_jack(cut.cutters, rng)}
     cards = draw_cut(cut.cutters, rng, rule_set=state.rule_set)
