@@ -7,15 +7,25 @@ the day they began: a progressive tournament's rounds under the tournament's nam
 place, club.selectors.rubber_places), a rubber scored on its own as such.
 """
 
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from decimal import Decimal
 
 from django.db.models import DateField, Q, QuerySet
 from django.db.models.functions import Cast, Coalesce, ExtractYear, Lower
 
-from club.models import Club, Member
+from club.models import Club, Evening, Member
 from club.selectors import members_of, rubber_places, rubbers_hidden_from, without_hidden
 from scoring.models import Rubber, RubberPlayer
+
+# What club.selectors.rubber_places reads of a rubber.
+_Rubber = namedtuple("_Rubber", "pk table_id")
+
+# What the scorecard reads of each seat, in the order its loop takes them.
+_SEAT_COLUMNS = (
+    "rubber_id", "day", "side", "points", "stake_won", "rubber__evening_id",
+    "rubber__table_id", "rubber__table__number", "rubber__status", "rubber__winner",
+    "rubber__evening__title",
+)  # fmt: skip
 
 INDEX_LIMIT = 200  # names listed on the players' page at once; the search finds the rest
 
@@ -48,6 +58,9 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
     unfinished or abandoned is neither; a Call-Ace sitting is neither won nor lost, it is
     settled, ruling C5), points scored and money won (+) or lost (-) at the stake.
     """
+    # Plain values, not models: a season of some six hundred seats built five models a seat
+    # (seat, rubber, evening, club, table), most of the page's time (docs/security.md,
+    # "Floods"). An evening's day is its date (`_day`).
     seats = list(
         without_hidden(RubberPlayer.objects.filter(member=member), hidden=hidden)
         .annotate(day=_day())
@@ -55,34 +68,37 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
             Q(rubber__evening__date__year=season)
             | Q(rubber__evening__isnull=True, rubber__created_at__year=season)
         )
-        .select_related("rubber__evening__club", "rubber__table")
         .order_by("day", "rubber__created_at", "rubber_id")
+        .values_list(*_SEAT_COLUMNS)
     )
     others = defaultdict(list)
     for rubber_id, side, name in (
-        RubberPlayer.objects.filter(rubber_id__in=[s.rubber_id for s in seats])
+        RubberPlayer.objects.filter(rubber_id__in=[seat[0] for seat in seats])
         .exclude(member=member)
         .order_by("rubber_id", "position")
         .values_list("rubber_id", "side", "member__name")
     ):
         others[rubber_id].append((side, name))
+    # Each evening once, as the page names it (its title, or the club and its date).
+    evenings_of = {}
+    for seat in seats:
+        if seat[5] and seat[5] not in evenings_of:
+            evenings_of[seat[5]] = Evening(
+                pk=seat[5], club=member.club, title=seat[10], date=seat[1]
+            )
 
     # A progressive's rounds are named by the tournament, not "outside an evening" (no
     # query when every rubber was at an evening's table).
-    places = rubber_places(seat.rubber for seat in seats)
+    places = rubber_places(_Rubber(pk=seat[0], table_id=seat[6]) for seat in seats)
     rows: dict = {}
-    for seat in seats:
-        rubber = seat.rubber
-        place = places.get(rubber.pk)
-        if rubber.evening_id:
-            key = ("evening", rubber.evening_id)
-        else:
-            key = ("day", seat.day, place.of_url if place else "")
+    for rubber_id, day, my_side, points, money, evening_id, _, number, status, winner, _ in seats:
+        place = places.get(rubber_id)
+        key = ("evening", evening_id) if evening_id else ("day", day, place.of_url if place else "")
         row = rows.get(key)
         if row is None:
             row = rows[key] = {
-                "date": seat.day,
-                "evening": rubber.evening,
+                "date": day,
+                "evening": evenings_of.get(evening_id),
                 "place": place,
                 "tables": [],
                 "partners": [],
@@ -93,18 +109,17 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
                 "points": 0,
                 "money": Decimal("0.00"),
             }
-        if rubber.table_id and rubber.table.number not in row["tables"]:
-            row["tables"].append(rubber.table.number)
-        for side, name in others[rubber.pk]:
-            group = "partners" if seat.side and side == seat.side else "opponents"
+        if number is not None and number not in row["tables"]:
+            row["tables"].append(number)
+        for side, name in others[rubber_id]:
+            group = "partners" if my_side and side == my_side else "opponents"
             if name not in row[group]:
                 row[group].append(name)
         row["rubbers"] += 1
-        finished = rubber.status == Rubber.Status.COMPLETE
-        if finished and seat.side and rubber.winner:
-            row["won" if rubber.winner == seat.side else "lost"] += 1
-        row["points"] += seat.points
-        row["money"] += seat.stake_won
+        if status == Rubber.Status.COMPLETE and my_side and winner:
+            row["won" if winner == my_side else "lost"] += 1
+        row["points"] += points
+        row["money"] += money
     evenings = sorted(rows.values(), key=lambda r: r["date"], reverse=True)
     totals = {
         key: sum((row[key] for row in evenings), start)

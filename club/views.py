@@ -89,6 +89,7 @@ def player_detail(request, slug, pk):
     hidden = rubbers_hidden_from(club=club, user=request.user)
     # A guest whom only a private progressive shows is no player to the public (404).
     member = get_object_or_404(members_of(club=club, hidden=hidden), pk=pk)
+    member.club = club  # his evenings are named by it, without a query
     seasons = selectors_player.player_seasons(member=member, hidden=hidden)
     # ASCII digits only (core.inputs: "²" passes isdigit() and int() refuses it, a 500);
     # any other season asked for shows the latest.
