@@ -40,6 +40,18 @@ class ClubConfig(AppConfig):
         signals.rubber_finished.connect(
             evening_receivers.on_rubber_finished, dispatch_uid="evening-rubber-end"
         )
+        # A player's page kept rendered is rendered again when what it shows changes
+        # (club/player_cache.py).
+        from django.db.models.signals import post_delete, post_save
+
+        from club import player_cache
+        from club.models import Club, Evening, Member, Table
+        from scoring.models import Rubber
+
+        signals.rubber_changed.connect(player_cache.on_rubber_changed, dispatch_uid="player-page")
+        for model in (Club, Member, Evening, Table, Rubber):
+            for signal in (post_save, post_delete):
+                signal.connect(player_cache.on_row_saved, sender=model, dispatch_uid="player-page")
         # The other side confirms a hand recorded at a table (a club's option).
         signals.hand_recorded.connect(
             confirmations.on_hand_recorded, dispatch_uid="confirmation-hand"

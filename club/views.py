@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -13,6 +14,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from club import selectors_public
 from club.models import Club, Evening
+from club.player_cache import page_part
 from club.selectors import (
     clubs_directed_by,
     clubs_managed_by,
@@ -90,7 +92,15 @@ def player_detail(request, slug, pk):
     # A guest whom only a private progressive shows is no player to the public (404).
     member = get_object_or_404(members_of(club=club, hidden=hidden), pk=pk)
     member.club = club  # his evenings are named by it, without a query
-    seasons = selectors_player.player_seasons(member=member, hidden=hidden)
+    # His record is kept rendered, the officers' (private play in it) apart from the
+    # public's, until a hand, a name or a tournament it shows changes (club/player_cache.py).
+    kept = {"member": member, "private": hidden is None}
+    seasons = page_part(
+        **kept,
+        part="seasons",
+        season=None,
+        make=lambda: selectors_player.player_seasons(member=member, hidden=hidden),
+    )
     # ASCII digits only (core.inputs: "²" passes isdigit() and int() refuses it, a 500);
     # any other season asked for shows the latest.
     try:
@@ -99,29 +109,41 @@ def player_detail(request, slug, pk):
         season = None
     season = season if season in seasons else None
     season = season or (seasons[0] if seasons else None)
-    record = selectors_public.player_record(member=member, hidden=hidden)
-    # Where each rubber was played: its evening and table, or a progressive's round and
-    # table (its place), so the list does not leave the reader to guess.
-    seats = list(record.pop("seats"))
-    places = rubber_places(seat.rubber for seat in seats)
-    for seat in seats:
-        seat.place = places.get(seat.rubber_id)
+
+    def record() -> dict:
+        record = selectors_public.player_record(member=member, hidden=hidden)
+        # Where each rubber was played: its evening and table, or a progressive's round and
+        # table (its place), so the list does not leave the reader to guess.
+        seats = list(record.pop("seats"))
+        places = rubber_places(seat.rubber for seat in seats)
+        for seat in seats:
+            seat.place = places.get(seat.rubber_id)
+        context = {"club": club, **record, "seats": seats}
+        return {
+            "figures": render_to_string("club/_player_figures.html", context),
+            "rubbers": render_to_string("club/_player_rubbers.html", context),
+        }
+
+    def scorecard() -> str:
+        card = None
+        if season:
+            card = selectors_player.player_scorecard(member=member, season=season, hidden=hidden)
+        context = {"club": club, "seasons": seasons, "scorecard": card}
+        return render_to_string("club/_player_scorecard.html", context)
+
+    parts = page_part(**kept, part="record", season=None, make=record)
+    parts["scorecard"] = page_part(**kept, part="scorecard", season=season, make=scorecard)
     return render(
         request,
         "club/player.html",
         {
             "club": club,
             "member": member,
-            **record,
-            "seats": seats,
-            "seasons": seasons,
-            # His places in the club's tournaments (a ladder's reader finds his way back).
+            "season": season,
+            "parts": parts,
+            # His places in the club's tournaments (a ladder's reader finds his way back),
+            # read afresh: a recalculation moves them after a hand anywhere.
             "places": member_places(member=member, user=request.user),
-            "scorecard": (
-                selectors_player.player_scorecard(member=member, season=season, hidden=hidden)
-                if season
-                else None
-            ),
         },
     )
 

@@ -109,6 +109,47 @@ def test_public_page(season, client, django_assert_max_num_queries, name, most):
     assert response.status_code == 200
 
 
+def test_a_players_page_read_again_is_served_rendered(season, client):
+    """His page's record (figures, seasons, rubbers, the season's scorecard) is kept
+    rendered (club/player_cache.py): a reader again costs the club, the member and his
+    places in the club's tournaments (read afresh: a recalculation moves them), however
+    long his record; a rubber begun or a hand at his table renders it again, and the
+    reader after that is served the copy."""
+    from django.test.utils import CaptureQueriesContext
+
+    page = _page(season, "player")
+
+    def counted() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(page)
+        assert response.status_code == 200
+        return len(queries), response.content.decode()
+
+    first, shown = counted()
+    assert counted() == (3, shown) and first > 3
+    client.force_login(season["secretary_user"])
+    # The officers' copy is their own; his session and who he is cost them four more.
+    officers_first, officers_again = counted()[0], counted()[0]
+    assert officers_again == 3 + 4 < officers_first
+    client.logout()
+    member = season["member"]
+    others = list(
+        Member.objects.filter(club=season["club"])
+        .exclude(pk=member.pk)
+        .values_list("name", flat=True)[:3]
+    )
+    rubber = scoring.rubber_start(
+        club=season["club"], ruleset=EUCHRE.key,
+        players={"NS": [member.name, others[0]], "EW": others[1:]},
+    )  # fmt: skip
+    assert counted()[0] > 3  # a rubber begun is on his page
+    assert counted()[0] == 3
+    recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 5})
+    again, changed = counted()
+    assert again > 3 and changed != shown
+    assert counted() == (3, changed)
+
+
 def test_the_roster_leaves_out_private_guests_in_as_many_queries(season, client):
     """Guests entered at a private progressive alone are left out of the roster and their
     pages by a subquery (club.selectors.members_hidden_from), not a query a member: thirty

@@ -9,13 +9,17 @@ address and made the club (or tournament) private at once, or moved a tournament
 private club, in the admin, dropped only the new address's lookup: the old address went
 on serving the private standings to the crowd for PUBLIC_SECONDS
 (tests/test_attack_caches.py).
+
+A tournament, a round or a round's table changed also has the club's player pages
+rendered again (club/player_cache.py): their places, and what of their play is public.
 """
 
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from club.models import Club
-from tournaments.models import Tournament
+from club.player_cache import club_changed as players_pages_changed
+from tournaments.models import Round, RoundTable, Tournament
 from tournaments.pagecache import forget
 
 # Where the instance being saved was found before its save (its old addresses), kept on it.
@@ -56,3 +60,22 @@ def tournament_changed(sender, instance: Tournament, **kwargs) -> None:
     before = instance.__dict__.pop(_BEFORE, None)
     if before and before != (club_slug, instance.slug):
         forget(before[0], [before[1]])
+
+
+@receiver([post_save, post_delete], sender=Tournament)
+@receiver([post_save, post_delete], sender=Round)
+@receiver([post_save, post_delete], sender=RoundTable)
+def tournament_play_changed(sender, instance, **kwargs) -> None:
+    """A tournament, a round or a round's table changed: its name, a rubber's place, or
+    whether its play is public (a private progressive's rubbers are kept from the public's
+    player pages): the club's player pages are rendered again (club/player_cache.py)."""
+    if sender is Tournament:
+        players_pages_changed(instance.club_id)
+        return
+    # A round is read by its tournament, a table by its round: a row deleted is found no more.
+    clubs = (
+        Tournament.objects.filter(pk=instance.tournament_id)
+        if sender is Round
+        else Tournament.objects.filter(rounds=instance.round_id)
+    )
+    players_pages_changed(clubs.values_list("club_id", flat=True).first())
