@@ -13,6 +13,12 @@ from club.models import Club, Evening, Member
 from club.selectors import without_hidden
 from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
 
+#: What a player's list of rubbers leaves unread of its rubbers and their evenings.
+UNREAD = (
+    "rubber__options", "rubber__players", "rubber__summary",
+    "rubber__evening__options", "rubber__evening__state",
+)  # fmt: skip
+
 
 def rubbers_in_play(*, club: Club, hidden: QuerySet | None):
     """Rubbers and sittings still being played at the club, with their tables; never one
@@ -57,9 +63,13 @@ def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
     # progressive's round of fixed deals at the difference in points once it is over, which
     # no settlement holds (ruling P2).
     money = seats_shown.aggregate(total=Sum("stake_won"))["total"]
-    seats = seats_shown.select_related("rubber__evening__club", "rubber__table").order_by(
-        "-rubber__created_at", "-rubber_id"
-    )[:100]
+    # Without the rubbers' and evenings' JSON (a summary, a formation's state), which no
+    # reader of the list uses: decoding them was a good part of the page's time.
+    seats = (
+        seats_shown.select_related("rubber__evening__club", "rubber__table")
+        .defer(*UNREAD)
+        .order_by("-rubber__created_at", "-rubber_id")[:100]
+    )
     return {
         "figures": {
             **{key: value or 0 for key, value in figures.items()},
