@@ -11,6 +11,7 @@ the request and is sent once: as generated when that part is the path, at the re
 otherwise, where as generated it would stop at the 404 of a club that does not exist.
 """
 
+import json
 import os
 
 import pytest
@@ -122,7 +123,43 @@ def test_api_survives_hostile_input(case, world):
     one_part = phase is not None and phase.name == TestPhase.COVERAGE
     varies_path = one_part and phase.data.parameter_location == ParameterLocation.PATH
     if not one_part or varies_path or params is None:
-        case.call_and_validate(headers=headers, checks=CHECKS)
+        send(case, headers)
     if params is not None and not varies_path:
         case.path_parameters = params
-        case.call_and_validate(headers=headers, checks=CHECKS)
+        send(case, headers)
+
+
+# The requests answered as the checks want, by their whole text. The phases send the same
+# request more than once (a coverage case as generated and at the real rows, a field's
+# wrong value in two scenarios, a fuzzed case drawn again): of 7,061 requests, 427 were
+# another's twin. A request is sent again only if it has not yet passed, so a failing
+# one replayed by hypothesis (to shrink it) fails again.
+_passed: set[str] = set()
+
+
+def request_text(case, headers) -> str:
+    """Everything the request is made of: method, path and its parameters, query,
+    headers, cookies, content type and body (its JSON types too: 1, 1.0 and true differ)."""
+    body = case.body
+    return repr(
+        (
+            case.operation.method,
+            case.operation.path,
+            json.dumps(case.path_parameters, sort_keys=True, default=repr),
+            json.dumps(case.query, sort_keys=True, default=repr),
+            json.dumps({**(case.headers or {}), **headers}, sort_keys=True, default=repr),
+            json.dumps(case.cookies, sort_keys=True, default=repr),
+            case.media_type,
+            body
+            if isinstance(body, bytes | str)
+            else json.dumps(body, sort_keys=True, default=repr),
+        )
+    )
+
+
+def send(case, headers):
+    text = request_text(case, headers)
+    if text in _passed:
+        return
+    case.call_and_validate(headers=headers, checks=CHECKS)
+    _passed.add(text)

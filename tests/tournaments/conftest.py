@@ -128,6 +128,27 @@ def sweep(side):
 @pytest.fixture
 def crowd_ladder(club, evening, commit):
     """A ladder of 230 players, two rubbers played: three pages of standings."""
+    return crowd(club, evening, commit)
+
+
+def crowd_for_the_module(capture_on_commit):
+    """The crowd's ladder at the Somerset club, as `crowd_ladder` makes it, for a module's
+    tests that only read it (tests.conftest.rows_for_the_module): 230 members and 57
+    rubbers, a few seconds' making, made once instead of for each test."""
+    from tests.factories import ClubFactory, EveningFactory
+
+    club = ClubFactory(name="Somerset Club", slug="somerset")
+    evening = EveningFactory(club=club, stake="0.25")
+
+    def commit(function, **kwargs):
+        with capture_on_commit(execute=True):
+            return function(**kwargs)
+
+    return crowd(club, evening, commit)
+
+
+def crowd(club, evening, commit):
+    """A ladder of 230 players at the club's evening, 57 rubbers of one hand played."""
     from tests.factories import MemberFactory
     from tournaments import services
 

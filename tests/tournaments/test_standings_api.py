@@ -4,11 +4,22 @@ figure described in the response and the schema; and an ETag for every represent
 import pytest
 from django.utils.html import escape
 
+from tests.conftest import rows_for_the_module
+from tests.tournaments.conftest import crowd_for_the_module
 from tournaments.metrics import METRICS
 
 API = "/api/v1/clubs/somerset/tournaments/big/standings/"
 PAGE = "/clubs/somerset/tournaments/big/"
 FRAGMENT = "/clubs/somerset/tournaments/big/standings/"
+
+# The module's tests only read the crowd: it is made once for them (each test's own
+# writes, a standings row cached, are rolled back to its savepoint).
+_crowd = rows_for_the_module(crowd_for_the_module)
+
+
+@pytest.fixture
+def crowd_ladder(db, _crowd):
+    return _crowd
 
 
 @pytest.mark.usefixtures("crowd_ladder")
