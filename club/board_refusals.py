@@ -101,6 +101,10 @@ def board_refusal(
         error["message"], label = words, FIELD_WORDS["table"]
     elif code == NOT_DIGITS and field in fields:
         label = fields[field]
+    elif (at := _throw_table(evening, post)) and f"table {at}" not in error["message"]:
+        # Law 1: with two tables throwing for their first jack, a refusal of the throws
+        # says at which table, or the secretary cannot tell whose form it answers.
+        label = f"at table {at}"
     if error["message"][-1:] not in {"", ".", "?", "!", "…"}:
         # The evening's laws word a refusal without its full stop ("Ruling T2: Ann is not
         # in the room"), as the API says it; the board ends the sentence.
@@ -111,6 +115,17 @@ def board_refusal(
     else:
         error["label"] = None
     return error
+
+
+def _throw_table(evening: Evening, post) -> int | None:
+    """The table whose throws for the first jack were refused, when the evening has more
+    than one table (with one, there is no asking which)."""
+    if post.get("type") != "deal_jack" or len(evening_state(evening).tables) < 2:
+        return None
+    try:
+        return whole_number(post, "table")
+    except UserError:
+        return None
 
 
 def _seen(post) -> int | None:
