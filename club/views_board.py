@@ -247,7 +247,9 @@ def _event_from_form(post) -> dict:
         event["table"] = "new"  # ruling T8: a fresh table (Bridge)
         if post.get("will_return"):
             event["will_return"] = True  # he says that he will return (ruling T8)
-    elif post.get("table"):
+    elif post.get("table") and kind not in {"depart", "withdraw"}:
+        # The candidates' form sends its table (chosen for him when there is one) whatever
+        # the action: leaving the room and withdrawing a claim name none.
         event["table"] = whole_number(post, "table")
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it

@@ -63,6 +63,14 @@ def test_with_one_table_a_claim_is_for_that_table(browser_page, live_server, clu
     assert page.locator("#board .alert.error").count() == 0
     assert "claims: Edith" in page.locator("#table-1").inner_text()
     shot(page, "words-board-claim-one-table")
+    # The table chosen for him is no hindrance to what names none: he withdraws, leaves.
+    for action, done in (("withdraw", "withdraws a claim"), ("depart", "leaves the room")):
+        page.select_option("#candidate-action", action)
+        with page.expect_response(lambda r: r.url.endswith("/action/")):
+            page.get_by_role("button", name="Do it", exact=True).click()
+        settled(page)
+        assert page.locator("#board .alert.error").count() == 0
+        assert f"Edith {done}" in page.get_by_test_id("history").inner_text()
 
 
 ELEVEN = ["Ann", "Bob", "Cora", "Dan", "Edith", "Frank", "Grace", "Hugh", "Iris", "Jack", "Kim"]
