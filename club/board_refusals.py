@@ -18,6 +18,7 @@ lean on what he sees in a box:
 from django.utils.text import capfirst
 
 from club.evenings import evening_state
+from club.formation.cards import cards_shown
 from club.history import changes_since
 from club.models import Evening
 from core.echo import after_label, refusal
@@ -42,7 +43,10 @@ def stale_words(evening: Evening, *, seen: int | None) -> str:
     if changes:
         shown = changes[-CHANGES_SHOWN:]
         earlier = len(changes) - len(shown)
-        said = "; ".join(shown) + (f"; and {earlier} before them" if earlier else "")
+        # People read the cards by their suits (club.formation.cards), as on the board.
+        said = "; ".join(cards_shown(change) for change in shown) + (
+            f"; and {earlier} before them" if earlier else ""
+        )
         since = (
             f"since you loaded it, another device changed the evening ({said})"
             if len(changes) == 1
