@@ -264,7 +264,7 @@ def test_the_board_closes_with_the_answers_of_its_dialog(board, evening):
     seat_six(evening)
     rubber = Rubber.objects.get()
     page = post(board, evening, type="close").content.decode()
-    assert "Rubbers are still in play" in page
+    assert "Still in play, with no answer given" in page
     assert f'name="outcome-{rubber.pk}"' in page
     post(board, evening, type="close", **{f"outcome-{rubber.pk}": "abandoned",
                                           f"reason-{rubber.pk}": "time"})  # fmt: skip
