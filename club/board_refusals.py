@@ -18,6 +18,7 @@ lean on what he sees in a box:
 from django.utils.text import capfirst
 
 from club.evenings import evening_state
+from club.formation.cards import cards_shown
 from club.history import changes_since
 from club.models import Evening
 from core.echo import after_label, refusal
@@ -42,7 +43,10 @@ def stale_words(evening: Evening, *, seen: int | None) -> str:
     if changes:
         shown = changes[-CHANGES_SHOWN:]
         earlier = len(changes) - len(shown)
-        said = "; ".join(shown) + (f"; and {earlier} before them" if earlier else "")
+        # People read the cards by their suits (club.formation.cards), as on the board.
+        said = "; ".join(cards_shown(change) for change in shown) + (
+            f"; and {earlier} before them" if earlier else ""
+        )
         since = (
             f"since you loaded it, another device changed the evening ({said})"
             if len(changes) == 1
@@ -101,6 +105,10 @@ def board_refusal(
         error["message"], label = words, FIELD_WORDS["table"]
     elif code == NOT_DIGITS and field in fields:
         label = fields[field]
+    elif (at := _throw_table(evening, post)) and f"table {at}" not in error["message"]:
+        # Law 1: with two tables throwing for their first jack, a refusal of the throws
+        # says at which table, or the secretary cannot tell whose form it answers.
+        label = f"at table {at}"
     if error["message"][-1:] not in {"", ".", "?", "!", "…"}:
         # The evening's laws word a refusal without its full stop ("Ruling T2: Ann is not
         # in the room"), as the API says it; the board ends the sentence.
@@ -111,6 +119,17 @@ def board_refusal(
     else:
         error["label"] = None
     return error
+
+
+def _throw_table(evening: Evening, post) -> int | None:
+    """The table whose throws for the first jack were refused, when the evening has more
+    than one table (with one, there is no asking which)."""
+    if post.get("type") != "deal_jack" or len(evening_state(evening).tables) < 2:
+        return None
+    try:
+        return whole_number(post, "table")
+    except UserError:
+        return None
 
 
 def _seen(post) -> int | None:

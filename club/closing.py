@@ -138,7 +138,8 @@ def settle_unfinished(*, evening, answers, hold: Callable[[Rubber], Rubber]) -> 
     missing = [r for r in unfinished if (r["table"], r["rubber"]) not in answered]
     if missing:
         raise UserError(
-            "Rubbers are still in play: "
+            # Named as the game names them: at Call-Ace a sitting (ruling C5), not a rubber.
+            "Still in play, with no answer given: "
             + "; ".join(_named(r) for r in missing)
             + ". Say for each whether it was finished as played or abandoned (with the reason).",
             field="rubbers",

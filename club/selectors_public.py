@@ -9,6 +9,7 @@ ladder counts them (tournaments.selectors.rubbers_of_private_progressives).
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 
+from club.closing import abandon_reasons
 from club.models import Club, Evening, Member
 from club.selectors import without_hidden
 from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
@@ -36,8 +37,13 @@ def rubbers_in_play(*, club: Club, hidden: QuerySet | None):
 
 
 def evening_results(*, evening: Evening) -> dict:
-    """An evening's rubbers with winners and values, and its ledger (ruling M1)."""
+    """An evening's rubbers with winners and values, and its ledger (ruling M1). A rubber
+    abandoned when the evening closed carries the secretary's reason (`closed_why`), as
+    on the board; any other abandoned rubber was its table's when it broke up."""
     rubbers = list(evening.rubbers.select_related("table").order_by("created_at", "id"))
+    reasons = abandon_reasons(evening=evening)
+    for rubber in rubbers:
+        rubber.closed_why = reasons.get(rubber.pk, "")
     ledger = (
         Settlement.objects.filter(rubber__evening=evening)
         .values("member_id", "member__name")

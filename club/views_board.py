@@ -26,6 +26,7 @@ from club import closing, confirmations, evenings, phone, phone_links, recording
 from club.board_refusals import board_refusal, table_words
 from club.evening_undo import evening_undo, logged_action
 from club.formation import FormationError
+from club.formation.cards import card_typed
 from club.history import describe, evening_history
 from club.models import Evening, Table
 from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
@@ -246,7 +247,9 @@ def _event_from_form(post) -> dict:
         event["table"] = "new"  # ruling T8: a fresh table (Bridge)
         if post.get("will_return"):
             event["will_return"] = True  # he says that he will return (ruling T8)
-    elif post.get("table"):
+    elif post.get("table") and kind not in {"depart", "withdraw"}:
+        # The candidates' form sends its table (chosen for him when there is one) whatever
+        # the action: leaving the room and withdrawing a claim name none.
         event["table"] = whole_number(post, "table")
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it
@@ -268,15 +271,16 @@ def _event_from_form(post) -> dict:
             if kind == "cut" and post.get("cut_id"):
                 event["cut_id"] = post["cut_id"]  # the cut whose button was pressed
         elif kind == "cut":
+            # "Q♥", "q♥" and "qh" are the queen of hearts: the log keeps "QH" (cards.py).
             event["cards"] = {
-                key[len("card-") :]: value.strip().upper()
+                key[len("card-") :]: card_typed(value)
                 for key, value in post.items()
                 if key.startswith("card-") and value.strip()
             }
             # Ruling T12: a player who exposed more than one card cut again; the cards he
             # exposed, "JH JD", are recorded with the cut.
             exposed = {
-                key[len("exposed-") :]: value.replace(",", " ").upper().split()
+                key[len("exposed-") :]: [card_typed(c) for c in value.replace(",", " ").split()]
                 for key, value in post.items()
                 if key.startswith("exposed-") and value.strip()
             }
@@ -285,20 +289,22 @@ def _event_from_form(post) -> dict:
             if not event["cards"]:
                 raise UserError(
                     "No card was written: write the card each player cut, rank then suit "
-                    '(e.g. JS, 10H), or press "Draw for them" (ruling T10).',
+                    '(e.g. J♠ or JS, 10♥ or 10H), or press "Draw for them" (ruling T10).',
                     field="cards",
                 )
         else:  # the cards thrown round in order: "Ann 9S, Bob JD"
             throws = [part.split() for part in post.get("throws", "").split(",") if part.strip()]
             if not throws:
                 raise UserError(
-                    'No card was written: write the cards thrown round, in order, as "Ann 9S, '
-                    'Bob JD", or press "Throw for them" (law 1).',
+                    'No card was written: write the cards thrown round, in order, as "Ann 9♠, '
+                    'Bob J♦", or press "Throw for them" (law 1).',
                     field="throws",
                 )
             if any(len(throw) != 2 for throw in throws):
-                raise UserError('Write the throws as "Ann 9S, Bob JD", in order.', field="throws")
-            event["cards"] = [[name, card.upper()] for name, card in throws]
+                raise UserError(
+                    'Write the throws as "Ann 9♠, Bob J♦" (or 9S, JD), in order.', field="throws"
+                )
+            event["cards"] = [[name, card_typed(card)] for name, card in throws]
     return event
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from core.errors import UserError
 from core.inputs import MAX_DIGITS, BodyInput, WholeNumberField, whole_number
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
@@ -217,6 +218,10 @@ class EuchreForm(HandInput):
         }
 
 
+#: The phone's choice that neither side counts honours (ruling B3: at no trumps only).
+NO_HONOURS = "none"
+
+
 class BridgeForm(HandInput):
     ruleset = "bridge-elwell-1907"
     serializer = BridgeHandInput
@@ -240,7 +245,9 @@ class BridgeForm(HandInput):
             # E-W took the rest; a count the laws refuse is theirs to refuse, as N-S's.
             hand["tricks"] = {"NS": ns, "EW": 13 - ns if isinstance(ns, int) else ns}
         hand["honours"] = None
-        if honours_side := _text(form, "honours_side"):
+        # "none": the phone's "neither side counts" (at no trumps, the aces two and two);
+        # a blank, as from a page before that choice, is neither too (ruling B3).
+        if (honours_side := _text(form, "honours_side")) and honours_side != NO_HONOURS:
             hand["honours"] = {"side": honours_side}
             for name in ("held", "in_one_hand"):
                 number = whole_number(form, f"honours_{name}", field=f"hand.honours.{name}")
@@ -260,7 +267,7 @@ class BridgeForm(HandInput):
             "trump": _shown(hand.get("trump")),
             "doubles": _shown(hand.get("doubles", 0)),
             "tricks_ns": _shown(tricks.get("NS")),
-            "honours_side": _shown(honours.get("side")),
+            "honours_side": _shown(honours.get("side")) if honours else NO_HONOURS,
             "honours_held": _shown(honours.get("held")),
             "honours_in_one_hand": _shown(honours.get("in_one_hand")),
         }
@@ -268,6 +275,34 @@ class BridgeForm(HandInput):
             counts = hand.get(what) or {}
             fields.update({f"{what}_{s}": _shown(counts.get(s, 0)) for s in SIDES})
         return fields
+
+
+#: Call-Ace's two void deals, as the phone offers them: the data keeps one `void`, the two
+#: told apart by the maker (scoring.rules.call_ace, deal_passes): none named under law 17,
+#: the deal passing to the left; one named under laws 6 and 50, the same dealer dealing again.
+VOID_NO_TRUMP, VOID_FACED = "no_trump", "faced"
+
+
+def _void(form: Mapping[str, Any], *, maker: str | None) -> bool:
+    """The phone's choice of void deal, checked against the maker: no trump named has no
+    maker (law 17), a faced card or an imperfect pack has one (laws 6, 50). "on" is the
+    single box of a page loaded before the choice was split (its maker decides)."""
+    why = _text(form, "void")
+    if why == VOID_NO_TRUMP and maker is not None:
+        raise UserError(
+            "The void deal: no one named a trump (law 17), so no one made it: leave the "
+            "maker empty, or choose a card found faced or an imperfect pack (laws 6, 50).",
+            field="hand.void",
+            law="law 17",
+        )
+    if why == VOID_FACED and maker is None:
+        raise UserError(
+            "The void deal: a card found faced or an imperfect pack (laws 6, 50) voids a "
+            "deal whose trump was made: say who made it, as the maker.",
+            field="hand.maker",
+            law="laws 6, 50",
+        )
+    return why in {VOID_NO_TRUMP, VOID_FACED, "on"}
 
 
 class CallAceForm(HandInput):
@@ -287,7 +322,7 @@ class CallAceForm(HandInput):
         hand["alone"] = _ticked(form, "alone")
         _put(hand, "tricks", _tricks(form, "tricks"))
         hand["revoke"] = _text(form, "revoke")
-        hand["void"] = _ticked(form, "void")
+        hand["void"] = _void(form, maker=hand.get("maker"))
         getlist = getattr(form, "getlist", None)
         names = getlist("no_score") if getlist else form.get("no_score") or []
         hand["no_score"] = [str(name).strip() for name in names if str(name).strip()]
@@ -305,7 +340,11 @@ class CallAceForm(HandInput):
             "alone": bool(hand.get("alone")),
             "tricks": _shown(hand.get("tricks")),
             "revoke": _shown(hand.get("revoke")),
-            "void": bool(hand.get("void")),
+            "void": (
+                ("faced" if hand.get("maker") is not None else "no_trump")
+                if hand.get("void")
+                else ""
+            ),
             "no_score": [str(name) for name in hand.get("no_score") or []],
             "wrong_cards": [str(name) for name in hand.get("wrong_cards") or []],
         }

@@ -12,6 +12,7 @@ card is thrown round face up and the first jack deals; its pack depends on the n
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,28 @@ def parse_card(text: object, *, field: str = "cards") -> Card:
         law="ruling T1",
         field=field,
     )
+
+
+#: The suits' symbols, as a card is printed and as a person may type it ("Q♥", "3♣"); the
+#: outlined ones a phone's keyboard offers too. The log and the API keep the letter.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_TYPED_SUITS = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H",
+                              "♢": "D", "♧": "C", "\ufe0f": None})  # fmt: skip
+# A card's code standing alone in a sentence: "Ann QH", "(both cut 10D)".
+_CODE = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([SHDC])(?![\w♠♥♦♣])")
+
+
+def card_typed(text: str) -> str:
+    """A card as a person typed it, in the service's code: "q♥", "Q♥ " and "qh" are "QH",
+    "3♣" is "3C" (the suit's symbol, or its letter, after the rank; either case). Anything
+    else is returned as typed, upper-cased, for `parse_card` to refuse in words."""
+    return text.strip().translate(_TYPED_SUITS).upper()
+
+
+def cards_shown(text: str) -> str:
+    """A sentence with its cards' codes as people read them: "Ann QH, Bob 10C" becomes
+    "Ann Q♥, Bob 10♣" (the log and the API keep the code)."""
+    return _CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
 
 def _cards(pairs) -> tuple[Card, ...]:

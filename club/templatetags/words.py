@@ -6,6 +6,7 @@
 
 from django import template
 
+from club.formation.cards import cards_shown
 from club.selectors_room import money_words
 from scoring.rules.base import side_name as rules_side_name
 
@@ -43,6 +44,12 @@ def rubber_word(key: str) -> str:
 def rubber_status(value: str) -> str:
     """ "in_progress" -> "in play", "complete" -> "finished", ..."""
     return RUBBER_STATUS.get(value, str(value).replace("_", " "))
+
+
+@register.filter
+def cards(text) -> str:
+    """ "Ann QH, Bob 10C" -> "Ann Q♥, Bob 10♣": a sentence's cards as people read them."""
+    return cards_shown(str(text))
 
 
 @register.filter

@@ -200,7 +200,11 @@
   // A Call-Ace deal after which the same dealer deals again (scoring/rules/call_ace.py,
   // deal_passes): both sides revoked (law 42), or void with its maker (laws 6, 50).
   function keepsDealer(data) {
-    return data.get("revoke") === "both" || (!!data.get("void") && !!data.get("maker"));
+    // The phone's void choice: "faced" keeps the dealer, "no_trump" passes the deal; "on",
+    // a page's single box from before the choice was split, by its maker.
+    const voided = data.get("void");
+    return data.get("revoke") === "both" || voided === "faced" ||
+      (voided === "on" && !!data.get("maker"));
   }
 
   // The next hand's number and dealer as the table will have them once what waits here

@@ -51,7 +51,7 @@ def test_one_bad_card_keeps_the_others_typed_and_marks_it(board, evening):
         **{"card-Ann": "JS", "card-Bob": "AH", "card-Cora": "ZZ", "card-Dan": "9C"},
     ).content.decode()
     assert "Not done." in page and "cards.Cora" in page
-    assert 'name="card-Ann" size="4" placeholder="JS" value="JS"' in page
+    assert 'name="card-Ann" size="4" placeholder="J♠" value="JS"' in page
     assert 'value="AH"' in page and 'value="9C"' in page
     assert 'value="ZZ" aria-label="Card cut by Cora" aria-invalid="true"' in page
     evening.refresh_from_db()
@@ -264,7 +264,7 @@ def test_the_board_closes_with_the_answers_of_its_dialog(board, evening):
     seat_six(evening)
     rubber = Rubber.objects.get()
     page = post(board, evening, type="close").content.decode()
-    assert "Rubbers are still in play" in page
+    assert "Still in play, with no answer given" in page
     assert f'name="outcome-{rubber.pk}"' in page
     post(board, evening, type="close", **{f"outcome-{rubber.pk}": "abandoned",
                                           f"reason-{rubber.pk}": "time"})  # fmt: skip

@@ -117,7 +117,7 @@ def test_call_ace_throws_sent_empty_say_how_to_write_them(
     page.get_by_role("button", name="Enter the throws").click()
     page.wait_for_selector("#board .alert.error")
     said = refusal(page)
-    assert 'write the cards thrown round, in order, as "Ann 9S, Bob JD"' in said
+    assert 'write the cards thrown round, in order, as "Ann 9♠, Bob J♦"' in said
     assert "Throw for them" in said and "law 1" in said
     no_key_named(said)
     assert version(evening) == before

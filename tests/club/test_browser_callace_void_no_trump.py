@@ -31,7 +31,7 @@ def test_a_deal_no_one_made_trumps_in_is_void_and_the_deal_passes(
     assert dealer.inner_text().startswith(f"{order[1]} deals deal 2")
     form = page.locator("form.hand[data-kind=record]")
     form.locator("details.irregular summary").click()
-    form.locator("input[name=void]").check()
+    form.locator("input[name=void][value=no_trump]").check()
     form.get_by_test_id("record-hand").click()
     page.get_by_test_id("phone-notice").filter(has_text="Deal 2 recorded").wait_for()
     deal = Hand.objects.get(rubber__table=call_ace.call_ace, number=2).data

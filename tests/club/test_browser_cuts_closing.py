@@ -42,7 +42,7 @@ def test_cut_form_dealers_choice_and_closing(browser_page, live_server, club, se
     page.fill("input[name='exposed-Dan']", "JH JD")  # he showed two knaves, cut again: 9C
     act(page, "enter-cut")
     assert page.locator(".alert.error", has_text="Not done.").count() == 0
-    page.wait_for_selector("text=Dan exposed more than one card (JH, JD)")
+    page.wait_for_selector("text=Dan exposed more than one card (J♥, J♦)")
 
     # Ruling T12: Ann, the dealer, chooses East.
     page.select_option("select[name=seat]", "E")

@@ -420,7 +420,7 @@ def test_round_one_is_seated_by_the_cards_the_players_cut(directing, club, roste
     cards = "Ann: JS 9H, Bob: AS 10H, Cora: KS JH, Dan: QS AH"
     page = act(directing, tournament, "seat", cards=cards).content.decode()
     assert "Round 1 is seated." in page
-    assert "as the players cut, ruling T10" in page and "Ann JS" in page
+    assert "as the players cut, ruling T10" in page and "Ann J♠" in page and "Ann JS" not in page
     seating = tournament.rounds.get(number=1).seating
     assert seating["drawn_by_service"] is False
     assert [c["cards"] for c in seating["cuts"] if c["player"] == "Ann"] == [["JS"], ["9H"]]

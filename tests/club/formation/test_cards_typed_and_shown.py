@@ -1,0 +1,28 @@
+"""A card as a person types it and reads it (club.formation.cards): its suit's symbol or
+letter after the rank, either case, is the service's code ("QH"), and every card of the
+packs reads back by its symbol and is read again as itself (ruling T1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from club.formation.cards import (
+    SUIT_SYMBOLS,
+    bridge_pack,
+    card_typed,
+    cards_shown,
+    parse_card,
+)
+
+
+@pytest.mark.parametrize("card", bridge_pack(), ids=str)
+def test_every_card_shown_by_its_symbol_is_typed_back_as_itself(card):
+    shown = cards_shown(str(card))
+    assert shown == f"{card.rank}{SUIT_SYMBOLS[card.suit]}"
+    assert parse_card(card_typed(shown)) == card
+    assert parse_card(card_typed(shown.lower())) == card
+
+
+def test_a_sentence_shows_its_cards_and_leaves_its_words():
+    said = cards_shown("Ann QH, Bob 10C (ruling T4); AS high. JACKS and QHS are words")
+    assert said == "Ann Q♥, Bob 10♣ (ruling T4); A♠ high. JACKS and QHS are words"
