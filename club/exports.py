@@ -15,6 +15,7 @@ from club.closing import abandon_reasons, players_text
 from club.models import Evening
 from scoring.models import Hand, Rubber, Settlement
 from scoring.rules.base import SIDE_NAMES
+from scoring.rules.games import GAMES
 
 SIDE_WORDS = SIDE_NAMES  # the score sheet's words for the sides (scoring.rules.base)
 
@@ -122,7 +123,10 @@ def _result(rubber: Rubber, reasons: dict[int, str], evening: Evening) -> str:
         reason = reasons.get(rubber.pk)
         if reason:
             return f"abandoned when the evening closed: {reason}"
-        return "abandoned when its table broke up (law 21)"
+        # The evening's own law for a table breaking up (Euchre's law 21 is Call-Ace's law
+        # on calling for a partner).
+        law = GAMES[rubber.ruleset].tables.cite("break_up")
+        return f"abandoned when its table broke up ({law})"
     if rubber.status == Rubber.Status.IN_PROGRESS:
         return "in play" if evening.status == Evening.Status.OPEN else "left unfinished"
     if not rubber.rules.partnership:

@@ -9,6 +9,7 @@ from django import template
 from club.formation.cards import cards_shown
 from club.selectors_room import money_words
 from scoring.rules.base import side_name as rules_side_name
+from scoring.rules.games import GAMES
 
 register = template.Library()
 
@@ -24,8 +25,6 @@ EVENING_STATUS = {"open": "open", "closed": "closed"}
 @register.filter
 def game_name(key: str) -> str:
     """ "euchre-somerset-1888" -> "Euchre (Somerset Club laws, 1888)"; an unknown key as is."""
-    from scoring.rules import GAMES
-
     game = GAMES.get(key)
     return game.title if game is not None else key
 
@@ -41,8 +40,14 @@ def rubber_word(key: str) -> str:
 
 
 @register.filter
-def rubber_status(value: str) -> str:
-    """ "in_progress" -> "in play", "complete" -> "finished", ..."""
+def rubber_status(value: str, ruleset: str = "") -> str:
+    """ "in_progress" -> "in play", "complete" -> "finished", ...; given the rubber's rule
+    set, an abandoned rubber cites that game's law for a table breaking up (Euchre's law
+    21 is Call-Ace's law on calling for a partner):
+    ``{{ rubber.status|rubber_status:rubber.ruleset }}``."""
+    game = GAMES.get(ruleset)
+    if value == "abandoned" and game is not None:
+        return f"abandoned: its table broke up ({game.tables.cite('break_up')})"
     return RUBBER_STATUS.get(value, str(value).replace("_", " "))
 
 
