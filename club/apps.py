@@ -46,10 +46,12 @@ class ClubConfig(AppConfig):
 
         from club import player_cache
         from club.models import Club, Evening, Member, Table
-        from scoring.models import Rubber
 
         signals.rubber_changed.connect(player_cache.on_rubber_changed, dispatch_uid="player-page")
-        for model in (Club, Member, Evening, Table, Rubber):
+        # A rubber begun (scoring writes a rubber's later changes without Django's model
+        # signals: tests/test_compiled.py).
+        signals.rubber_started.connect(player_cache.on_rubber_changed, dispatch_uid="player-page")
+        for model in (Club, Member, Evening, Table):
             for signal in (post_save, post_delete):
                 signal.connect(player_cache.on_row_saved, sender=model, dispatch_uid="player-page")
         # The other side confirms a hand recorded at a table (a club's option).

@@ -88,8 +88,8 @@ def club_changed(club_id: int) -> None:
 
 
 def on_rubber_changed(sender, *, rubber, member_ids, **kwargs) -> None:
-    """scoring's `rubber_changed`: a hand recorded, corrected or removed, a rubber ended,
-    abandoned or closed."""
+    """scoring's `rubber_changed` (a hand recorded, corrected or removed, a rubber ended,
+    abandoned or closed) and `rubber_started` (a rubber begun)."""
     members_changed(member_ids)
 
 

@@ -67,6 +67,7 @@ def evening_results(request, slug, pk):
     """An evening's results: its rubbers, their winners and values, and its ledger."""
     club = _visible_club(request, slug)
     evening = get_object_or_404(Evening, club=club, pk=pk)
+    evening.club = club  # its name names an untitled evening: not read twice
     return render(
         request,
         "club/evening_results.html",

@@ -49,6 +49,7 @@ from scoring.signals import (
     hand_removed,
     rubber_changed,
     rubber_finished,
+    rubber_started,
 )
 
 
@@ -159,6 +160,9 @@ def rubber_start(
     RubberPlayer.objects.bulk_create(
         RubberPlayer(rubber=rubber, member=members[name.casefold()], side=side, position=i)
         for i, (name, side) in enumerate(seats)
+    )
+    rubber_started.send(
+        sender=Rubber, rubber=rubber, member_ids=[members[n.casefold()].pk for n, _ in seats]
     )
     return rubber
 

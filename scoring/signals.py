@@ -16,6 +16,10 @@ from django.dispatch import Signal
 # closed, a rubber abandoned): `member_ids`, its players. The standings' outbox listens.
 rubber_changed = Signal()
 
+# A rubber (Call-Ace: a sitting) was begun: `member_ids`, its players. The players'
+# pages listen (club/player_cache.py): the rubber is on them before its first hand.
+rubber_started = Signal()
+
 # A hand was recorded: `hand` (the Hand row), `data` (the hand as given), `via`.
 hand_recorded = Signal()
 
