@@ -89,6 +89,14 @@ def second_table(evening):
     return evening.tables.get(number=2)
 
 
+def table_formed(evening, names=("Ann", "Bob", "Cora", "Dan")):
+    """`names` arrive at `evening` and form a table; the evening."""
+    for name in names:
+        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
+    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    return evening
+
+
 def euchre_table(club, names=("Ann", "Bob", "Cora", "Dan")):
     """A Euchre evening at `club` (21 November 1888, 0.25 a point) where `names` arrive and
     form table 1; the evening."""
@@ -96,10 +104,7 @@ def euchre_table(club, names=("Ann", "Bob", "Cora", "Dan")):
         club=club, date=datetime.date(1888, 11, 21), ruleset="euchre-somerset-1888",
         stake=Decimal("0.25"),
     )  # fmt: skip
-    for name in names:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-    return evening
+    return table_formed(evening, names)
 
 
 def _open(club, ruleset: str):

@@ -10,7 +10,7 @@ import pytest
 
 from club import evenings
 from tests.browser import PHONE, log_in, settled, shot
-from tests.worlds import club_in_play
+from tests.worlds import club_in_play, table_formed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,10 +24,7 @@ def bridge_cut(django_capture_on_commit_callbacks):
     evening = evenings.evening_open(
         club=played.club, date=played.evening.date, ruleset="bridge-elwell-1907", stake=1
     )
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
-    return evening
+    return table_formed(evening)
 
 
 @pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])

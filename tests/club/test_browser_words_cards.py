@@ -13,6 +13,7 @@ from club import evenings
 from club.models import EveningEvent
 from tests.browser import PHONE, settled, shot
 from tests.club.test_browser_board_live import click, open_board, open_evening
+from tests.worlds import table_formed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,9 +26,7 @@ def test_cards_typed_with_suit_symbols_are_cut_and_read_in_symbols(
     """Ruling T4: the two highest cuts play against the two lowest, the highest deals
     (law 8: knave, ace, king, queen)."""
     evening = open_evening(club)
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    table_formed(evening)
     page = browser_page
     page.set_viewport_size(PHONE)
     open_board(page, live_server, evening)
@@ -61,9 +60,7 @@ def test_a_call_ace_throw_typed_with_symbols_finds_the_first_jack(
     evening = evenings.evening_open(
         club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
     )
-    for name in ["Ann", "Bob", "Cora", "Dan"]:
-        evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": name})
-    evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
+    table_formed(evening)
     page = browser_page
     page.set_viewport_size(PHONE)
     open_board(page, live_server, evening)
