@@ -80,11 +80,15 @@ def rubber_number(rubber) -> int:
     """The number a page heads a rubber (Call-Ace: a sitting) with: an evening's table's
     rubber is its place among that table's rubbers of the evening, as the board, the
     closing dialog and the log name it (rubber 2 at table 1); a rubber at no evening's
-    table keeps its database number, the one its address and the API carry. `rubber` is
-    read with `NUMBER`'s annotation."""
+    table keeps its database number, the one its address and the API carry."""
     if rubber.evening_id is None or rubber.table_id is None:
         return rubber.pk
-    return rubber.number_at_table
+    number = getattr(rubber, "number_at_table", None)
+    if number is None:
+        number = Rubber.objects.filter(
+            evening_id=rubber.evening_id, table_id=rubber.table_id, pk__lte=rubber.pk
+        ).count()
+    return number
 
 
 def rubber_sheet(rubber, club, *, scoresheet: dict | None = None) -> dict:
