@@ -109,6 +109,8 @@ def board_refusal(
         # Law 1: with two tables throwing for their first jack, a refusal of the throws
         # says at which table, or the secretary cannot tell whose form it answers.
         label = f"at table {at}"
+    # A card refused reads as people read cards, by its suit (Q♥), as on the board.
+    error["message"] = cards_shown(error["message"])
     if error["message"][-1:] not in {"", ".", "?", "!", "…"}:
         # The evening's laws word a refusal without its full stop ("Ruling T2: Ann is not
         # in the room"), as the API says it; the board ends the sentence.

@@ -33,7 +33,7 @@ def test_a_long_card_is_named_cut_and_the_ruling_s_words_kept():
     with pytest.raises(FormationError) as refused:
         parse_card(LONG)
     assert refused.value.message == (
-        f"ruling T1: {SHOWN} is not a card: write the rank then the suit, e.g. 'JS', '10H', 'AD'"
+        f"ruling T1: the card {SHOWN} is not a card: write its rank then its suit, as J♠ or JS"
     )
 
 

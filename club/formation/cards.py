@@ -34,18 +34,30 @@ class Card:
         return f"{self.rank}{self.suit}"
 
 
-def parse_card(text: object, *, field: str = "cards") -> Card:
-    """Read "JS", "10H", "AD" (rank then suit; either case) into a Card."""
+#: How a card is written, as every refusal of one says it: by the suit's symbol, as the
+#: pages show cards, or by its letter, as the log and the API keep them (ruling T1).
+HOW_WRITTEN = "write its rank then its suit, as J♠ or JS"
+
+
+def not_a_card(text: object, *, whose: str) -> str:
+    """The words refusing `text` as no card (ruling T1, cited by the caller), naming whose
+    card it is and in which box ("Ann's card", "Ann's exposed card"): "Ann's card 'ZZ' is
+    not a card: write its rank then its suit, as J♠ or JS". Every card refusal people can
+    meet says it so: the board's cut, exposed and throw boxes, the API and the director's
+    cards cut (tournaments.movements)."""
+    return f"{whose} {quoted(text)} is not a card: {HOW_WRITTEN}"
+
+
+def parse_card(text: object, *, field: str = "cards", whose: str = "the card") -> Card:
+    """Read "JS", "10H", "AD" (rank then suit; either case) into a Card; a text that is no
+    card is refused naming `whose` card it is (`not_a_card`, ruling T1)."""
     if isinstance(text, str):
         cleaned = text.strip().upper()
         rank, suit = cleaned[:-1], cleaned[-1:]
         if rank in RANKS and suit in SUITS:
             return Card(rank, suit)
     raise FormationError(
-        f"ruling T1: {quoted(text)} is not a card: write the rank then the suit, e.g. 'JS', "
-        "'10H', 'AD'",
-        law="ruling T1",
-        field=field,
+        f"ruling T1: {not_a_card(text, whose=whose)}", law="ruling T1", field=field
     )
 
 
@@ -67,8 +79,12 @@ def card_typed(text: str) -> str:
 
 def cards_shown(text: str) -> str:
     """A sentence with its cards' codes as people read them: "Ann QH, Bob 10C" becomes
-    "Ann Q♥, Bob 10♣" (the log and the API keep the code)."""
-    return _CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
+    "Ann Q♥, Bob 10♣" (the log and the API keep the code). The words saying how a card is
+    written (HOW_WRITTEN, in a refusal) keep their example by its letter, "J♠ or JS"."""
+    return HOW_WRITTEN.join(
+        _CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], part)
+        for part in text.split(HOW_WRITTEN)
+    )
 
 
 def _cards(pairs) -> tuple[Card, ...]:

@@ -62,9 +62,9 @@ def test_one_bad_card_keeps_the_others_typed_and_marks_it(board, evening):
 # cards missing, each by its field, at the board and at the API (law 11 / ruling T4: the four
 # cut for partners and deal; ruling T1: a card is written rank then suit).
 BAD_AND_BLANKS = (
-    "law 11 / ruling T4: Cora's card 'ZZ' is not a card: write the rank then the suit, "
-    "e.g. 'JS', '10H', 'AD' (ruling T1); no card is written for Ann, Bob and Dan, who must "
-    "cut for partners and deal too"
+    "law 11 / ruling T4: Cora's card 'ZZ' is not a card: write its rank then its suit, as "
+    "J♠ or JS (ruling T1); no card is written for Ann, Bob and Dan, who must cut for "
+    "partners and deal too"
 )
 
 
@@ -98,8 +98,7 @@ def test_a_bad_card_and_blanks_are_refused_naming_every_one_at_the_api(
     fields = error["details"]["fields"]
     assert list(fields) == ["cards.Cora", "cards.Ann", "cards.Bob", "cards.Dan"]
     assert fields["cards.Cora"] == [
-        "ruling T1: Cora's card 'ZZ' is not a card: write the rank then the suit, e.g. "
-        "'JS', '10H', 'AD'"
+        "ruling T1: Cora's card 'ZZ' is not a card: write its rank then its suit, as J♠ or JS"
     ]
     assert fields["cards.Ann"] == [
         "law 11 / ruling T4: no card is written for Ann, who must cut for partners and deal"

@@ -467,7 +467,7 @@ def test_cut_cards_of_ten_thousand_characters_are_quoted_short(directing, club, 
     assert said in page
     assert "A" * 41 not in page
     page = words(act(directing, tournament, "seat", cards=f"Ann: {'Z' * 10_000}"))
-    said = f"Ann: '{'Z' * 40}…' is not a card of the pack cut with (ruling T1): write the rank"
+    said = f"Ann's card '{'Z' * 40}…' is not a card: write its rank then its suit, as J♠ or JS"
     assert said in page
     assert "Z" * 41 not in page
     assert not tournament.rounds.exists()

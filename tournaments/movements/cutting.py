@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from core.quoted import quoted
-from scoring.rules.games import GAMES, SUITS, Game
+from club.formation.cards import cards_shown, not_a_card
+from scoring.rules.games import GAMES, RANKS, SUITS, Game
 
 from .seating import Cut, MovementError, TableSeating
 
@@ -100,13 +100,20 @@ class EnteredCards:
             self.queues[player] = deque(self._card(player, card) for card in entered)
 
     def _card(self, player: str, card: object) -> str:
+        """`card` as the pack writes it; refused in the words of every card refusal
+        (club.formation.cards): no card at all (ruling T1), or a card not in the pack."""
         written = card.strip().upper() if isinstance(card, str) else ""
-        if written not in self.pack.cards:
+        if written in self.pack.cards:
+            return written
+        rank, suit = written[:-1], written[-1:]
+        if rank in RANKS and suit in SUITS:
+            game = GAMES[self.pack.rule_set]
             raise CardsError(
-                f"{player}: {quoted(card)} is not a card of the pack cut with (ruling T1): "
-                "write the rank then the suit, e.g. 'JS', '10H'"
+                f"{player}'s {cards_shown(written)} is not in the {len(self.pack.cards)}-"
+                f"card {game.name} pack ({game.tables.cite('cards')})"
             )
-        return written
+        whose = f"{player}'s card"
+        raise CardsError(f"{not_a_card(card, whose=whose)} (ruling T1)")
 
     def take(self, group: Sequence[str], purpose: str) -> dict[str, str]:
         """Each player of `group`'s next card, for the cut `purpose`."""
@@ -124,8 +131,8 @@ class EnteredCards:
             for player, card in drawn.items():
                 if card in seen:
                     raise CardsError(
-                        f"{seen[card]} and {player} cannot both have cut {card} for {purpose}: "
-                        "the cut is from one pack"
+                        f"{seen[card]} and {player} cannot both have cut {cards_shown(card)} for "
+                        f"{purpose}: the cut is from one pack"
                     )
                 seen[card] = player
         return drawn

@@ -9,7 +9,7 @@ from typing import Any
 from core.quoted import quoted
 
 from .. import ranking
-from ..cards import Card, pack_for, parse_card, precedence
+from ..cards import Card, not_a_card, pack_for, parse_card, precedence
 from ..errors import FormationError
 from ..rules import EUCHRE
 from ..state import SEATS, PendingCut, Table
@@ -141,14 +141,7 @@ class Cutting(StepBase):
             try:
                 card = parse_card(text, field=field)
             except FormationError:
-                problems.append(
-                    (
-                        field,
-                        f"{player}'s card {quoted(text)} is not a card: write the rank then "
-                        "the suit, e.g. 'JS', '10H', 'AD'",
-                        "ruling T1",
-                    )
-                )
+                problems.append((field, not_a_card(text, whose=f"{player}'s card"), "ruling T1"))
                 continue
             if card not in pack:
                 problems.append(
@@ -246,7 +239,7 @@ class Cutting(StepBase):
                 )
             seen: list[Card] = []
             for index, text in enumerate(texts):
-                card = parse_card(text, field=f"{field}[{index}]")
+                card = parse_card(text, field=f"{field}[{index}]", whose=f"{player}'s exposed card")
                 if card not in pack or card in seen:
                     why = "is not in the pack" if card not in pack else "is listed twice"
                     raise self.fail(law, f"{player}'s exposed {card} {why}", f"{field}[{index}]")

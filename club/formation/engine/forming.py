@@ -218,7 +218,7 @@ class Forming(StepBase):
         pack = call_ace_pack(len(players))
         parsed: list[Card] = []
         for turn, (player, text) in enumerate(throws):
-            card = parse_card(text, field=f"cards[{turn}]")
+            card = parse_card(text, field=f"cards[{turn}]", whose=f"{player}'s thrown card")
             if card not in pack:
                 raise self.fail(
                     self.cite("cards"),

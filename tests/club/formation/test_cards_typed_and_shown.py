@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from club.formation.cards import (
+    HOW_WRITTEN,
     SUIT_SYMBOLS,
     bridge_pack,
     card_typed,
@@ -26,3 +27,10 @@ def test_every_card_shown_by_its_symbol_is_typed_back_as_itself(card):
 def test_a_sentence_shows_its_cards_and_leaves_its_words():
     said = cards_shown("Ann QH, Bob 10C (ruling T4); AS high. JACKS and QHS are words")
     assert said == "Ann Q♥, Bob 10♣ (ruling T4); A♠ high. JACKS and QHS are words"
+
+
+def test_the_words_saying_how_a_card_is_written_keep_its_letter():
+    """Ruling T1: a card may be written by its suit's symbol or its letter, and a refusal
+    shown in symbols still says both."""
+    said = cards_shown("ruling T1: Ann's card 'ZZ' is not a card: " + HOW_WRITTEN + "; Bob 6S")
+    assert said.endswith("write its rank then its suit, as J♠ or JS; Bob 6♠")

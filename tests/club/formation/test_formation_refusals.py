@@ -64,9 +64,9 @@ def test_a_cut_with_a_bad_card_and_blanks_names_every_problem_at_once():
     error = walk.refused("cut", cards={"Ann": "ZZ"})
     assert error.law == "law 11 / ruling T4"
     assert error.message == (
-        "law 11 / ruling T4: Ann's card 'ZZ' is not a card: write the rank then the suit, "
-        "e.g. 'JS', '10H', 'AD' (ruling T1); no card is written for Bob, Cat and Dan, who "
-        "must cut for partners and deal too"
+        "law 11 / ruling T4: Ann's card 'ZZ' is not a card: write its rank then its suit, as "
+        "J♠ or JS (ruling T1); no card is written for Bob, Cat and Dan, who must cut for "
+        "partners and deal too"
     )
     assert error.field == "cards.Ann"
     assert list(error.fields) == ["cards.Ann", "cards.Bob", "cards.Cat", "cards.Dan"]
