@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from club import phone_links
+from club.formation.cards import card_typed
 from club.models import Club
 from club.selectors import clubs_directed_by
 from club.views_board import live_board
@@ -93,7 +94,7 @@ TYPED_WORDS = {
 
 
 def _cut_cards(post) -> dict[str, list[str]] | None:
-    """The cards the players actually cut, typed as "Ann: JS, Bob: AS QH, ..." (a player
+    """The cards the players actually cut, typed as "Ann: J♠, Bob: A♠ q♥, ..." (a player
     who tied and cut again names his cards in order; ruling T10); None when left blank,
     and the service draws them."""
     typed = post.get("cards", "").strip()
@@ -104,12 +105,13 @@ def _cut_cards(post) -> dict[str, list[str]] | None:
         name, colon, card = pair.partition(":")
         if not colon or not name.strip() or not card.strip():
             raise UserError(
-                f"Write each player's card as 'Ann: JS', separated by commas; "
+                f"Write each player's card as 'Ann: J♠' (or 'Ann: JS'), separated by commas; "
                 f"{quoted(pair.strip())} is not.",
                 field="cards",
                 law="ruling T10",
             )
-        cards[name.strip()] = card.upper().split()
+        # "Q♥", "q♥" and "qh" are the queen of hearts, as in the board's cut boxes (ruling T1).
+        cards[name.strip()] = [card_typed(one) for one in card.split()]
     return cards
 
 

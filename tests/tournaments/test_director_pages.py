@@ -450,8 +450,10 @@ def test_one_player_named_twice_in_the_cut_is_refused(directing, club, roster):
 def test_cut_cards_typed_wrong_are_refused_and_nothing_is_seated(directing, club, roster):
     tournament = _four(club, directing)
     page = act(directing, tournament, "seat", cards="Ann JS, Bob AS").content.decode()
-    assert "Write each player&#x27;s card as &#x27;Ann: JS&#x27;" in page
+    assert "Write each player&#x27;s card as &#x27;Ann: J♠&#x27; (or &#x27;Ann: JS&#x27;)" in page
     page = act(directing, tournament, "seat", cards="Ann: ZZ, Bob: AS").content.decode()
+    # Ruling T1: the card refused in the words of every card refusal (club.formation.cards).
+    assert "Ann&#x27;s card &#x27;ZZ&#x27; is not a card: write its rank then its suit" in page
     assert "Round 1 is seated." not in page
     assert not tournament.rounds.exists()
 
@@ -463,7 +465,10 @@ def test_cut_cards_of_ten_thousand_characters_are_quoted_short(directing, club, 
 
     tournament = _four(club, directing)
     page = words(act(directing, tournament, "seat", cards="A" * 10_000))
-    said = f"Write each player's card as 'Ann: JS', separated by commas; '{'A' * 40}…' is not."
+    said = (
+        "Write each player's card as 'Ann: J♠' (or 'Ann: JS'), separated by commas; "
+        f"'{'A' * 40}…' is not."
+    )
     assert said in page
     assert "A" * 41 not in page
     page = words(act(directing, tournament, "seat", cards=f"Ann: {'Z' * 10_000}"))
