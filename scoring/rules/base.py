@@ -169,8 +169,11 @@ class RuleSet(abc.ABC):
     correction_text: str
     #: Key of the list of hands in a scoresheet: "hands" (Euchre, Bridge) or "deals" (Call-Ace).
     hands_key: str = "hands"
-    #: The law by which the deal passes to the left, hand by hand.
-    deal_law: str = "the deal"
+    #: The law by which the deal passes to the left, hand by hand, as the phone's heading
+    #: cites it: "law 28" (Euchre), "law 3" (Call-Ace), "Bridge laws, The Deal" (Elwell's
+    #: laws are not numbered: "Each player deals in his turn; the order of dealing goes to
+    #: the left"). Each rule set names its own.
+    deal_law: str
 
     def deal_passes(self, hand: dict) -> bool:
         """Does the deal pass to the left after this recorded hand (as its JSON data)? Yes,

@@ -153,7 +153,7 @@ class BridgeRules(RuleSet):
     source = "laws/bridge-elwell-1907.txt"
     rubber_law = "ruling B7"
     correction_law = "laws of scoring (erroneous score)"
-    deal_law = "the deal"
+    deal_law = "Bridge laws, The Deal"
     correction_text = (
         "An erroneous score affecting tricks must be corrected before the game in which it "
         "occurred is concluded, and that game is not concluded until the following deal has "

@@ -71,7 +71,8 @@ def test_bridge_seats_and_dealer(world):
     html = page(more.bridge)
     for seat in ("North", "East", "South", "West"):
         assert seat in html
-    assert "deals hand 2; the deal passes to the left (the deal)." in html
+    # Elwell's laws, The Deal: "the order of dealing goes to the left".
+    assert "deals hand 2; the deal passes to the left (Bridge laws, The Deal)." in html
     assert "bridge-elwell-1907" not in html
 
 
