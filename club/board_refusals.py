@@ -98,16 +98,19 @@ def board_refusal(
     field = error["field"]
     code = getattr(exc, "code", None)
     label = None
+    # With two tables waiting to cut (or throw for the first jack, law 1), a refusal of one
+    # table's cut names its table, as the cut's heading does ("... (table 2)"), or the
+    # secretary cannot tell whose form it answers: "At table 2: ...".
+    at = _cut_table(evening, post)
     if code == "stale":
         error["message"] = stale_words(evening, seen=_seen(post))
         error["field"] = "version"
+        label = f"at table {at}" if at else None
     elif field == "table" and (words := table_words(evening, post)) is not None:
         error["message"], label = words, FIELD_WORDS["table"]
     elif code == NOT_DIGITS and field in fields:
         label = fields[field]
-    elif (at := _throw_table(evening, post)) and f"table {at}" not in error["message"]:
-        # Law 1: with two tables throwing for their first jack, a refusal of the throws
-        # says at which table, or the secretary cannot tell whose form it answers.
+    elif at and f"table {at}" not in error["message"]:
         label = f"at table {at}"
     # A card refused reads as people read cards, by its suit (Q♥), as on the board.
     error["message"] = cards_shown(error["message"])
@@ -123,10 +126,11 @@ def board_refusal(
     return error
 
 
-def _throw_table(evening: Evening, post) -> int | None:
-    """The table whose throws for the first jack were refused, when the evening has more
-    than one table (with one, there is no asking which)."""
-    if post.get("type") != "deal_jack" or len(evening_state(evening).tables) < 2:
+def _cut_table(evening: Evening, post) -> int | None:
+    """The table whose cut (its cards, or "Draw for them") or throws for the first jack
+    ("Throw for them") were refused, as its form sends it, when the evening has more than
+    one table (with one, there is no asking which)."""
+    if post.get("type") not in {"cut", "deal_jack"} or len(evening_state(evening).tables) < 2:
         return None
     try:
         return whole_number(post, "table")

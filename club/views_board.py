@@ -247,9 +247,11 @@ def _event_from_form(post) -> dict:
         event["table"] = "new"  # ruling T8: a fresh table (Bridge)
         if post.get("will_return"):
             event["will_return"] = True  # he says that he will return (ruling T8)
-    elif post.get("table") and kind not in {"depart", "withdraw"}:
+    elif post.get("table") and kind not in {"depart", "withdraw", "cut"}:
         # The candidates' form sends its table (chosen for him when there is one) whatever
-        # the action: leaving the room and withdrawing a claim name none.
+        # the action: leaving the room and withdrawing a claim name none. A cut's form sends
+        # its table only for a refusal to name it (club.board_refusals): the cut is named by
+        # its cut_id.
         event["table"] = whole_number(post, "table")
     if kind == "arrive" and post.get("new_player"):
         event["new_player"] = True  # confirmed: not the member whose name looks like it

@@ -66,3 +66,18 @@ def test_draw_for_them_draws_the_cut_whose_button_was_pressed(
     state = evenings.evening_state(Evening.objects.get(pk=evening.pk))
     assert state.table(second.table).dealer is not None
     assert state.table(first.table).dealer is None
+
+
+def test_a_draw_for_a_cut_no_longer_waiting_names_its_table(client, secretary, two_tables_to_seat):
+    """Ruling T10: a cut made meanwhile (here at the API, which sends no version) is not
+    drawn again; the refusal says which table's cut, as the cut's heading names it."""
+    evening = two_tables_to_seat
+    second = pending(evening)[1]
+    act(evening, type="cut", cut_id=second.id, cards=dict(zip(second.cutters, DECK, strict=False)))
+    client.force_login(secretary)
+    page = client.post(
+        f"/secretary/evenings/{evening.pk}/action/",
+        {"type": "cut", "cut_id": second.id, "table": second.table, "draw": "1"},
+    ).content.decode()
+    assert f"At table {second.table}: no cut is waiting to be made." in page
+    assert len(pending(evening)) == 1
