@@ -762,11 +762,12 @@ def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> R
             "Call-Ace sitting is closed, and settled (ruling C5).",
             law="ruling E1",
         )
+    deals = rubber.hand_count  # as locked: none, and the sitting settles nothing (C5)
     scoring.rubber_close(rubber=rubber)
     _log_change(
         rubber,
         evening,
-        {"type": "close_sitting", "table": table_number},
+        {"type": "close_sitting", "table": table_number, "deals": deals},
         ended=False,
         user=user,
         table=None,

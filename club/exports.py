@@ -13,8 +13,10 @@ from django.db.models import Count, Sum
 
 from club.closing import abandon_reasons, players_text
 from club.models import Evening
+from club.selectors_public import PLAYED
 from scoring.models import Hand, Rubber, Settlement
 from scoring.rules.base import SIDE_NAMES
+from scoring.rules.call_ace import UNPLAYED_SITTING
 from scoring.rules.games import GAMES
 
 SIDE_WORDS = SIDE_NAMES  # the score sheet's words for the sides (scoring.rules.base)
@@ -98,7 +100,7 @@ def ledger_rows(*, evening: Evening) -> list[list]:
     rows = (
         Settlement.objects.filter(rubber__evening=evening)
         .values("member__name")
-        .annotate(total=Sum("amount"), settled=Count("rubber", distinct=True))
+        .annotate(total=Sum("amount"), settled=Count("rubber", distinct=True, filter=PLAYED))
         .order_by("member__name")
     )
     currency = evening.club.currency
@@ -130,7 +132,7 @@ def _result(rubber: Rubber, reasons: dict[int, str], evening: Evening) -> str:
     if rubber.status == Rubber.Status.IN_PROGRESS:
         return "in play" if evening.status == Evening.Status.OPEN else "left unfinished"
     if not rubber.rules.partnership:
-        return f"{kind} settled (ruling C5)"
+        return f"{kind} settled (ruling C5)" if rubber.hand_count else f"{kind} {UNPLAYED_SITTING}"
     side = rubber.winner
     names = " & ".join((rubber.players or {}).get(side, []))
     return f"won by {names} ({SIDE_WORDS.get(side, side)}), worth {rubber.value}"

@@ -81,6 +81,11 @@ def describe(data: dict, *, automatic: bool = False, game: Game | None = None) -
     if kind == "hand_removed":
         return f"{_hand_at(data, game).capitalize()} is taken off"
     if kind == "close_sitting":
+        if data.get("deals") == 0:  # logged since the count was; earlier entries have none
+            return (
+                f"The sitting at table {table} ends before any deal is played: it settles "
+                "nothing (ruling C5)"
+            )
         return f"The sitting at table {table} ends and is settled"
     if kind == "close":
         return "The evening is closed"

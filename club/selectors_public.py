@@ -14,6 +14,10 @@ from club.models import Club, Evening, Member
 from club.selectors import without_hidden
 from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
 
+#: A ledger's settlements that count as a rubber (a sitting) played: a Call-Ace sitting
+#: ended before any deal was played settles nothing and is not counted (ruling C5).
+PLAYED = Q(rubber__hand_count__gt=0)
+
 #: What a player's list of rubbers leaves unread of its rubbers and their evenings.
 UNREAD = (
     "rubber__options", "rubber__players", "rubber__summary",
@@ -47,7 +51,7 @@ def evening_results(*, evening: Evening) -> dict:
     ledger = (
         Settlement.objects.filter(rubber__evening=evening)
         .values("member_id", "member__name")
-        .annotate(amount=Sum("amount"), rubbers=Count("rubber", distinct=True))
+        .annotate(amount=Sum("amount"), rubbers=Count("rubber", distinct=True, filter=PLAYED))
         .order_by("-amount", "member__name")
     )
     return {"rubbers": rubbers, "ledger": list(ledger)}

@@ -9,6 +9,7 @@ from django import template
 from club.formation.cards import cards_shown
 from club.selectors_room import money_words
 from scoring.rules.base import side_name as rules_side_name
+from scoring.rules.call_ace import UNPLAYED_SITTING
 from scoring.rules.games import GAMES
 
 register = template.Library()
@@ -18,6 +19,8 @@ RUBBER_STATUS = {
     "in_progress": "in play",
     "complete": "finished",
     "abandoned": "abandoned: its table broke up (law 21)",
+    # Not a status of its own: a Call-Ace sitting "complete" with no deal (`rubber_result`).
+    "unplayed": UNPLAYED_SITTING,
 }
 EVENING_STATUS = {"open": "open", "closed": "closed"}
 
@@ -49,6 +52,25 @@ def rubber_status(value: str, ruleset: str = "") -> str:
     if value == "abandoned" and game is not None:
         return f"abandoned: its table broke up ({game.tables.cite('break_up')})"
     return RUBBER_STATUS.get(value, str(value).replace("_", " "))
+
+
+@register.filter
+def rubber_result(rubber, ruleset: str = "") -> str:
+    """Where a rubber or sitting stands, as the board and the public results say it: one
+    abandoned when the evening closed, with the secretary's reason (`closed_why`); a
+    Call-Ace sitting ended before any deal was played, which settles nothing (ruling C5);
+    else its `rubber_status`. `rubber` is a Rubber (its `hand_count`) or the evening
+    summary's dict of one (its `hands`): ``{{ rubber|rubber_result:rubber.ruleset }}``."""
+    if isinstance(rubber, dict):
+        status, hands, why = rubber.get("status"), rubber.get("hands"), rubber.get("closed_why")
+    else:
+        status, hands = rubber.status, rubber.hand_count
+        why = getattr(rubber, "closed_why", "")
+    if status == "abandoned" and why:
+        return f"abandoned when the evening closed: {why}"
+    if status == "complete" and hands == 0:
+        return RUBBER_STATUS["unplayed"]
+    return rubber_status(status, ruleset)
 
 
 @register.filter

@@ -87,6 +87,12 @@ class CallAceState(NamedTuple):
     closed: bool = False
 
 
+#: A sitting ended before any deal was played, as the pages say it: it settles nothing, for
+#: Foster settles "the scores at the end" and there are none (ruling C5); no law of his
+#: speaks of a sitting without a deal. It is not counted among the sittings played.
+UNPLAYED_SITTING = "ended before any deal was played: it settles nothing (ruling C5)"
+
+
 class CallAceRules(RuleSet):
     """Call-Ace Euchre (Foster, 1905) for four to seven players."""
 
