@@ -79,6 +79,10 @@ def test_a_sitting_ended_with_no_deal_settles_nothing_and_is_not_counted(
     assert counts == ["1"] * 4, counts  # the sitting played, not the one ended unplayed
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "callace-unplayed-results")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    shot(page, "callace-unplayed-results-1280")
+    page.set_viewport_size(PHONE)
 
     page.goto(live_server.url + reverse("rubber-detail", args=[evening.club.slug, unplayed.pk]))
     verdict = said(page, "p.verdict")

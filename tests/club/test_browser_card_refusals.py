@@ -14,6 +14,8 @@ from tests.worlds import table_formed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+LAPTOP = {"width": 1280, "height": 900}
+WIDTH = "document.documentElement.scrollWidth"
 CODE = re.compile(r"\b(10|[2-9JQKA])[SHDC]\b")
 
 
@@ -41,6 +43,10 @@ def test_a_bad_cut_card_and_a_card_not_in_the_pack_are_refused_in_words(
     assert page.get_by_label("Card cut by Cora").get_attribute("aria-invalid") == "true"
     assert page.get_by_label("Card cut by Dan").get_attribute("aria-invalid") == "true"
     shot(page, "card-refusals-cut")
+    page.set_viewport_size(LAPTOP)  # and on the laptop the board is usually run from
+    assert page.locator("#board .alert.error").inner_text() and page.evaluate(WIDTH) <= 1280
+    shot(page, "card-refusals-cut-1280")
+    page.set_viewport_size(PHONE)
 
     # The cards a player exposed (law 10 / ruling T12), refused by his name and that box.
     page.get_by_label("Card cut by Cora").fill("K♦")

@@ -35,6 +35,11 @@ def test_the_directors_cards_cut_take_suit_symbols_and_show_the_key(
     assert "rank then suit: J♠ or JS" in key, key
     assert page.locator("#seat-cards").get_attribute("placeholder").startswith("Ann: J♠")
     shot(page, "director-cards-key")
+    page.set_viewport_size({"width": 1280, "height": 900})  # the director's laptop
+    assert page.get_by_test_id("card-key").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    shot(page, "director-cards-key-1280")
+    page.set_viewport_size(PHONE)
 
     # Each cuts for places at the tables, then for partners (ruling T4).
     page.fill("#seat-cards", "Ann: J♠ 10♠, Bob: a♥ 9h, Cora: k♦ 8♦, Dan: q♣ 7C")
