@@ -47,3 +47,24 @@ def add_many(keys: list[str], value, timeout: int) -> list[bool | None]:
     except RedisError:
         logger.warning("cache unavailable: %d flags not set", len(keys), exc_info=True)
         return [None] * len(keys)
+
+
+def set_many(values: dict[str, object]) -> None:
+    """`cache.set_many(values, None)` (kept until replaced) in one command (MSET): no
+    transaction around it, which django-redis's `set_many` opens. Redis down: logged, as
+    the cache's `IGNORE_EXCEPTIONS` would."""
+    backend = redis_cache()
+    if backend is None:
+        caches["default"].set_many(values, None)
+        return
+    if not values:
+        return
+    from redis.exceptions import RedisError
+
+    client = backend.client
+    try:
+        client.get_client(write=True).mset(
+            {client.make_key(key): client.encode(value) for key, value in values.items()}
+        )
+    except RedisError:
+        logger.warning("cache unavailable: %d keys not set", len(values), exc_info=True)

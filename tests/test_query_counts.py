@@ -109,7 +109,9 @@ def test_public_page(season, client, django_assert_max_num_queries, name, most):
     assert response.status_code == 200
 
 
-def test_a_players_page_read_again_is_served_rendered(season, client):
+def test_a_players_page_read_again_is_served_rendered(
+    season, client, django_capture_on_commit_callbacks
+):
     """His page's record (figures, seasons, rubbers, the season's scorecard) is kept
     rendered (club/player_cache.py): a reader again costs the club, the member and his
     places in the club's tournaments (read afresh: a recalculation moves them), however
@@ -138,19 +140,24 @@ def test_a_players_page_read_again_is_served_rendered(season, client):
         .exclude(pk=member.pk)
         .values_list("name", flat=True)[:3]
     )
-    rubber = scoring.rubber_start(
-        club=season["club"], ruleset=EUCHRE.key,
-        players={"NS": [member.name, others[0]], "EW": others[1:]},
-    )  # fmt: skip
+    # Each change committed (its commit's callbacks run: the page's tokens are replaced then).
+    with django_capture_on_commit_callbacks(execute=True):
+        rubber = scoring.rubber_start(
+            club=season["club"], ruleset=EUCHRE.key,
+            players={"NS": [member.name, others[0]], "EW": others[1:]},
+        )  # fmt: skip
     assert counted()[0] > 3  # a rubber begun is on his page
     assert counted()[0] == 3
-    recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 5})
+    with django_capture_on_commit_callbacks(execute=True):
+        recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 5})
     again, changed = counted()
     assert again > 3 and changed != shown
     assert counted() == (3, changed)
 
 
-def test_the_roster_leaves_out_private_guests_in_as_many_queries(season, client):
+def test_the_roster_leaves_out_private_guests_in_as_many_queries(
+    season, client, django_capture_on_commit_callbacks
+):
     """Guests entered at a private progressive alone are left out of the roster and their
     pages by a subquery (club.selectors.members_hidden_from), not a query a member: thirty
     of them, some seated in its round, cost the public pages no query more."""
@@ -170,13 +177,14 @@ def test_the_roster_leaves_out_private_guests_in_as_many_queries(season, client)
         return counts
 
     before = counted()
-    private = tournament_create(
-        club=season["club"], name="Private", slug="private", kind="progressive",
-        ruleset=EUCHRE.key, movement="cut", is_public=False,
-    )  # fmt: skip
-    for n in range(30):
-        rounds.tournament_enter(tournament=private, name=f"Guest {n:02}")
-    rounds.round_seat_next(tournament_id=private.pk)
+    with django_capture_on_commit_callbacks(execute=True):  # committed: the pages made anew
+        private = tournament_create(
+            club=season["club"], name="Private", slug="private", kind="progressive",
+            ruleset=EUCHRE.key, movement="cut", is_public=False,
+        )  # fmt: skip
+        for n in range(30):
+            rounds.tournament_enter(tournament=private, name=f"Guest {n:02}")
+        rounds.round_seat_next(tournament_id=private.pk)
     guests = Member.objects.filter(club=season["club"], name__startswith="Guest ")
     assert guests.count() == 30 and guests.filter(is_guest=True).count() == 30
     assert counted() == before

@@ -79,12 +79,16 @@ def test_a_rounds_rubber_is_no_rubber_to_the_public(client, played):
     assert page in client.get("/clubs/somerset/").content.decode()
 
 
-def test_standings_made_public_show_the_play_and_private_hide_it_again(client, played):
+def test_standings_made_public_show_the_play_and_private_hide_it_again(
+    client, played, django_capture_on_commit_callbacks
+):
     page = f"/clubs/somerset/rubbers/{played.round_rubber.pk}/"
-    services.tournament_update(tournament=played.progressive, is_public=True)
+    with django_capture_on_commit_callbacks(execute=True):  # committed, as a director's change
+        services.tournament_update(tournament=played.progressive, is_public=True)
     assert client.get(page).status_code == 200
     assert "Hands 2 " in _player(client, played)
-    services.tournament_update(tournament=played.progressive, is_public=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_update(tournament=played.progressive, is_public=False)
     assert client.get(page).status_code == 404
     assert "Hands 1 " in _player(client, played)
 
