@@ -67,4 +67,4 @@ def set_many(values: dict[str, object]) -> None:
             {client.make_key(key): client.encode(value) for key, value in values.items()}
         )
     except RedisError:
-        logger.warning("cache unavailable: %d keys not set", len(values), exc_info=True)
+        logger.warning("cache unavailable: not set: %s", ", ".join(values), exc_info=True)

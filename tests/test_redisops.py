@@ -30,3 +30,25 @@ def test_without_redis_the_flags_are_the_caches_own_adds():
 def test_with_redis_down_the_flags_say_nothing_is_known():
     with override_settings(CACHES=DOWN):
         assert redisops.add_many(["x", "y"], 1, timeout=60) == [None, None]
+
+
+def test_values_are_set_together_kept_until_replaced(redis):
+    """The players' pages' tokens (club/player_cache.py): one MSET, no expiry, read back
+    by the cache as its own values."""
+    cache.set("token:a", "old", 30)
+    redisops.set_many({"token:a": "new", "token:b": "b"})
+    assert cache.get_many(["token:a", "token:b"]) == {"token:a": "new", "token:b": "b"}
+    assert cache.ttl("token:a") is None and cache.ttl("token:b") is None  # kept
+    redisops.set_many({})  # nothing to set: no command
+
+
+def test_set_without_redis_by_the_caches_own_set_many():
+    with override_settings(CACHES=LOCAL):
+        redisops.set_many({"x": "1"})
+        assert caches["default"].get("x") == "1"
+
+
+def test_set_with_redis_down_is_logged_not_raised(caplog):
+    with override_settings(CACHES=DOWN):
+        redisops.set_many({"x": "1"})
+    assert "cache unavailable: not set: x" in caplog.text
