@@ -1,4 +1,5 @@
-"""Several of the cache's `add`s in one round trip to Redis (`add_many`).
+"""Several of the cache's `add`s in one round trip to Redis (`add_many`), and several
+values set for good in one command (`set_many`: the players' pages' tokens).
 
 A recorded hand sets the standings' queued flag of each tournament it counts in; each
 `cache.add` was a round trip of its own, and each costs the request more CPU than Redis
