@@ -198,3 +198,22 @@ class LoginRateThrottle(_ClientAddress, _OneRoundTrip):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class PublicPageThrottle(_ClientAddress, _OneRoundTrip):
+    """A public page rendered afresh (settings: THROTTLE_PUBLIC): a player's page, a
+    standings page or an evening's results that no kept copy answered. Per client address,
+    a logged-in reader per his account (a secretary's pages are rendered for him, and on
+    the club's Wi-Fi he shares the room's address). Asked only where the page is about to
+    be rendered (config.ratelimit.public_render), so a copy served from a cache costs no
+    round trip to Redis."""
+
+    scope = "public"
+
+    def get_cache_key(self, request, view):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
