@@ -121,3 +121,38 @@ def test_standings_rendered_for_one_reader_and_an_evenings_results_count_in_one_
     assert [crawler.get(standings).status_code for _ in range(5)] == [200] * 5
     assert crawler.get(f"{standings}standings/").status_code == 200
     assert counted("203.0.113.8") == 3  # refused and kept pages are not counted
+
+
+def test_a_rubbers_score_sheet_rendered_for_each_reader_is_counted_in_the_window(
+    played, three_a_minute
+):
+    """A rubber's score sheet (`/clubs/<club>/rubbers/<id>/`) is rendered afresh for every
+    reader, a tenth of a second of a core for a rubber of a hundred hands, and was not
+    counted at all: a crawler asked for every rubber of every season as fast as he liked."""
+    crawler = Client(REMOTE_ADDR="203.0.113.9")
+    sheet = f"/clubs/somerset/rubbers/{played.rubber.pk}/"
+    assert [crawler.get(sheet).status_code for _ in range(3)] == [200] * 3
+    assert counted("203.0.113.9") == 3
+    assert_refused_in_words(crawler.get(sheet))
+    assert Client(REMOTE_ADDR="198.51.100.5").get(sheet).status_code == 200
+
+
+def test_an_evenings_exports_are_counted_in_the_window(played, three_a_minute):
+    """An evening's hands as CSV (a third of a second of a core for an evening of eighty
+    rubbers) and its ledger, anyone's at a public club, were held only by the API's rate
+    for anonymous callers (THROTTLE_ANON, 600 a minute: some three cores kept busy by one
+    address); now they count in the public pages' window, refused in the API's error
+    shape with Retry-After."""
+    crawler = Client(REMOTE_ADDR="203.0.113.10")
+    exports = f"/api/v1/clubs/somerset/evenings/{played.evening.pk}/"
+    answers = [crawler.get(exports + name) for name in ("hands.csv", "ledger.csv", "hands.csv")]
+    assert [answer.status_code for answer in answers] == [200] * 3
+    assert counted("203.0.113.10") == 3
+    refused = crawler.get(exports + "ledger.csv")
+    assert refused.status_code == 429
+    wait = int(refused["Retry-After"])
+    assert 1 <= wait <= 60
+    error = refused.json()["error"]  # the API's throttles' own words, as for its other rates
+    assert error["code"] == "throttled" and f"{wait} seconds" in error["message"]
+    # The API's other answers are not counted in it.
+    assert crawler.get("/api/v1/clubs/somerset/").status_code == 200
