@@ -156,3 +156,30 @@ def test_an_evenings_exports_are_counted_in_the_window(played, three_a_minute):
     assert error["code"] == "throttled" and f"{wait} seconds" in error["message"]
     # The API's other answers are not counted in it.
     assert crawler.get("/api/v1/clubs/somerset/").status_code == 200
+
+
+def test_the_apis_costly_reads_count_in_the_window_a_tables_link_its_own(played, three_a_minute):
+    """The API's reads of what the throttled pages show, each made afresh for every caller,
+    were the way round them at THROTTLE_ANON (600 a minute): a player's record (his hundred
+    last rubbers: the page's costliest part, never kept here), an evening's summary (a
+    tenth of a second for an evening of eighty rubbers), a rubber with its hands. Now they
+    count in the public window; a table's phone, checked by its link before any throttle,
+    is counted per its link, not in the room's shared address."""
+    crawler = Client(REMOTE_ADDR="203.0.113.11")
+    api = "/api/v1/clubs/somerset/"
+    reads = [
+        f"{api}players/{played.members['Ann'].pk}/",
+        f"{api}evenings/{played.evening.pk}/",
+        f"{api}rubbers/{played.rubber.pk}/",
+    ]
+    assert [crawler.get(path).status_code for path in reads] == [200] * 3
+    assert counted("203.0.113.11") == 3
+    refused = crawler.get(reads[0])
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
+    # The table's phone at the same address: its own window.
+    phone = Client(REMOTE_ADDR="203.0.113.11", HTTP_AUTHORIZATION=f"Table {played.table.token}")
+    assert phone.get(reads[1]).status_code == 200
+    assert counted("203.0.113.11") == 3
+    # A link that opens no table is refused before any count (401), not a fresh window.
+    forged = Client(REMOTE_ADDR="203.0.113.11", HTTP_AUTHORIZATION="Table not-a-link")
+    assert forged.get(reads[0]).status_code == 401
