@@ -6,7 +6,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from club import evening_log, evenings, exports, phone_links, recording, services
@@ -16,7 +15,7 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
-from config.throttles import PublicPageThrottle
+from config.throttles import PUBLIC_READ_THROTTLES
 from core.inputs import AmountField, BodyInput, NoBodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField
 from scoring.api import CORRECT_CONFLICT, REMOVE_CONFLICT, CorrectionInput, RemoveInput
@@ -194,6 +193,8 @@ class EveningListView(APIView):
 class EveningDetailView(APIView):
     """The evening as the laws see it now: tables, seats, waiting members, candidates,
     pending cuts, what the laws require next, rubbers and the ledger."""
+
+    throttle_classes = PUBLIC_READ_THROTTLES  # made afresh: THROTTLE_PUBLIC too
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
@@ -427,11 +428,11 @@ class TableNewLinkView(APIView):
         )
 
 
-#: An evening's exports are made afresh for every caller (an evening of eighty rubbers'
-#: hands: a third of a second of a core), and a public club's are anyone's: counted as the
-#: public pages rendered afresh are, per client address (THROTTLE_PUBLIC), besides the API's
-#: own rates (THROTTLE_ANON allowed one address some three cores' worth).
-EXPORT_THROTTLES = [*api_settings.DEFAULT_THROTTLE_CLASSES, PublicPageThrottle]
+#: An evening's summary and exports are made afresh for every caller (an evening of eighty
+#: rubbers' hands: a third of a second of a core), and a public club's are anyone's: counted
+#: as the public pages rendered afresh are, per client address (THROTTLE_PUBLIC), besides
+#: the API's own rates (THROTTLE_ANON allowed one address some three cores' worth).
+EXPORT_THROTTLES = PUBLIC_READ_THROTTLES
 
 
 class EveningLedgerCsvView(APIView):
