@@ -326,7 +326,7 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
+AXES_CLIENT_IP_CALLABLE = "config.clientaddr.counted_address"  # IPv6: its /64
 AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_USERNAME_CALLABLE = "config.ratelimit.axes_username"  # cut to what its records hold
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged

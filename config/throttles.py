@@ -17,17 +17,18 @@ from django.core.cache import caches
 from django_redis.cache import RedisCache
 from rest_framework import throttling
 
-from config.clientaddr import client_address
+from config.clientaddr import counted_address
 
 logger = logging.getLogger(__name__)
 
 
 class _ClientAddress:
     """Throttles count per client address as config/clientaddr.py finds it (behind
-    TRUSTED_PROXY_COUNT proxies), never per a caller-written X-Forwarded-For."""
+    TRUSTED_PROXY_COUNT proxies), never per a caller-written X-Forwarded-For; an IPv6
+    address as its /64 (`counted_address`)."""
 
     def get_ident(self, request):
-        return client_address(request) or "unknown"
+        return counted_address(request) or "unknown"
 
 
 #: A table's link in a page's address: an evening's table (/t/<token>/) or a progressive's
