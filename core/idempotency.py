@@ -16,7 +16,9 @@ scored by its director (`/secretary/tournaments/`, sent by the same queue) that 
   logged in or not, could have a row stored for a day per request (the throttles run in
   the views such requests never reach);
 - a write past its rate claims no record at all: its throttles are asked first
-  (settings IDEMPOTENCY_RATE_CHECK), and the view answers its 429.
+  (settings IDEMPOTENCY_RATE_CHECK), and the view answers its 429;
+- nor is a login (`SECRET_PATHS`) or a request that stores nothing (`NOTHING_KEPT_PATHS`:
+  a scoresheet scored), which is simply done again.
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in. Its
@@ -45,6 +47,11 @@ PREFIXES = ("/api/", "/t/", "/p/", "/secretary/tournaments/")
 # record would keep both, the password's digest unsalted, for a day). A login is safe to
 # send again: it answers the same token.
 SECRET_PATHS = ("/api/v1/auth/",)
+# Never stored: a write that stores nothing (a scoresheet scored, not kept) is done again
+# when sent again, with the same answer; and anyone may send it, so its answers (160 kB for
+# a sitting of 500 deals) kept a day a key were gigabytes a day an address could have
+# written (tests/test_attack3_idempotency.py).
+NOTHING_KEPT_PATHS = ("/api/v1/scoresheets/",)
 # Answers to a request refused before anything was done: not kept (see above).
 NOT_LET_IN = {401, 403, 404, 405}
 STALE_AFTER = timedelta(minutes=2)  # a request that died mid-way frees its key after this
@@ -187,6 +194,7 @@ class IdempotencyMiddleware:
             or request.method not in WRITES
             or not request.path.startswith(PREFIXES)
             or request.path.startswith(SECRET_PATHS)
+            or request.path.startswith(NOTHING_KEPT_PATHS)
         ):
             return self.get_response(request)
         from core.models import IdempotencyRecord
