@@ -39,3 +39,19 @@ def test_a_scoresheet_scored_with_an_idempotency_key_keeps_no_record():
     assert answers[2].json() == answers[0].json()  # done again: the same sheet, the same score
     assert "Idempotent-Replayed" not in answers[2]
     assert not IdempotencyRecord.objects.exists()
+
+
+def test_a_post_sent_to_the_login_page_keeps_no_record():
+    """The directors' table page (`/secretary/tournaments/...`) takes an Idempotency-Key,
+    as the phone's queue sends it; posted to by someone not logged in (a CSRF token is
+    anyone's, from any form), it answers a redirect to the login page, and that answer was
+    kept a day, a row for every key, with no throttle on those pages: anyone could have
+    rows written without end. A redirect to log in is a refusal before anything was done,
+    kept no more than a 401 or a 403."""
+    caller = Client()
+    for key in ("a", "b", "c"):
+        answer = caller.post(
+            "/secretary/tournaments/1/rounds/1/tables/1/", {}, headers={"Idempotency-Key": key}
+        )
+        assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
+    assert not IdempotencyRecord.objects.exists()
