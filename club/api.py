@@ -19,7 +19,7 @@ from club.permissions import club_for_request, table_of_request
 from club.selectors import clubs_managed_by, clubs_visible_to, members_of, rubbers_hidden_from
 from config.api import LoginLockedOut, Pagination, UserError, paginated
 from config.ratelimit import lockout_message, lockout_minutes
-from config.throttles import LoginRateThrottle
+from config.throttles import PUBLIC_READ_THROTTLES, LoginRateThrottle
 from core.inputs import BodyInput, NoBodyInput, WholeNumberField
 from core.quoted import quoted
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
@@ -288,6 +288,8 @@ class MeView(APIView):
 class PlayerRecordView(APIView):
     """A player's record at the club: his figures and his rubbers (the public page's data;
     a guest the roster does not list to the caller is 404: docs/security.md)."""
+
+    throttle_classes = PUBLIC_READ_THROTTLES  # made afresh: THROTTLE_PUBLIC too
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):

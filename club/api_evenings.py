@@ -15,6 +15,7 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
+from config.throttles import PUBLIC_READ_THROTTLES
 from core.inputs import AmountField, BodyInput, NoBodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField
 from scoring.api import CORRECT_CONFLICT, REMOVE_CONFLICT, CorrectionInput, RemoveInput
@@ -192,6 +193,8 @@ class EveningListView(APIView):
 class EveningDetailView(APIView):
     """The evening as the laws see it now: tables, seats, waiting members, candidates,
     pending cuts, what the laws require next, rubbers and the ledger."""
+
+    throttle_classes = PUBLIC_READ_THROTTLES  # made afresh: THROTTLE_PUBLIC too
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request, slug, pk):
@@ -425,9 +428,18 @@ class TableNewLinkView(APIView):
         )
 
 
+#: An evening's summary and exports are made afresh for every caller (an evening of eighty
+#: rubbers' hands: a third of a second of a core), and a public club's are anyone's: counted
+#: as the public pages rendered afresh are, per client address (THROTTLE_PUBLIC), besides
+#: the API's own rates (THROTTLE_ANON allowed one address some three cores' worth).
+EXPORT_THROTTLES = PUBLIC_READ_THROTTLES
+
+
 class EveningLedgerCsvView(APIView):
     """The evening's ledger as CSV for a treasurer: date, evening, player, rubbers settled,
     amount (ruling M1); see club.exports.ledger_rows."""
+
+    throttle_classes = EXPORT_THROTTLES
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, slug, pk):
@@ -441,6 +453,8 @@ class EveningHandsCsvView(APIView):
     """Every hand of the evening as CSV: table, rubber at the table, players by name, one
     column per figure recorded and per side's points, the explanation citing the laws
     (club.exports.hands_rows)."""
+
+    throttle_classes = EXPORT_THROTTLES
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request, slug, pk):

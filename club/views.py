@@ -23,7 +23,13 @@ from club.selectors import (
     rubber_places,
     rubbers_hidden_from,
 )
-from config.ratelimit import account_too_many, api_rate_wait, login_throttled
+from config.ratelimit import (
+    account_too_many,
+    api_rate_wait,
+    login_throttled,
+    public_render,
+    public_render_throttled,
+)
 from core.echo import CutWhenRefused, after_label, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -63,27 +69,35 @@ def club_home(request, slug):
     )
 
 
+@public_render_throttled
 def evening_results(request, slug, pk):
-    """An evening's results: its rubbers, their winners and values, and its ledger."""
+    """An evening's results: its rubbers, their winners and values, and its ledger.
+    Rendered afresh for every reader, so each is counted (THROTTLE_PUBLIC)."""
     club = _visible_club(request, slug)
     evening = get_object_or_404(Evening, club=club, pk=pk)
     evening.club = club  # its name names an untitled evening: not read twice
-    return render(
-        request,
-        "club/evening_results.html",
-        {
-            "club": club,
-            "evening": evening,
-            # What its rounds of play are called: Call-Ace plays sittings (ruling C5).
-            "game": get_game(evening.ruleset),
-            **selectors_public.evening_results(evening=evening),
-        },
-    )
+
+    def results():
+        return render(
+            request,
+            "club/evening_results.html",
+            {
+                "club": club,
+                "evening": evening,
+                # What its rounds of play are called: Call-Ace plays sittings (ruling C5).
+                "game": get_game(evening.ruleset),
+                **selectors_public.evening_results(evening=evening),
+            },
+        )
+
+    return public_render(request, results)()
 
 
+@public_render_throttled
 def player_detail(request, slug, pk):
     """A player's page: his figures at the club, his scorecard for a season (`?season=`,
-    the latest by default; it prints as a scorecard) and his rubbers."""
+    the latest by default; it prints as a scorecard) and his rubbers. A part no kept copy
+    answers is rendered only within THROTTLE_PUBLIC (config.ratelimit.public_render)."""
     from club import selectors_player
     from tournaments.selectors import member_places
 
@@ -100,7 +114,9 @@ def player_detail(request, slug, pk):
         **kept,
         part="seasons",
         season=None,
-        make=lambda: selectors_player.player_seasons(member=member, hidden=hidden),
+        make=public_render(
+            request, lambda: selectors_player.player_seasons(member=member, hidden=hidden)
+        ),
     )
     # ASCII digits only (core.inputs: "²" passes isdigit() and int() refuses it, a 500);
     # any other season asked for shows the latest.
@@ -132,8 +148,10 @@ def player_detail(request, slug, pk):
         context = {"club": club, "seasons": seasons, "scorecard": card}
         return render_to_string("club/_player_scorecard.html", context)
 
-    parts = page_part(**kept, part="record", season=None, make=record)
-    parts["scorecard"] = page_part(**kept, part="scorecard", season=season, make=scorecard)
+    parts = page_part(**kept, part="record", season=None, make=public_render(request, record))
+    parts["scorecard"] = page_part(
+        **kept, part="scorecard", season=season, make=public_render(request, scorecard)
+    )
     return render(
         request,
         "club/player.html",

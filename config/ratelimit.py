@@ -13,8 +13,12 @@ A table's phone posts its hands to pages, not to the API; they are counted as th
 counts its requests (`api_rate_wait`: the API's own throttles, THROTTLE_ANON per table
 link, or per address without one, THROTTLE_USER per account, in the same windows), so the
 page is no way round the API's rates; a write is counted before its idempotency record is
-claimed (`write_refused`). Pages read (GET) are not counted: the public pages are read
-thousands of times a second.
+claimed (`write_refused`). Pages read (GET) are not counted as requests: the public pages
+are read thousands of times a second, most of them from a kept copy. What costs is a public
+page rendered afresh (a player's page, a standings page, an evening's results): that alone
+is counted, per client address (THROTTLE_PUBLIC: `public_render`, `public_render_throttled`),
+so a crawler asking for every member's every season is refused past the rate while a copy
+already rendered is served to anyone, with no round trip to Redis.
 
 The client's address is config.clientaddr's, for all of them.
 """
@@ -25,10 +29,11 @@ import math
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from rest_framework.settings import api_settings
 
 from config.api import error_body
-from config.throttles import LoginRateThrottle
+from config.throttles import LoginRateThrottle, PublicPageThrottle
 
 
 def lockout_minutes() -> int:
@@ -154,5 +159,69 @@ def login_throttled(view):
                     wait,
                 )
         return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+class PublicRenderRefused(Exception):
+    """A public page that would be rendered afresh, its reader past THROTTLE_PUBLIC;
+    `wait` the whole seconds until the window lets him in again."""
+
+    def __init__(self, wait: int):
+        super().__init__(wait)
+        self.wait = wait
+
+
+def public_render(request, make):
+    """`make` (what renders a public page or its costly part), counted first
+    (`public_render_counted`): past the rate nothing is rendered. Called only where no kept
+    copy answers (club.player_cache.page_part's `make`), so a copy served costs no round
+    trip to Redis; a request rendering several parts is counted once (config.throttles:
+    one verdict a request)."""
+
+    def counted(*args, **kwargs):
+        public_render_counted(request)
+        return make(*args, **kwargs)
+
+    return counted
+
+
+def public_render_counted(request) -> None:
+    """Count a public page about to be rendered afresh against THROTTLE_PUBLIC (per client
+    address, a logged-in reader per account); past the rate raise PublicRenderRefused."""
+    wait = throttle_wait(request, None, [PublicPageThrottle()])
+    if wait is not None:
+        raise PublicRenderRefused(wait)
+
+
+def public_render_refusal(wait: int) -> str:
+    """The words refusing a public page past THROTTLE_PUBLIC."""
+    return (
+        "This page would have to be put together afresh, and more such pages were asked "
+        "for from your address in the last minute than the club makes for one reader. "
+        f"Wait {wait} second{'s' if wait != 1 else ''}, then load the page again. Pages "
+        "already put together for other readers (the standings as they stand) are still "
+        "served at once."
+    )
+
+
+def public_render_throttled(view):
+    """A public page's view whose costly part is behind `public_render`: refused, it
+    answers 429 with Retry-After and a page in words, linking back to the club's page."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PublicRenderRefused as refused:
+            slug = kwargs.get("slug")
+            return too_many(
+                request,
+                public_render_refusal(refused.wait),
+                refused.wait,
+                heading="Too many pages asked for",
+                back=reverse("club-home", args=[slug]) if slug else None,
+                back_text="Back to the club's page",
+            )
 
     return wrapper

@@ -22,6 +22,8 @@ Variables:
                           (default true; false behind PgBouncer < 1.21 in transaction mode)
     THROTTLE_ANON, THROTTLE_USER, THROTTLE_LOGIN, THROTTLE_SCORESHEET
                           API rates ("600/min"); the last per caller of the scoresheet endpoint
+    THROTTLE_PUBLIC       public pages rendered afresh per client address ("120/min"; a
+                          copy served from a cache is not counted)
     SECURE_SSL_REDIRECT   production only, default True (turn off behind a TLS proxy
                           that already redirects)
     TRUSTED_PROXY_COUNT   how many proxies of ours stand in front (default 0: the
@@ -324,7 +326,7 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "config.clientaddr.client_address"
+AXES_CLIENT_IP_CALLABLE = "config.clientaddr.counted_address"  # IPv6: its /64
 AXES_LOCKOUT_CALLABLE = "config.ratelimit.lockout_response"
 AXES_USERNAME_CALLABLE = "config.ratelimit.axes_username"  # cut to what its records hold
 AXES_VERBOSE = False  # no banner on every manage.py command; lockouts are still logged
@@ -379,6 +381,9 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="10/min"),
         # The anonymous scoresheet endpoint: each call scores up to MAX_SHEET_HANDS hands.
         "scoresheet": env.str("THROTTLE_SCORESHEET", default="30/min"),
+        # A public page rendered afresh (a player's page, a standings page, an evening's
+        # results no kept copy answers), per client address (config.ratelimit.public_render).
+        "public": env.str("THROTTLE_PUBLIC", default="120/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

@@ -17,17 +17,18 @@ from django.core.cache import caches
 from django_redis.cache import RedisCache
 from rest_framework import throttling
 
-from config.clientaddr import client_address
+from config.clientaddr import counted_address
 
 logger = logging.getLogger(__name__)
 
 
 class _ClientAddress:
     """Throttles count per client address as config/clientaddr.py finds it (behind
-    TRUSTED_PROXY_COUNT proxies), never per a caller-written X-Forwarded-For."""
+    TRUSTED_PROXY_COUNT proxies), never per a caller-written X-Forwarded-For; an IPv6
+    address as its /64 (`counted_address`)."""
 
     def get_ident(self, request):
-        return client_address(request) or "unknown"
+        return counted_address(request) or "unknown"
 
 
 #: A table's link in a page's address: an evening's table (/t/<token>/) or a progressive's
@@ -198,3 +199,38 @@ class LoginRateThrottle(_ClientAddress, _OneRoundTrip):
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class PublicPageThrottle(_ClientAddress, _OneRoundTrip):
+    """A public page rendered afresh (settings: THROTTLE_PUBLIC): a player's page, a
+    standings page, an evening's results or a rubber's score sheet that no kept copy
+    answered; and the API's reads of the same (a player's record, an evening's summary and
+    exports, a rubber), made afresh for every caller. Per client address,
+    a logged-in reader per his account (a secretary's pages are rendered for him, and on
+    the club's Wi-Fi he shares the room's address). Asked only where the page is about to
+    be rendered (config.ratelimit.public_render), so a copy served from a cache costs no
+    round trip to Redis."""
+
+    scope = "public"
+
+    def get_cache_key(self, request, view):
+        if request.method not in ("GET", "HEAD"):
+            return None  # a write is the API's own rates' (THROTTLE_ANON, THROTTLE_USER)
+        user = getattr(request, "user", None)
+        # A table's phone at the API, its link checked by the authentication before any
+        # throttle: per its link, as THROTTLE_ANON counts it, not in the room's address.
+        # Only a link the API authenticated (`request.auth`, a table): a page reads no
+        # `Authorization`, and a forged one would have bought a fresh window a request.
+        link = getattr(getattr(request, "auth", None), "token", None)
+        if user is not None and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        elif isinstance(link, str):
+            ident = _link_ident(link)
+        else:
+            ident = self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+#: The throttles of an API read made afresh for every caller (config.api's defaults, and
+#: the public pages' window): what a throttled public page shows, read through the API.
+PUBLIC_READ_THROTTLES = [AnonRateThrottle, UserRateThrottle, PublicPageThrottle]

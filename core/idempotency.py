@@ -12,11 +12,13 @@ scored by its director (`/secretary/tournaments/`, sent by the same queue) that 
 - an answer of 5xx, or one that says to retry later (`Retry-After`: a row lock not
   granted in time, core/db.py), is not stored, so the request may be tried again;
 - nor is a refusal made before anything was done (`NOT_LET_IN`: not let in, no such
-  address or method): a retry gets the same answer from the view, and otherwise anyone,
-  logged in or not, could have a row stored for a day per request (the throttles run in
-  the views such requests never reach);
+  address or method; a redirect to log in): a retry gets the same answer from the view,
+  and otherwise anyone, logged in or not, could have a row stored for a day per request
+  (the throttles run in the views such requests never reach);
 - a write past its rate claims no record at all: its throttles are asked first
-  (settings IDEMPOTENCY_RATE_CHECK), and the view answers its 429.
+  (settings IDEMPOTENCY_RATE_CHECK), and the view answers its 429;
+- nor is a login (`SECRET_PATHS`) or a request that stores nothing (`NOTHING_KEPT_PATHS`:
+  a scoresheet scored), which is simply done again.
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in. Its
@@ -28,8 +30,10 @@ import hashlib
 import json
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse
+from django.shortcuts import resolve_url
 from django.utils import timezone
 
 from core import compiled
@@ -45,10 +49,25 @@ PREFIXES = ("/api/", "/t/", "/p/", "/secretary/tournaments/")
 # record would keep both, the password's digest unsalted, for a day). A login is safe to
 # send again: it answers the same token.
 SECRET_PATHS = ("/api/v1/auth/",)
+# Never stored: a write that stores nothing (a scoresheet scored, not kept) is done again
+# when sent again, with the same answer; and anyone may send it, so its answers (160 kB for
+# a sitting of 500 deals) kept a day a key were gigabytes a day an address could have
+# written (tests/test_attack3_idempotency.py).
+NOTHING_KEPT_PATHS = ("/api/v1/scoresheets/",)
 # Answers to a request refused before anything was done: not kept (see above).
 NOT_LET_IN = {401, 403, 404, 405}
 STALE_AFTER = timedelta(minutes=2)  # a request that died mid-way frees its key after this
 KEEP_FOR = timedelta(hours=24)
+
+
+def _to_log_in(response) -> bool:
+    """Whether `response` sends its caller to log in (login_required's redirect): a refusal
+    made before anything was done, as a 401 is. The secretary's pages that take a key
+    (`/secretary/tournaments/`) have no throttle, and this answer to anyone's post was kept
+    a day, a row a key (tests/test_attack3_idempotency.py)."""
+    if response.status_code not in (301, 302, 303, 307, 308):
+        return False
+    return response.get("Location", "").startswith(resolve_url(settings.LOGIN_URL))
 
 
 def _problem(status: int, code: str, message: str) -> HttpResponse:
@@ -187,6 +206,7 @@ class IdempotencyMiddleware:
             or request.method not in WRITES
             or not request.path.startswith(PREFIXES)
             or request.path.startswith(SECRET_PATHS)
+            or request.path.startswith(NOTHING_KEPT_PATHS)
         ):
             return self.get_response(request)
         from core.models import IdempotencyRecord
@@ -219,6 +239,7 @@ class IdempotencyMiddleware:
         if (
             response.status_code >= 500
             or response.status_code in NOT_LET_IN
+            or _to_log_in(response)
             or response.has_header("Retry-After")
             or getattr(response, "streaming", False)
         ):

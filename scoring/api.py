@@ -24,7 +24,12 @@ from club.permissions import club_for_request, manages_club, recorder_check, tab
 from club.selectors import rubbers_hidden_from
 from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
-from config.throttles import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from config.throttles import (
+    PUBLIC_READ_THROTTLES,
+    AnonRateThrottle,
+    ScopedRateThrottle,
+    UserRateThrottle,
+)
 from core.compiled import Compiled
 from core.inputs import BodyInput, MomentField, NoBodyInput, WholeNumberField
 from core.text import REASON_MAX, TextField, clean_name
@@ -423,6 +428,8 @@ class RubberListView(APIView):
 
 class RubberDetailView(APIView):
     """A rubber's scoresheet: hands with explanations, games, laps, values, ledger."""
+
+    throttle_classes = PUBLIC_READ_THROTTLES  # made afresh: THROTTLE_PUBLIC too
 
     @extend_schema(responses=ScoresheetOutput)
     def get(self, request, slug, pk):

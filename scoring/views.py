@@ -18,6 +18,7 @@ from django.shortcuts import render
 from club.confirmations import with_confirmations
 from club.selectors import clubs_visible_to, rubber_places, rubbers_hidden_from
 from club.templatetags.words import winners
+from config.ratelimit import public_render, public_render_throttled
 from scoring.models import Rubber
 from scoring.rules import GAMES
 from scoring.rules.base import SIDES, side_name
@@ -25,12 +26,15 @@ from scoring.rules.bridge import TRUMP_NAMES
 from scoring.selectors import REFEREE, rubber_scoresheet, rubbers_of
 
 
+@public_render_throttled
 def rubber_detail(request, slug: str, pk: int):
     """One rubber's (Call-Ace: one sitting's) score sheet, for anyone who may see its club.
 
     A private club's rubbers answer 404 to all but its secretaries and staff, and so does
     a rubber asked for under another club's address, and a rubber of a progressive whose
     standings are not public to all but the club's secretaries, directors and staff.
+    Rendered afresh for every reader (a tenth of a second for a rubber of a hundred hands),
+    so each is counted per client address (THROTTLE_PUBLIC).
     """
     club = clubs_visible_to(user=request.user).filter(slug=slug).first()
     if club is None:
@@ -40,7 +44,7 @@ def rubber_detail(request, slug: str, pk: int):
     rubber = rubbers_of(club=club, hidden=hidden).filter(pk=pk).annotate(**NUMBER).first()
     if rubber is None:
         raise Http404("No such rubber.")
-    return rubber_page(request, club, rubber)
+    return public_render(request, rubber_page)(request, club, rubber)
 
 
 def rubber_page(request, club, rubber, *, error=None, posted=None, status: int = 200):

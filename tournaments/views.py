@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET
 
 from club.selectors import clubs_visible_to
 from club.selectors_room import money_words
+from config.ratelimit import public_render_counted, public_render_throttled
 from core.inputs import search_text
 from tournaments import pagecache, selectors
 from tournaments.filters import PLAYER_MAX
@@ -182,7 +183,16 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
             shown, standings = pagecache.ranked_rows.get_or_make(
                 (tournament_id, number), lambda: _version_rows(tournament_id, number)
             )
+            # A page of the crowd's is rendered once a version and kept (pagecache): its
+            # cost is the standings' own rate of change, the same whoever asks, and on a
+            # club's Wi-Fi the whole room polls from one address. A page past the end is
+            # never kept, so each asker renders it: that one is counted (THROTTLE_PUBLIC).
+            if selectors.standings_page(standings, page)["page"] != page:
+                public_render_counted(request)
         else:
+            # Rendered for this reader alone (logged in, or a player found by name):
+            # counted per client address, a logged-in reader per account (THROTTLE_PUBLIC).
+            public_render_counted(request)
             shown = tournament
             standings = selectors.standings_published(
                 tournament=tournament, number=number, name=player
@@ -198,6 +208,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
 
 @require_GET
 @cache_control(no_cache=True)
+@public_render_throttled
 def tournament_standings(request, slug: str, tslug: str):
     """A tournament's public standings page."""
     return _serve(request, slug, tslug, fragment=False)
@@ -205,6 +216,7 @@ def tournament_standings(request, slug: str, tslug: str):
 
 @require_GET
 @cache_control(no_cache=True)
+@public_render_throttled
 def tournament_standings_fragment(request, slug: str, tslug: str):
     """The standings table alone, for polling: 304 while the version is unchanged."""
     return _serve(request, slug, tslug, fragment=True)
