@@ -9,7 +9,7 @@ import pytest
 
 from club import evenings
 from club.models import Evening, Member
-from tests.browser import log_in, polled, settled, shot
+from tests.browser import PHONE, log_in, polled, settled, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,6 +31,14 @@ BOARD_POLL_MS = 1_500  # templates/club/board.html: every 1500ms
 def open_board(page, live_server, evening: Evening):
     log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
+
+
+def board_shown(page, live_server, evening: Evening, size=PHONE):
+    """The secretary logged in and reading `evening`'s board at `size` (a phone's width
+    unless told), htmx settled."""
+    page.set_viewport_size(size)
+    open_board(page, live_server, evening)
+    settled(page)
 
 
 def open_evening(club) -> Evening:

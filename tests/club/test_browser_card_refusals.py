@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from tests.browser import PHONE, settled, shot
-from tests.club.test_browser_board_live import click, open_board, open_evening
+from tests.browser import PHONE, shot
+from tests.club.test_browser_board_live import board_shown, click, open_evening
 from tests.worlds import table_formed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,9 +27,7 @@ def test_a_bad_cut_card_and_a_card_not_in_the_pack_are_refused_in_words(
     evening = open_evening(club)
     table_formed(evening)
     page = browser_page
-    page.set_viewport_size(PHONE)
-    open_board(page, live_server, evening)
-    settled(page)
+    board_shown(page, live_server, evening)
     for name, card in {"Ann": "J♠", "Bob": "a♥", "Cora": "ZZ", "Dan": "6♠"}.items():
         page.get_by_label(f"Card cut by {name}").fill(card)
     click(page, "enter-cut")

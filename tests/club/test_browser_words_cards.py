@@ -11,8 +11,8 @@ import pytest
 
 from club import evenings
 from club.models import EveningEvent
-from tests.browser import PHONE, settled, shot
-from tests.club.test_browser_board_live import click, open_board, open_evening
+from tests.browser import settled, shot
+from tests.club.test_browser_board_live import board_shown, click, open_evening
 from tests.worlds import table_formed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,9 +28,7 @@ def test_cards_typed_with_suit_symbols_are_cut_and_read_in_symbols(
     evening = open_evening(club)
     table_formed(evening)
     page = browser_page
-    page.set_viewport_size(PHONE)
-    open_board(page, live_server, evening)
-    settled(page)
+    board_shown(page, live_server, evening)
     key = page.get_by_test_id("card-key").inner_text()
     assert "♠" in key and "rank then suit" in key
     typed = {"Ann": "J♠", "Bob": "a♥", "Cora": "k♦", "Dan": "Q♣"}
@@ -62,9 +60,7 @@ def test_a_call_ace_throw_typed_with_symbols_finds_the_first_jack(
     )
     table_formed(evening)
     page = browser_page
-    page.set_viewport_size(PHONE)
-    open_board(page, live_server, evening)
-    settled(page)
+    board_shown(page, live_server, evening)
     page.fill("#throws-1", "Ann 9♠, Bob j♦")
     with page.expect_response(lambda r: r.url.endswith("/action/")):
         page.get_by_role("button", name="Enter the throws").click()
