@@ -5,6 +5,7 @@ under `.ci/run` (CARDCLUB_REQUIRE_SERVICES=1) such a skip is turned into a failu
 so CI can never pass by not running them.
 """
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -172,6 +173,55 @@ def rows_for_the_module(build):
     return fixture
 
 
+def committed_for_the_module(build):
+    """For a module of browser tests that only read one world: a module-scoped fixture of
+    the rows `build()` makes, committed once before the module's first test (the live
+    server's thread reads them on a connection of its own, so they cannot wait in a
+    transaction as `rows_for_the_module`'s do) and deleted by a flush of the test database
+    after its last; and, to be named `_live_server_helper` in the module, pytest-django's
+    fixture of that name made over again without the flush it asks for after every test
+    that uses the live server (`transactional_db`), which deleted the world after the
+    first. Each test may use the database, as the live server does, but must change
+    nothing. While the rows are made, tasks run in-process and passwords hash fast."""
+
+    @pytest.fixture(scope="module")
+    def rows(django_db_setup, django_db_blocker):
+        from django.core.management import call_command
+        from django.test import override_settings
+
+        from config.celery import app
+
+        eager = app.conf.task_always_eager
+        with django_db_blocker.unblock():
+            app.conf.task_always_eager = True
+            try:
+                with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+                    made = build()
+            except BaseException:
+                call_command("flush", interactive=False, verbosity=0)
+                raise
+            finally:
+                app.conf.task_always_eager = eager
+        try:
+            yield made
+        finally:
+            with django_db_blocker.unblock():
+                call_command("flush", interactive=False, verbosity=0)
+
+    @pytest.fixture(autouse=True, name="_live_server_helper")
+    def live_server_over_the_rows(request, django_db_blocker):
+        if "live_server" not in request.fixturenames:
+            yield
+            return
+        live_server = request.getfixturevalue("live_server")
+        live_server._live_server_modified_settings.enable()
+        with django_db_blocker.unblock():
+            yield
+        live_server._live_server_modified_settings.disable()
+
+    return rows, live_server_over_the_rows
+
+
 @pytest.fixture(autouse=True)
 def _eager_celery_and_fresh_cache(request):
     """Run tasks in-process unless a test starts a real worker; start each test with an
@@ -320,11 +370,11 @@ def chromium():
         browser.close()
 
 
-@pytest.fixture
-def browser_page(live_server, chromium, monkeypatch):
-    """A page of Debian's chromium in a browser context of the test's own: cookies,
-    storage and service workers start empty. Every context the test opened (a second
-    phone at the table) is closed at its end."""
+@contextlib.contextmanager
+def browser_context(chromium, monkeypatch):
+    """A browser context of Debian's chromium (`chromium`) of its own: cookies, storage and
+    service workers start empty. Every context opened meanwhile (a second phone at the
+    table) is closed at its end."""
     import asyncio
 
     from django.db import connections
@@ -335,10 +385,8 @@ def browser_page(live_server, chromium, monkeypatch):
     # they are safe. They are: nothing in the service or its tests is asynchronous.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
     try:
-        yield page
+        yield context
     finally:
         for opened in list(browser.contexts):
             opened.close()
@@ -347,6 +395,16 @@ def browser_page(live_server, chromium, monkeypatch):
         # the mark is still on, or it outlives the test database.
         connections.close_all()
         asyncio._set_running_loop(None)
+
+
+@pytest.fixture
+def browser_page(live_server, chromium, monkeypatch):
+    """A page of Debian's chromium in a browser context of the test's own
+    (`browser_context`)."""
+    with browser_context(chromium, monkeypatch) as context:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        yield page
 
 
 def _emptied_by_delete(truncate):

@@ -139,8 +139,8 @@ def rows_html(rows: list[dict], club_slug: str, *, money: frozenset[int] = froze
             for i, value in enumerate(row["values"])
         )
         lines.append(
-            f'<tr><td class="num">{_cell(row["display_rank"])}</td><td><a href="{players}'
-            f'{int(row["member"])}/">{_cell(row["name"])}</a></td>{cells}</tr>'
+            f'<tr><td class="num">{_cell(row["display_rank"])}</td><td class="name">'
+            f'<a href="{players}{int(row["member"])}/">{_cell(row["name"])}</a></td>{cells}</tr>'
         )
     return mark_safe("\n".join(lines))  # every value above is escaped
 

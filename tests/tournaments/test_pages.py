@@ -198,8 +198,8 @@ def test_the_rows_are_the_markup_a_template_loop_makes():
     ]  # fmt: skip
     template = engines["django"].from_string(
         "{% for row in rows %}"
-        '<tr><td class="num">{{ row.display_rank }}</td><td><a href="/clubs/somerset/players/'
-        '{{ row.member }}/">{{ row.name }}</a></td>'
+        '<tr><td class="num">{{ row.display_rank }}</td><td class="name">'
+        '<a href="/clubs/somerset/players/{{ row.member }}/">{{ row.name }}</a></td>'
         '{% for value in row.values %}<td class="num">{{ value }}</td>{% endfor %}</tr>'
         "{% if not forloop.last %}\n{% endif %}{% endfor %}"
     )
