@@ -47,6 +47,10 @@
   var sending = false;
   var timer = null;
   var unsaid = []; // refusals listed and not yet said to a screen reader
+  // What this phone sent and the service made since the queue last started from empty,
+  // when it had waited or went with others (each answer replaces the live part, which
+  // says the last one alone): said beside the queue once it is empty (showDelivered).
+  var delivered = [];
   // Why the last request brought no answer while the phone was online: "timeout" (none in
   // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
   // or null once an answer came. Offline, navigator.onLine says so itself.
@@ -581,6 +585,49 @@
     unsaid = [];
   }
 
+  // --- what was sent and made ----------------------------------------------------------
+
+  // What was made of an entry sent: a hand recorded, a change made, an answer given.
+  function madeWords(entry, replayed) {
+    var made = entry.kind === "record" ? "recorded"
+      : entry.kind === "answer" ? "given" : "made";
+    return entry.label + (replayed
+      ? " (" + made + " once: its first answer was lost on the way, and sent again it " +
+        "was answered from the first)"
+      : "");
+  }
+
+  // Once the queue is empty, the entries it sent that had waited (or went out together)
+  // and were made, in the order sent, said in one line beside the queue's box (outside
+  // the live part, which the next answer replaces): "Kept on this phone, then sent and
+  // recorded: hand 2, hand 3, hand 4." Refused ones are in the
+  // list of refusals instead. The line stays until the next entry is queued.
+  function showDelivered() {
+    var queue = document.getElementById("phone-queue");
+    if (!queue) return;
+    var box = document.getElementById("phone-sent");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "phone-sent";
+      box.className = "alert ok no-print";
+      box.dataset.testid = "phone-sent";
+      box.setAttribute("role", "status");
+      box.hidden = true;
+      queue.after(box);
+    }
+    if (!delivered.length || load().length) {
+      box.hidden = true;
+      box.textContent = "";
+      return;
+    }
+    var kinds = delivered.map(function (each) { return each.kind; });
+    var made = kinds.every(function (kind) { return kind === "record"; }) ? "recorded"
+      : kinds.every(function (kind) { return kind === "answer"; }) ? "given" : "made";
+    box.textContent = "Kept on this phone, then sent and " + made + ": " +
+      delivered.map(function (each) { return each.words; }).join(", ") + ".";
+    box.hidden = false;
+  }
+
   function remember(entry, why) {
     var refused = loadRefused();
     if (refused.some(function (other) { return other.key === entry.key; })) return;
@@ -902,6 +949,7 @@
     var queue = load();
     if (!queue.length) {
       showQueue();
+      showDelivered();
       sayRefused();
       return;
     }
@@ -985,6 +1033,12 @@
         var live = document.getElementById("table-live");
         var typing = live ? typedIn(live) : false;
         if (why !== null && (entry.waited || load().length || typing)) remember(entry, why);
+        if (why === null && response.ok && (entry.waited || load().length || delivered.length)) {
+          delivered.push({
+            kind: entry.kind,
+            words: madeWords(entry, response.headers.get("Idempotent-Replayed") === "true")
+          });
+        }
         if (html) swapLive(text);
         showQueue();
         flush();
@@ -1060,6 +1114,10 @@
     var data = new URLSearchParams(new FormData(form));
     if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var queue = load();
+    if (!queue.length) { // a new sending: the words of the last one go
+      delivered = [];
+      showDelivered();
+    }
     var label;
     if (form.dataset.kind === "record") {
       // Hands entered while earlier ones wait are meant to follow them.
