@@ -866,7 +866,11 @@
       if (box && !box.hidden) showRecordedSince(box, load());
     }
     var live = document.getElementById("table-live");
-    if (!live || sending || load().length || busyWith(live)) return;
+    if (!live || sending || load().length) return;
+    if (busyWith(live)) {
+      showMovedOn(live, fresh, detail.serverResponse);
+      return;
+    }
     // A refusal shown (its hand in the form as it was sent) stays until the player acts on
     // it, while the table is at the same stage.
     var refusing = live.querySelector("[data-testid=phone-error]");
@@ -876,6 +880,70 @@
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
+
+  // While a player types, the forms stay as the page brought them even when the table has
+  // moved on (another phone recorded or took back a hand, the rubber ended): the form
+  // would offer a hand already recorded, with its number and dealer as they were. So the
+  // page says so at once, above the form, and offers the table as it is now, what is
+  // typed kept (swapLive: the next hand's form is one form whatever its number); the
+  // player, who knows which hand is being typed, decides. Nothing is sent meanwhile, and a
+  // hand sent from the old form is refused (hand_already_recorded), never recorded twice.
+  // The note goes once the table is again as the form has it.
+  function showMovedOn(live, fresh, html) {
+    var old = live.querySelector("[data-testid=table-moved-on]");
+    var before = parseInt(live.dataset.nextNumber, 10);
+    var after = parseInt(fresh.dataset.nextNumber, 10);
+    var samePhase = fresh.dataset.phase === live.dataset.phase;
+    if (samePhase && before === after) {
+      if (old) old.remove();
+      return;
+    }
+    var form = live.querySelector("form[data-phone-queue][data-kind=record]");
+    var hand = handWord(form || live);
+    var said;
+    var offer;
+    if (samePhase && after > before && form) {
+      var which = after - before === 1 ? hand + " " + before
+        : hand + "s " + before + " to " + (after - 1);
+      said = "Another phone at this table has recorded " + which + " since this form was " +
+        "shown: the sheet below has it. This form is still for " + hand + " " + before +
+        ", and sent as it is it would be refused, " + hand + " " + before + " being " +
+        "recorded already; if the sheet's is not what was played, correct it (law 5, " +
+        "ruling E9). If what is typed here is the next " + hand + ", " + hand + " " + after +
+        ", show the table as it is now: what is typed is kept.";
+      offer = "Show " + hand + " " + after + ", keeping what is typed";
+    } else if (samePhase && form) {
+      said = "Another phone at this table has taken back a " + hand + " since this form " +
+        "was shown: the next is " + hand + " " + after + " again, and this form, still for " +
+        hand + " " + before + ", would be refused as it is. Show the table as it is now: " +
+        "what is typed is kept.";
+      offer = "Show " + hand + " " + after + ", keeping what is typed";
+    } else {
+      said = "The table has moved on since this page was shown (the sheet below has it): " +
+        "what is typed here may be refused as it is. Show the table as it is now: what is " +
+        "typed is kept where it still has a place.";
+      offer = "Show the table as it is now";
+    }
+    var note = old || document.createElement("div");
+    if (!old) {
+      note.className = "alert pending";
+      note.dataset.testid = "table-moved-on";
+      note.setAttribute("role", "status");
+      if (form) form.before(note);
+      else live.prepend(note);
+    }
+    var words = document.createElement("p");
+    words.textContent = said;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.dataset.testid = "show-table-now";
+    button.textContent = offer;
+    button.addEventListener("click", function () {
+      swapLive(html);
+      showQueue();
+    });
+    note.replaceChildren(words, button);
+  }
 
   // --- a poll's answer never brings back an older table ---------------------------------
 
