@@ -25,10 +25,12 @@ def played(django_capture_on_commit_callbacks):
 def test_a_hand_kept_while_the_secretary_took_one_back_is_refused_in_words(
     browser_page, live_server, played
 ):
-    page = open_phone(browser_page, f"{live_server.url}/t/{played.table.token}/")
+    page = browser_page
+    page.clock.install()  # its timers run forward where the test says, not waited out
+    open_phone(page, f"{live_server.url}/t/{played.table.token}/")
     enter_hand(page, makers="EW", tricks=4)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
-    page.wait_for_timeout(1_600)  # past the double-tap guard's 1.5 s
+    page.clock.run_for(1_600)  # past the double-tap guard's 1.5 s
     enter_hand_offline(page, makers="NS", tricks=5, waiting="Not sent yet: 1 hand")
 
     recording.hand_remove(
