@@ -273,12 +273,14 @@
     });
   }
 
-  // --- a take-back or a correction waiting is not offered again ------------------------
+  // --- a take-back, a correction or an answer waiting is not offered again -------------
 
-  // The change a take-back's or a correction's form makes, or would make: its kind, its
-  // rubber and the hand's number (the take-back's button value, the correction's field).
+  // The change a take-back's, a correction's or an answer's form makes, or would make: its
+  // kind, its rubber and the hand's number (the take-back's button value, the correction's
+  // field, the hand answered: its confirmation and its dispute are one answer).
   function changeOf(kind, data) {
-    var number = data.get(kind === "take_back" ? "take_back" : "correct");
+    var field = { take_back: "take_back", correct: "correct", answer: "number" }[kind];
+    var number = field ? data.get(field) : null;
     return number ? kind + ":" + (data.get("rubber") || "") + ":" + number : null;
   }
 
@@ -299,40 +301,46 @@
     })[0] || null;
   }
 
-  // While a take-back or a correction of hand N waits in the queue, its form's button is
-  // not offered (a second tap would queue it again, to be refused once the first is made:
-  // "taken back already", listed as a refusal); in its place the form says it is waiting.
+  // While a take-back, a correction or the other side's answer to hand N waits in the
+  // queue, its form's buttons are not offered (a second tap, on a slow network, would
+  // queue it again, to be refused once the first is made: "taken back already", "already
+  // confirmed", said in red of what was done); in their place the form says it is waiting.
   // Once it leaves the queue (made, refused, dropped) the button is offered again, on
   // whatever form the page then shows.
   function showWaitingChanges() {
     var queue = load();
     showTakenBack(queue);
     var forms = document.querySelectorAll(
-      "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]"
+      "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]," +
+      " form[data-phone-queue][data-kind=answer]"
     );
     Array.prototype.forEach.call(forms, function (form) {
       var entry = waitingFor(form, queue);
-      var button = form.querySelector("button:not([type=button])");
+      var buttons = form.querySelectorAll("button:not([type=button])");
       var note = form.querySelector("[data-testid=change-waiting]");
-      if (!button) return;
+      if (!buttons.length) return;
       if (!entry) {
         if (form.dataset.waiting) {
-          button.hidden = false;
-          button.disabled = false;
+          Array.prototype.forEach.call(buttons, function (button) {
+            button.hidden = false;
+            button.disabled = false;
+          });
           delete form.dataset.waiting;
         }
         if (note) note.remove();
         return;
       }
       form.dataset.waiting = "1";
-      button.hidden = true;
-      button.disabled = true; // nor sent by the Enter key in one of its fields
+      Array.prototype.forEach.call(buttons, function (button) {
+        button.hidden = true;
+        button.disabled = true; // nor sent by the Enter key in one of its fields
+      });
       if (!note) {
         note = document.createElement("p");
         note.className = "alert pending";
         note.dataset.testid = "change-waiting";
         note.setAttribute("role", "status");
-        button.after(note);
+        buttons[buttons.length - 1].after(note);
       }
       note.textContent = capitalised(entry.label) + " waiting to be sent: " + whenSent() +
         "; the sheet shows it once it is made.";
@@ -589,8 +597,7 @@
 
   // What was made of an entry sent: a hand recorded, a change made, an answer given.
   function madeWords(entry, replayed) {
-    var made = entry.kind === "record" ? "recorded"
-      : entry.kind === "answer" ? "given" : "made";
+    var made = entry.kind === "record" ? "recorded" : "done";
     return entry.label + (replayed
       ? " (" + made + " once: its first answer was lost on the way, and sent again it " +
         "was answered from the first)"
@@ -621,8 +628,7 @@
       return;
     }
     var kinds = delivered.map(function (each) { return each.kind; });
-    var made = kinds.every(function (kind) { return kind === "record"; }) ? "recorded"
-      : kinds.every(function (kind) { return kind === "answer"; }) ? "given" : "made";
+    var made = kinds.every(function (kind) { return kind === "record"; }) ? "recorded" : "done";
     box.textContent = "Kept on this phone, then sent and " + made + ": " +
       delivered.map(function (each) { return each.words; }).join(", ") + ".";
     box.hidden = false;
@@ -1233,9 +1239,9 @@
     // A second tap on the same button is not a second hand (the form was just emptied).
     var now = Date.now();
     if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
-    // Nor is a take-back or a correction the same as one still waiting (its button is not
-    // offered meanwhile: showWaitingChanges).
-    if (form.dataset.kind !== "record" && form.dataset.kind !== "answer" && waitingFor(form)) {
+    // Nor is a take-back, a correction or an answer the same as one still waiting (its
+    // buttons are not offered meanwhile: showWaitingChanges).
+    if (form.dataset.kind !== "record" && waitingFor(form)) {
       showWaitingChanges();
       return;
     }
