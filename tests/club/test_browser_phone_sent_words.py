@@ -130,16 +130,14 @@ def test_a_hand_whose_answer_was_lost_is_recorded_once_and_said_so(
 def test_hands_kept_through_a_reload_offline_are_sent_once_and_a_refusal_said(
     browser_page, live_server, played
 ):
-    """Three hands wait; the player reloads the page with the network still gone (the
-    browser's own error page); meanwhile the other phone records hand 2 and plays the
-    rubber out. Back online, the page opened again sends what this phone kept, oldest
-    first, each once: hand 2 refused (recorded already), hands 3 and 4 refused (the
-    rubber over, law 15): each listed in words, none recorded, none said recorded."""
+    """Three hands wait; meanwhile the other phone plays the rubber out; the player
+    reloads the page with the network still gone (the browser's own error page). Back
+    online, the page opened again sends what this phone kept, oldest first, each under its
+    own Idempotency-Key, each refused (the rubber over, law 15): each listed in words,
+    none recorded, none said recorded."""
     page = browser_page
     url = f"{live_server.url}/t/{played.table.token}/"
-    posts = offline_with_hands(page, url, (3, 4, 5))
-    with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
-        page.reload()
+    offline_with_hands(page, url, (3, 4, 5))
     rubber = played.rubber
     while rubber.status != Rubber.Status.COMPLETE:  # the other phone, E-W marching
         recording.hand_record(
@@ -147,21 +145,40 @@ def test_hands_kept_through_a_reload_offline_are_sent_once_and_a_refusal_said(
         )
         rubber.refresh_from_db()
     recorded = sheet(played)
+    with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED"):
+        page.reload()
+    sent: list[tuple[str, str]] = []  # (Idempotency-Key, expected_number), each sending
+    page.on(
+        "request",
+        lambda r: (
+            sent.append(
+                (
+                    r.headers.get("idempotency-key"),
+                    re.search(r"expected_number=(\d+)", r.post_data or "").group(1),
+                )
+            )
+            if HAND.search(r.url) and r.method == "POST"
+            else None
+        ),
+    )
     page.context.set_offline(False)
     page.goto(url)
-    page.get_by_test_id("phone-queue").wait_for(state="hidden")
     refused = page.get_by_test_id("refused-hand")
     refused.nth(2).wait_for()
     listed = [" ".join(text.split()) for text in refused.all_inner_texts()]
     assert [text.split(" (")[0] for text in listed] == ["Hand 2", "Hand 3", "Hand 4"]
-    assert "Hand 2 is already recorded at this table" in listed[0]
-    assert "which is over, so it was not recorded" in listed[1]
-    assert "which is over, so it was not recorded" in listed[2]
+    for text in listed:
+        assert "entered for the rubber before this one, which is over" in text, listed
+    assert page.get_by_test_id("phone-queue").is_hidden()
     assert page.get_by_test_id("phone-sent").count() == 0 or (
         page.get_by_test_id("phone-sent").is_hidden()
     )
     assert sheet(played) == recorded  # nothing of this phone's
-    sent_numbers = [re.search(r"expected_number=(\d+)", body).group(1) for body in posts]
-    assert sent_numbers == ["2", "3", "4"], sent_numbers
+    # Oldest first, each hand under one key (a sending repeated carries the same key).
+    keys = list(dict.fromkeys(key for key, _ in sent))
+    assert [number for key, number in dict(sent).items()] == ["2", "3", "4"], sent
+    assert len(keys) == 3 and [key for key, _ in sent] == sorted(
+        (key for key, _ in sent), key=keys.index
+    ), sent
     assert page.evaluate(WIDTH) <= 360
     shot(page, "phone-sent-3-reload-offline-refused")
