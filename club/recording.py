@@ -241,9 +241,10 @@ def _check_expected_number(rubber: Rubber, expected: int) -> None:
                 "lines": list(already.lines) if already else [],
             },
         )
+    count = rubber.hand_count
     raise Conflict(
-        f"This rubber has {rubber.hand_count} {label}s recorded, so the next is "
-        f"{label} {following}, not {expected}; look at the sheet as it is now.",
+        f"This {game.rubber_label} has {count} {label}{'' if count == 1 else 's'} recorded, "
+        f"so the next is {label} {following}, not {expected}; look at the sheet as it is now.",
         field="expected_number",
         code="hand_number_ahead",
         details={"number": expected, "next": following},

@@ -47,6 +47,10 @@
   var sending = false;
   var timer = null;
   var unsaid = []; // refusals listed and not yet said to a screen reader
+  // What this phone sent and the service made since the queue last started from empty,
+  // when it had waited or went with others (each answer replaces the live part, which
+  // says the last one alone): said beside the queue once it is empty (showDelivered).
+  var delivered = [];
   // Why the last request brought no answer while the phone was online: "timeout" (none in
   // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
   // or null once an answer came. Offline, navigator.onLine says so itself.
@@ -269,12 +273,14 @@
     });
   }
 
-  // --- a take-back or a correction waiting is not offered again ------------------------
+  // --- a take-back, a correction or an answer waiting is not offered again -------------
 
-  // The change a take-back's or a correction's form makes, or would make: its kind, its
-  // rubber and the hand's number (the take-back's button value, the correction's field).
+  // The change a take-back's, a correction's or an answer's form makes, or would make: its
+  // kind, its rubber and the hand's number (the take-back's button value, the correction's
+  // field, the hand answered: its confirmation and its dispute are one answer).
   function changeOf(kind, data) {
-    var number = data.get(kind === "take_back" ? "take_back" : "correct");
+    var field = { take_back: "take_back", correct: "correct", answer: "number" }[kind];
+    var number = field ? data.get(field) : null;
     return number ? kind + ":" + (data.get("rubber") || "") + ":" + number : null;
   }
 
@@ -295,40 +301,46 @@
     })[0] || null;
   }
 
-  // While a take-back or a correction of hand N waits in the queue, its form's button is
-  // not offered (a second tap would queue it again, to be refused once the first is made:
-  // "taken back already", listed as a refusal); in its place the form says it is waiting.
+  // While a take-back, a correction or the other side's answer to hand N waits in the
+  // queue, its form's buttons are not offered (a second tap, on a slow network, would
+  // queue it again, to be refused once the first is made: "taken back already", "already
+  // confirmed", said in red of what was done); in their place the form says it is waiting.
   // Once it leaves the queue (made, refused, dropped) the button is offered again, on
   // whatever form the page then shows.
   function showWaitingChanges() {
     var queue = load();
     showTakenBack(queue);
     var forms = document.querySelectorAll(
-      "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]"
+      "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]," +
+      " form[data-phone-queue][data-kind=answer]"
     );
     Array.prototype.forEach.call(forms, function (form) {
       var entry = waitingFor(form, queue);
-      var button = form.querySelector("button:not([type=button])");
+      var buttons = form.querySelectorAll("button:not([type=button])");
       var note = form.querySelector("[data-testid=change-waiting]");
-      if (!button) return;
+      if (!buttons.length) return;
       if (!entry) {
         if (form.dataset.waiting) {
-          button.hidden = false;
-          button.disabled = false;
+          Array.prototype.forEach.call(buttons, function (button) {
+            button.hidden = false;
+            button.disabled = false;
+          });
           delete form.dataset.waiting;
         }
         if (note) note.remove();
         return;
       }
       form.dataset.waiting = "1";
-      button.hidden = true;
-      button.disabled = true; // nor sent by the Enter key in one of its fields
+      Array.prototype.forEach.call(buttons, function (button) {
+        button.hidden = true;
+        button.disabled = true; // nor sent by the Enter key in one of its fields
+      });
       if (!note) {
         note = document.createElement("p");
         note.className = "alert pending";
         note.dataset.testid = "change-waiting";
         note.setAttribute("role", "status");
-        button.after(note);
+        buttons[buttons.length - 1].after(note);
       }
       note.textContent = capitalised(entry.label) + " waiting to be sent: " + whenSent() +
         "; the sheet shows it once it is made.";
@@ -581,6 +593,47 @@
     unsaid = [];
   }
 
+  // --- what was sent and made ----------------------------------------------------------
+
+  // What was made of an entry sent: a hand recorded, a change made, an answer given.
+  function madeWords(entry, replayed) {
+    var made = entry.kind === "record" ? "recorded" : "done";
+    return entry.label + (replayed
+      ? " (" + made + " once: its first answer was lost on the way, and sent again it " +
+        "was answered from the first)"
+      : "");
+  }
+
+  // Once the queue is empty, the entries it sent that had waited (or went out together)
+  // and were made, in the order sent, said in one line beside the queue's box (outside
+  // the live part, which the next answer replaces): "Kept on this phone, then sent and
+  // recorded: hand 2, hand 3, hand 4." Refused ones are in the
+  // list of refusals instead. The line stays until the next entry is queued.
+  function showDelivered() {
+    var queue = document.getElementById("phone-queue");
+    if (!queue) return;
+    var box = document.getElementById("phone-sent");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "phone-sent";
+      box.className = "alert ok no-print";
+      box.dataset.testid = "phone-sent";
+      box.setAttribute("role", "status");
+      box.hidden = true;
+      queue.after(box);
+    }
+    if (!delivered.length || load().length) {
+      box.hidden = true;
+      box.textContent = "";
+      return;
+    }
+    var kinds = delivered.map(function (each) { return each.kind; });
+    var made = kinds.every(function (kind) { return kind === "record"; }) ? "recorded" : "done";
+    box.textContent = "Kept on this phone, then sent and " + made + ": " +
+      delivered.map(function (each) { return each.words; }).join(", ") + ".";
+    box.hidden = false;
+  }
+
   function remember(entry, why) {
     var refused = loadRefused();
     if (refused.some(function (other) { return other.key === entry.key; })) return;
@@ -819,7 +872,11 @@
       if (box && !box.hidden) showRecordedSince(box, load());
     }
     var live = document.getElementById("table-live");
-    if (!live || sending || load().length || busyWith(live)) return;
+    if (!live || sending || load().length) return;
+    if (busyWith(live)) {
+      showMovedOn(live, fresh, detail.serverResponse);
+      return;
+    }
     // A refusal shown (its hand in the form as it was sent) stays until the player acts on
     // it, while the table is at the same stage.
     var refusing = live.querySelector("[data-testid=phone-error]");
@@ -829,6 +886,70 @@
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
+
+  // While a player types, the forms stay as the page brought them even when the table has
+  // moved on (another phone recorded or took back a hand, the rubber ended): the form
+  // would offer a hand already recorded, with its number and dealer as they were. So the
+  // page says so at once, above the form, and offers the table as it is now, what is
+  // typed kept (swapLive: the next hand's form is one form whatever its number); the
+  // player, who knows which hand is being typed, decides. Nothing is sent meanwhile, and a
+  // hand sent from the old form is refused (hand_already_recorded), never recorded twice.
+  // The note goes once the table is again as the form has it.
+  function showMovedOn(live, fresh, html) {
+    var old = live.querySelector("[data-testid=table-moved-on]");
+    var before = parseInt(live.dataset.nextNumber, 10);
+    var after = parseInt(fresh.dataset.nextNumber, 10);
+    var samePhase = fresh.dataset.phase === live.dataset.phase;
+    if (samePhase && before === after) {
+      if (old) old.remove();
+      return;
+    }
+    var form = live.querySelector("form[data-phone-queue][data-kind=record]");
+    var hand = handWord(form || live);
+    var said;
+    var offer;
+    if (samePhase && after > before && form) {
+      var which = after - before === 1 ? hand + " " + before
+        : hand + "s " + before + " to " + (after - 1);
+      said = "Another phone at this table has recorded " + which + " since this form was " +
+        "shown: the sheet below has it. This form is still for " + hand + " " + before +
+        ", and sent as it is it would be refused, " + hand + " " + before + " being " +
+        "recorded already; if the sheet's is not what was played, correct it (law 5, " +
+        "ruling E9). If what is typed here is the next " + hand + ", " + hand + " " + after +
+        ", show the table as it is now: what is typed is kept.";
+      offer = "Show " + hand + " " + after + ", keeping what is typed";
+    } else if (samePhase && form) {
+      said = "Another phone at this table has taken back a " + hand + " since this form " +
+        "was shown: the next is " + hand + " " + after + " again, and this form, still for " +
+        hand + " " + before + ", would be refused as it is. Show the table as it is now: " +
+        "what is typed is kept.";
+      offer = "Show " + hand + " " + after + ", keeping what is typed";
+    } else {
+      said = "The table has moved on since this page was shown (the sheet below has it): " +
+        "what is typed here may be refused as it is. Show the table as it is now: what is " +
+        "typed is kept where it still has a place.";
+      offer = "Show the table as it is now";
+    }
+    var note = old || document.createElement("div");
+    if (!old) {
+      note.className = "alert pending";
+      note.dataset.testid = "table-moved-on";
+      note.setAttribute("role", "status");
+      if (form) form.before(note);
+      else live.prepend(note);
+    }
+    var words = document.createElement("p");
+    words.textContent = said;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.dataset.testid = "show-table-now";
+    button.textContent = offer;
+    button.addEventListener("click", function () {
+      swapLive(html);
+      showQueue();
+    });
+    note.replaceChildren(words, button);
+  }
 
   // --- a poll's answer never brings back an older table ---------------------------------
 
@@ -902,6 +1023,7 @@
     var queue = load();
     if (!queue.length) {
       showQueue();
+      showDelivered();
       sayRefused();
       return;
     }
@@ -985,6 +1107,12 @@
         var live = document.getElementById("table-live");
         var typing = live ? typedIn(live) : false;
         if (why !== null && (entry.waited || load().length || typing)) remember(entry, why);
+        if (why === null && response.ok && (entry.waited || load().length || delivered.length)) {
+          delivered.push({
+            kind: entry.kind,
+            words: madeWords(entry, response.headers.get("Idempotent-Replayed") === "true")
+          });
+        }
         if (html) swapLive(text);
         showQueue();
         flush();
@@ -1060,6 +1188,10 @@
     var data = new URLSearchParams(new FormData(form));
     if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var queue = load();
+    if (!queue.length) { // a new sending: the words of the last one go
+      delivered = [];
+      showDelivered();
+    }
     var label;
     if (form.dataset.kind === "record") {
       // Hands entered while earlier ones wait are meant to follow them.
@@ -1107,9 +1239,9 @@
     // A second tap on the same button is not a second hand (the form was just emptied).
     var now = Date.now();
     if (form.dataset.queuedAt && now - Number(form.dataset.queuedAt) < 1500) return;
-    // Nor is a take-back or a correction the same as one still waiting (its button is not
-    // offered meanwhile: showWaitingChanges).
-    if (form.dataset.kind !== "record" && form.dataset.kind !== "answer" && waitingFor(form)) {
+    // Nor is a take-back, a correction or an answer the same as one still waiting (its
+    // buttons are not offered meanwhile: showWaitingChanges).
+    if (form.dataset.kind !== "record" && waitingFor(form)) {
       showWaitingChanges();
       return;
     }

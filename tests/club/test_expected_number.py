@@ -89,6 +89,22 @@ def test_a_number_past_the_next_is_refused_too(played):
     assert Hand.objects.filter(rubber=played.rubber).count() == 1
 
 
+def test_a_number_past_the_next_is_refused_in_the_games_own_words(played):
+    """A Call-Ace sitting of one deal (ruling C5: a sitting, its deals) is counted as
+    the sheet has it: '1 deal', never '1 deals' nor 'This rubber'."""
+    table = bridge_and_call_ace_in_play(played.club).call_ace
+    sitting = table.evening.rubbers.get()
+    with pytest.raises(Conflict) as refused:
+        recording.hand_record(
+            evening_id=table.evening_id, table_number=1, expected_number=4,
+            data={"maker": sitting.players[0], "tricks": 3},
+        )  # fmt: skip
+    assert refused.value.message == (
+        "This sitting has 1 deal recorded, so the next is deal 2, not 4; look at the sheet "
+        "as it is now."
+    )
+
+
 def test_two_requests_racing_for_the_same_number_store_one_hand(played, postgres):
     """The rubber's row lock orders them; the second sees the first's hand."""
     outcomes = []
