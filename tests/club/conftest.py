@@ -46,3 +46,12 @@ def world_table(world):
     from tests.conftest import table_client
 
     return table_client(world.table)
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; Ann dealt hand 1 (N-S,
+    three tricks), which is recorded (tests.worlds.club_in_play). Made for each test, as
+    the phones' browser tests need (the live server reads it committed); a module of
+    tests that only read it uses `world`."""
+    return _club_in_play(django_capture_on_commit_callbacks)

@@ -16,19 +16,12 @@ from club import evenings, recording
 from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
 from tests.browser import enter_at_once, fill_hand, refusal_shown, shot
-from tests.worlds import bridge_and_call_ace_in_play, club_in_play
+from tests.worlds import bridge_and_call_ace_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; Ann dealt hand 1 (N-S,
-    three tricks), which is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 @pytest.fixture

@@ -13,15 +13,8 @@ import pytest
 
 from scoring.models import Hand, HandCorrection
 from tests.browser import PHONE, correct, open_two_phones, settled, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def two_phones_correcting_hand_1(browser_page, live_server, played):

@@ -10,7 +10,6 @@ import pytest
 from club import evenings, services
 from scoring.models import Hand
 from tests.browser import PHONE, enter_hand, enter_hand_offline, open_phone, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,12 +17,6 @@ QUEUED = (
     "Object.keys(localStorage).filter(k => k.startsWith('cardclub-phone-queue:'))"
     ".reduce((n, k) => n + JSON.parse(localStorage[k]).length, 0)"
 )
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening, hand 1 recorded (N-S, three tricks)."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def queue_two_hands_offline(page):

@@ -8,15 +8,8 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser import PHONE, enter_at_once, enter_hand, open_two_phones, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def test_the_next_hand_s_form_is_empty_once_a_hand_is_queued(browser_page, live_server, played):

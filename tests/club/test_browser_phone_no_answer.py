@@ -12,18 +12,11 @@ import pytest
 from club import recording
 from scoring.models import Hand
 from tests.browser import enter_hand, open_phone, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
 HAND = re.compile(r"/hand/$")
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def sent_once_unanswered(page, *, lands: bool) -> tuple[list[str], list[bool]]:

@@ -12,15 +12,9 @@ import pytest
 from club import recording
 from tests.browser import PHONE, enter_hand, refusal_shown, shot
 from tests.phone_races import hands_waiting, recorded_since
-from tests.worlds import club_in_play, sheet
+from tests.worlds import sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def test_a_hand_waiting_for_a_number_the_other_phone_recorded_is_said_at_once(

@@ -14,7 +14,6 @@ from club import recording
 from scoring.models import Hand
 from tests.browser import fill_hand, shot
 from tests.test_browser_accessibility import grave_violations
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,12 +21,6 @@ PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
 QUEUE_KEY = "cardclub-phone-queue:"
 REFUSED_KEY = "cardclub-phone-refused:"
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; hand 1 recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def words(locator) -> str:

@@ -11,15 +11,8 @@ import pytest
 from club import recording
 from scoring.models import Hand
 from tests.browser import enter_hand, enter_hand_offline, open_phone, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: hand 1 (N-S, three tricks) recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def test_a_hand_kept_while_the_secretary_took_one_back_is_refused_in_words(

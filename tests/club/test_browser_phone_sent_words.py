@@ -14,19 +14,11 @@ import pytest
 from club import recording
 from scoring.models import Hand, Rubber
 from tests.browser import enter_hand, open_phone, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HAND = re.compile(r"/hand/$")
 WIDTH = "document.documentElement.scrollWidth"
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; hand 1 (N-S, three
-    tricks) recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def sheet(played) -> list[tuple[str, int]]:

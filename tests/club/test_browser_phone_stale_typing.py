@@ -12,18 +12,10 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser import enter_hand, fill_hand, open_two_phones, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH = "document.documentElement.scrollWidth"
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; Ann dealt hand 1 (N-S,
-    three tricks), recorded; Cora deals hand 2."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def words(locator) -> str:

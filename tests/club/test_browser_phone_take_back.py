@@ -12,18 +12,11 @@ from club import recording
 from scoring.models import RemovedHand
 from tests.browser import PHONE, enter_hand, open_phone, refusal_shown, shot
 from tests.test_browser_accessibility import grave_violations
-from tests.worlds import club_in_play, sheet
+from tests.worlds import sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WIDTH = "document.documentElement.scrollWidth"
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; hand 1 (N-S, three
-    tricks: 1) recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def on_phone(page, live_server, played):

@@ -10,17 +10,9 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser import PHONE, enter_hand, fill_hand, open_two_phones, polled, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 POLL_MS = 3_000  # the table's sheet polls every 3 s (templates/club/_table.html)
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; Ann dealt hand 1 (N-S,
-    three tricks), which is recorded; Cora deals hand 2."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def next_hand(page) -> str:

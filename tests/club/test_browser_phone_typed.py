@@ -8,15 +8,8 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser import enter_hand_offline, open_phone, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening, hand 1 recorded (N-S, three tricks)."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def test_the_next_hand_typed_while_the_last_waits_is_kept_when_it_is_recorded(

@@ -11,19 +11,11 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser import enter_hand, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 360, "height": 740}
 HAND = re.compile(r"/hand/$")
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; Ann dealt hand 1, which is
-    recorded; Cora deals hand 2."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def title(page) -> str:

@@ -11,7 +11,6 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser import PHONE, enter_hand, open_phone, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,12 +18,6 @@ HAND = re.compile(r"/hand/$")
 OFFLINE = "sent as soon as the connection returns"
 UNANSWERED = "The service has not answered yet; trying again."
 WIDTH = "document.documentElement.scrollWidth"
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def recorded(played) -> list[tuple[str, int]]:

@@ -13,15 +13,8 @@ import pytest
 
 from scoring.models import Hand, HandCorrection
 from tests.browser import PHONE, correct, log_in, shot
-from tests.worlds import club_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening; hand 1 (N-S, three tricks) is recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def said(page) -> str:

@@ -13,15 +13,9 @@ from club import evenings, recording
 from club.models import Evening
 from core.errors import Conflict
 from scoring.models import Hand, Rubber
-from tests.worlds import bridge_and_call_ace_in_play, club_in_play
+from tests.worlds import bridge_and_call_ace_in_play
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening with hand 1 recorded (N-S, three tricks)."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def phone(token: str) -> APIClient:

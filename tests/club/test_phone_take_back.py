@@ -17,18 +17,11 @@ from django.urls import reverse
 from club import evenings, recording
 from club.models import EveningEvent
 from scoring.models import Game, Hand, RemovedHand, Rubber
-from tests.worlds import bridge_and_call_ace_in_play, club_in_play
+from tests.worlds import bridge_and_call_ace_in_play
 
 pytestmark = pytest.mark.django_db
 
 MARCH = {"makers": "NS", "tricks": "5"}
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Table 1 of a Euchre evening: N Ann, E Cora, S Bob, W Dan; hand 1 (N-S, three
-    tricks: 1) recorded."""
-    return club_in_play(django_capture_on_commit_callbacks)
 
 
 def post(played, form: dict, **headers):
