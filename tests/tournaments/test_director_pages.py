@@ -486,8 +486,8 @@ def test_a_rounds_winners_are_named_not_coded(directing, rotation, commit):
     page = directing.get(f"/secretary/tournaments/{rotation.pk}/").content.decode()
     for table in played.seating["tables"]:
         seats = table["seats"]
-        assert f"<td>{seats['N']} &amp; {seats['S']} (N-S)</td>" in page
-    assert "<td>NS</td>" not in page
+        assert f'<td class="name">{seats["N"]} &amp; {seats["S"]} (N-S)</td>' in page
+    assert ">NS</td>" not in page
 
 
 def test_a_player_who_left_and_is_entered_again_plays_from_the_next_round(directing, club, commit):
@@ -556,7 +556,7 @@ def test_leaving_tapped_by_mistake_is_undone_by_entering_him_again(directing, ro
     assert "Ann is entered again and plays from round 2." in page
     ann.refresh_from_db()
     assert (ann.joined_round, ann.left_round) == (1, None)
-    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*<td>Ann</td>(?:(?!</tr>).)*</tr>", page, re.S)
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*<td[^>]*>Ann</td>(?:(?!</tr>).)*</tr>", page, re.S)
     assert "from round 1" in row.group(0)
 
 
