@@ -9,6 +9,12 @@ fuzzed query and body reach the services. A case of the coverage phase (each fie
 boundaries, wrong types, malformed content types, unexpected methods) changes one part of
 the request and is sent once: as generated when that part is the path, at the real rows
 otherwise, where as generated it would stop at the 404 of a club that does not exist.
+
+What is not sent is a twin of a request already answered as the checks want: the same
+text, or a form whose fields, as Django parses them, are those of one answered (`FORMS`
+below: a multipart body and a urlencoded one reach the view alike). Every operation,
+every part of a request the coverage phase varies and each media type's parser are
+still exercised; the JSON bodies are all sent.
 """
 
 import json
