@@ -110,6 +110,7 @@ def enter_at_once(pages, tricks: int) -> None:
 
 
 PHONE = {"width": 360, "height": 740}  # a phone's screen, in CSS pixels
+TABLE_POLL_MS = 3_000  # a table's sheet polls every 3 s (templates/club/_table.html)
 
 
 def open_phone(page, url: str):

@@ -9,6 +9,12 @@ fuzzed query and body reach the services. A case of the coverage phase (each fie
 boundaries, wrong types, malformed content types, unexpected methods) changes one part of
 the request and is sent once: as generated when that part is the path, at the real rows
 otherwise, where as generated it would stop at the 404 of a club that does not exist.
+
+What is not sent is a twin of a request already answered as the checks want: the same
+text, or a form whose fields, as Django parses them, are those of one answered (`FORMS`
+below: a multipart body and a urlencoded one reach the view alike). Every operation,
+every part of a request the coverage phase varies and each media type's parser are
+still exercised; the JSON bodies are all sent.
 """
 
 import json
@@ -136,11 +142,49 @@ def test_api_survives_hostile_input(case, world):
 # one replayed by hypothesis (to shrink it) fails again.
 _passed: set[str] = set()
 
+# Every operation takes its body as JSON, as a urlencoded form and as a multipart form,
+# and the coverage phase makes each body case once for each. The two forms reach the
+# service alike: Django parses either into the same fields (a QueryDict), which is all the
+# view reads (DRF's FormParser and MultiPartParser). A form is therefore known by the
+# fields Django parses from it: a multipart body parsed into the fields of a urlencoded
+# one already answered (or the other way round) is not sent again. A form Django cannot
+# parse, or one sent with a Content-Type header of the case's own (the malformed and
+# unsupported content types) or with an Idempotency-Key (whose record is of the body's
+# bytes, core/idempotency.py), keeps its whole text and is sent. Of 6,638 requests sent,
+# 1,874 were such a twin; every operation, every part of a request the coverage phase
+# varies and every status answered is still sent.
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+RAW_BODY_HEADERS = {"content-type", "idempotency-key"}
+
+
+def form_fields(case) -> str | None:
+    """The fields and files Django parses from the case's form body, as the service's
+    parsers would be given them; None when the body is not a form or is not parsed."""
+    from django.core.handlers.wsgi import WSGIRequest
+    from schemathesis.transport.wsgi import WSGI_TRANSPORT
+    from werkzeug.test import EnvironBuilder
+
+    raw_body = any(name.lower() in RAW_BODY_HEADERS for name in case.headers or {})
+    if case.media_type not in FORMS or raw_body or not isinstance(case.body, dict):
+        return None
+    request = WSGIRequest(EnvironBuilder(**WSGI_TRANSPORT.serialize_case(case)).get_environ())
+    try:
+        fields = list(request.POST.lists())
+        files = [
+            (name, [(part.name, part.content_type, part.read()) for part in parts])
+            for name, parts in request.FILES.lists()
+        ]
+    except Exception:  # unparsed: sent as it is, under its whole text
+        return None
+    return repr((fields, files))
+
 
 def request_text(case, headers) -> str:
     """Everything the request is made of: method, path and its parameters, query,
-    headers, cookies, content type and body (its JSON types too: 1, 1.0 and true differ)."""
+    headers, cookies, content type and body (its JSON types too: 1, 1.0 and true differ);
+    for a form, the fields Django parses from it in place of its content type and body."""
     body = case.body
+    form = form_fields(case)
     return repr(
         (
             case.operation.method,
@@ -149,8 +193,10 @@ def request_text(case, headers) -> str:
             json.dumps(case.query, sort_keys=True, default=repr),
             json.dumps({**(case.headers or {}), **headers}, sort_keys=True, default=repr),
             json.dumps(case.cookies, sort_keys=True, default=repr),
-            case.media_type,
-            body
+            "a form" if form is not None else case.media_type,
+            form
+            if form is not None
+            else body
             if isinstance(body, bytes | str)
             else json.dumps(body, sort_keys=True, default=repr),
         )

@@ -13,7 +13,7 @@ import pytest
 from club import evenings
 from club.models import HandConfirmation, Table
 from scoring.models import Rubber
-from tests.browser import log_in, shot
+from tests.browser import log_in, open_two_phones, shot
 from tests.club.test_browser_board import settled
 from tests.club.test_evenings import seat_six
 
@@ -42,18 +42,15 @@ def test_the_other_side_confirms_and_disputes(browser_page, live_server, club, s
     link = f"{live_server.url}/t/{Table.objects.get(evening=evening, number=1).token}/"
 
     page = browser_page  # the secretary's board
-    # The pages' own clock (the whole context's: the board and both phones), run forward
-    # by a poll's interval where the test waits for a poll, rather than waiting it out.
+    # The pages' own clocks (the board's, and each phone's below), run forward by a
+    # poll's interval where the test waits for a poll, rather than waiting it out.
     page.clock.install()
     log_in(page, live_server)
     page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/")
 
-    north = page.context.new_page()  # North-South's phone records
-    north.set_viewport_size({"width": 390, "height": 844})
-    north.goto(link)
-    east = page.context.new_page()  # East-West's phone, on the same link
-    east.set_viewport_size({"width": 390, "height": 844})
-    east.goto(link)
+    # North-South's phone records, East-West's, on the same link, answers: each a phone
+    # of its own (its own browser context: storage, queue and clock), as at a table.
+    north, east = open_two_phones(page.context.browser.new_page(), link, clock=True)
 
     record(north, 5)
     # The other phone sees the hand waiting for East-West without a reload (it polls).

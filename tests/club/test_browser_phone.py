@@ -15,7 +15,7 @@ from rest_framework.settings import api_settings
 from club import evenings, recording
 from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
-from tests.browser import enter_at_once, fill_hand, refusal_shown, shot
+from tests.browser import TABLE_POLL_MS, enter_at_once, fill_hand, polled, refusal_shown, shot
 from tests.worlds import bridge_and_call_ace_in_play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -238,6 +238,7 @@ def test_the_phone_moves_on_to_the_next_rubber_by_itself(phone, played):
     page = phone
     evening = played.evening
     rubber = played.rubber
+    page.clock.install()  # the sheet's poll run forward on the page's own clock, below
     while rubber.status != rubber.Status.COMPLETE:  # N-S march until the rubber is over
         recording.hand_record(
             evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
@@ -255,7 +256,8 @@ def test_the_phone_moves_on_to_the_next_rubber_by_itself(phone, played):
 
     while pending_cut():
         evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "draw": True})
-    page.locator("form.hand[data-kind=record]").wait_for(timeout=8000)
+    polled(page, f"/t/{played.table.token}/", run_for=TABLE_POLL_MS)
+    page.locator("form.hand[data-kind=record]").wait_for()
     assert page.get_by_text("The rubber is over.").count() == 0
     assert page.locator("[data-next-label]").inner_text() == "1"
     assert (

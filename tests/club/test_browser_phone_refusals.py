@@ -181,6 +181,7 @@ def test_a_hand_answered_busy_waits_and_is_not_listed(browser_page, live_server,
     its page says "Not recorded." in a role=alert: the hand waits and goes again, and is
     recorded; nothing is listed."""
     page = browser_page
+    page.clock.install()  # the queue's retry run forward on the page's own clock, below
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/t/{played.table.token}/")
     busy = (
@@ -204,6 +205,7 @@ def test_a_hand_answered_busy_waits_and_is_not_listed(browser_page, live_server,
     form.locator("input[name=tricks]").fill("4")
     form.get_by_test_id("record-hand").click()
     page.get_by_test_id("phone-queue").filter(has_text="The club's server is busy").wait_for()
+    page.clock.run_for(3000)  # the queue's retry (RETRY_MS, static/js/phone-queue.js)
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     assert answered == [409]
     assert page.get_by_test_id("refused-hand").count() == 0
