@@ -13,12 +13,11 @@ import pytest
 from club import evenings
 from club.models import HandConfirmation, Table
 from scoring.models import Rubber
-from tests.browser import log_in, open_two_phones, shot
+from tests.browser import TABLE_POLL_MS, log_in, open_two_phones, shot
 from tests.club.test_browser_board import settled
 from tests.club.test_evenings import seat_six
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-POLL_MS = 3_000  # the table's sheet polls every 3 s, the board every 1.5 s
 
 
 def record(phone, tricks: int) -> None:
@@ -54,7 +53,7 @@ def test_the_other_side_confirms_and_disputes(browser_page, live_server, club, s
 
     record(north, 5)
     # The other phone sees the hand waiting for East-West without a reload (it polls).
-    east.clock.run_for(POLL_MS)
+    east.clock.run_for(TABLE_POLL_MS)
     east.get_by_test_id("confirm-1-EW").wait_for(timeout=8000)
     assert "Hand 1 recorded by North-South:" in east.get_by_test_id("confirm-hand-1").inner_text()
     shot(east, "confirm-1-waiting")
@@ -65,7 +64,7 @@ def test_the_other_side_confirms_and_disputes(browser_page, live_server, club, s
 
     # The second hand counts at once; East-West say the makers took two tricks, not three.
     record(north, 3)
-    east.clock.run_for(POLL_MS)
+    east.clock.run_for(TABLE_POLL_MS)
     east.get_by_test_id("dispute-2").wait_for(timeout=8000)
     east.get_by_test_id("dispute-2").click()
     block = east.get_by_test_id("confirm-hand-2")
@@ -81,7 +80,7 @@ def test_the_other_side_confirms_and_disputes(browser_page, live_server, club, s
 
     # The board flags the dispute with both versions, without a reload.
     dispute = page.get_by_test_id("dispute-table-1-hand-2")
-    page.clock.run_for(POLL_MS)
+    page.clock.run_for(TABLE_POLL_MS)
     dispute.wait_for(timeout=8000)
     text = dispute.inner_text()
     assert "Recorded by North-South: N-S make, 3 tricks" in text

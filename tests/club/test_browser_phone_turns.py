@@ -9,10 +9,9 @@ Screenshots in artifacts/screenshots/phone-turns-*.png."""
 import pytest
 
 from scoring.models import Hand
-from tests.browser import PHONE, enter_hand, fill_hand, open_two_phones, polled, shot
+from tests.browser import PHONE, TABLE_POLL_MS, enter_hand, fill_hand, open_two_phones, polled, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-POLL_MS = 3_000  # the table's sheet polls every 3 s (templates/club/_table.html)
 
 
 def next_hand(page) -> str:
@@ -29,7 +28,7 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     # The first phone, untouched, follows by its poll: hand 3, dealt by Bob (law 28).
-    first.clock.run_for(POLL_MS)
+    first.clock.run_for(TABLE_POLL_MS)
     first.locator("form.hand[data-kind=record] .form-title", has_text="Hand 3").wait_for()
     assert "Bob deals hand 3" in first.inner_text("#table-live")
     assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == "Correct hand 2"
@@ -40,7 +39,7 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     enter_hand(first, makers="NS", tricks=5)
     first.get_by_test_id("phone-notice").filter(has_text="Hand 3 recorded.").wait_for()
     assert first.get_by_test_id("phone-error").count() == 0
-    second.clock.run_for(POLL_MS)
+    second.clock.run_for(TABLE_POLL_MS)
     second.locator("form.hand[data-kind=record] .form-title", has_text="Hand 4").wait_for()
 
     # The second phone takes hand 3 back (entered on the wrong table, say): the first
@@ -48,7 +47,7 @@ def test_a_phone_left_idle_follows_the_hands_the_other_phone_records(
     second.get_by_test_id("take-back").locator("> summary").click()
     second.get_by_role("button", name="Yes, take back hand 3").click()
     second.get_by_test_id("phone-notice").wait_for()
-    first.clock.run_for(POLL_MS)
+    first.clock.run_for(TABLE_POLL_MS)
     first.locator("form.hand[data-kind=record] .form-title", has_text="Hand 3").wait_for()
     recorded = Hand.objects.filter(rubber=played.rubber).order_by("number")
     assert [(h.data["makers"], h.data["tricks"]) for h in recorded] == [("NS", 3), ("EW", 3)]
@@ -63,7 +62,7 @@ def test_a_phone_with_its_correction_open_is_left_as_it_is(browser_page, live_se
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     # Its next poll, on its own clock, answered and swapped in.
-    polled(first, f"/t/{played.table.token}/", run_for=POLL_MS)
+    polled(first, f"/t/{played.table.token}/", run_for=TABLE_POLL_MS)
     # The panel the player opened stays open and says what it said; the sheet follows.
     assert first.get_by_test_id("last-hand").get_attribute("open") is not None
     assert first.get_by_test_id("last-hand").locator("> summary").inner_text() == "Correct hand 1"
@@ -83,7 +82,7 @@ def test_a_refusal_shown_stays_while_the_other_phone_records(browser_page, live_
     enter_hand(second, makers="EW", tricks=3)
     second.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     # Its next poll, on its own clock, answered and swapped in.
-    polled(first, f"/t/{played.table.token}/", run_for=POLL_MS)
+    polled(first, f"/t/{played.table.token}/", run_for=TABLE_POLL_MS)
     # The refusal and the hand as it was sent are still there to put right.
     assert "law 102" in first.get_by_test_id("phone-error").inner_text()
     form = first.locator("form.hand[data-kind=record]")
@@ -105,7 +104,7 @@ def test_a_phone_left_idle_follows_the_other_phones_correction(browser_page, liv
     # The first phone, untouched, offers hand 1 to correct as it now stands: a correction
     # made on it changes the hand as corrected, never the hand as it was.
     tricks = first.locator("form[data-kind=correct] input[name=tricks]")
-    first.clock.run_for(POLL_MS)  # its poll's interval, on its own clock
+    first.clock.run_for(TABLE_POLL_MS)  # its poll's interval, on its own clock
     first.wait_for_function(
         "document.querySelector('form[data-kind=correct] input[name=tricks]').value === '5'"
     )
