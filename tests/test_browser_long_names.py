@@ -31,6 +31,7 @@ from tests.club.rooms import SWEEP, draw_cuts, record
 from tests.conftest import browser_context, committed_for_the_module
 from tests.factories import ClubFactory, MemberFactory, UserFactory
 from tests.tournaments.round_sheets import as_printed
+from tests.worlds import call_ace_first_deal
 from tournaments import rounds, services
 
 pytestmark = [pytest.mark.browser]
@@ -82,15 +83,7 @@ def build() -> SimpleNamespace:
     record(euchre, "EW", 3)
 
     call_ace = _open(club, "CallAce", "call-ace-foster-1905", datetime.date(1905, 3, 1))
-    for name in NAMES[:7]:
-        _act(call_ace, type="arrive", player=name)
-    _act(call_ace, type="form_table")
-    call_ace.refresh_from_db()
-    order = evenings.evening_summary(evening=call_ace)["tables"][0]["playing"]
-    _act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JD"]])
-    recording.hand_record(
-        evening_id=call_ace.pk, table_number=1, data={"maker": order[0], "tricks": 3}
-    )
+    call_ace_first_deal(call_ace, NAMES[:7])
 
     bridge = _open(club, "Bridge", "bridge-elwell-1907", datetime.date(1907, 3, 1))
     for name in NAMES[:4]:

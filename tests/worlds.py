@@ -117,6 +117,22 @@ def _act(evening, **event) -> None:
     evenings.evening_act(evening_id=evening.pk, event=event)
 
 
+def call_ace_first_deal(evening, names) -> list[str]:
+    """`names` arrive at a Call-Ace evening and form table 1; the first in its order draws
+    the first jack and deals (law 1), and the first deal is recorded: he made the trump and
+    took three tricks. The table's order of play, its first dealer first."""
+    for name in names:
+        _act(evening, type="arrive", player=name)
+    _act(evening, type="form_table")
+    evening.refresh_from_db()
+    order = evenings.evening_summary(evening=evening)["tables"][0]["playing"]
+    _act(evening, type="deal_jack", table=1, cards=[[order[0], "JD"]])
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"maker": order[0], "tricks": 3}
+    )
+    return order
+
+
 def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
     """Two more evenings of `club`: a Bridge table (Ann, Bob, Cora, Dan) and a Call-Ace
     table of five, each with one hand recorded. `call_ace_order` lists the Call-Ace
@@ -131,15 +147,7 @@ def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
         data={"declarer": "NS", "trump": "NT", "tricks": {"NS": 7, "EW": 6}},
     )  # fmt: skip
     call_ace = _open(club, "call-ace-foster-1905")
-    for name in ["Ann", "Bob", "Cora", "Dan", "Edith"]:
-        _act(call_ace, type="arrive", player=name)
-    _act(call_ace, type="form_table")
-    call_ace.refresh_from_db()
-    order = evenings.evening_summary(evening=call_ace)["tables"][0]["playing"]
-    _act(call_ace, type="deal_jack", table=1, cards=[[order[0], "JD"]])
-    recording.hand_record(
-        evening_id=call_ace.pk, table_number=1, data={"maker": order[0], "tricks": 3}
-    )
+    order = call_ace_first_deal(call_ace, ["Ann", "Bob", "Cora", "Dan", "Edith"])
     return SimpleNamespace(
         bridge=bridge.tables.get(number=1),
         call_ace=call_ace.tables.get(number=1),
