@@ -491,19 +491,28 @@
     return status >= 400 ? "The club's server refused it without saying why." : null;
   }
 
-  // The list's box, beside the queue's (outside the live part, so no answer swapped in
-  // hides it): made here, the same on every page that has the queue.
+  // A box of the queue's, right after it (outside the live part, so no answer swapped in
+  // hides it), made hidden the first time it is asked for, the same on every page that
+  // has the queue: the element `tag` with the id (and test id) `id`; null without a queue.
+  function boxBesideQueue(tag, id, className) {
+    var queue = document.getElementById("phone-queue");
+    if (!queue) return null;
+    var box = document.createElement(tag);
+    box.id = id;
+    box.className = className + " no-print";
+    box.dataset.testid = id;
+    box.hidden = true;
+    queue.after(box);
+    return box;
+  }
+
+  // The list's box (boxBesideQueue).
   function refusedBox() {
     var box = document.getElementById("phone-refused");
     if (box) return box;
-    var queue = document.getElementById("phone-queue");
-    if (!queue) return null;
-    box = document.createElement("section");
-    box.id = "phone-refused";
-    box.className = "alert error no-print";
-    box.dataset.testid = "phone-refused";
+    box = boxBesideQueue("section", "phone-refused", "alert error");
+    if (!box) return null;
     box.setAttribute("aria-labelledby", "phone-refused-title");
-    box.hidden = true;
     var title = document.createElement("p");
     title.id = "phone-refused-title";
     var list = document.createElement("ul");
@@ -524,7 +533,7 @@
       showRefused();
     });
     box.append(title, list, all);
-    queue.after(box, news);
+    box.after(news);
     return box;
   }
 
@@ -610,17 +619,11 @@
   // recorded: hand 2, hand 3, hand 4." Refused ones are in the
   // list of refusals instead. The line stays until the next entry is queued.
   function showDelivered() {
-    var queue = document.getElementById("phone-queue");
-    if (!queue) return;
     var box = document.getElementById("phone-sent");
     if (!box) {
-      box = document.createElement("p");
-      box.id = "phone-sent";
-      box.className = "alert ok no-print";
-      box.dataset.testid = "phone-sent";
+      box = boxBesideQueue("p", "phone-sent", "alert ok");
+      if (!box) return;
       box.setAttribute("role", "status");
-      box.hidden = true;
-      queue.after(box);
     }
     if (!delivered.length || load().length) {
       box.hidden = true;
