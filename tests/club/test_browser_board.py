@@ -70,6 +70,10 @@ def test_an_evening_on_the_board(browser_page, live_server, club, secretary):
         with phone.expect_response(re.compile(r"/hand/$")):
             form.get_by_test_id("record-hand").click()
     shot(phone, "board-3-phone")
+    # The secretary looks at his board again: a tab behind another gets no animation
+    # frames, by which Playwright waits for a button to stand still before each tap (a
+    # second or so a tap, the board's cuts below taking seven).
+    page.bring_to_front()
 
     # The board sees the rubber end without a reload; the waiting members claim (ruling T5)
     # and a cut decides who goes out.
