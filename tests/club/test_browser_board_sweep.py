@@ -5,8 +5,8 @@ and the selection. Screenshots in artifacts/screenshots/board-sweep-*.png."""
 import pytest
 
 from club import evenings
-from tests.browser import settled, shot
-from tests.club.test_browser_board_live import open_board, open_evening
+from tests.browser import polled, settled, shot
+from tests.club.test_browser_board_live import BOARD_POLL_MS, open_board, open_evening
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,6 +18,7 @@ def test_a_live_update_keeps_the_text_the_focus_and_the_selection(
     evening = open_evening(club)
     page = browser_page
     page.set_viewport_size({"width": width, "height": 900})
+    page.clock.install()  # the board's own clock: its poll is run forward, not waited for
     open_board(page, live_server, evening)
     field = page.locator("#arrive-player")
     field.click()
@@ -25,7 +26,8 @@ def test_a_live_update_keeps_the_text_the_focus_and_the_selection(
     # He selects "Smith" to type over it, and the board moves on meanwhile.
     page.evaluate("document.getElementById('arrive-player').setSelectionRange(8, 13)")
     evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Walt"})
-    page.wait_for_selector("#board .chip:text-is('Walt')", timeout=6000)
+    polled(page, f"/secretary/evenings/{evening.pk}/board/", run_for=BOARD_POLL_MS)
+    page.wait_for_selector("#board .chip:text-is('Walt')")
     settled(page)
     assert field.input_value() == "Zebedee Smith"
     assert page.evaluate("document.activeElement.id") == "arrive-player"

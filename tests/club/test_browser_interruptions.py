@@ -10,7 +10,7 @@ import pytest
 from club import confirmations, evenings, recording
 from club.models import Evening, HandConfirmation
 from tests.browser import polled, settled, shot
-from tests.club.test_browser_board_live import open_board, open_evening, seat_four
+from tests.club.test_browser_board_live import BOARD_POLL_MS, open_board, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +45,7 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     text = notice.inner_text()
     assert "You are logged out" in text and "nothing was done" in text
     # The polls, answered by the login page too, take nothing either.
-    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2, run_for=1_500)
+    polled(page, f"/secretary/evenings/{evening.pk}/board/", times=2, run_for=BOARD_POLL_MS)
     assert page.locator("#board h1").is_visible()
     assert page.input_value("#arrive-player") == "Zed"
     assert Evening.objects.get(pk=evening.pk).version == version
@@ -64,7 +64,7 @@ def test_a_board_whose_login_ran_out_says_so_and_keeps_what_was_typed(
     other.click("button[type=submit]")
     other.wait_for_url(re.compile(r"/secretary/evenings/"))
     other.close()
-    page.clock.run_for(1_500)  # the board's next poll
+    page.clock.run_for(BOARD_POLL_MS)  # the board's next poll
     notice.wait_for(state="hidden", timeout=6000)  # is answered again
     with page.expect_response(re.compile(r"/action/$")) as answer:
         page.get_by_test_id("arrive").click()
@@ -175,6 +175,7 @@ def test_a_reason_typed_for_closing_stays_with_its_rubber_when_another_ends(
         event={"type": "cut", "cards": {"Edith": "JH", "Fred": "AH", "Gus": "KH", "Hal": "QH"}},
     )
     page = browser_page
+    page.clock.install()  # the board's own clock: its poll is run forward, not waited for
     open_board(page, live_server, evening)
     second = page.get_by_test_id("unfinished-2-1")
     second.locator("input[value=abandoned]").check()
@@ -186,7 +187,8 @@ def test_a_reason_typed_for_closing_stays_with_its_rubber_when_another_ends(
             evening_id=evening.pk, table_number=1, data={"makers": "NS", "tricks": 5}
         )
         rubber.refresh_from_db()
-    page.get_by_test_id("unfinished-1-1").wait_for(state="detached", timeout=6000)
+    polled(page, f"/secretary/evenings/{evening.pk}/board/", run_for=BOARD_POLL_MS)
+    page.get_by_test_id("unfinished-1-1").wait_for(state="detached")
     settled(page)
     second = page.get_by_test_id("unfinished-2-1")
     assert second.get_by_role("textbox").input_value() == "Hal was called home"

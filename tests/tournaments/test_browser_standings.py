@@ -8,11 +8,14 @@ import pytest
 
 from club import recording
 from club.secretary_tokens import token_issue
-from tests.browser import shot
+from tests.browser import polled, shot
 from tests.tournaments.conftest import start
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+STANDINGS_POLL_MS = 2_000  # templates/tournaments/standings.html: every 2s
+FRAGMENT = "/clubs/somerset/tournaments/winter/standings/"  # what the standings poll
 
 
 def test_standings_page_changes_without_a_reload(
@@ -26,6 +29,7 @@ def test_standings_page_changes_without_a_reload(
     recording.hand_record(rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
 
     page = browser_page
+    page.clock.install()  # the page's own clock: its poll is run forward, not waited for
     page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")
     page.wait_for_selector("#standings")
     assert page.locator("#standings tbody tr").first.inner_text().split("\t")[1] in {"Ann", "Cora"}
@@ -42,8 +46,9 @@ def test_standings_page_changes_without_a_reload(
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
+    polled(page, FRAGMENT, run_for=STANDINGS_POLL_MS)
     page.wait_for_function(
-        "v => document.querySelector('#standings').dataset.version !== v", arg=version, timeout=8000
+        "v => document.querySelector('#standings').dataset.version !== v", arg=version
     )
     assert page.evaluate("window.__not_reloaded") is True  # the same page, updated in place
     first = page.locator("#standings tbody tr").first.inner_text()
@@ -109,6 +114,7 @@ def test_the_stake_won_updates_live_written_as_money(
 
     page = browser_page
     page.set_viewport_size({"width": 360, "height": 740})
+    page.clock.install()  # the page's own clock: its poll is run forward, not waited for
     page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")
     page.wait_for_selector("#standings")
     assert "Stake won (USD)" in page.locator("#standings thead").inner_text()
@@ -122,8 +128,9 @@ def test_the_stake_won_updates_live_written_as_money(
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
+    polled(page, FRAGMENT, run_for=STANDINGS_POLL_MS)
     page.wait_for_function(
-        "v => document.querySelector('#standings').dataset.version !== v", arg=version, timeout=8000
+        "v => document.querySelector('#standings').dataset.version !== v", arg=version
     )
     rows = {
         cells[1]: cells[2]
