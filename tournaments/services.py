@@ -55,6 +55,10 @@ logger = logging.getLogger(__name__)
 KEEP_VERSIONS = 20  # older published versions are pruned ...
 PRUNE_EVERY = 10  # ... by every tenth (so at most KEEP_VERSIONS + PRUNE_EVERY are kept)
 QUEUED_KEY = "standings:queued:{}"
+# A full recalculation queued and not yet started (`standings_request_full`); lapsing
+# after FULL_QUEUED_SECONDS, so a task lost on its way holds no later press back for long.
+FULL_QUEUED_KEY = "standings:full-queued:{}"
+FULL_QUEUED_SECONDS = 60
 PROGRESS_KEY = "standings:progress:{}"
 TOTAL_FIELDS = [*COLUMN_METRICS, "hands", "rubbers_played"]
 
@@ -726,11 +730,28 @@ def tournament_update(
 
 
 def standings_request_full(*, tournament_id: int) -> None:
-    """Start a full recalculation after commit (a director's button, or a changed rule)."""
+    """Start a full recalculation after commit (a director's button, or a changed rule),
+    unless one is queued for the tournament already and not yet started: it answers for
+    this one too (FULL_QUEUED_KEY, cleared by the task as it starts, as `standings_schedule`
+    queues a hand's once). A button pressed again and again (the director's page has no
+    throttle; a script at the API) put a full recalculation a press in the queue every
+    club's standings wait in."""
+    cache.set(PROGRESS_KEY.format(tournament_id), {"state": "queued", "percent": 0}, 3600)
+    transaction.on_commit(lambda: _send_full(tournament_id))
+
+
+def _send_full(tournament_id: int) -> None:
     from tournaments.tasks import recalculate_standings_full
 
-    cache.set(PROGRESS_KEY.format(tournament_id), {"state": "queued", "percent": 0}, 3600)
-    transaction.on_commit(lambda: recalculate_standings_full.delay(tournament_id))
+    flag = FULL_QUEUED_KEY.format(tournament_id)
+    # False: one is queued already. (None: the cache is down; send it anyway.)
+    if cache.add(flag, 1, timeout=FULL_QUEUED_SECONDS) is False:
+        return
+    try:
+        recalculate_standings_full.delay(tournament_id)
+    except Exception:
+        cache.delete(flag)  # not queued: the next press sends one
+        raise
 
 
 def standings_progress(*, tournament_id: int) -> dict:

@@ -43,6 +43,8 @@ def recalculate_standings(self, tournament_id: int, *more: int) -> list[int | No
 @shared_task(bind=True)
 def recalculate_standings_full(self, tournament_id: int) -> int | None:
     """Recompute a tournament's standings from scratch (a director's full recalculation)."""
+    # Cleared first: a press from now on queues one more (services.standings_request_full).
+    cache.delete(services.FULL_QUEUED_KEY.format(tournament_id))
     version = services.standings_full_recalculation(tournament_id=tournament_id)
     if version is None:  # a recalculation holds the lock: try again shortly
         raise self.retry(countdown=2)

@@ -31,6 +31,7 @@ from club.views_cards import (
     SCAN,
     cards_per_page,
 )
+from config.ratelimit import account_wait, api_rate_wait
 from core.echo import capped, refusal, typed_in
 from core.errors import UserError
 from core.inputs import whole_number
@@ -434,6 +435,26 @@ def act(request, pk: int):
     asked again first), the metrics' order, and a ladder's evenings."""
     action = request.POST.get("action", "")
     errors, notice, typed, ask_end, ask_back = {}, None, None, False, ""
+    # Counted as the board's posts are (THROTTLE_USER, per account, in the API's windows):
+    # a script entering players by the thousand (each new name a guest on the roster) or
+    # pressing any button is refused past the rate, nothing done.
+    wait = api_rate_wait(request, act)
+    if wait is not None:
+        tournament = _directed(request, pk)
+        context = _context(
+            request, tournament, errors={"action": account_wait(wait, "Nothing was changed.")}
+        )
+        context["typed"] = typed_in(request.POST, TYPED_WORDS).values
+        if request.headers.get("HX-Request"):
+            response = live_board(
+                render(request, "tournaments/_director.html", context), done=False
+            )
+            response["X-Live-Refusal"] = "1"
+        else:
+            response = render(request, "tournaments/director.html", context)
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+        return response
     try:
         with transaction.atomic():
             # One director's change at a time (the evenings' list is read, then written).
