@@ -7,7 +7,7 @@ Without it each tab sent the queue's oldest hand itself: a hand already on its w
 the other tab went again with the same Idempotency-Key, was answered 409 (the same key
 still running, core/idempotency.py) and its tab said the server was busy and tried again
 3 s later. Both tabs are pages of one browser context (one phone's storage) on one clock,
-never run forward here: nothing below waits for the sheet's 3 s poll.
+stopped: nothing below waits for the sheet's 3 s poll.
 Screenshots in artifacts/screenshots/phone-two-tabs-*.png."""
 
 import re
@@ -43,6 +43,8 @@ def tabs(browser_page, live_server, django_capture_on_commit_callbacks):
     context.on("response", answered)
     first = open_phone(browser_page, url)
     second = open_phone(context.new_page(), url)
+    # Installed, the clock still runs by itself; stopped here, the poll never comes.
+    first.clock.pause_at(first.evaluate("Date.now()") + 100)
     return first, second, posts
 
 
@@ -87,7 +89,9 @@ def test_a_hand_entered_in_either_tab_goes_once_at_once_and_both_show_it(tabs):
     shot(second, "phone-two-tabs-1-both")
 
     # A hand entered in the second tab with nothing waiting goes from there at once, and
-    # the first tab shows it without waiting for its poll.
+    # the first tab shows it without waiting for its poll. (Past the double-tap guard's
+    # 1.5 s on the stopped clock, short of the poll's 3 s.)
+    second.clock.run_for(1_600)
     enter_hand(second, makers="NS", tricks=5)
     recorded_in_both(first, second, number=4, tricks="5")
     assert len(posts) == 3 and len({key for key, _ in posts}) == 3, posts
@@ -110,6 +114,7 @@ def test_a_hand_kept_offline_in_one_tab_is_sent_once_by_the_tab_online(tabs):
 
     # Kept offline in the first tab, which is closed meanwhile: the second sends it.
     context.set_offline(True)
+    first.clock.run_for(1_600)  # past the double-tap guard, short of the poll
     enter_hand(first, makers="NS", tricks=3)
     second.get_by_test_id("phone-queue").filter(has_text="(hand 3)").wait_for()
     first.close()
