@@ -983,6 +983,8 @@
     var elt = event.detail.elt;
     if (!elt || elt.id !== "table-sheet" || !event.detail.xhr) return;
     event.detail.xhr.phoneSentAt = clock();
+    pollOut = true;
+    refreshWanted = false; // this one brings the table as it is now
     elt.addEventListener("htmx:beforeSwap", fresher);
   });
 
@@ -1062,10 +1064,28 @@
 
   // The page's live part asked for now, as the sheet's poll asks for it (the same
   // request, the same handling: the forms brought up to date unless a player is busy).
+  // Wanted until a request of the sheet leaves: with one on its way (which may have left
+  // before what changed), htmx would drop it, so it is asked for once that one is
+  // answered (`again`), or once the sheet it brought is ready for it (htmx:afterSettle).
+  var refreshWanted = false;
+  var pollOut = false;
+
   function refreshTable() {
     var sheet = document.getElementById("table-sheet");
-    if (sheet && window.htmx) window.htmx.trigger(sheet, "phone-refresh");
+    if (!sheet || !window.htmx) return;
+    refreshWanted = true;
+    if (!pollOut) window.htmx.trigger(sheet, "phone-refresh");
   }
+
+  // A request of the sheet's is over (answered, failed or given up). Heard on the
+  // document: htmx says it of the element the answer replaced on an element still on
+  // the page; known by its stamp (phoneSentAt).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.phoneSentAt === undefined) return;
+    pollOut = false;
+    if (refreshWanted) setTimeout(refreshTable, 0); // once htmx has let go of the request
+  });
 
   // The refusal a page of the service says in words (its role=alert), parsed inertly.
   function alertIn(html) {
@@ -1324,6 +1344,7 @@
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
   // form of a change still waiting.
   document.addEventListener("htmx:afterSettle", function () {
+    if (refreshWanted) refreshTable();
     markBrought(document);
     showWaitingChanges();
     followQueue();

@@ -10,7 +10,16 @@ import asyncio
 
 import pytest
 
-from tests.browser import ARGS, CHROMIUM, PHONE, enter_hand, open_phone, shot
+from tests.browser import (
+    ARGS,
+    CHROMIUM,
+    PHONE,
+    enter_hand,
+    offers_hand_without_a_poll,
+    open_phone,
+    shot,
+    stop_clock,
+)
 from tests.conftest import browser_context
 from tests.phone_races import shows_the_hand_recorded
 from tests.worlds import club_in_play
@@ -51,8 +60,7 @@ def test_a_page_back_from_the_cache_shows_the_table_as_it_now_is(
     with_back_cache.clock.install()
     with_back_cache.add_init_script(RESTORED)
     phone = open_phone(with_back_cache.new_page(), url)
-    # Installed, the clock still runs by itself; stopped here, the poll never comes.
-    phone.clock.pause_at(phone.evaluate("Date.now()") + 100)
+    stop_clock(phone)
     enter_hand(phone, makers="EW", tricks=4)
     phone.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
 
@@ -71,9 +79,7 @@ def test_a_page_back_from_the_cache_shows_the_table_as_it_now_is(
     # The table as it now is: hand 3 on the sheet, the form for hand 4 and its dealer,
     # not the page as it was left (the form for hand 3, which sent would be refused as
     # recorded already, law 5 and ruling E9 to correct it).
-    phone.wait_for_function(
-        "() => document.querySelector('#table-live').dataset.nextNumber === '4'"
-    )
+    offers_hand_without_a_poll(phone, 4)
     shows_the_hand_recorded(phone, number=3, tricks="3")
     assert phone.get_by_test_id("phone-queue").is_hidden()
     assert not phone.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").count()

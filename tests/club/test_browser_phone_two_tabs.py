@@ -14,7 +14,14 @@ import re
 
 import pytest
 
-from tests.browser import PHONE, enter_hand, open_phone, shot
+from tests.browser import (
+    PHONE,
+    enter_hand,
+    offers_hand_without_a_poll,
+    open_phone,
+    shot,
+    stop_clock,
+)
 from tests.phone_races import shows_the_hand_recorded
 from tests.worlds import club_in_play
 
@@ -43,18 +50,14 @@ def tabs(browser_page, live_server, django_capture_on_commit_callbacks):
     context.on("response", answered)
     first = open_phone(browser_page, url)
     second = open_phone(context.new_page(), url)
-    # Installed, the clock still runs by itself; stopped here, the poll never comes.
-    first.clock.pause_at(first.evaluate("Date.now()") + 100)
+    stop_clock(first)
     return first, second, posts
 
 
 def recorded_in_both(first, second, *, number: int, tricks: str) -> None:
     """Each tab shows hand NUMBER on its sheet and offers the next hand's form."""
     for tab in (first, second):
-        tab.wait_for_function(
-            "n => document.querySelector('#table-live').dataset.nextNumber === String(n)",
-            arg=number + 1,
-        )
+        offers_hand_without_a_poll(tab, number + 1)
         shows_the_hand_recorded(tab, number=number, tricks=tricks)
         assert tab.get_by_test_id("phone-queue").is_hidden()
 
@@ -89,9 +92,7 @@ def test_a_hand_entered_in_either_tab_goes_once_at_once_and_both_show_it(tabs):
     shot(second, "phone-two-tabs-1-both")
 
     # A hand entered in the second tab with nothing waiting goes from there at once, and
-    # the first tab shows it without waiting for its poll. (Past the double-tap guard's
-    # 1.5 s on the stopped clock, short of the poll's 3 s.)
-    second.clock.run_for(1_600)
+    # the first tab shows it without waiting for its poll.
     enter_hand(second, makers="NS", tricks=5)
     recorded_in_both(first, second, number=4, tricks="5")
     assert len(posts) == 3 and len({key for key, _ in posts}) == 3, posts
@@ -114,14 +115,11 @@ def test_a_hand_kept_offline_in_one_tab_is_sent_once_by_the_tab_online(tabs):
 
     # Kept offline in the first tab, which is closed meanwhile: the second sends it.
     context.set_offline(True)
-    first.clock.run_for(1_600)  # past the double-tap guard, short of the poll
     enter_hand(first, makers="NS", tricks=3)
     second.get_by_test_id("phone-queue").filter(has_text="(hand 3)").wait_for()
     first.close()
     context.set_offline(False)
-    second.wait_for_function(
-        "() => document.querySelector('#table-live').dataset.nextNumber === '4'"
-    )
+    offers_hand_without_a_poll(second, 4)
     shows_the_hand_recorded(second, number=3, tricks="3")
     assert [status for _, status in posts] == [200, 200], posts
     assert second.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
