@@ -113,6 +113,26 @@ PHONE = {"width": 360, "height": 740}  # a phone's screen, in CSS pixels
 TABLE_POLL_MS = 3_000  # a table's sheet polls every 3 s (templates/club/_table.html)
 
 
+def stop_clock(page) -> None:
+    """Stop the page's clock (`page.clock.install()` before it loaded; installed, it still
+    runs by itself): its sheet's poll then never comes unless the test runs it forward."""
+    page.clock.pause_at((page.evaluate("Date.now()") + 100) / 1000)  # a number: seconds
+
+
+def offers_hand_without_a_poll(page, number: int) -> None:
+    """Wait until the phone's live part offers hand NUMBER (its `data-next-number`), its
+    stopped clock (`stop_clock`) run forward in steps of 20 ms for htmx's own timers (an
+    answer is swapped in and settled on them), 2 s in all: short of the sheet's 3 s poll,
+    so what brought the page up to date was not the poll."""
+    offers = "n => document.querySelector('#table-live').dataset.nextNumber === String(n)"
+    for _ in range(100):
+        if page.evaluate(offers, number):
+            return
+        page.clock.run_for(20)
+        page.wait_for_timeout(30)
+    raise AssertionError(f"the page does not offer hand {number} before its poll")
+
+
 def open_phone(page, url: str):
     """Open URL (a table's phone page, /t/... or /p/...) on PAGE at a phone's width.
     Returns the page."""

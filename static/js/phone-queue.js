@@ -28,6 +28,12 @@
 // While a take-back or a correction of a hand waits in the queue, its form does not offer
 // to send it again: the button is put away and the form says the change is waiting, until
 // it leaves the queue (made, refused or dropped).
+//
+// The link open in two tabs of one phone (its card scanned twice): the tabs share the
+// queue, so one tab sends at a time, the one holding the lease in storage (`hold`), and
+// each entry goes out once, from whichever tab is free, at once. The other tabs say what
+// waits, and bring their page up to date when an entry leaves the queue (`refreshTable`).
+// A page restored by the browser's Back button (its back/forward cache) does the same.
 (function () {
   "use strict";
 
@@ -44,6 +50,14 @@
   var KEPT_REFUSALS = 20;
   var storageKey = "cardclub-phone-queue:" + location.pathname;
   var refusedKey = "cardclub-phone-refused:" + location.pathname;
+  // Which tab of this phone sends the queue, and until when (Date.now(), shared by the
+  // tabs): {tab, until}. Two tabs each sending the oldest entry sent one hand twice at
+  // once, the second answered 409 (its key still running) and its tab waiting RETRY_MS.
+  var leaseKey = "cardclub-phone-sending:" + location.pathname;
+  // Past the lease's time (a request's limit, or the wait before the next try), another
+  // tab takes the queue over: this one was closed or put to sleep meanwhile.
+  var LEASE_SPARE_MS = 2000;
+  var tab = newKey();
   var sending = false;
   var timer = null;
   var unsaid = []; // refusals listed and not yet said to a screen reader
@@ -969,6 +983,8 @@
     var elt = event.detail.elt;
     if (!elt || elt.id !== "table-sheet" || !event.detail.xhr) return;
     event.detail.xhr.phoneSentAt = clock();
+    pollOut = true;
+    refreshWanted = false; // this one brings the table as it is now
     elt.addEventListener("htmx:beforeSwap", fresher);
   });
 
@@ -1002,15 +1018,74 @@
     if (box) box.classList.toggle("htmx-request", on);
   }
 
-  // Send the queue again in a while: RETRY_MS, or longer when the service said so.
+  // Send the queue again in a while: RETRY_MS, or longer when the service said so. The
+  // tab sending keeps the queue meanwhile.
   function later(ms) {
     sayRefused();
+    var wait = Math.max(ms || 0, RETRY_MS);
+    if (holding()) hold(wait + LEASE_SPARE_MS);
     if (timer) return;
     timer = setTimeout(function () {
       timer = null;
       flush();
-    }, Math.max(ms || 0, RETRY_MS));
+    }, wait);
   }
+
+  // --- one tab of the phone sends at a time ---------------------------------------------
+
+  function lease() {
+    try {
+      return JSON.parse(localStorage.getItem(leaseKey) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function holding() {
+    var held = lease();
+    return !!held && held.tab === tab;
+  }
+
+  // The lease another tab holds and has not let go of, or null.
+  function heldElsewhere() {
+    var held = lease();
+    return held && held.tab !== tab && held.until > Date.now() ? held : null;
+  }
+
+  // This tab sends the queue for the next `ms`. Two tabs taking it at the same moment
+  // both send: the service answers the second 409 (its key running) and it goes again.
+  function hold(ms) {
+    localStorage.setItem(leaseKey, JSON.stringify({ tab: tab, until: Date.now() + ms }));
+  }
+
+  function letGo() {
+    if (holding()) localStorage.removeItem(leaseKey);
+  }
+
+  // The page's live part asked for now, as the sheet's poll asks for it (the same
+  // request, the same handling: the forms brought up to date unless a player is busy).
+  // Wanted until a request of the sheet leaves: with one on its way (which may have left
+  // before what changed), htmx would drop it, so it is asked for once that one is
+  // answered (`again`), or once the sheet it brought is ready for it (htmx:afterSettle).
+  var refreshWanted = false;
+  var pollOut = false;
+
+  function refreshTable() {
+    var sheet = document.getElementById("table-sheet");
+    if (!sheet || !window.htmx) return;
+    refreshWanted = true;
+    if (!pollOut) window.htmx.trigger(sheet, "phone-refresh");
+  }
+
+  // A request of the sheet's is over (answered, failed or given up). Heard on the
+  // document: htmx says it of the element the answer replaced on an element still on
+  // the page; known by its stamp (phoneSentAt).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.phoneSentAt === undefined) return;
+    pollOut = false;
+    if (refreshWanted) setTimeout(refreshTable, 0); // once htmx has let go of the request
+  });
 
   // The refusal a page of the service says in words (its role=alert), parsed inertly.
   function alertIn(html) {
@@ -1025,11 +1100,22 @@
     if (dead) abandon(dead); // this page is a dead link's: nothing goes out on it
     var queue = load();
     if (!queue.length) {
+      letGo();
       showQueue();
       showDelivered();
       sayRefused();
       return;
     }
+    // Another tab of this phone is sending it: it goes from there, and this tab brings its
+    // page up to date as each leaves (the storage event). Should that tab go, its lease
+    // given up or run out, this one takes over.
+    var other = heldElsewhere();
+    if (other) {
+      showQueue();
+      later(other.until - Date.now());
+      return;
+    }
+    hold(REQUEST_TIMEOUT_MS + LEASE_SPARE_MS);
     var entry = queue[0];
     sending = true;
     busy(true);
@@ -1258,14 +1344,46 @@
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
   // form of a change still waiting.
   document.addEventListener("htmx:afterSettle", function () {
+    if (refreshWanted) refreshTable();
     markBrought(document);
     showWaitingChanges();
     followQueue();
   });
-  // Another tab of the same table's page dismissed or added a refusal.
+  // Another tab of the same table's page dismissed or added a refusal, queued an entry or
+  // sent one (its queue is this one), or let the queue go with entries still in it.
   window.addEventListener("storage", function (event) {
     if (event.key === refusedKey) showRefused();
-    if (event.key === storageKey) showWaitingChanges(); // its queue is this one
+    if (event.key === storageKey) {
+      showQueue();
+      if (left(event.oldValue, event.newValue)) refreshTable();
+    }
+    if (event.key === leaseKey && !event.newValue && load().length) flush();
+  });
+
+  // Whether an entry of the queue as it was is not in it as it is: answered.
+  function left(before, after) {
+    var keys = function (value) {
+      try {
+        return (JSON.parse(value || "[]") || []).map(function (entry) { return entry.key; });
+      } catch (e) {
+        return [];
+      }
+    };
+    var now = keys(after);
+    return keys(before).some(function (key) { return now.indexOf(key) < 0; });
+  }
+
+  // A tab closed, or left for another page, sends nothing more: another takes the queue.
+  window.addEventListener("pagehide", letGo);
+  // Restored by the Back button from the browser's back/forward cache, the page is as it
+  // was left: the table, the next hand's form and the queue's line as they were then.
+  // Brought up to date, and what waits is sent.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    showRefused();
+    showQueue();
+    refreshTable();
+    flush();
   });
   document.addEventListener("DOMContentLoaded", function () {
     shown = tableIn(document);
