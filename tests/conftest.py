@@ -173,6 +173,19 @@ def rows_for_the_module(build):
     return fixture
 
 
+@pytest.fixture
+def rates(monkeypatch):
+    """The API's rates small enough to reach in a test, anonymous 3 and logged in 5 a
+    minute (DRF reads them when the throttle classes are made)."""
+    from rest_framework.settings import api_settings
+
+    from config.throttles import AnonRateThrottle, UserRateThrottle
+
+    small = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "3/min", "user": "5/min"}
+    for throttle in (AnonRateThrottle, UserRateThrottle):
+        monkeypatch.setattr(throttle, "THROTTLE_RATES", small)
+
+
 def committed_for_the_module(build):
     """For a module of browser tests that only read one world: a module-scoped fixture of
     the rows `build()` makes, committed once before the module's first test (the live

@@ -10,20 +10,10 @@ saying in words how long to wait, nothing done."""
 import re
 
 import pytest
-from rest_framework.settings import api_settings
 
-from config.throttles import AnonRateThrottle, UserRateThrottle
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def rates(monkeypatch):
-    """Rates small enough to reach in a test (DRF reads them when the classes are made)."""
-    small = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "3/min", "user": "5/min"}
-    for throttle in (AnonRateThrottle, UserRateThrottle):
-        monkeypatch.setattr(throttle, "THROTTLE_RATES", small)
 
 
 def test_past_the_rate_the_directors_button_is_refused_in_words_and_nothing_is_done(

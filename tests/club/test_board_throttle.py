@@ -8,20 +8,10 @@ import re
 
 import pytest
 from django.urls import reverse
-from rest_framework.settings import api_settings
 
 from club.models import Evening
-from config.throttles import AnonRateThrottle, UserRateThrottle
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def rates(monkeypatch):
-    """Rates small enough to reach in a test (DRF reads them when the classes are made)."""
-    small = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "3/min", "user": "5/min"}
-    for throttle in (AnonRateThrottle, UserRateThrottle):
-        monkeypatch.setattr(throttle, "THROTTLE_RATES", small)
 
 
 @pytest.fixture

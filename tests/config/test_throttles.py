@@ -11,20 +11,12 @@ from django.test import Client, override_settings
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
-from config.throttles import AnonRateThrottle, UserRateThrottle, _link_ident, rate_log
+from config.throttles import AnonRateThrottle, _link_ident, rate_log
 from core import redisops
 from scoring.models import Hand
 from tests.conftest import LOCAL_CACHE as LOCAL
 from tests.conftest import REDIS_DOWN as DOWN
 from tests.worlds import club_in_play
-
-
-@pytest.fixture
-def rates(monkeypatch):
-    """Rates small enough to reach in a test (DRF reads them when the classes are made)."""
-    small = {**api_settings.DEFAULT_THROTTLE_RATES, "anon": "3/min", "user": "5/min"}
-    for throttle in (AnonRateThrottle, UserRateThrottle):
-        monkeypatch.setattr(throttle, "THROTTLE_RATES", small)
 
 
 def statuses(client, n: int, **extra) -> list[int]:
