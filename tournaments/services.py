@@ -733,9 +733,9 @@ def standings_request_full(*, tournament_id: int) -> None:
     """Start a full recalculation after commit (a director's button, or a changed rule),
     unless one is queued for the tournament already and not yet started: it answers for
     this one too (FULL_QUEUED_KEY, cleared by the task as it starts, as `standings_schedule`
-    queues a hand's once). A button pressed again and again (the director's page has no
-    throttle; a script at the API) put a full recalculation a press in the queue every
-    club's standings wait in."""
+    queues a hand's once). A button pressed again and again (a script at the page or the
+    API, within its rate) put a full recalculation a press in the queue every club's
+    standings wait in."""
     cache.set(PROGRESS_KEY.format(tournament_id), {"state": "queued", "percent": 0}, 3600)
     transaction.on_commit(lambda: _send_full(tournament_id))
 

@@ -22,7 +22,7 @@ from club import phone_links
 from club.formation.cards import card_typed
 from club.models import Club
 from club.selectors import clubs_directed_by
-from club.views_board import live_board
+from club.views_board import live_board, live_refusal
 from club.views_cards import (
     HOW_TO,
     HOW_TO_ANY,
@@ -446,13 +446,8 @@ def act(request, pk: int):
         )
         context["typed"] = typed_in(request.POST, TYPED_WORDS).values
         if request.headers.get("HX-Request"):
-            response = live_board(
-                render(request, "tournaments/_director.html", context), done=False
-            )
-            response["X-Live-Refusal"] = "1"
-        else:
-            response = render(request, "tournaments/director.html", context)
-        response.status_code = 429
+            return live_refusal(render(request, "tournaments/_director.html", context), wait)
+        response = render(request, "tournaments/director.html", context, status=429)
         response["Retry-After"] = str(wait)
         return response
     try:

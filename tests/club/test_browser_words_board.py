@@ -90,18 +90,19 @@ def test_a_throw_refused_with_two_tables_waiting_names_its_table(
         evenings.evening_act(evening_id=evening.pk, event={"type": "form_table"})
     page = browser_page
     on_phone(page, live_server, evening)
-    second = page.locator("form.cut-form").filter(has=page.locator("#throws-2"))
-    with page.expect_response(lambda r: r.url.endswith("/action/")):
-        second.get_by_role("button", name="Enter the throws").click()
-    settled(page)
-    said = refusal(page)
+
+    def throws_entered(table: int) -> str:
+        """The refusal of table `table`'s cut form's "Enter the throws"."""
+        form = page.locator("form.cut-form").filter(has=page.locator(f"#throws-{table}"))
+        with page.expect_response(lambda r: r.url.endswith("/action/")):
+            form.get_by_role("button", name="Enter the throws").click()
+        settled(page)
+        return refusal(page)
+
+    said = throws_entered(2)
     assert "table 2" in said and "table 1" not in said
     page.fill("#throws-1", "Ann")
-    first = page.locator("form.cut-form").filter(has=page.locator("#throws-1"))
-    with page.expect_response(lambda r: r.url.endswith("/action/")):
-        first.get_by_role("button", name="Enter the throws").click()
-    settled(page)
-    said = refusal(page)
+    said = throws_entered(1)
     assert "table 1" in said and "table 2" not in said
     shot(page, "words-board-throw-which-table")
 
