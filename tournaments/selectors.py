@@ -225,10 +225,15 @@ def _dressed(row: tuple, precedence: list[str]) -> dict:
     }
 
 
+def standings_pages(standings: dict, per_page: int = STANDINGS_PAGE) -> int:
+    """How many pages published standings fill (one at least)."""
+    return max(1, -(-len(standings["rows"]) // per_page))
+
+
 def standings_page(standings: dict, page: int, per_page: int = STANDINGS_PAGE) -> dict:
     """One page of published standings (a page past the end is the last one)."""
     count = len(standings["rows"])
-    pages = max(1, -(-count // per_page))
+    pages = standings_pages(standings, per_page)
     page = min(max(1, page), pages)
     rows = standings["rows"][(page - 1) * per_page : page * per_page]
     return {**standings, "rows": rows, "count": count, "page": page, "pages": pages}

@@ -187,7 +187,7 @@ def _serve(request, slug: str, tslug: str, *, fragment: bool) -> HttpResponse:
             # cost is the standings' own rate of change, the same whoever asks, and on a
             # club's Wi-Fi the whole room polls from one address. A page past the end is
             # never kept, so each asker renders it: that one is counted (THROTTLE_PUBLIC).
-            if selectors.standings_page(standings, page)["page"] != page:
+            if page > selectors.standings_pages(standings):
                 public_render_counted(request)
         else:
             # Rendered for this reader alone (logged in, or a player found by name):
