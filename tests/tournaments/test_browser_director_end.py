@@ -105,6 +105,7 @@ def test_the_director_ends_an_open_ended_progressive(browser_page, live_server, 
     ) in text
     assert "round 1 of 1" in text
     phone.close()
+    page.bring_to_front()  # the director's tab again, as he would pick it up: not a tab hidden
 
     press(page, "final")
     assert said(page, "results-final").startswith("The results were declared final at ")
