@@ -31,7 +31,7 @@ from django.urls import reverse
 from club import phone, recording
 from club.selectors import club_is_managed_by
 from club.views_board import USER_ERRORS
-from config.ratelimit import account_wait, api_rate_wait
+from config.ratelimit import account_too_many, account_wait, api_rate_wait
 from core.echo import capped
 from core.errors import UserError
 from core.inputs import whole_number
@@ -216,10 +216,17 @@ def _correction_refused(request, tournament, table: RoundTable, refused, *, stat
 
 
 def _past_the_rate(request, tournament, table: RoundTable, wait: int):
-    """A deal or a correction posted past the account's rate: the sheet, 429 with
-    Retry-After, the refusal in words beside the form it came from, as typed. Nothing was
-    done; the Idempotency-Key keeps no answer with Retry-After, and the page's queue keeps
-    the deal to send again after the wait (static/js/phone-queue.js)."""
+    """A deal or a correction posted past the account's rate: 429 with Retry-After and the
+    wait in words, nothing done. To the page's queue (htmx), which keeps the deal and sends
+    it again after the wait, saying the answer's words (static/js/phone-queue.js), the
+    refusal alone, as a table's phone is answered; to a form posted without it (a
+    correction), the sheet with the refusal beside that form, as typed. The
+    Idempotency-Key keeps no answer with Retry-After."""
+    if request.headers.get("HX-Request"):
+        url = reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
+        return account_too_many(
+            request, wait, then="Nothing was recorded.", back=url, back_text="Back to the table"
+        )
     refused = phone.refused_form(
         UserError(account_wait(wait)), request.POST, ruleset=table.rubber.ruleset
     )

@@ -57,15 +57,20 @@ def test_past_the_rate_a_deal_at_the_directors_table_is_refused_and_not_recorded
     answers = [directing.post(url(four_deals), deal(n)) for n in (1, 2, 3)]
     answers += [directing.post(url(four_deals), deal(1)) for _ in range(2)]  # sent twice
     assert [a.status_code for a in answers] == [302, 302, 302, 409, 409]
-    # The sixth, sent by the page's queue with its key: refused, nothing recorded or kept.
-    refused = directing.post(
+    # The sixth, sent by the page's queue with its key: refused, nothing recorded or kept
+    # (the queue keeps the deal and sends it again after the wait, in these words).
+    queued = directing.post(
         url(four_deals), deal(4, "EW"), HTTP_IDEMPOTENCY_KEY="deal-4", HTTP_HX_REQUEST="true"
     )
-    waited(refused)
-    assert "Not recorded." in text(refused)
-    assert 'value="EW" checked' in refused.content.decode()  # the form as typed
-    assert Hand.objects.filter(rubber=rubber).count() == 3
+    waited(queued)
+    assert "Nothing was recorded." in text(queued)
     assert not IdempotencyRecord.objects.filter(key="deal-4").exists()
+    # Posted without the page's script: the sheet, the form as typed.
+    posted = directing.post(url(four_deals), deal(4, "EW"))
+    waited(posted)
+    assert "Not recorded." in text(posted)
+    assert 'value="EW" checked' in posted.content.decode()
+    assert Hand.objects.filter(rubber=rubber).count() == 3
 
 
 def test_past_the_rate_a_correction_at_the_directors_table_is_refused_and_not_made(
