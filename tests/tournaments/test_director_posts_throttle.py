@@ -16,6 +16,7 @@ import pytest
 
 from core.models import IdempotencyRecord
 from scoring.models import Hand
+from tests.tournaments.test_director_pages import new_form
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -89,26 +90,12 @@ def test_past_the_rate_a_correction_at_the_directors_table_is_refused_and_not_ma
     assert hand.data["makers"] == "NS" and not hand.corrections.exists()
 
 
-def new_form(slug: str, name: str = "Spring progressive") -> dict:
-    return {
-        "name": name,
-        "slug": slug,
-        "kind": "progressive",
-        "ruleset": "euchre-somerset-1888",
-        "is_public": "on",
-        "precedence": ["rounds_won", "points", ""],
-        "movement": "rotation",
-        "rounds_planned": "3",
-        "deals_per_round": "1",
-    }
-
-
 def test_past_the_rate_a_new_tournament_is_refused_and_not_made(directing, club, rates):
     path = f"/secretary/clubs/{club.slug}/tournaments/new/"
-    answers = [directing.post(path, new_form(f"t{n}")) for n in range(1, 5)]
-    answers.append(directing.post(path, new_form("t1")))  # its address taken: refused, 400
+    answers = [directing.post(path, new_form(slug=f"t{n}")) for n in range(1, 5)]
+    answers.append(directing.post(path, new_form(slug="t1")))  # its address taken: refused, 400
     assert [a.status_code for a in answers] == [302, 302, 302, 302, 400]
-    refused = directing.post(path, new_form("t6", name="Sixth progressive"))
+    refused = directing.post(path, new_form(slug="t6", name="Sixth progressive"))
     waited(refused)
     assert "No tournament was created." in text(refused)
     page = refused.content.decode()
