@@ -22,7 +22,8 @@ def worker_heartbeat(self) -> str:
 
 @shared_task
 def purge_idempotency_records() -> int:
-    """Forget stored answers to Idempotency-Keys older than a day."""
+    """Forget stored answers to Idempotency-Keys older than a day, and refusals older
+    than ten minutes (core.idempotency.purge_expired)."""
     from core.idempotency import purge_expired
 
     return purge_expired()

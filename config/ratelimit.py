@@ -135,9 +135,11 @@ def write_refused(request) -> bool:
     429 in its own words, no record claimed and deleted for it. Only callers told apart
     without the API's authentication: a table's phone (its link in the address or its
     `Table` header), a logged-in session, or no one; an API `Token` is left to the view's
-    throttles, which follow the claim."""
-    if not request.path.startswith(("/api/", "/t/", "/p/")):
-        return False  # pages with no throttle (the director's table) are never refused here
+    throttles, which follow the claim. The pages under a key's other prefix, the
+    director's (`/secretary/tournaments/`: a round table's deals, sent by the phone's
+    queue, and the director's buttons), are counted by their views in the same windows."""
+    if not request.path.startswith(("/api/", "/t/", "/p/", "/secretary/tournaments/")):
+        return False
     scheme = request.META.get("HTTP_AUTHORIZATION", "").split(None, 1)[:1]
     if scheme and scheme[0].lower() != "table":
         return False

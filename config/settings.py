@@ -308,7 +308,9 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "club.tasks.worker_heartbeat", "schedule": 60.0},
     # The outbox sweep: changes recorded while the broker was down are recalculated.
     "standings-sweep": {"task": "tournaments.tasks.sweep_standings", "schedule": 30.0},
-    "idempotency-purge": {"task": "club.tasks.purge_idempotency_records", "schedule": 3600.0},
+    # Refusals' answers are kept ten minutes (core.idempotency.REFUSALS_KEPT_FOR): gone
+    # within fifteen.
+    "idempotency-purge": {"task": "club.tasks.purge_idempotency_records", "schedule": 300.0},
 }
 # --- Client address and logins ----------------------------------------------------------
 # The number of proxies of ours in front of the service (config/clientaddr.py): the

@@ -18,7 +18,10 @@ scored by its director (`/secretary/tournaments/`, sent by the same queue) that 
 - a write past its rate claims no record at all: its throttles are asked first
   (settings IDEMPOTENCY_RATE_CHECK), and the view answers its 429;
 - nor is a login (`SECRET_PATHS`) or a request that stores nothing (`NOTHING_KEPT_PATHS`:
-  a scoresheet scored), which is simply done again.
+  a scoresheet scored), which is simply done again;
+- a stored refusal (4xx), which did nothing, is kept only `REFUSALS_KEPT_FOR` (ten
+  minutes), for a retry whose answer was lost; an answer that did something (2xx, a
+  redirect) a day (`KEEP_FOR`): `purge_expired`.
 
 The record is written before the request runs, in its own committed statement, so two
 requests racing with one key cannot both run: the unique constraint lets one in. Its
@@ -32,6 +35,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import resolve_url
 from django.utils import timezone
@@ -58,13 +62,22 @@ NOTHING_KEPT_PATHS = ("/api/v1/scoresheets/",)
 NOT_LET_IN = {401, 403, 404, 405}
 STALE_AFTER = timedelta(minutes=2)  # a request that died mid-way frees its key after this
 KEEP_FOR = timedelta(hours=24)
+# A refusal's answer (4xx: nothing was done) is kept this long only. Sent again, the view
+# refuses it again, so its record buys nothing but the retry of a phone whose answer was
+# lost on the way (its queue's next try a few seconds on, a phone back in reach a few
+# minutes on: static/js/phone-queue.js), which it answers with the words the table saw
+# first. Kept a day, each refusal's page (some 11 kB) for every key a table's link sent,
+# up to THROTTLE_ANON a minute, was some 9 GB a day from one link. A retry later than
+# this is judged afresh on the table as it then is: a refusal changed nothing, so nothing
+# is done twice (a hand's expected number refuses a second recording).
+REFUSALS_KEPT_FOR = timedelta(minutes=10)
 
 
 def _to_log_in(response) -> bool:
     """Whether `response` sends its caller to log in (login_required's redirect): a refusal
     made before anything was done, as a 401 is. The secretary's pages that take a key
-    (`/secretary/tournaments/`) have no throttle, and this answer to anyone's post was kept
-    a day, a row a key (tests/test_attack3_idempotency.py)."""
+    (`/secretary/tournaments/`) count only a logged-in caller's posts, and this answer to
+    anyone's post was kept a day, a row a key (tests/test_attack3_idempotency.py)."""
     if response.status_code not in (301, 302, 303, 307, 308):
         return False
     return response.get("Location", "").startswith(resolve_url(settings.LOGIN_URL))
@@ -77,10 +90,16 @@ def _problem(status: int, code: str, message: str) -> HttpResponse:
 
 
 def purge_expired() -> int:
-    """Forget answers older than a day (run by Celery beat, not on every write)."""
+    """Forget answers older than a day (KEEP_FOR), and refusals (4xx) older than
+    REFUSALS_KEPT_FOR: run by Celery beat every few minutes (settings' `idempotency-purge`),
+    not on every write. Both by the records' index on when they were made."""
     from core.models import IdempotencyRecord
 
-    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=timezone.now() - KEEP_FOR).delete()
+    now = timezone.now()
+    expired = Q(created_at__lt=now - KEEP_FOR) | Q(
+        created_at__lt=now - REFUSALS_KEPT_FOR, status__gte=400
+    )
+    deleted, _ = IdempotencyRecord.objects.filter(expired).delete()
     return deleted
 
 

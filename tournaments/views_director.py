@@ -547,13 +547,24 @@ def table_cards(request, pk: int):
 
 @login_required
 def tournament_new(request, slug: str):
-    """A new ladder or progressive tournament for one of the director's clubs."""
+    """A new ladder or progressive tournament for one of the director's clubs. Its posts
+    are counted as the board's and the director's buttons are (THROTTLE_USER, per account,
+    in the API's windows): past the rate (a script making tournaments by the thousand) the
+    form comes back as typed, 429 with Retry-After and the wait in words, nothing made."""
+    wait = api_rate_wait(request, tournament_new) if request.method == "POST" else None
     club = _directed_club(request, slug)
     if request.method == "POST":
         data = request.POST.copy()
         data.setlist("precedence", precedence_from(request.POST))
         form = TournamentForm(data, club=club)
-        if form.is_valid():
+        status = 400
+        if wait is not None:
+            # Checked as any post is, so what is shown again is cut as a refusal's is
+            # (core.echo.CutWhenRefused); the wait is said first, above the form.
+            form.is_valid()
+            form.add_error(None, account_wait(wait, "No tournament was created."))
+            status = 429
+        elif form.is_valid():
             values = form.cleaned_data
             try:
                 tournament = services.tournament_create(
@@ -575,12 +586,11 @@ def tournament_new(request, slug: str):
             else:
                 return redirect("tournament-director", pk=tournament.pk)
         chosen = precedence_from(request.POST)
-        status = 400
     else:
         form = TournamentForm(club=club, initial={"kind": Tournament.Kind.LADDER})
         # Blank: the tournament's kind chooses (its help text says how; metrics.default_precedence).
         chosen, status = [], 200
-    return render(
+    response = render(
         request,
         "tournaments/new.html",
         {
@@ -593,3 +603,6 @@ def tournament_new(request, slug: str):
         },
         status=status,
     )
+    if status == 429:
+        response["Retry-After"] = str(wait)
+    return response

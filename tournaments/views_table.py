@@ -16,6 +16,10 @@ with a reason, at any time, the tournament over or not: the limits are in
 tournaments/corrections.py, the correction goes through `club.recording.hand_correct`
 (the standings follow), the original is kept beside it, and the sheet then says the
 round's result as it now is.
+
+Its posts (a deal, a correction) are counted as the board's and the director's buttons are
+(config.ratelimit.api_rate_wait: THROTTLE_USER, per account, in the API's windows): past
+the rate nothing is recorded or corrected.
 """
 
 from django.contrib import messages
@@ -27,6 +31,7 @@ from django.urls import reverse
 from club import phone, recording
 from club.selectors import club_is_managed_by
 from club.views_board import USER_ERRORS
+from config.ratelimit import account_too_many, account_wait, api_rate_wait
 from core.echo import capped
 from core.errors import UserError
 from core.inputs import whole_number
@@ -122,11 +127,16 @@ def round_table(request, pk: int, round_number: int, number: int):
     back to the page (the hand's lines in the notice), or, sent by the page's queue, the
     page itself (201); a refusal comes back with the form as it was typed, 400 (409 when
     the hand is already recorded, or the rubber is busy: then with Retry-After, which the
-    queue sends again)."""
+    queue sends again). Past the rate (THROTTLE_USER: a script posting deals or
+    corrections by the thousand) 429 with Retry-After and the wait in words, nothing
+    done, the form as typed: the queue keeps the deal and sends it again after the wait."""
+    wait = api_rate_wait(request, round_table) if request.method == "POST" else None
     tournament = _directed(request, pk)
     table = _round_table(tournament, round_number, number)
     if request.method != "POST":
         return render(request, "tournaments/table.html", _context(request, tournament, table))
+    if wait is not None:
+        return _past_the_rate(request, tournament, table, wait)
     if request.POST.get("change") == "correct":
         return _correct(request, tournament, table)
     error = entered = notice = None
@@ -188,17 +198,47 @@ def _correct(request, tournament, table: RoundTable):
         )
     except USER_ERRORS as exc:
         refused = phone.refused_form(exc, request.POST, ruleset=rubber.ruleset)
-        posted = {**refused.typed.values, "reason": capped(request.POST.get("reason", ""))}
-        context = _context(
-            request, tournament, table, correction_error=refused.error, corrected=posted
-        )
-        return render(request, "tournaments/table.html", context, status=refused.status)
+        return _correction_refused(request, tournament, table, refused, status=refused.status)
     rubber.refresh_from_db()
     later = tournament.rounds.filter(number__gt=table.round.number).exists()
     words = corrections.corrected_words(table, number=number, before=before, later_rounds=later)
     messages.success(request, " ".join(words))
     url = reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
     return redirect(f"{url}#corrections")
+
+
+def _correction_refused(request, tournament, table: RoundTable, refused, *, status: int):
+    """The sheet with a refused correction: the refusal beside the correction's form, the
+    form as typed, its reason included."""
+    posted = {**refused.typed.values, "reason": capped(request.POST.get("reason", ""))}
+    context = _context(request, tournament, table, correction_error=refused.error, corrected=posted)
+    return render(request, "tournaments/table.html", context, status=status)
+
+
+def _past_the_rate(request, tournament, table: RoundTable, wait: int):
+    """A deal or a correction posted past the account's rate: 429 with Retry-After and the
+    wait in words, nothing done. To the page's queue (htmx), which keeps the deal and sends
+    it again after the wait, saying the answer's words (static/js/phone-queue.js), the
+    refusal alone, as a table's phone is answered; to a form posted without it (a
+    correction), the sheet with the refusal beside that form, as typed. The
+    Idempotency-Key keeps no answer with Retry-After."""
+    if request.headers.get("HX-Request"):
+        url = reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
+        return account_too_many(
+            request, wait, then="Nothing was recorded.", back=url, back_text="Back to the table"
+        )
+    refused = phone.refused_form(
+        UserError(account_wait(wait)), request.POST, ruleset=table.rubber.ruleset
+    )
+    if request.POST.get("change") == "correct":
+        response = _correction_refused(request, tournament, table, refused, status=429)
+    else:
+        context = _context(
+            request, tournament, table, error=refused.error, entered=refused.typed.values
+        )
+        response = render(request, "tournaments/table.html", context, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _printed(tournament, table: RoundTable) -> dict:
