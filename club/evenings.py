@@ -751,9 +751,18 @@ def _log_change(
 
 @conflict_on_lock_failure(what="evening")
 @transaction.atomic
-def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> Rubber:
-    """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
-    rubber, evening = rubber_to_change(evening_id=evening_id, table_number=table_number)
+def evening_close_sitting(
+    *, evening_id: int, table_number: int, user=None, expected_version: int | None = None
+) -> Rubber:
+    """End the Call-Ace sitting at a table and settle it (ruling C5); logged.
+
+    `expected_version` is the version the secretary's board showed: a second post of the
+    same form (a double tap, Back then resubmit) finds the evening moved on by the first
+    and is refused (409, nothing written), where it closed the next sitting. The API may
+    leave it out."""
+    rubber, evening = rubber_to_change(
+        evening_id=evening_id, table_number=table_number, expected_version=expected_version
+    )
     if rubber.rules.partnership:
         # The law within the sentence: said after its full stop, it read "... not when
         # closed. (ruling E1)" on the board.
@@ -771,7 +780,7 @@ def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> R
         ended=False,
         user=user,
         table=None,
-        expected_version=None,
+        expected_version=expected_version,
     )
     return rubber
 
@@ -801,12 +810,18 @@ def evening_close(
 
 @conflict_on_lock_failure(what="evening")
 @transaction.atomic
-def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
-    """Reopen a closed evening; a secretary must say why, and the reason is logged."""
+def evening_reopen(
+    *, evening_id: int, reason: str, user=None, expected_version: int | None = None
+) -> Evening:
+    """Reopen a closed evening; a secretary must say why, and the reason is logged.
+
+    `expected_version` is the version the secretary's board showed: the same form posted
+    again once the evening was reopened (and perhaps closed again meanwhile) is refused
+    (409, nothing written). The API may leave it out."""
     reason = clean_reason(reason)
     if not reason:
         raise UserError("Say why the evening is reopened.", field="reason")
-    evening = _lock_evening(evening_id, None)
+    evening = _lock_evening(evening_id, expected_version)
     if evening.status != Evening.Status.CLOSED:
         raise UserError("The evening is open already.", code="open")
     # The rubbers the close abandoned go on from their hands (club.closing).
