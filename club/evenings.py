@@ -754,12 +754,8 @@ def _log_change(
 def evening_close_sitting(
     *, evening_id: int, table_number: int, user=None, expected_version: int | None = None
 ) -> Rubber:
-    """End the Call-Ace sitting at a table and settle it (ruling C5); logged.
-
-    `expected_version` is the version the secretary's board showed: a second post of the
-    same form (a double tap, Back then resubmit) finds the evening moved on by the first
-    and is refused (409, nothing written), where it closed the next sitting. The API may
-    leave it out."""
+    """End the Call-Ace sitting at a table and settle it (ruling C5); logged. The board
+    sends `expected_version` (the API may not): its form posted twice ends one sitting."""
     rubber, evening = rubber_to_change(
         evening_id=evening_id, table_number=table_number, expected_version=expected_version
     )
@@ -813,11 +809,7 @@ def evening_close(
 def evening_reopen(
     *, evening_id: int, reason: str, user=None, expected_version: int | None = None
 ) -> Evening:
-    """Reopen a closed evening; a secretary must say why, and the reason is logged.
-
-    `expected_version` is the version the secretary's board showed: the same form posted
-    again once the evening was reopened (and perhaps closed again meanwhile) is refused
-    (409, nothing written). The API may leave it out."""
+    """Reopen a closed evening, saying why (logged), at the version the board showed if given."""
     reason = clean_reason(reason)
     if not reason:
         raise UserError("Say why the evening is reopened.", field="reason")
@@ -871,16 +863,10 @@ def evening_summary(*, evening: Evening) -> dict:
     tables = []
     for table in data["tables"]:
         seats = table["seats"]
-        tables.append(
-            {
-                **table,
-                "partners": (
-                    {"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]}
-                    if seats
-                    else None
-                ),
-            }
+        partners = (
+            {"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]} if seats else None
         )
+        tables.append({**table, "partners": partners})
     return {
         "evening": {
             "id": evening.pk,
