@@ -42,3 +42,32 @@ def test_the_directors_fresh_link_posted_twice_renews_once(directing, round_one)
     )
     assert f"/p/{renewed.token}/" in words  # the page as it is now
     assert link(round_one, 2).token == other
+
+
+def test_the_directors_correction_posted_twice_corrects_once(directing, round_one):
+    """The correction form sends the version of the deal it shows (when it was last
+    changed, club.recording.changed_at): posted again (a double tap, Back then resubmit),
+    it finds the deal corrected since and is refused in words, no second correction kept."""
+    from club import recording
+    from scoring.models import HandCorrection
+
+    table = round_one.rounds.get(number=1).tables.get(number=1)
+    recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+    url = f"/secretary/tournaments/{round_one.pk}/rounds/1/tables/1/"
+    page = words_of(directing.get(url))
+    hand = table.rubber.hands.get(number=1)
+    seen = recording.changed_at(hand).isoformat()
+    assert f'name="changed_at" value="{seen}"' in page
+    form = {"change": "correct", "correct": "1", "makers": "EW", "tricks": "3",
+            "reason": "the sides were the wrong way round", "changed_at": seen}  # fmt: skip
+    assert directing.post(url, form).status_code == 302
+    again = directing.post(url, form)
+    assert again.status_code == 409
+    said = words_of(again)
+    assert "Not corrected.</strong> The club's referee corrected hand 1 at " in said
+    assert "since this page showed it: it now reads" in said
+    assert "So this correction was not recorded" in said
+    assert HandCorrection.objects.filter(hand=hand).count() == 1
+    # The form now holds the deal as it reads, at its new version: sent, it is corrected.
+    now = recording.changed_at(hand).isoformat()
+    assert f'name="changed_at" value="{now}"' in said
