@@ -751,9 +751,14 @@ def _log_change(
 
 @conflict_on_lock_failure(what="evening")
 @transaction.atomic
-def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> Rubber:
-    """End the Call-Ace sitting at a table and settle it (ruling C5); logged."""
-    rubber, evening = rubber_to_change(evening_id=evening_id, table_number=table_number)
+def evening_close_sitting(
+    *, evening_id: int, table_number: int, user=None, expected_version: int | None = None
+) -> Rubber:
+    """End the Call-Ace sitting at a table and settle it (ruling C5); logged. The board
+    sends `expected_version` (the API may not): its form posted twice ends one sitting."""
+    rubber, evening = rubber_to_change(
+        evening_id=evening_id, table_number=table_number, expected_version=expected_version
+    )
     if rubber.rules.partnership:
         # The law within the sentence: said after its full stop, it read "... not when
         # closed. (ruling E1)" on the board.
@@ -771,7 +776,7 @@ def evening_close_sitting(*, evening_id: int, table_number: int, user=None) -> R
         ended=False,
         user=user,
         table=None,
-        expected_version=None,
+        expected_version=expected_version,
     )
     return rubber
 
@@ -801,12 +806,14 @@ def evening_close(
 
 @conflict_on_lock_failure(what="evening")
 @transaction.atomic
-def evening_reopen(*, evening_id: int, reason: str, user=None) -> Evening:
-    """Reopen a closed evening; a secretary must say why, and the reason is logged."""
+def evening_reopen(
+    *, evening_id: int, reason: str, user=None, expected_version: int | None = None
+) -> Evening:
+    """Reopen a closed evening, saying why (logged), at the version the board showed if given."""
     reason = clean_reason(reason)
     if not reason:
         raise UserError("Say why the evening is reopened.", field="reason")
-    evening = _lock_evening(evening_id, None)
+    evening = _lock_evening(evening_id, expected_version)
     if evening.status != Evening.Status.CLOSED:
         raise UserError("The evening is open already.", code="open")
     # The rubbers the close abandoned go on from their hands (club.closing).
@@ -856,16 +863,10 @@ def evening_summary(*, evening: Evening) -> dict:
     tables = []
     for table in data["tables"]:
         seats = table["seats"]
-        tables.append(
-            {
-                **table,
-                "partners": (
-                    {"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]}
-                    if seats
-                    else None
-                ),
-            }
+        partners = (
+            {"NS": [seats["N"], seats["S"]], "EW": [seats["E"], seats["W"]]} if seats else None
         )
+        tables.append({**table, "partners": partners})
     return {
         "evening": {
             "id": evening.pk,

@@ -497,7 +497,9 @@ def _check_unchanged(
         code = "hand_replaced"
     else:
         last = hand.corrections.select_related("by_user").order_by("-at").first()
-        who = "the secretary" if last is not None and last.by_user_id is not None else other_phone
+        # At a tournament's table the director corrects as the club's referee (ruling E9).
+        referee = "the secretary" if rubber.evening_id else "the club's referee"
+        who = referee if last is not None and last.by_user_id is not None else other_phone
         message = (
             f"{capfirst(who)} corrected {label} {number} at {_clock(now)}, since "
             f"{read}{reads}. So this correction was not recorded; look again at "

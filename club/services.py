@@ -1,13 +1,15 @@
 """Writes for clubs, members and tables' phone links. Keyword-only, type-hinted, one
 transaction each."""
 
+import datetime
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from club.models import Club, Member, PhoneLink, Table, new_table_token
 from core.audit import audit_context
 from core.db import lock_one
-from core.errors import UserError
+from core.errors import Conflict, UserError
 from core.quoted import quoted
 from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 
@@ -96,11 +98,41 @@ def member_update(
     return member
 
 
-def phone_link_renew(link: PhoneLink, *, user=None) -> None:
+def phone_link_version(link: PhoneLink) -> str:
+    """The version of a table's phone link as a page shows it (the board's, the director's):
+    when its token was issued, to the microsecond. A form that renews the link sends it
+    back (`seen`), so a second post of the same form finds the link renewed already."""
+    return link.link_issued_at.astimezone(datetime.UTC).isoformat()
+
+
+def _check_link_seen(link: PhoneLink, seen: str | None) -> None:
+    """Refuse a fresh link asked for a link the page no longer shows (a double tap, a form
+    posted again after Back, a retry after a dropped answer, or another secretary's fresh
+    link meanwhile): the card just printed would die unnoticed. Nothing is written."""
+    if seen is None or seen == phone_link_version(link):
+        return
+    at = timezone.localtime(link.link_issued_at).strftime("%H:%M")
+    if link.replaced_token:
+        what = f"Table {link.number}'s link was renewed already at {at}, after this page was drawn"
+    else:
+        what = f"Table {link.number}'s link, issued at {at}, is not the one this page showed"
+    raise Conflict(
+        f"{what}: it was not renewed again. The page now shows the link in force: print "
+        "its card, or ask for a fresh link again if that one too is lost.",
+        field="link",
+        code="link_renewed",
+        details={"issued_at": link.link_issued_at.isoformat()},
+    )
+
+
+def phone_link_renew(link: PhoneLink, *, user=None, seen: str | None = None) -> None:
     """Give a table's phone link, locked by the caller, a fresh token: the old one dies at
     once (a phone still holding it is told the link was replaced), and the new one's age
     counts from now. Kept by the audit triggers (who, when, the old and new token), for an
-    evening's table and a progressive's alike."""
+    evening's table and a progressive's alike. `seen`, the link's version as the page
+    showed it (`phone_link_version`; the board and the director's page always send it, the
+    API may not): a link renewed since is refused (`_check_link_seen`), nothing written."""
+    _check_link_seen(link, seen)
     link.replaced_token = link.token
     link.token = new_table_token()
     link.link_issued_at = timezone.now()
@@ -110,12 +142,13 @@ def phone_link_renew(link: PhoneLink, *, user=None) -> None:
 
 
 @transaction.atomic
-def table_renew_link(*, table_id: int, user=None) -> Table:
+def table_renew_link(*, table_id: int, user=None, seen: str | None = None) -> Table:
     """Issue a fresh phone link for a table (a lost or copied card): the old token dies at
     once, and the new one lives as long as the club's `table_link_hours` allow from now
-    or the evening's day (`phone_link_renew`)."""
+    or the evening's day (`phone_link_renew`). `seen`: the link's version the board showed;
+    a link renewed since is refused (a form posted twice renews once)."""
     table = lock_one(
         Table.objects.select_related("evening", "club").filter(pk=table_id), what="table"
     )
-    phone_link_renew(table, user=user)
+    phone_link_renew(table, user=user, seen=seen)
     return table

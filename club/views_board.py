@@ -90,6 +90,8 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
             }
         row = tables.get(table["number"])
         table["token"] = row.token if row else None
+        # The link's version, sent back by its "fresh link" form (a second post renews once).
+        table["link_version"] = services.phone_link_version(row) if row else None
         rubber = current.get(table["number"])
         table["rubber"] = (
             {
@@ -380,11 +382,18 @@ def board_action(request, pk: int):
             )
         elif kind == "reopen":
             evenings.evening_reopen(
-                evening_id=evening.pk, reason=request.POST.get("reason", ""), user=request.user
+                evening_id=evening.pk,
+                reason=request.POST.get("reason", ""),
+                user=request.user,
+                expected_version=expected,
             )
         elif kind == "new_link":
             table = _board_table(evening, request.POST)
-            services.table_renew_link(table_id=table.pk, user=request.user)
+            # The link as the board showed it, not the evening's version: a hand recorded
+            # at another table leaves this table's card as it was.
+            services.table_renew_link(
+                table_id=table.pk, user=request.user, seen=request.POST.get("link", "")[:64] or None
+            )
             notice = [
                 f"Table {table.number} has a fresh link: print its new QR code; "
                 "the old card no longer works."
@@ -402,6 +411,7 @@ def board_action(request, pk: int):
                 evening_id=evening.pk,
                 table_number=_table_number(evening, request.POST),
                 user=request.user,
+                expected_version=expected,
             )
         else:
             logged = evenings.evening_act(

@@ -90,15 +90,17 @@ def table_links_issue(*, tournament: Tournament, numbers: list[int]) -> None:
 
 
 @transaction.atomic
-def table_link_renew(*, link_id: int, user=None) -> TournamentTable:
+def table_link_renew(*, link_id: int, user=None, seen: str | None = None) -> TournamentTable:
     """Issue a fresh link for a progressive's table (a card lost or copied): the old token
     dies at once (a phone still holding it is told it was replaced), as an evening's
-    table's does (club.services.phone_link_renew)."""
+    table's does (club.services.phone_link_renew). `seen`: the link's version the
+    director's page showed; a link renewed since is refused (a form posted twice renews
+    once)."""
     link = lock_one(
         TournamentTable.objects.select_related("tournament__club").filter(pk=link_id),
         what="table",
     )
-    phone_link_renew(link, user=user)
+    phone_link_renew(link, user=user, seen=seen)
     return link
 
 

@@ -22,6 +22,7 @@ from club import phone_links
 from club.formation.cards import card_typed
 from club.models import Club
 from club.selectors import clubs_directed_by
+from club.services import phone_link_version
 from club.views_board import live_board, live_refusal
 from club.views_cards import (
     HOW_TO,
@@ -155,6 +156,7 @@ def _phones(request, tournament: Tournament) -> list[dict]:
         {
             "number": link.number,
             "token": link.token,
+            "version": phone_link_version(link),  # sent back by its "fresh link" form
             "link": phone_links.phone_url(request, "tournament-phone", link.token),
             "in_play": link.number in seated,
         }
@@ -365,7 +367,9 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         link = tournament.table_links.filter(number=number).first() if number else None
         if link is None:
             raise UserError("Choose one of the tournament's tables by its number.", field="table")
-        table_links.table_link_renew(link_id=link.pk, user=request.user)
+        table_links.table_link_renew(
+            link_id=link.pk, user=request.user, seen=request.POST.get("link", "")[:64] or None
+        )
         return (
             f"Table {link.number} has a fresh link: print its new card; the old one no longer "
             "works."

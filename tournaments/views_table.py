@@ -59,25 +59,39 @@ def _round_table(tournament, round_number: int, number: int) -> RoundTable:
     return table
 
 
-def _correction(request, rubber: Rubber, posted: dict | None) -> dict:
-    """The correction form: the deal it holds and its fields. After a refused correction,
-    the deal and the fields as posted (nothing typed is lost, the reason included);
-    otherwise the deal asked for (`?correct=3`, else the last), every field of it as
-    recorded, so a correction changes what the director changes and nothing else."""
-    if posted is not None:
-        try:
-            number = whole_number(posted, "correct")
-        except UserError:
-            number = None
-        return {"number": number, "values": posted, "reason": posted.get("reason", "")}
+def _correction(request, rubber: Rubber, posted: dict | None, error: dict | None) -> dict:
+    """The correction form: the deal it holds, its fields and the version of the deal they
+    are of (`changed_at`, when it was last changed: sent back, so a correction posted twice,
+    or made over another's, is refused in words, club.recording.hand_correct). After a
+    refused correction, the deal and the fields as posted (nothing typed is lost, the
+    reason included); but when the deal changed since, the deal as it now reads, at its
+    new version, as the secretary's rubber page does (scoring/views_secretary.py), so a
+    second press sends only what the director chooses after reading it. Otherwise the
+    deal asked for (`?correct=3`, else the last), every field of it as recorded, so a
+    correction changes what the director changes and nothing else."""
+    changed = (error or {}).get("code") in phone.CHANGED_SINCE
+    reason = posted.get("reason", "") if posted is not None else ""
+    source = posted if posted is not None else request.GET
     try:
-        number = whole_number(request.GET, "correct")
+        number = whole_number(source, "correct")
     except UserError:
         number = None
+    if posted is not None and not changed:
+        return {
+            "number": number,
+            "values": posted,
+            "reason": reason,
+            "changed_at": posted.get("changed_at", ""),
+        }
     if number is None or not 1 <= number <= rubber.hand_count:
         number = rubber.hand_count
-    data = rubber.hands.filter(number=number).values_list("data", flat=True).first()
-    return {"number": number, "values": hand_input(rubber.ruleset).to_form(data or {})}
+    hand = rubber.hands.filter(number=number).first()
+    return {
+        "number": number,
+        "values": hand_input(rubber.ruleset).to_form(hand.data if hand is not None else {}),
+        "reason": reason,
+        "changed_at": recording.changed_at(hand).isoformat() if hand is not None else "",
+    }
 
 
 def _context(
@@ -114,7 +128,9 @@ def _context(
         "notice": notice,
         "is_secretary": club_is_managed_by(club=club, user=request.user),
         # Any deal, corrected by the director as the club's referee (ruling E9).
-        "correction": _correction(request, rubber, corrected) if rubber.hand_count else None,
+        "correction": (
+            _correction(request, rubber, corrected, correction_error) if rubber.hand_count else None
+        ),
         "hand_numbers": range(1, rubber.hand_count + 1),
         "correction_error": correction_error,
         **phone.HAND_CHOICES,
@@ -195,6 +211,10 @@ def _correct(request, tournament, table: RoundTable):
             user=request.user,
             is_secretary=True,  # the club's referee (ruling E9)
             authorize=corrections.director_may_correct(table, number=number),
+            # The version of the deal the page showed: posted twice, or after another's
+            # correction, it is refused in words (409), nothing kept twice.
+            changed_at=phone.correction_seen(request.POST, ruleset=rubber.ruleset, number=number),
+            reader="page",
         )
     except USER_ERRORS as exc:
         refused = phone.refused_form(exc, request.POST, ruleset=rubber.ruleset)
@@ -209,8 +229,12 @@ def _correct(request, tournament, table: RoundTable):
 
 def _correction_refused(request, tournament, table: RoundTable, refused, *, status: int):
     """The sheet with a refused correction: the refusal beside the correction's form, the
-    form as typed, its reason included."""
-    posted = {**refused.typed.values, "reason": capped(request.POST.get("reason", ""))}
+    form as typed, its reason and the version of the deal it corrects included."""
+    posted = {
+        **refused.typed.values,
+        "reason": capped(request.POST.get("reason", "")),
+        "changed_at": capped(request.POST.get("changed_at", "")),
+    }
     context = _context(request, tournament, table, correction_error=refused.error, corrected=posted)
     return render(request, "tournaments/table.html", context, status=status)
 

@@ -1,0 +1,73 @@
+"""The director's "fresh link" for a progressive's table posted twice (a double tap, Back
+then resubmit) renews the link once: the form sends the link as the page showed it
+(club.services.phone_link_version), and a link renewed since is refused in words, the card
+just printed left working."""
+
+import html
+
+import pytest
+
+from club.services import phone_link_version
+from tournaments.models import TournamentTable
+
+pytestmark = pytest.mark.django_db
+
+
+def link(tournament, number=1) -> TournamentTable:
+    return TournamentTable.objects.get(tournament=tournament, number=number)
+
+
+def words_of(response) -> str:
+    return " ".join(html.unescape(response.content.decode()).split())
+
+
+def test_the_directors_fresh_link_posted_twice_renews_once(directing, round_one):
+    page = words_of(directing.get(f"/secretary/tournaments/{round_one.pk}/"))
+    seen = phone_link_version(link(round_one))
+    assert f'name="table" value="1"><input type="hidden" name="link" value="{seen}">' in page
+    form = {"action": "new_link", "table": "1", "link": seen}
+    url = f"/secretary/tournaments/{round_one.pk}/act/"
+    first = directing.post(url, form)
+    assert "Table 1 has a fresh link: print its new card" in words_of(first)
+    renewed = link(round_one)
+    other = link(round_one, 2).token
+    again = directing.post(url, form)
+    assert again.status_code == 400
+    words = words_of(again)
+    assert "Table 1's link was renewed already at " in words and "print its card" in words
+    assert "Table 1 has a fresh link" not in words
+    assert (link(round_one).token, link(round_one).replaced_token) == (
+        renewed.token,
+        renewed.replaced_token,
+    )
+    assert f"/p/{renewed.token}/" in words  # the page as it is now
+    assert link(round_one, 2).token == other
+
+
+def test_the_directors_correction_posted_twice_corrects_once(directing, round_one):
+    """The correction form sends the version of the deal it shows (when it was last
+    changed, club.recording.changed_at): posted again (a double tap, Back then resubmit),
+    it finds the deal corrected since and is refused in words, no second correction kept."""
+    from club import recording
+    from scoring.models import HandCorrection
+
+    table = round_one.rounds.get(number=1).tables.get(number=1)
+    recording.hand_record(rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3})
+    url = f"/secretary/tournaments/{round_one.pk}/rounds/1/tables/1/"
+    page = words_of(directing.get(url))
+    hand = table.rubber.hands.get(number=1)
+    seen = recording.changed_at(hand).isoformat()
+    assert f'name="changed_at" value="{seen}"' in page
+    form = {"change": "correct", "correct": "1", "makers": "EW", "tricks": "3",
+            "reason": "the sides were the wrong way round", "changed_at": seen}  # fmt: skip
+    assert directing.post(url, form).status_code == 302
+    again = directing.post(url, form)
+    assert again.status_code == 409
+    said = words_of(again)
+    assert "Not corrected.</strong> The club's referee corrected hand 1 at " in said
+    assert "since this page showed it: it now reads" in said
+    assert "So this correction was not recorded" in said
+    assert HandCorrection.objects.filter(hand=hand).count() == 1
+    # The form now holds the deal as it reads, at its new version: sent, it is corrected.
+    now = recording.changed_at(hand).isoformat()
+    assert f'name="changed_at" value="{now}"' in said
