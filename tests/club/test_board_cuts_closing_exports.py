@@ -482,3 +482,18 @@ def test_a_call_ace_sitting_finished_as_played_is_settled_at_closing(club):
     assert sitting.status == Rubber.Status.COMPLETE  # settled as played (ruling C5)
     assert sum(evenings.evening_ledger(evening=call_ace).values()) == 0
     assert evenings.evening_ledger(evening=call_ace)[order[0]] > 0
+
+
+@pytest.mark.django_db
+def test_the_apis_undo_names_the_cards_of_the_cut_undone_by_their_suits(
+    secretary_api, club, evening
+):
+    four_to_cut(evening)
+    base = f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/"
+    cards = {"Ann": "JS", "Bob": "AH", "Cora": "9H", "Dan": "10C"}
+    secretary_api.post(f"{base}events/", {"type": "cut", "cards": cards}, format="json")
+    answer = secretary_api.post(f"{base}undo/", {}, format="json")
+    assert answer.status_code == 201
+    undone = answer.json()["undone"]
+    assert "J♠" in undone and "10♣" in undone, undone
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", undone), undone
