@@ -124,3 +124,21 @@ def test_the_migration_takes_the_old_rows_of_nothing_away(unplayed_then_played):
     assert not Settlement.objects.filter(rubber=first).exists()
     kept = sorted(Settlement.objects.filter(rubber=second).values_list("member_id", "amount"))
     assert kept == played
+
+
+def test_a_members_page_counts_no_sitting_ended_before_any_deal(
+    client, secretary, club, unplayed_then_played
+):
+    """The member's page (his figures, his season's scorecard, his list of rubbers) counts
+    only the sitting played, as the evening's ledger does, and says of the other that it
+    ended before any deal was played: it counted both as finished."""
+    client.force_login(secretary)
+    ann = club.members.get(name="Ann")
+    page = words(client.get(reverse("player-detail", args=[club.slug, ann.pk])))
+    assert "Rubbers finished 1 " in page, page
+    scorecard = page[page.index("Season 1905, evening by evening") :]
+    row = scorecard[scorecard.index("21 November 1905 Somerset Club") :]
+    assert re.search(r"— Bob, Cora, Dan 1 0 0 ", row), row
+    rubbers = page[page.rindex("Rubbers Date") :]
+    assert "ended before any deal was played: it settles nothing (ruling C5)" in rubbers
+    assert rubbers.count("Complete") == 1, rubbers
