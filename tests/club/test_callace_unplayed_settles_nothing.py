@@ -142,3 +142,15 @@ def test_a_members_page_counts_no_sitting_ended_before_any_deal(
     rubbers = page[page.rindex("Rubbers Date") :]
     assert "ended before any deal was played: it settles nothing (ruling C5)" in rubbers
     assert rubbers.count("Complete") == 1, rubbers
+
+
+def test_the_room_display_lists_no_sitting_ended_before_any_deal_as_settled(
+    client, club, unplayed_then_played
+):
+    """The room display listed the sitting ended before any deal among the sittings
+    finished, "settled", and counted it."""
+    evening = unplayed_then_played
+    page = words(client.get(reverse("evening-room", args=[club.slug, evening.pk])))
+    finished = page[page.index("Sittings finished") : page.index("Money")]
+    assert finished.startswith("Sittings finished: 1 "), finished
+    assert finished.count("settled") == 1, finished
