@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from club import evening_log, evenings, exports, phone_links, recording, services
 from club.evening_undo import evening_undo, logged_action
+from club.formation.cards import cards_shown
 from club.history import describe
 from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
@@ -171,6 +172,12 @@ def _table_may_act(request, evening: Evening, number: int) -> Table | None:
     return table
 
 
+def _decisions_in_words(decisions: list[dict]) -> list[dict]:
+    """What the laws decided, each card named as the board names it, by its suit ("cards
+    cut ...: Ann J♠, Dan 10♣", ruling T1); the event's data and the log keep the code."""
+    return [{**decision, "text": cards_shown(decision["text"])} for decision in decisions]
+
+
 class EveningListView(APIView):
     """A club's evenings; the secretary opens a new one."""
 
@@ -219,7 +226,7 @@ class EveningEventsView(APIView):
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
-            {"event": logged.data, "decisions": logged.decisions,
+            {"event": logged.data, "decisions": _decisions_in_words(logged.decisions),
              "evening": evenings.evening_summary(evening=evening)},
             status=status.HTTP_201_CREATED,
         )  # fmt: skip
@@ -239,7 +246,7 @@ class EveningUndoView(APIView):
         logged = evening_undo(evening_id=evening.pk, user=request.user, **data.validated_data)
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(
-            {"event": logged.data, "undone": describe(logged_action(logged)),
+            {"event": logged.data, "undone": cards_shown(describe(logged_action(logged))),
              "evening": evenings.evening_summary(evening=evening)},
             status=status.HTTP_201_CREATED,
         )  # fmt: skip

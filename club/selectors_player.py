@@ -24,7 +24,7 @@ _Rubber = namedtuple("_Rubber", "pk table_id")
 _SEAT_COLUMNS = (
     "rubber_id", "day", "side", "points", "stake_won", "rubber__evening_id",
     "rubber__table_id", "rubber__table__number", "rubber__status", "rubber__winner",
-    "rubber__evening__title",
+    "rubber__evening__title", "rubber__hand_count",
 )  # fmt: skip
 
 INDEX_LIMIT = 200  # names listed on the players' page at once; the search finds the rest
@@ -91,7 +91,9 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
     # query when every rubber was at an evening's table).
     places = rubber_places(_Rubber(pk=seat[0], table_id=seat[6]) for seat in seats)
     rows: dict = {}
-    for rubber_id, day, my_side, points, money, evening_id, _, number, status, winner, _ in seats:
+    for seat in seats:
+        rubber_id, day, my_side, points, money, evening_id, _, number, status, winner = seat[:10]
+        hands = seat[11]
         place = places.get(rubber_id)
         key = ("evening", evening_id) if evening_id else ("day", day, place.of_url if place else "")
         row = rows.get(key)
@@ -115,7 +117,11 @@ def player_scorecard(*, member: Member, season: int, hidden: QuerySet | None) ->
             group = "partners" if my_side and side == my_side else "opponents"
             if name not in row[group]:
                 row[group].append(name)
-        row["rubbers"] += 1
+        # A Call-Ace sitting ended before any deal was played is no sitting played: it
+        # settles nothing (ruling C5, UNPLAYED_SITTING), and the evening's ledger counts
+        # only those played (club.selectors_public.PLAYED).
+        if hands or status != Rubber.Status.COMPLETE:
+            row["rubbers"] += 1
         if status == Rubber.Status.COMPLETE and my_side and winner:
             row["won" if winner == my_side else "lost"] += 1
         row["points"] += points

@@ -63,7 +63,9 @@ def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
         points=Sum("points"), hands=Count("id"), marches=Sum("march"), lone=Sum("lone_made")
     )
     seats_shown = without_hidden(RubberPlayer.objects.filter(member=member), hidden=hidden)
-    finished = seats_shown.filter(rubber__status=Rubber.Status.COMPLETE)
+    # A Call-Ace sitting ended before any deal was played settles nothing and is not among
+    # those finished (ruling C5, UNPLAYED_SITTING), as the evening's ledger counts them.
+    finished = seats_shown.filter(PLAYED, rubber__status=Rubber.Status.COMPLETE)
     rubbers = finished.aggregate(
         played=Count("id"),
         won=Count("id", filter=~Q(side="") & Q(side=F("rubber__winner"))),

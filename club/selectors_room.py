@@ -189,6 +189,9 @@ def evening_room(*, evening: Evening) -> dict:
             for name in rubber.players.get(rubber.winner, []):
                 won[name] = won.get(name, 0) + 1
     cuts = {cut["table"]: cut["purpose"] for cut in data["pending_cuts"] if cut["table"]}
+    # A Call-Ace sitting ended before any deal was played settles nothing and is no sitting
+    # finished (ruling C5, UNPLAYED_SITTING): the room said it "settled".
+    finished = [r for r in rubbers if r.status == Rubber.Status.COMPLETE and r.hand_count]
     return {
         "tables": [
             _table_words(
@@ -202,8 +205,8 @@ def evening_room(*, evening: Evening) -> dict:
         "forming": any(cut["purpose"] == "form-table" for cut in data["pending_cuts"]),
         "candidates": data["candidates"],
         "prior_right": data.get("prior_right", []),
-        "finished": [_finished(r) for r in rubbers if r.status == Rubber.Status.COMPLETE][::-1],
-        "rubbers_finished": sum(r.status == Rubber.Status.COMPLETE for r in rubbers),
+        "finished": [_finished(r) for r in finished][::-1],
+        "rubbers_finished": len(finished),
         # What the evening's game plays: "rubber", or "sitting" at Call-Ace (ruling C5).
         "unit": GAMES[evening.ruleset].rubber_label,
         "leaders": [

@@ -83,16 +83,36 @@ def field_error(detail) -> tuple[str | None, str]:
     return _first_field_error(detail)
 
 
+def _cards_in_words(exc) -> tuple[str, dict | None]:
+    """The message and details of a user error, a card named in them as the board names
+    it, by its suit ("Dan's 6♠ is not in the 32-card Euchre pack", ruling T1), where the
+    table-formation engine words it by its code; the API's data keeps the code."""
+    from club.formation import FormationError
+    from club.formation.cards import cards_shown
+
+    details = getattr(exc, "details", None)
+    if not isinstance(exc, FormationError):
+        return exc.message, details
+    if details and "fields" in details:
+        fields = {
+            field: [cards_shown(said) for said in saids]
+            for field, saids in details["fields"].items()
+        }
+        details = {**details, "fields": fields}
+    return cards_shown(exc.message), details
+
+
 def exception_handler(exc, context):
     """DRF exception handler answering every error in the one shape."""
     if isinstance(exc, _user_error_types()):
         status_code = getattr(exc, "status_code", status.HTTP_400_BAD_REQUEST)
+        message, details = _cards_in_words(exc)
         body = error_body(
             getattr(exc, "code", None) or "invalid",
-            exc.message,
+            message,
             field=getattr(exc, "field", None),
             law=getattr(exc, "law", None),
-            details=getattr(exc, "details", None),
+            details=details,
         )
         response = Response(body, status=status_code)
         if isinstance(exc, Conflict) and exc.code == "locked":

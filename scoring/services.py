@@ -477,7 +477,10 @@ def _write_rubber(
     writes.send()  # before the roll-up, which reads the scores
     if may_hold_money:
         Settlement.objects.filter(rubber=rubber).delete()
-    if complete:
+    # A Call-Ace sitting ended before any deal was played settles nothing (ruling C5,
+    # UNPLAYED_SITTING): no row at all, where a row of 0.00 for each player listed it in
+    # the ledgers as a sitting settled.
+    if complete and hand_count:
         ledger = _settle(rules, rubber, state, points)
         Settlement.objects.bulk_create(
             Settlement(rubber=rubber, member_id=member_ids[name], amount=amount)

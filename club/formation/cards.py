@@ -44,18 +44,25 @@ def not_a_card(text: object, *, whose: str) -> str:
     card it is and in which box ("Ann's card", "Ann's exposed card"): "Ann's card 'ZZ' is
     not a card: write its rank then its suit, as J♠ or JS". Every card refusal people can
     meet says it so: the board's cut, exposed and throw boxes, the API and the director's
-    cards cut (tournaments.movements)."""
-    return f"{whose} {quoted(text)} is not a card: {HOW_WRITTEN}"
+    cards cut (tournaments.movements). A text is quoted as it was typed, trimmed ('q♥x',
+    never 'QHX'), so that the one who typed it knows it for his."""
+    shown = text.strip() if isinstance(text, str) else text
+    return f"{whose} {quoted(shown)} is not a card: {HOW_WRITTEN}"
+
+
+def _read(text: str) -> Card | None:
+    """The card `text` writes by its letters (rank then suit, either case), or None."""
+    cleaned = text.strip().upper()
+    rank, suit = cleaned[:-1], cleaned[-1:]
+    return Card(rank, suit) if rank in RANKS and suit in SUITS else None
 
 
 def parse_card(text: object, *, field: str = "cards", whose: str = "the card") -> Card:
     """Read "JS", "10H", "AD" (rank then suit; either case) into a Card; a text that is no
     card is refused naming `whose` card it is (`not_a_card`, ruling T1)."""
-    if isinstance(text, str):
-        cleaned = text.strip().upper()
-        rank, suit = cleaned[:-1], cleaned[-1:]
-        if rank in RANKS and suit in SUITS:
-            return Card(rank, suit)
+    card = _read(text) if isinstance(text, str) else None
+    if card is not None:
+        return card
     raise FormationError(
         f"ruling T1: {not_a_card(text, whose=whose)}", law="ruling T1", field=field
     )
@@ -73,8 +80,10 @@ _CODE = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9JQKA])([SHDC])(?![\w♠♥♦�
 def card_typed(text: str) -> str:
     """A card as a person typed it, in the service's code: "q♥", "Q♥ " and "qh" are "QH",
     "3♣" is "3C" (the suit's symbol, or its letter, after the rank; either case). Anything
-    else is returned as typed, upper-cased, for `parse_card` to refuse in words."""
-    return text.strip().translate(_TYPED_SUITS).upper()
+    else is returned as typed, trimmed ("q♥x", not "QHX"), for `parse_card` to refuse in
+    words quoting what the person typed."""
+    card = _read(text.translate(_TYPED_SUITS))
+    return str(card) if card is not None else text.strip()
 
 
 def cards_shown(text: str) -> str:

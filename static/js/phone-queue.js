@@ -1175,12 +1175,15 @@
       if (response.status === 403) {
         // Refused before anything was done: the browser's CSRF cookie is gone or stale
         // (cleared, or the page restored without it). The hand stays; the page is asked
-        // for again, which gives the browser a fresh cookie, and the hand goes again.
+        // for again, which gives the browser a fresh cookie, and the hand goes again after
+        // RETRY_MS, as every other try does: a phone refused so again and again would
+        // otherwise post without a pause. (Not `then(later)`: the page's answer is no wait.)
         sending = false;
         busy(false);
         markWaited();
         showQueue("The phone had to renew its page; sending again.");
-        timed(location.pathname, { credentials: "same-origin" }).promise.then(later, later);
+        var again = function () { later(); };
+        timed(location.pathname, { credentials: "same-origin" }).promise.then(again, again);
         return;
       }
       return response.text().then(function (text) {

@@ -107,6 +107,80 @@ def test_a_bad_card_and_blanks_are_refused_naming_every_one_at_the_api(
     assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
 
 
+# A card typed that is no card is quoted as it was typed, trimmed ('q♥x'), never as the
+# service reads a card, upper-cased ('QHX'); a card not in the pack is named as the board
+# shows cards, by its suit (6♠), at the board and at the API (ruling T1).
+TYPED_WRONG = {"Ann": "JS", "Bob": "AH", "Cora": "  q♥x ", "Dan": "6S"}
+
+
+@pytest.mark.django_db
+def test_a_card_refused_on_the_board_is_quoted_as_typed(board, evening):
+    four_to_cut(evening)
+    typed = {f"card-{name}": card for name, card in TYPED_WRONG.items()}
+    page = html.unescape(post(board, evening, type="cut", **typed).content.decode())
+    assert "Cora's card 'q♥x' is not a card: write its rank then its suit, as J♠ or JS" in page
+    assert "Dan's 6♠ is not in the 32-card" in page
+    assert "QHX" not in page
+    evening.refresh_from_db()
+    assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
+
+
+@pytest.mark.django_db
+def test_a_card_refused_at_the_api_is_quoted_as_typed_and_shown_by_its_suit(
+    secretary_api, club, evening
+):
+    four_to_cut(evening)
+    answer = secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/events/",
+        {"type": "cut", "cards": TYPED_WRONG},
+        format="json",
+    )
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    refused = "Cora's card 'q♥x' is not a card: write its rank then its suit, as J♠ or JS"
+    assert refused in error["message"]
+    assert "Dan's 6♠ is not in the 32-card" in error["message"]
+    fields = error["details"]["fields"]
+    assert fields["cards.Cora"] == [
+        "ruling T1: Cora's card 'q♥x' is not a card: write its rank then its suit, as J♠ or JS"
+    ]
+    assert "Dan's 6♠ is not in the 32-card" in fields["cards.Dan"][0]
+    # No card by its code, but the key's example of a card by its letters ("or JS").
+    said = str(error).replace("as J♠ or JS", "")
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", said), error
+    evening.refresh_from_db()
+    assert evening.state["pending_cuts"][0]["rounds"] == []  # nothing written
+
+
+@pytest.mark.django_db
+def test_one_card_refused_at_the_api_is_shown_by_its_suit(secretary_api, club, evening):
+    four_to_cut(evening)
+    answer = secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/events/",
+        {"type": "cut", "cards": {**TYPED_WRONG, "Cora": "9H"}},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert "Dan's 6♠ is not in the 32-card" in answer.json()["error"]["message"]
+
+
+@pytest.mark.django_db
+def test_the_apis_decisions_name_the_cards_cut_by_their_suits(secretary_api, club, evening):
+    four_to_cut(evening)
+    answer = secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/events/",
+        {"type": "cut", "cards": {"Ann": "JS", "Bob": "AH", "Cora": "9H", "Dan": "10C"}},
+        format="json",
+    )
+    assert answer.status_code == 201
+    body = answer.json()
+    said = " ".join(decision["text"] for decision in body["decisions"])
+    assert "Ann J♠" in said and "Dan 10♣" in said, said
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", said), said
+    # The log and the API's data keep the code (ruling T1).
+    assert body["event"]["cards"]["Dan"] == "10C"
+
+
 @pytest.mark.django_db
 def test_exposed_cards_are_recorded_with_the_cut_from_the_board(board, evening):
     four_to_cut(evening)
@@ -408,3 +482,18 @@ def test_a_call_ace_sitting_finished_as_played_is_settled_at_closing(club):
     assert sitting.status == Rubber.Status.COMPLETE  # settled as played (ruling C5)
     assert sum(evenings.evening_ledger(evening=call_ace).values()) == 0
     assert evenings.evening_ledger(evening=call_ace)[order[0]] > 0
+
+
+@pytest.mark.django_db
+def test_the_apis_undo_names_the_cards_of_the_cut_undone_by_their_suits(
+    secretary_api, club, evening
+):
+    four_to_cut(evening)
+    base = f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/"
+    cards = {"Ann": "JS", "Bob": "AH", "Cora": "9H", "Dan": "10C"}
+    secretary_api.post(f"{base}events/", {"type": "cut", "cards": cards}, format="json")
+    answer = secretary_api.post(f"{base}undo/", {}, format="json")
+    assert answer.status_code == 201
+    undone = answer.json()["undone"]
+    assert "J♠" in undone and "10♣" in undone, undone
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", undone), undone

@@ -53,7 +53,8 @@ def test_a_bad_cut_card_and_a_card_not_in_the_pack_are_refused_in_words(
     page.get_by_label("Cards exposed by Dan").fill("J♥ X♥")
     click(page, "enter-cut")
     said = " ".join(page.locator("#board .alert.error").inner_text().split())
-    assert "Dan's exposed card 'XH' is not a card: write its rank then its suit, as J♠ or JS" in (
+    # Quoted as typed ('X♥'), not as the service reads a card ('XH').
+    assert "Dan's exposed card 'X♥' is not a card: write its rank then its suit, as J♠ or JS" in (
         said
     ), said
     shot(page, "card-refusals-exposed")

@@ -86,7 +86,7 @@ def test_a_bad_card_and_blanks_are_named_together_on_the_board(
     page.fill("input[name='card-Cora']", "zz")
     act(page, "enter-cut")
     said = page.get_by_test_id("refusal").inner_text()
-    assert "Cora's card 'ZZ' is not a card" in said and "(ruling T1)" in said, said
+    assert "Cora's card 'zz' is not a card" in said and "(ruling T1)" in said, said
     assert "no card is written for Ann, Bob and Dan" in said, said
     assert "Law 11 / ruling T4" in said, said
     for name in ["Ann", "Bob", "Cora", "Dan"]:

@@ -576,3 +576,15 @@ def test_a_round_past_the_planned_last_is_refused_in_words(club, secretary_api, 
     assert refused.json()["error"]["message"] == (
         "The tournament has no round 2: its only round is seated."
     )
+
+
+def test_a_card_refused_is_quoted_as_the_director_typed_it(directing, club, roster):
+    """Ruling T1: a card that is no card is quoted as it was typed, trimmed ('q♥x'), not
+    as the service reads cards, upper-cased ('QHX')."""
+    from .test_director_corrections import words
+
+    tournament = _four(club, directing)
+    page = words(act(directing, tournament, "seat", cards="Ann: q♥x 9H, Bob: AS 10H"))
+    assert "Ann's card 'q♥x' is not a card: write its rank then its suit" in page
+    assert "QHX" not in page
+    assert not tournament.rounds.exists()
