@@ -133,6 +133,29 @@ def call_ace_first_deal(evening, names) -> list[str]:
     return order
 
 
+def call_ace_jack_drawn(club, *, unplayed: bool = False, played: bool = False):
+    """A Call-Ace evening of `club` (1905-11-21, a point worth 1.00): four at table 1, the
+    first jack thrown (law 1). With `unplayed`, that sitting is ended at once, before any
+    deal (ruling C5: it settles nothing); with `played` too, a second sitting of one deal
+    follows, ended and settled. The evening and the table's order of play, its first
+    dealer first."""
+    evening = evenings.evening_open(
+        club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
+    )
+    table_formed(evening)
+    evening.refresh_from_db()
+    order = evenings.evening_summary(evening=evening)["tables"][0]["playing"]
+    _act(evening, type="deal_jack", table=1, cards=[[order[0], "JD"]])
+    if unplayed:
+        evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
+    if played:
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"maker": order[1], "tricks": 3}
+        )
+        evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
+    return evening, order
+
+
 def bridge_and_call_ace_in_play(club) -> SimpleNamespace:
     """Two more evenings of `club`: a Bridge table (Ann, Bob, Cora, Dan) and a Call-Ace
     table of five, each with one hand recorded. `call_ace_order` lists the Call-Ace

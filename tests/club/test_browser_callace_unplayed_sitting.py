@@ -11,12 +11,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from club import evenings, recording
 from club.exports import ledger_rows
 from scoring.models import Rubber
 from tests.browser import PHONE, settled, shot
 from tests.club.test_browser_board_live import open_board
-from tests.worlds import table_formed
+from tests.worlds import call_ace_jack_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,21 +30,7 @@ def said(page, selector: str) -> str:
 def one_unplayed_one_played(club):
     """Four at a Call-Ace table: the first jack thrown (law 1), the sitting ended at once,
     then a second sitting of one deal, ended and settled (ruling C5)."""
-    evening = evenings.evening_open(
-        club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
-    )
-    table_formed(evening)
-    evening.refresh_from_db()
-    order = evenings.evening_summary(evening=evening)["tables"][0]["playing"]
-    evenings.evening_act(
-        evening_id=evening.pk, event={"type": "deal_jack", "table": 1, "cards": [[order[0], "JD"]]}
-    )
-    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
-    recording.hand_record(
-        evening_id=evening.pk, table_number=1, data={"maker": order[1], "tricks": 3}
-    )
-    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
-    return evening
+    return call_ace_jack_drawn(club, unplayed=True, played=True)[0]
 
 
 def test_a_sitting_ended_with_no_deal_settles_nothing_and_is_not_counted(

@@ -16,47 +16,24 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from club import evenings, recording
 from scoring.models import Rubber, Settlement
-from tests.worlds import table_formed
+from tests.worlds import call_ace_jack_drawn
 
 pytestmark = pytest.mark.django_db
 
 NOTHING = "Nothing settled"
 
 
-def _call_ace(club):
-    """Four at a Call-Ace table, a point worth 1.00, the first jack thrown (law 1)."""
-    evening = evenings.evening_open(
-        club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
-    )
-    table_formed(evening)
-    evening.refresh_from_db()
-    order = evenings.evening_summary(evening=evening)["tables"][0]["playing"]
-    evenings.evening_act(
-        evening_id=evening.pk, event={"type": "deal_jack", "table": 1, "cards": [[order[0], "JD"]]}
-    )
-    return evening, order
-
-
 @pytest.fixture
 def unplayed(club):
     """The sitting ended at once, before any deal was played."""
-    evening, _ = _call_ace(club)
-    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
-    return evening
+    return call_ace_jack_drawn(club, unplayed=True)[0]
 
 
 @pytest.fixture
 def unplayed_then_played(club):
     """The sitting ended at once, then a second of one deal, ended and settled (C5)."""
-    evening, order = _call_ace(club)
-    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
-    recording.hand_record(
-        evening_id=evening.pk, table_number=1, data={"maker": order[1], "tricks": 3}
-    )
-    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
-    return evening
+    return call_ace_jack_drawn(club, unplayed=True, played=True)[0]
 
 
 def words(answer) -> str:
