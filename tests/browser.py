@@ -8,6 +8,7 @@ import contextlib
 import re
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = "/usr/bin/chromium"
@@ -116,7 +117,16 @@ TABLE_POLL_MS = 3_000  # a table's sheet polls every 3 s (templates/club/_table.
 def stop_clock(page) -> None:
     """Stop the page's clock (`page.clock.install()` before it loaded; installed, it still
     runs by itself): its sheet's poll then never comes unless the test runs it forward."""
-    page.clock.pause_at((page.evaluate("Date.now()") + 100) / 1000)  # a number: seconds
+    # A moment just ahead of the page's clock (a number: seconds). On a loaded machine the
+    # clock may pass it before the call lands ("Cannot fast-forward to the past"): then
+    # read the clock again and aim further ahead.
+    for ahead in (100, 400, 1_000):
+        try:
+            page.clock.pause_at((page.evaluate("Date.now()") + ahead) / 1000)
+            return
+        except PlaywrightError as error:
+            if "to the past" not in str(error) or ahead == 1_000:
+                raise
 
 
 def offers_hand_without_a_poll(page, number: int) -> None:
