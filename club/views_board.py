@@ -13,6 +13,7 @@ import io
 
 import segno
 from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -43,10 +44,20 @@ from scoring.selectors import rubber_scoresheet
 USER_ERRORS = (UserError, FormationError, ScoringError)
 
 
+#: When the newest of an evening's tables' phone links was issued, as a subquery.
+_newest_link = Subquery(
+    Table.objects.filter(evening=OuterRef("pk"))
+    .order_by("-link_issued_at")
+    .values("link_issued_at")[:1]
+)
+
+
 def _managed_evening(request, pk: int) -> Evening:
     evening = (
         Evening.objects.select_related("club")
         .filter(pk=pk, club__in=clubs_managed_by(user=request.user))
+        # In the same query: when its tables' newest link was issued, for the ETag (`_etag`).
+        .annotate(links_issued=_newest_link)
         .first()
     )
     if evening is None:
@@ -54,10 +65,18 @@ def _managed_evening(request, pk: int) -> Evening:
     return evening
 
 
-def _etag(evening: Evening) -> str:
-    # A hand confirmed or disputed moves no version on (club/confirmations.py).
+def _etag(evening: Evening, links_issued) -> str:
+    """The board's version for its poll: the evening's, its status, the hands' answers (a
+    hand confirmed or disputed moves no version on: club/confirmations.py) and when its
+    tables' newest link was issued (`links_issued`): a fresh link is no event of the
+    evening's log and moves no version on, yet every board showing the evening must show
+    the new link and code at its next poll, not the dead card's (a second device, the
+    secretary's phone beside the laptop). A renewal issues the newest link of the evening,
+    so its moment changes the ETag; read in the query that finds the evening
+    (`_managed_evening`), it costs the poll no query."""
     answers = confirmations.marker(club=evening.club, evening=evening)
-    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}{answers}")
+    links = f"-l{links_issued.timestamp():.6f}" if links_issued else ""
+    return quote_etag(f"evening-{evening.pk}-{evening.version}-{evening.status}{answers}{links}")
 
 
 def board_context(evening: Evening, *, error=None, notice=None) -> dict:
@@ -114,7 +133,8 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
         "club": evening.club,
         "summary": summary,
         "unfinished": _unfinished(evening, error),
-        "etag": _etag(evening),
+        # The links as this board shows them (its tables read just above).
+        "etag": _etag(evening, max((t.link_issued_at for t in tables.values()), default=None)),
         "error": error,
         "notice": notice,
         "rules": get_ruleset(evening.ruleset),
@@ -228,7 +248,7 @@ def board(request, pk: int):
 def board_fragment(request, pk: int):
     """The board's live part, for polling: 304 while the evening is unchanged."""
     evening = _managed_evening(request, pk)
-    etag = _etag(evening)
+    etag = _etag(evening, evening.links_issued)
     if request.headers.get("If-None-Match") == etag:
         response = HttpResponseNotModified()
         response["ETag"] = etag

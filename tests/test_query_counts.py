@@ -338,3 +338,25 @@ def test_remove_the_last_hand(season, django_assert_max_num_queries):
     with django_assert_max_num_queries(_with_locks(22, locks=1)):
         response = season["secretary"].post(url, {"reason": "Entered twice."}, format="json")
     assert response.status_code == 200, response.content
+
+
+def test_the_boards_poll_answered_unchanged_and_after_a_fresh_link(
+    season, django_assert_num_queries
+):
+    """The board's poll while nothing changed: 304 in the queries it always made (the
+    session, the secretary, the evening with its club). When its tables' newest link was
+    issued is read in the evening's query (club.views_board._etag), no query of its own,
+    so a fresh link, which moves no version of the evening on, is brought to every board
+    showing it at its next poll (tests/club/test_browser_board_second_device.py)."""
+    from club import services
+
+    client = Client()
+    client.force_login(season["secretary_user"])
+    url = f"/secretary/evenings/{season['evening'].pk}/board/"
+    etag = client.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    with django_assert_num_queries(3):
+        unchanged = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert unchanged.status_code == 304
+    services.table_renew_link(table_id=season["table"].pk)
+    renewed = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert renewed.status_code == 200 and renewed["ETag"] != etag
