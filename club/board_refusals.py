@@ -36,23 +36,40 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def stale_words(evening: Evening, *, seen: int | None) -> str:
-    """A board out of date, in words: what other devices did since it was loaded (the
-    evening's version it showed, `seen`), and that nothing was done."""
-    changes = changes_since(evening=evening, version=seen) if seen is not None else []
+def stale_words(evening: Evening, *, seen: int | None, you=None) -> str:
+    """A board out of date, in words: what was done since it was loaded (the evening's
+    version it showed, `seen`), by whom, and that nothing was done. What `you` (the user
+    whose form it was) did himself is said to be his, "from this board or another device":
+    his own first tap of the same form (its answer lost, or pressed twice) is no other
+    device, and his phone beside the laptop may be."""
+    changes = changes_since(evening=evening, version=seen, you=you) if seen is not None else []
     if changes:
         shown = changes[-CHANGES_SHOWN:]
         earlier = len(changes) - len(shown)
+        yours = sum(1 for _, mine in changes if mine)
+        if yours == len(changes):  # all his own: his name is said once, in the lead
+            shown = [words.removesuffix(", by you") for words, _ in shown]
+        else:
+            shown = [words for words, _ in shown]
         # People read the cards by their suits (club.formation.cards), as on the board.
         said = "; ".join(cards_shown(change) for change in shown) + (
             f"; and {earlier} before them" if earlier else ""
         )
-        since = (
-            f"since you loaded it, another device changed the evening ({said})"
-            if len(changes) == 1
-            else f"since you loaded it, other devices changed the evening {len(changes)} "
-            f"times ({said})"
-        )
+        times = "" if len(changes) == 1 else f" {len(changes)} times"
+        if yours == len(changes):
+            since = (
+                f"since you loaded it, you changed the evening{times} yourself, from this "
+                f"board or another device ({said})"
+            )
+        elif yours:
+            since = (
+                f"since you loaded it, the evening was changed{times}, by you (from this "
+                f"board or another device) and by others ({said})"
+            )
+        elif len(changes) == 1:
+            since = f"since you loaded it, another device changed the evening ({said})"
+        else:
+            since = f"since you loaded it, other devices changed the evening{times} ({said})"
     else:
         since = "the evening has changed since you loaded it"
     return (
@@ -85,14 +102,21 @@ def table_words(evening: Evening, post) -> str | None:
 
 
 def board_refusal(
-    exc: Exception, *, evening: Evening, post, note: str = "", words: dict | None = None
+    exc: Exception,
+    *,
+    evening: Evening,
+    post,
+    note: str = "",
+    words: dict | None = None,
+    user=None,
 ) -> dict:
     """A refusal of a board's form as the board shows it (core.echo's `refusal`): a stale
     board said as such (`stale_words`), a table not the evening's named by its number, and
     the field in words before a message that does not name it (`label`), the message going
     on after it as one sentence ("The table: give a whole number ...", core.echo.after_label).
     `words`: a form's own fields in words (the settle form's hidden ones), named before a
-    number refused for not being written in digits, whose refusal does not name them."""
+    number refused for not being written in digits, whose refusal does not name them.
+    `user`: whose form it was, his own changes since said "by you" (`stale_words`)."""
     fields = {**FIELD_WORDS, **(words or {})}
     error = refusal(exc, note=note)
     field = error["field"]
@@ -103,7 +127,7 @@ def board_refusal(
     # secretary cannot tell whose form it answers: "At table 2: ...".
     at = _cut_table(evening, post)
     if code == "stale":
-        error["message"] = stale_words(evening, seen=_seen(post))
+        error["message"] = stale_words(evening, seen=_seen(post), you=user)
         error["field"] = "version"
         label = f"at table {at}" if at else None
     elif field == "table" and (words := table_words(evening, post)) is not None:

@@ -106,15 +106,21 @@ def _who(event: EveningEvent) -> str:
     return "no name recorded"
 
 
-def changes_since(*, evening: Evening, version: int) -> list[str]:
+def changes_since(*, evening: Evening, version: int, you=None) -> list[tuple[str, bool]]:
     """Each entry of the evening's log after `version` (what a device that saw that version
-    has not seen), oldest first, in words with who made it: "Ann arrives, by Silas Wegg"."""
+    has not seen), oldest first, in words with who made it ("Ann arrives, by Silas Wegg"),
+    and whether it was `you`'s, the user asking: his own are said "by you" (his own first
+    tap of a form, or his other device), never by his name as if another's."""
     rows = evening.events.select_related("by_user", "by_table").filter(seq__gt=version)
     game = get_game(evening.ruleset)
-    return [
-        f"{describe(event.data, automatic=event.automatic, game=game)}, by {_who(event)}"
-        for event in rows.order_by("seq")
-    ]
+    changes = []
+    for event in rows.order_by("seq"):
+        yours = you is not None and event.by_user_id is not None and event.by_user_id == you.pk
+        who = "you" if yours else _who(event)
+        changes.append(
+            (f"{describe(event.data, automatic=event.automatic, game=game)}, by {who}", yours)
+        )
+    return changes
 
 
 def evening_history(*, evening: Evening, limit: int = 60) -> dict:

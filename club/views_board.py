@@ -444,7 +444,7 @@ def board_action(request, pk: int):
             notice = [d["text"] for d in logged.decisions]
     except USER_ERRORS as exc:
         evening.refresh_from_db()  # as the refusal finds it: what moved it on, its tables
-        error = board_refusal(exc, evening=evening, post=request.POST)
+        error = board_refusal(exc, evening=evening, post=request.POST, user=request.user)
         if kind == "cut" and not request.POST.get("draw"):
             error["typed"] = _typed_cut(request.POST)
             error["fields"] = getattr(exc, "fields", None) or {}

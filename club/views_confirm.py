@@ -134,7 +134,9 @@ def board_settle(request, pk: int):
         kept = "as recorded" if accept == "recorded" else "as disputed, and corrected"
         notice = [f"Hand {number} settled {kept} (law 5, ruling E9)."]
     except USER_ERRORS as exc:
-        error = board_refusal(exc, evening=evening, post=request.POST, words=SETTLE_WORDS)
+        error = board_refusal(
+            exc, evening=evening, post=request.POST, words=SETTLE_WORDS, user=request.user
+        )
     evening.refresh_from_db()
     # Morphed in as every board button's answer is: a name being typed in the arrivals
     # form stays (the whole board replaced once took it).

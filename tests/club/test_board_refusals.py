@@ -252,3 +252,41 @@ def test_a_new_evening_refused_says_its_field_and_why_in_one_sentence(
     words, named = refusal(answer)
     assert (words, named) == (f"Not opened. {said}", field)
     assert not club.evenings.exists()  # nothing opened
+
+
+def test_a_board_out_of_date_by_your_own_first_tap_says_by_you(board, seated):
+    """The same secretary's own first post (a double tap whose first answer was lost, or
+    his phone beside the laptop) is not "another device": it is said to be his, from this
+    board or another device, as either may be true."""
+    loaded = version(seated)
+    first = post(board, seated, type="claim", player="Edith", table="1", version=str(loaded))
+    assert "Not done." not in first.content.decode()
+    answer = post(board, seated, type="claim", player="Edith", table="1", version=str(loaded))
+    words, field = refusal(answer)
+    assert field == "version"
+    assert words.startswith(
+        "Not done. The board was out of date: since you loaded it, you changed the evening "
+        "yourself, from this board or another device (Edith claims admission at table 1). "
+        "Nothing was done"
+    ), words
+    assert "another device changed" not in words
+    assert Evening.objects.get(pk=seated.pk).version == loaded + 1
+
+
+def test_a_board_out_of_date_by_you_and_others_names_each(board, seated, secretary):
+    loaded = version(seated)
+    silas = UserFactory(username="silas", first_name="Silas", last_name="Wegg")
+    seated.club.secretaries.add(silas)
+    other = Client()
+    other.force_login(silas)
+    mine = Client()  # the same secretary's phone
+    mine.force_login(secretary)
+    assert "Not done." not in post(other, seated, type="arrive", player="Frank").content.decode()
+    assert "Not done." not in post(mine, seated, type="arrive", player="Grace").content.decode()
+    words, field = refusal(post(board, seated, type="undo", version=str(loaded)))
+    assert field == "version"
+    assert words.startswith(
+        "Not done. The board was out of date: since you loaded it, the evening was changed "
+        "2 times, by you (from this board or another device) and by others (Frank arrives, "
+        "by Silas Wegg; Grace arrives, by you). Nothing was done"
+    ), words

@@ -168,6 +168,9 @@ def test_the_boards_reopen_and_end_of_sitting_carry_the_version(call_ace, secret
     words = page_of(board.post(url, ending))
     assert "Not done." in words and "The board was out of date" in words
     assert "The sitting at table 1 ends and is settled" in words  # what happened meanwhile
+    # His own first post, not another's: said to be his, from this board or another device.
+    assert "you changed the evening yourself, from this board or another device" in words
+    assert "another device changed" not in words
     assert Rubber.objects.filter(evening=call_ace).count() == 1 and logged(call_ace) == log
 
     close_abandoning(call_ace.pk)
