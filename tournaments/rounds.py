@@ -231,7 +231,9 @@ def round_results(*, tournament: Tournament) -> list[RoundResult]:
 
 
 @transaction.atomic
-def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None) -> Round:
+def round_seat_next(
+    *, tournament_id: int, user=None, cards: dict | None = None, seating: int | None = None
+) -> Round:
     """Seat the next round with the tournament's movement and start a rubber at each table.
 
     A round seated by a cut (round 1 of every movement, never the order players were
@@ -240,11 +242,16 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     player's, in the order he cut them (for tables, then for partners). Either way every
     card is kept with the round (ruling T10). Refused while a table of the last round
     has no result ("only confirmed results"). A table number seated for the first time
-    is given its phone link (tournaments.table_links).
+    is given its phone link (tournaments.table_links). `seating`, the round the director's
+    page offered to seat (the API may send none): one seated since, "Seat" pressed twice
+    or the form posted again, is refused as seated already (`_seated_already`), not as a
+    round still being played, and nothing is seated.
     """
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
     _progressive(tournament)
     previous = round_results(tournament=tournament)
+    if seating is not None and seating <= len(previous):
+        raise _seated_already(tournament, seating, latest=len(previous))
     if previous:
         last = previous[-1]
         unfinished = [t.number for t in last.seating.tables if t.number not in last.winners]
@@ -294,6 +301,21 @@ def round_seat_next(*, tournament_id: int, user=None, cards: dict | None = None)
     # number seated for the first time gets its card now; the others keep theirs.
     table_links_issue(tournament=tournament, numbers=[table.number for table in seating.tables])
     return played
+
+
+def _seated_already(tournament: Tournament, seating: int, *, latest: int) -> Conflict:
+    """The refusal of a round the page offered to seat that was seated since it was drawn
+    (the same "Seat" pressed twice, its first answer lost or slow; another director's)."""
+    seated = tournament.rounds.filter(number=seating).first()
+    since = (
+        f" Round {latest} is the latest seated." if latest > seating else " Its tables are shown."
+    )
+    return Conflict(
+        f"Round {seating} was seated already, {moment_words(seated.created_at)}, after this "
+        "page showed it still to be seated: it is not seated again." + since,
+        field="seating",
+        code="round_seated",
+    )
 
 
 def _too_few(tournament: Tournament, number: int, players: list[str]) -> str:

@@ -289,6 +289,7 @@ CHOSEN_WORDS = {
     "evening": "The evening is chosen from the club's list of evenings",
     "table": "The table is chosen from the tournament's tables by its number",
     "round": "The round to end the tournament after is the latest seated, by its number",
+    "seating": "The round to seat is the next one, by its number",
 }
 
 
@@ -331,7 +332,11 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
     if action == "seat":
         try:
             played = rounds.round_seat_next(
-                tournament_id=tournament.pk, user=request.user, cards=_cut_cards(request.POST)
+                tournament_id=tournament.pk,
+                user=request.user,
+                cards=_cut_cards(request.POST),
+                # The round the page offered: pressed twice, the second finds it seated.
+                seating=_chosen(request, "seating"),
             )
         except MovementError as exc:  # the movement's refusal, in its words
             raise UserError(str(exc), field="players") from exc

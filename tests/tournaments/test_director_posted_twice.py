@@ -8,6 +8,7 @@ import html
 import pytest
 
 from club.services import phone_link_version
+from core.errors import Conflict, UserError
 from tournaments.models import TournamentTable
 
 pytestmark = pytest.mark.django_db
@@ -71,3 +72,36 @@ def test_the_directors_correction_posted_twice_corrects_once(directing, round_on
     # The form now holds the deal as it reads, at its new version: sent, it is corrected.
     now = recording.changed_at(hand).isoformat()
     assert f'name="changed_at" value="{now}"' in said
+
+
+def test_the_directors_seat_pressed_twice_says_the_round_was_seated_already(directing, make):
+    """ "Seat round 1" pressed twice (a double tap, an answer lost): the form sends the
+    round it seats (`seating`), and the second post is refused for that round seated a
+    moment ago, in words, not as a round "still being played"; no second round seated."""
+    from tournaments import rounds
+
+    tournament = make("rotation", deals=1)
+    url = f"/secretary/tournaments/{tournament.pk}/"
+    page = words_of(directing.get(url))
+    assert (
+        '<input type="hidden" name="action" value="seat">'
+        '<input type="hidden" name="seating" value="1">' in page
+    )
+    form = {"action": "seat", "seating": "1"}
+    first = directing.post(f"{url}act/", form)
+    assert "Round 1 is seated." in words_of(first)
+    again = directing.post(f"{url}act/", form)
+    assert again.status_code == 400
+    words = words_of(again)
+    assert "Round 1 was seated already, at " in words, words
+    assert "this page showed it still to be seated" in words
+    assert "still being played" not in words
+    assert tournament.rounds.count() == 1
+    # The service alike: the round it means to seat, seated since, is refused as such.
+    with pytest.raises(Conflict) as refused:
+        rounds.round_seat_next(tournament_id=tournament.pk, seating=1)
+    assert refused.value.code == "round_seated"
+    # Without it (the API), the round still in play is the refusal, as before.
+    with pytest.raises(UserError) as playing:
+        rounds.round_seat_next(tournament_id=tournament.pk)
+    assert "still being played" in playing.value.message
