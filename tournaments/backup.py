@@ -29,6 +29,7 @@ DERIVED = {(TournamentTotal, name) for name in ("rank", "tied", "head_to_head", 
     (Tournament, "stake"),  # a backup from before the stake meant none (ruling P2): 0
     (Tournament, "results_final_at"),  # one from before results were declared final: not yet
     (Tournament, "ended_after_round"),  # one from before a director ended one: not ended
+    (Tournament, "ended_at"),  # one from before an ending was dated: its ending undated
 }
 
 

@@ -64,6 +64,11 @@ class Tournament(models.Model):
     # `rounds_planned` written over: the API and the history keep what was planned apart
     # from what the director did (tournaments.rounds.tournament_end; docs/movements.md).
     ended_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When he ended it (None: not ended, or ended before this was kept): the version of the
+    # ending his page's "Reopen" sends back, as `results_final_at` is the declaration's, so
+    # an ending taken back and made again after the same round is another ending, and a
+    # reopen posted again from a page drawn before it is refused (tournaments.rounds).
+    ended_at = models.DateTimeField(null=True, blank=True)
     standings_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

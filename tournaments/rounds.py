@@ -8,6 +8,7 @@ Rubber; its result is that rubber's winner (or, for fixed deals, the side that s
 more). A round is seated only when every table of the round before has its result.
 """
 
+import datetime
 import secrets
 
 from django.db import transaction
@@ -437,18 +438,48 @@ def tournament_end(*, tournament_id: int, after_round: int | None = None) -> Tou
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
     tournament_end_refusal(tournament, after_round=after_round)
     tournament.ended_after_round = tournament.rounds.order_by("-number").first().number
-    tournament.save(update_fields=["ended_after_round"])
+    tournament.ended_at = timezone.now()  # the ending's version (`ending_version`)
+    tournament.save(update_fields=["ended_after_round", "ended_at"])
     return tournament
 
 
-def tournament_reopen_refusal(tournament: Tournament) -> None:
+def ending_version(tournament: Tournament) -> str:
+    """The version of a progressive's ending as the director's page shows it, sent back by
+    its "Reopen" form: the round it was ended after and when ("" while not ended). An
+    ending taken back and made again after the same round is another ending."""
+    if not tournament.ended_after_round:
+        return ""
+    at = tournament.ended_at.astimezone(datetime.UTC).isoformat() if tournament.ended_at else ""
+    return f"{tournament.ended_after_round}@{at}"
+
+
+def final_version(tournament: Tournament) -> str:
+    """The version of a progressive's declaration that its results are final, as the
+    director's page shows it, sent back by its "results not final" form ("" while none)."""
+    final = tournament.results_final_at
+    return final.astimezone(datetime.UTC).isoformat() if final else ""
+
+
+def tournament_reopen_refusal(tournament: Tournament, *, seen: str | None = None) -> None:
     """Refuse, in words, to take back the director's ending of a progressive
-    (`tournament_reopen`); nothing is written."""
+    (`tournament_reopen`); nothing is written. `seen`, the ending as his page showed it
+    (`ending_version`; the API may send none): an ending taken back since and made again
+    (the confirmed form posted again from a page drawn before) is not the one he meant."""
     _progressive(tournament)
     if not tournament.ended_after_round:
         raise UserError(
             "The tournament was not ended by its director: there is no ending to take back.",
             field="reopen",
+        )
+    if seen is not None and seen != ending_version(tournament):
+        when = f" {moment_words(tournament.ended_at)}" if tournament.ended_at else ""
+        raise Conflict(
+            "The ending this page showed was taken back already, and the tournament was "
+            f"ended again{when}, after round {tournament.ended_after_round}, since the page "
+            "was drawn: nothing was reopened. The page now shows the tournament as it is; "
+            "take this ending back too, with its reason, if it also was a mistake.",
+            field="reopen",
+            code="stale_ending",
         )
     if tournament.results_final_at is not None:
         raise UserError(
@@ -460,7 +491,7 @@ def tournament_reopen_refusal(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def tournament_reopen(*, tournament_id: int, reason: str) -> Tournament:
+def tournament_reopen(*, tournament_id: int, reason: str, seen: str | None = None) -> Tournament:
     """The director takes back his ending of a progressive (`tournament_end`), ended by
     mistake: it goes on as before it was ended, the next round to be seated (its planned
     rounds, if any, planned again), its players entered for it playing it. Nothing played
@@ -468,13 +499,15 @@ def tournament_reopen(*, tournament_id: int, reason: str) -> Tournament:
     stand (ruling P1: a round of fixed deals is won on points, and none ended level), and
     with a stake nothing is settled but its rubbers (ruling P2). Refused once the results
     are declared final (`tournament_results_final_undo` first). The reason is said, and
-    kept in the audit history with the change (core.audit)."""
+    kept in the audit history with the change (core.audit). `seen`: the ending as the
+    director's page showed it (`tournament_reopen_refusal`)."""
     reason = taken_back_reason(reason, field="reopen", what="the tournament is reopened")
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
-    tournament_reopen_refusal(tournament)
+    tournament_reopen_refusal(tournament, seen=seen)
     add_to_audit_context(reason=reason, undone=f"ended after round {tournament.ended_after_round}")
     tournament.ended_after_round = None
-    tournament.save(update_fields=["ended_after_round"])
+    tournament.ended_at = None
+    tournament.save(update_fields=["ended_after_round", "ended_at"])
     return tournament
 
 
@@ -486,12 +519,25 @@ def taken_back_reason(reason, *, field: str, what: str) -> str:
     return reason
 
 
-def tournament_results_final_undo_refusal(tournament: Tournament) -> None:
+def tournament_results_final_undo_refusal(
+    tournament: Tournament, *, seen: str | None = None
+) -> None:
     """Refuse, in words, to take back the declaration that the results are final
-    (`tournament_results_final_undo`); nothing is written."""
+    (`tournament_results_final_undo`); nothing is written. `seen`, the declaration as the
+    director's page showed it (`final_version`; the API may send none): one taken back
+    since and made again is not the one he meant."""
     _progressive(tournament)
     if tournament.results_final_at is None:
         raise UserError("The results have not been declared final.", field="unfinal")
+    if seen is not None and seen != final_version(tournament):
+        raise Conflict(
+            "The declaration this page showed was taken back already, and the results were "
+            f"declared final again {final_when(tournament)}, since the page was drawn: "
+            "nothing was taken back. The page now shows the tournament as it is; take this "
+            "declaration back too, with its reason, if it also was a mistake.",
+            field="unfinal",
+            code="stale_final",
+        )
     corrected = (
         HandCorrection.objects.filter(
             hand__rubber__round_table__round__tournament=tournament,
@@ -513,7 +559,9 @@ def tournament_results_final_undo_refusal(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def tournament_results_final_undo(*, tournament_id: int, reason: str) -> Tournament:
+def tournament_results_final_undo(
+    *, tournament_id: int, reason: str, seen: str | None = None
+) -> Tournament:
     """The director takes back his declaration that the results are final
     (`tournament_results_final`), made by mistake: the standings no longer say they are
     final, and each table of the last round may again correct its last deal from its
@@ -523,7 +571,7 @@ def tournament_results_final_undo(*, tournament_id: int, reason: str) -> Tournam
     way (ruling P2). The reason is said, and kept in the audit history (core.audit)."""
     reason = taken_back_reason(reason, field="unfinal", what="the results are no longer final")
     tournament = lock_one(Tournament.objects.filter(pk=tournament_id), what="tournament")
-    tournament_results_final_undo_refusal(tournament)
+    tournament_results_final_undo_refusal(tournament, seen=seen)
     add_to_audit_context(reason=reason, undone=f"results declared final {final_when(tournament)}")
     tournament.results_final_at = None
     tournament.save(update_fields=["results_final_at"])

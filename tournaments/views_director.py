@@ -219,6 +219,9 @@ def _context(request, tournament: Tournament, *, errors=None, notice=None) -> di
         "notice": notice,
         "phones": _phones(request, tournament),
         "final_when": table_links.final_when(tournament) if tournament.results_final_at else "",
+        # What the take-back forms send back, the ending and the declaration as shown.
+        "ending_version": rounds.ending_version(tournament),
+        "final_version": rounds.final_version(tournament),
         "reach": phone_links.board_reach(request),  # can phones open the links' codes?
     }
 
@@ -322,6 +325,16 @@ def _evening_id(request) -> int:
     return number
 
 
+def _seen(request) -> str | None:
+    """The version of the change being taken back as the page showed it (the ending's, the
+    declaration's: `rounds.ending_version`, `rounds.final_version`), sent by its take-back
+    forms: posted again from a page drawn before another ending or declaration, it is
+    refused. None from a form that sends none (a page drawn before it was sent)."""
+    if "version" not in request.POST:
+        return None
+    return request.POST.get("version", "")[:64]
+
+
 def _do(request, tournament: Tournament, action: str) -> str | None:
     """Carry out one button of the director's page; return what to tell him."""
     if action == "recalculate":
@@ -403,14 +416,16 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
             "corrected on its table's sheet, with a reason (ruling E9)."
         )
     if action == "reopen":
-        rounds.tournament_reopen(tournament_id=tournament.pk, reason=request.POST.get("reason"))
+        rounds.tournament_reopen(
+            tournament_id=tournament.pk, reason=request.POST.get("reason"), seen=_seen(request)
+        )
         return (
             "The ending is taken back: the tournament goes on, its next round to be seated. "
             "The reason is kept in its history."
         )
     if action == "unfinal":
         rounds.tournament_results_final_undo(
-            tournament_id=tournament.pk, reason=request.POST.get("reason")
+            tournament_id=tournament.pk, reason=request.POST.get("reason"), seen=_seen(request)
         )
         return (
             "The results are no longer final: each table of the last round may again correct "
@@ -470,7 +485,7 @@ def act(request, pk: int):
             elif action in TAKEN_BACK and not request.POST.get("confirm"):
                 # Taking back is asked again too, its reason given first (refused now if it
                 # would be then: nothing written).
-                TAKEN_BACK[action](tournament)
+                TAKEN_BACK[action](tournament, seen=_seen(request))
                 rounds.taken_back_reason(
                     request.POST.get("reason"), field=action, what=TAKE_BACK_WHY[action]
                 )

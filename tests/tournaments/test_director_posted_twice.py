@@ -105,3 +105,106 @@ def test_the_directors_seat_pressed_twice_says_the_round_was_seated_already(dire
     with pytest.raises(UserError) as playing:
         rounds.round_seat_next(tournament_id=tournament.pk)
     assert "still being played" in playing.value.message
+
+
+# --- the confirmed "Reopen" and "results not final", after an end-then-reopen cycle -------
+
+
+@pytest.fixture
+def ended(round_one):
+    from tests.tournaments.test_table_phone import play_out
+    from tournaments import rounds
+
+    play_out(round_one)
+    return rounds.tournament_end(tournament_id=round_one.pk, after_round=1)
+
+
+def shown(page: str, name: str) -> str:
+    """The value of the hidden field `name` of the page's take-back form."""
+    import re
+
+    return html.unescape(re.search(rf'name="{name}" value="([^"]*)"', page).group(1))
+
+
+def test_a_reopen_posted_again_after_the_tournament_was_ended_again_is_refused(ended):
+    """The ending taken back, then made again after the same round: the reopen form drawn
+    before, posted again, finds another ending than the one it showed (its version,
+    `ending_version`), and nothing is reopened. The API, sending none, as before."""
+    from tournaments import rounds
+
+    seen = rounds.ending_version(ended)
+    rounds.tournament_reopen(tournament_id=ended.pk, reason="a mistake", seen=seen)
+    rounds.tournament_end(tournament_id=ended.pk, after_round=1)  # ended again, meanwhile
+    with pytest.raises(Conflict) as refused:
+        rounds.tournament_reopen(tournament_id=ended.pk, reason="a mistake", seen=seen)
+    assert refused.value.code == "stale_ending" and refused.value.field == "reopen"
+    ended.refresh_from_db()
+    assert ended.ended_after_round == 1
+    with pytest.raises(Conflict):  # nor asked: the first tap refuses it too
+        rounds.tournament_reopen_refusal(ended, seen=seen)
+    rounds.tournament_reopen(tournament_id=ended.pk, reason="the API's", seen=None)
+    ended.refresh_from_db()
+    assert ended.ended_after_round is None
+
+
+def test_results_not_final_posted_again_after_a_second_declaration_is_refused(ended):
+    from tournaments import rounds
+
+    rounds.tournament_results_final(tournament_id=ended.pk)
+    ended.refresh_from_db()
+    seen = rounds.final_version(ended)
+    rounds.tournament_results_final_undo(tournament_id=ended.pk, reason="a slip", seen=seen)
+    rounds.tournament_results_final(tournament_id=ended.pk)  # declared final again
+    with pytest.raises(Conflict) as refused:
+        rounds.tournament_results_final_undo(tournament_id=ended.pk, reason="a slip", seen=seen)
+    assert refused.value.code == "stale_final" and refused.value.field == "unfinal"
+    ended.refresh_from_db()
+    assert ended.results_final_at is not None
+
+
+def test_the_directors_confirmed_reopen_posted_from_a_page_drawn_before_is_refused(
+    directing, ended
+):
+    url = f"/secretary/tournaments/{ended.pk}/"
+    page = words_of(directing.get(url))
+    seen = shown(page, "version")
+    assert seen and "Take back the ending (reopen the tournament)" in page
+    asked = words_of(
+        directing.post(f"{url}act/", {"action": "reopen", "reason": "a mistake", "version": seen})
+    )
+    assert "Reopen the tournament ended after round 1?" in asked
+    assert shown(asked, "version") == seen  # the question's form sends it on
+    confirmed = {"action": "reopen", "reason": "a mistake", "version": seen, "confirm": "1"}
+    assert "The ending is taken back" in words_of(directing.post(f"{url}act/", confirmed))
+    from tournaments import rounds
+
+    rounds.tournament_end(tournament_id=ended.pk, after_round=1)  # ended again
+    again = directing.post(f"{url}act/", confirmed)
+    assert again.status_code == 400
+    said = words_of(again)
+    assert "The ending this page showed was taken back already" in said, said
+    assert "nothing was reopened" in said
+    assert "The ending is taken back" not in said
+    ended.refresh_from_db()
+    assert ended.ended_after_round == 1
+    assert shown(said, "version") == rounds.ending_version(ended)  # the page as it is now
+
+
+def test_the_directors_confirmed_unfinal_posted_from_a_page_drawn_before_is_refused(
+    directing, ended
+):
+    from tournaments import rounds
+
+    rounds.tournament_results_final(tournament_id=ended.pk)
+    url = f"/secretary/tournaments/{ended.pk}/"
+    seen = shown(words_of(directing.get(url)), "version")
+    confirmed = {"action": "unfinal", "reason": "a slip", "version": seen, "confirm": "1"}
+    assert "The results are no longer final" in words_of(directing.post(f"{url}act/", confirmed))
+    rounds.tournament_results_final(tournament_id=ended.pk)  # declared final again
+    again = directing.post(f"{url}act/", confirmed)
+    assert again.status_code == 400
+    said = words_of(again)
+    assert "The declaration this page showed was taken back already" in said, said
+    assert "nothing was taken back" in said
+    ended.refresh_from_db()
+    assert ended.results_final_at is not None
