@@ -195,3 +195,24 @@ def test_the_apis_fresh_link_and_reopen_send_no_version_and_act(played):
     assert Table.objects.get(pk=played.table.pk).replaced_token == old
     close_abandoning(played.evening.pk)
     assert api.post(f"{base}/reopen/", {"reason": "a hand missed"}).status_code == 200
+
+
+def test_a_fresh_link_changes_the_boards_poll_where_no_version_moves(played):
+    """A fresh link moves no version of the evening, yet a second board polling it with the
+    ETag it had gets the board again, with the new link (club.views_board._etag); with the
+    ETag of the board as it now is, 304."""
+    board = board_client(played.secretary)
+    url = f"/secretary/evenings/{played.evening.pk}/board/"
+    before = board.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    assert board.get(url, HTTP_IF_NONE_MATCH=before).status_code == 304
+    played.evening.refresh_from_db()
+    version = played.evening.version
+    services.table_renew_link(table_id=played.table.pk)
+    played.evening.refresh_from_db()
+    assert played.evening.version == version  # no version moved
+    again = board.get(url, HTTP_IF_NONE_MATCH=before)
+    assert again.status_code == 200 and again["ETag"] != before
+    assert f"/t/{Table.objects.get(pk=played.table.pk).token}/" in page_of(again)
+    # The board an action answered (its tables read, not the evening's query) agrees.
+    assert f'data-etag="{html.escape(again["ETag"])}"' in again.content.decode()
+    assert board.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
