@@ -119,7 +119,14 @@ class ScoresheetOutput(serializers.Serializer):
     played = WholeNumberField()
     totals = serializers.JSONField(required=False)
     settlement = serializers.JSONField(required=False)
-    ledger = serializers.DictField(child=serializers.CharField(), allow_null=True)
+    ledger = serializers.DictField(
+        child=serializers.CharField(),
+        allow_null=True,
+        help_text=(
+            "each player's money once the rubber is over (ruling M1), null before; empty "
+            "for a Call-Ace sitting ended before any deal, which settles nothing (ruling C5)"
+        ),
+    )
 
 
 class RecordedHandOutput(HandOutput):

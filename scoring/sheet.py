@@ -78,7 +78,9 @@ def score_sheet(data: dict) -> dict:
     out.update(rules.summary(state))
     named = players is not None and not isinstance(players, int)
     if stake is not None and named and rules.is_complete(state):
-        ledger = rules.settle(state, stake, players)
+        # A Call-Ace sitting ended before any deal was played settles nothing (ruling C5,
+        # UNPLAYED_SITTING), as a stored one writes no settlement (scoring.services).
+        ledger = rules.settle(state, stake, players) if results else {}
         out["ledger"] = {name: str(amount) for name, amount in ledger.items()}
     else:
         out["ledger"] = None

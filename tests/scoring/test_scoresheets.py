@@ -147,7 +147,10 @@ def _rows_agree(rubber_id: int) -> None:
     games = [game.detail for game in rubber.games.order_by("number")]
     assert games == rubber.summary.get("games", [])
     assert rubber.hand_scores.count() == rubber.hand_count * rubber.seats.count()
-    assert rubber.settlements.exists() == (rubber.status == Rubber.Status.COMPLETE)
+    # Settled once complete; a Call-Ace sitting closed before any deal settles nothing
+    # (ruling C5, scoring.rules.call_ace.UNPLAYED_SITTING).
+    settles = rubber.status == Rubber.Status.COMPLETE and rubber.hand_count > 0
+    assert rubber.settlements.exists() == settles
 
 
 def _same(stored: dict, at_once: dict, key: str) -> None:
@@ -183,6 +186,21 @@ def test_recorded_hand_by_hand_equals_scored_at_once(roster, secretary_api, api,
     at_once = api.post("/api/v1/scoresheets/score", sheet)
     assert at_once.status_code == 200, at_once.json()
     _same(_record_by_hand(secretary_api, sheet), at_once.json(), key)
+
+
+def test_a_sitting_closed_before_any_deal_settles_nothing_stored_or_scored(
+    roster, secretary_api, api
+):
+    """A Call-Ace sitting ended before any deal was played settles nothing (ruling C5):
+    the stored sitting has no settlement and the sheet scored at once no money either,
+    where it gave 0.00 for each player (the property test above once drew such a sheet)."""
+    sheet = {"ruleset": "call-ace-foster-1905", "players": NAMES[:4], "stake": "1.00", "deals": []}
+    at_once = api.post("/api/v1/scoresheets/score", sheet)
+    assert at_once.status_code == 200, at_once.json()
+    assert at_once.json()["ledger"] == {}
+    stored = _record_by_hand(secretary_api, sheet)
+    assert stored["status"] == Rubber.Status.COMPLETE and stored["ledger"] == {}
+    _same(stored, at_once.json(), "deals")
 
 
 # --- the anonymous endpoint's bounds (issue 12, section 6) ---------------------------------

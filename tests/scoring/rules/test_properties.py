@@ -122,7 +122,9 @@ def fold(rules, options, players, raws, stake):
         "ledger": None,
     }
     if stake is not None and rules.is_complete(state) and not isinstance(players, int):
-        out["ledger"] = {k: str(v) for k, v in rules.settle(state, Decimal(stake), players).items()}
+        # A Call-Ace sitting ended before any deal settles nothing (ruling C5).
+        settled = rules.settle(state, Decimal(stake), players) if raws else {}
+        out["ledger"] = {k: str(v) for k, v in settled.items()}
     return state, results, out
 
 
