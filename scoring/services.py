@@ -418,7 +418,7 @@ def rubber_rescored(*, rubber: Rubber, hands: list) -> Rescored:
             raise _round_over(rubber, field=f"hands[{past - 1}]")
     complete = rubber_from_state(rubber=rubber, rules=rules, state=state, hand_count=len(scored))
     settlement = None
-    if complete:
+    if complete and scored:  # a Call-Ace sitting with no deal settles nothing (ruling C5)
         ledger = _settle(rules, rubber, state, [result.points for _, result in scored])
         settlement = [ledger[name] for name, _ in players_of(rules, rubber.players)]
     return Rescored(

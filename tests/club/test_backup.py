@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from club import evening_log, evenings, recording
 from club.backup import DERIVED, LABELS, MODELS, BackupError, club_export, club_import
 from club.models import Club, Member, Table
-from scoring.models import SEAT_TOTALS, HandScore, RubberPlayer
+from scoring.models import SEAT_TOTALS, HandScore, Rubber, RubberPlayer, Settlement
 from tests.club.backup_world import (
     BRIDGE,
     MARCH,
@@ -27,6 +27,7 @@ from tests.club.backup_world import (
 )
 from tests.conftest import rows_for_the_module
 from tests.factories import ClubFactory
+from tests.worlds import call_ace_jack_drawn
 from tournaments.models import StandingsVersion, Tournament
 from tournaments.selectors import standings_published
 
@@ -637,3 +638,15 @@ def test_a_backup_taken_before_the_lone_hand_fixes_restores_without_the_old_flag
         f"laws make them (the first: Ann in rubber id {lone}: lone_hands 1 in the backup, 0 "
         "now)."
     ]
+
+
+def test_a_sitting_ended_before_any_deal_is_restored_settling_nothing(club):
+    """A Call-Ace sitting ended before any deal was played settles nothing (ruling C5):
+    restored from a backup, it has no settlement either, where the import's scoring again
+    wrote a row of 0.00 for each player."""
+    call_ace_jack_drawn(club, unplayed=True)
+    assert not Settlement.objects.filter(rubber__club=club).exists()
+    copy = club_import(data=roundtrip_json(club_export(club=club)), slug="unplayed", report=[])
+    sitting = Rubber.objects.get(club=copy)
+    assert sitting.status == Rubber.Status.COMPLETE and sitting.hand_count == 0
+    assert not Settlement.objects.filter(rubber__club=copy).exists()
