@@ -3,7 +3,7 @@ closing and reopening, the ledger."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,8 +16,10 @@ from club.models import Evening, Table
 from club.permissions import club_for_request, manages_club, table_of_request
 from config.api import Pagination, paginated
 from config.csvexport import csv_response
+from config.schema import ErrorOutput
 from config.throttles import PUBLIC_READ_THROTTLES
-from core.inputs import AmountField, BodyInput, NoBodyInput, WholeNumberField
+from core.inputs import AmountField, BodyInput, MomentField, WholeNumberField
+from core.moments import moment_version
 from core.text import REASON_MAX, TextField
 from scoring.api import CORRECT_CONFLICT, REMOVE_CONFLICT, CorrectionInput, RemoveInput
 from scoring.hand_input import HandRecordInput
@@ -92,8 +94,37 @@ class UndoInput(BodyInput):
     )
 
 
+#: The evening's version a one-off action (a reopen, a sitting ended) carries, as the
+#: board's forms carry it: a call retried after a lost answer acts once.
+def _version_guard(what: str) -> WholeNumberField:
+    return WholeNumberField(
+        required=False,
+        min_value=0,
+        help_text=f"the evening's version as you last read it (`version`): {what} once, so a "
+        "call sent twice (a retry after a lost answer) is refused with 409, code `stale`, "
+        "as the board refuses its form posted twice, and nothing is done. Without it the "
+        "action runs as before.",
+    )
+
+
+#: The 409 of an action that carried the evening's version.
+STALE = OpenApiResponse(
+    ErrorOutput,
+    description="With `expected_version`: the evening has moved on since that version "
+    "(error.code `stale`, error.details.version the version now), nothing done; or a lock "
+    "not granted in time.",
+)
+
+
 class ReopenInput(BodyInput):
     reason = TextField(max_length=REASON_MAX, multiline=True)
+    expected_version = _version_guard("the evening is reopened")
+
+
+class CloseSittingInput(BodyInput):
+    """End the sitting at a table (no other key)."""
+
+    expected_version = _version_guard("the sitting is ended and settled")
 
 
 class CloseRubberInput(BodyInput):
@@ -354,13 +385,17 @@ class TableHandRemoveView(APIView):
 class TableCloseSittingView(APIView):
     """End the Call-Ace sitting at a table and settle it (ruling C5)."""
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    @extend_schema(request=CloseSittingInput, responses={200: OpenApiTypes.OBJECT, 409: STALE})
     def post(self, request, slug, pk, number):
         evening = _evening(request, slug, pk, for_table=True)
         _table_may_act(request, evening, number)
-        NoBodyInput.refuse_any_key(request)
+        data = CloseSittingInput(data=request.data)
+        data.is_valid(raise_exception=True)
         evenings.evening_close_sitting(
-            evening_id=evening.pk, table_number=number, user=request.user
+            evening_id=evening.pk,
+            table_number=number,
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
         )
         evening.refresh_from_db(fields=evenings.CHANGING)
         return Response(_summary(request, evening))
@@ -383,13 +418,16 @@ class EveningCloseView(APIView):
 class EveningReopenView(APIView):
     """Reopen a closed evening, with a reason kept in the log."""
 
-    @extend_schema(request=ReopenInput, responses=EveningOutput)
+    @extend_schema(request=ReopenInput, responses={200: EveningOutput, 409: STALE})
     def post(self, request, slug, pk):
         evening = _evening(request, slug, pk, write=True)
         data = ReopenInput(data=request.data)
         data.is_valid(raise_exception=True)
         evening = evenings.evening_reopen(
-            evening_id=evening.pk, reason=data.validated_data["reason"], user=request.user
+            evening_id=evening.pk,
+            reason=data.validated_data["reason"],
+            user=request.user,
+            expected_version=data.validated_data.get("expected_version"),
         )
         return Response(EveningOutput(evening).data)
 
@@ -401,6 +439,32 @@ NO_STORE = {"Cache-Control": "no-store, private"}
 class TableLinkOutput(serializers.Serializer):
     number = WholeNumberField()
     link = serializers.CharField()
+    link_version = serializers.CharField(
+        help_text="when the link was issued (club.services.phone_link_version): send it "
+        "back as a fresh link's `link_version`"
+    )
+
+
+class NewLinkInput(BodyInput):
+    """A fresh link for a table (no other key)."""
+
+    link_version = MomentField(
+        words="The link_version",
+        required=False,
+        help_text="the table's `link_version` as you last read it: the link is renewed "
+        "only if it is still that one, so a call sent twice (a retry after a lost answer) "
+        "does not kill the card just printed for the first: it is refused with 409, code "
+        "`link_renewed`, as the board refuses its form posted twice, and nothing is written. "
+        "Without it the link is renewed as before.",
+    )
+
+
+def _link_of(request, table: Table) -> dict:
+    return {
+        "number": table.number,
+        "link": phone_links.table_link(request, table),
+        "link_version": services.phone_link_version(table),
+    }
 
 
 class EveningTablesView(APIView):
@@ -412,10 +476,7 @@ class EveningTablesView(APIView):
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk, write=True)
         return Response(
-            [
-                {"number": t.number, "link": phone_links.table_link(request, t)}
-                for t in evening.tables.order_by("number")
-            ],
+            [_link_of(request, t) for t in evening.tables.order_by("number")],
             headers=NO_STORE,
         )
 
@@ -423,16 +484,28 @@ class EveningTablesView(APIView):
 class TableNewLinkView(APIView):
     """Issue a fresh phone link for a table (the secretary): the old link dies at once."""
 
-    @extend_schema(request=None, responses=TableLinkOutput)
+    @extend_schema(
+        request=NewLinkInput,
+        responses={
+            200: TableLinkOutput,
+            409: OpenApiResponse(
+                ErrorOutput,
+                description="With `link_version`: the link was renewed since it was read "
+                "(error.code `link_renewed`, the words saying when), nothing written; or a "
+                "lock not granted in time.",
+            ),
+        },
+    )
     def post(self, request, slug, pk, number):
         evening = _evening(request, slug, pk, write=True)
         table = get_object_or_404(Table, evening=evening, number=number)
-        NoBodyInput.refuse_any_key(request)
-        table = services.table_renew_link(table_id=table.pk, user=request.user)
-        return Response(
-            {"number": table.number, "link": phone_links.table_link(request, table)},
-            headers=NO_STORE,
+        data = NewLinkInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        seen = data.validated_data.get("link_version")
+        table = services.table_renew_link(
+            table_id=table.pk, user=request.user, seen=moment_version(seen) if seen else None
         )
+        return Response(_link_of(request, table), headers=NO_STORE)
 
 
 #: An evening's summary and exports are made afresh for every caller (an evening of eighty

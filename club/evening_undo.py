@@ -22,13 +22,13 @@ from club.evenings import (
     SECRETARY_EVENTS,
     _check_open,
     _lock_evening,
-    _lock_rubbers_in_play,
     _log,
     _reseat,
     evening_state,
 )
 from club.formation import engine
 from club.models import Cut, Evening, EveningEvent, Table
+from club.rubber_locks import lock_in_play
 from core.audit import audit_context
 from core.db import conflict_on_lock_failure
 from core.errors import UserError
@@ -95,7 +95,7 @@ def evening_undo(
     optional, is kept in the log and shown in the evening's history.
     """
     reason = clean_reason(reason)
-    held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
+    held = lock_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
     last = last_entry(evening)

@@ -41,22 +41,28 @@ from collections import Counter
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, IntegerField, QuerySet, Sum, Value
-from django.db.models.expressions import RawSQL
+from django.db.models import Sum
 from django.utils import timezone
 
 from club.formation import FormationError, engine
 from club.formation.engine.wording import ACTION_TEXT, not_an_action
 from club.formation.state import EveningState
 from club.models import Club, Cut, Evening, EveningEvent, Member, Table
-from core.compiled import Compiled
-from core.db import conflict_on_lock_failure, for_update, lock_one, row_locks
+from club.rubber_locks import (
+    as_locked,
+    at_table,
+    hold,
+    lock_first,
+    lock_in_play,
+    lock_in_progress,
+    taken_back,
+)
+from core.db import conflict_on_lock_failure, lock_one
 from core.errors import Conflict, UserError
 from core.quoted import quoted
 from core.text import KEY_MAX, TITLE_MAX, Plural, clean_name, clean_reason, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
-from scoring.rules.games import get_game
 
 # The events a secretary (or a replay) may log; hands go through club.recording.
 SECRETARY_EVENTS = {
@@ -240,27 +246,6 @@ def _ensure_members(evening: Evening, event: dict) -> None:
         Member.objects.create(club=evening.club, name=name, is_guest=True)
 
 
-def _lock_rubbers_in_play(evening_id: int) -> set[int]:
-    """Lock every rubber in play at the evening, in primary-key order, before the evening
-    itself (core/db.py): an action may abandon or settle any of them, and waits here
-    for the hands being recorded at their tables."""
-    in_play = Rubber.objects.filter(evening_id=evening_id, status=Rubber.Status.IN_PROGRESS)
-    with row_locks(what="rubber"):
-        locked = for_update(in_play.order_by("pk"))
-        return set(locked.values_list("pk", flat=True))
-
-
-def _hold(held: set[int], rubber: Rubber) -> Rubber:
-    """A rubber this action changes, locked. One of those in play was locked before the
-    evening and has not changed since it was read; one started since is locked NOWAIT,
-    since whoever holds it will want the evening this action holds (core/db.py)."""
-    if rubber.pk in held:
-        return rubber
-    rubber = lock_one(Rubber.objects.filter(pk=rubber.pk), what="rubber", nowait=True)
-    held.add(rubber.pk)
-    return rubber
-
-
 def _sync_tables(
     evening: Evening,
     before: EveningState,
@@ -286,7 +271,7 @@ def _sync_tables(
             for rubber in Rubber.objects.filter(
                 evening=evening, table__number=number, status=Rubber.Status.IN_PROGRESS
             ):
-                scoring.rubber_abandon(rubber=_hold(held, rubber))
+                scoring.rubber_abandon(rubber=hold(held, rubber))
     for table in after.tables:
         if table.in_rubber and table.number not in was_playing:
             seats = table.seats  # partners sit opposite: N-S against E-W (ruling T4)
@@ -325,7 +310,7 @@ def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) 
     for sitting in Rubber.objects.filter(evening=evening, status=Rubber.Status.IN_PROGRESS):
         if sitting.table and sitting.table.number not in standing:
             # Its table broke up: settle (C5).
-            scoring.rubber_close(rubber=_hold(held, sitting))
+            scoring.rubber_close(rubber=hold(held, sitting))
     for table in after.tables:
         sitting = (
             Rubber.objects.filter(
@@ -336,7 +321,7 @@ def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) 
         )
         playing = table.dealer is not None and table.number not in pending
         if sitting is not None and (not playing or sitting.players != list(table.playing)):
-            scoring.rubber_close(rubber=_hold(held, sitting))
+            scoring.rubber_close(rubber=hold(held, sitting))
             sitting = None
         if sitting is None and playing and len(table.playing) >= 4:
             _start(evening, table.number, list(table.playing), user)
@@ -377,7 +362,7 @@ def _reseat(evening: Evening, table, held: set[int]) -> None:
         evening=evening, table__number=table.number, status=Rubber.Status.IN_PROGRESS
     ).first()
     if rubber is not None:
-        rubber_reseat(rubber=_hold(held, rubber), seats=table.seats)
+        rubber_reseat(rubber=hold(held, rubber), seats=table.seats)
 
 
 def _cut_purpose(state: EveningState, event: dict) -> str:
@@ -501,7 +486,7 @@ def evening_act(
     logged, so a replay needs no randomness.
     """
     event = _checked_action(event)
-    held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
+    held = lock_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
     if event["type"] == "arrive":
@@ -544,98 +529,6 @@ def _table_rubber(evening: Evening, number: int) -> Rubber:
     return rubber
 
 
-def placed(rubbers: QuerySet[Rubber]) -> QuerySet[Rubber]:
-    """These rubbers, each read with its evening and table and with its place at its
-    table: `ordinal` (1, 2, ... this evening, as the log names it) and `later` (a rubber
-    has been started at the table after it).
-
-    The two are raw SQL, not ORM subqueries: this is the query that locks the rubber on
-    every hand's path, and compiling the subqueries cost more than running them. The
-    outer table is the rubbers' own (these querysets are never used as a subquery)."""
-    quote = connection.ops.quote_name
-    table = quote(Rubber._meta.db_table)
-    same_table = f"FROM {table} r WHERE r.table_id = {table}.table_id"
-    # The club too: the receivers ask its options (club.confirmations) without a query;
-    # the seats' members, which scoring writes the hand's scores for; and the hands' data,
-    # which scoring replays to score the next.
-    rubbers = scoring.with_hand_data(scoring.with_seat_member_ids(rubbers))
-    return rubbers.select_related("evening", "table", "club").annotate(
-        ordinal=RawSQL(f"SELECT COUNT(*) {same_table} AND r.id <= {table}.id", [],
-                       output_field=IntegerField()),
-        later=RawSQL(f"EXISTS(SELECT 1 {same_table} AND r.id > {table}.id)", [],
-                     output_field=BooleanField()),
-        **{CHANGED_WHILE_LOCKING: _changed_while_locking(table)},
-    )  # fmt: skip
-
-
-# Whether the rubber's row was changed by a transaction that committed after the locking
-# read began: the read waited for that writer's lock (or found its change), and PostgreSQL
-# (READ COMMITTED) then locks and returns the row as the writer left it, while what the
-# same statement reads beside it (the seats, the evening, the ordinal) is as it was when
-# the statement began. A dealer's choice of seat (ruling T12) rewrites the rubber's sides
-# and its seats' order under the rubber's lock: a hand that waited for it would score the
-# new sides against the old seats. Such a rubber is read again under the lock it holds
-# (`_as_locked`).
-CHANGED_WHILE_LOCKING = "changed_while_locking"
-
-
-def _changed_while_locking(table: str):
-    if connection.vendor != "postgresql":  # SQLite: one writer at a time, nothing to wait for
-        return Value(False, output_field=BooleanField())
-    # The row's version returned (the locked one) against the version the statement's
-    # snapshot sees: the same unless a later writer's change was followed.
-    return RawSQL(
-        f"{table}.xmin <> (SELECT r.xmin FROM {table} r WHERE r.id = {table}.id)",
-        [],
-        output_field=BooleanField(),
-    )
-
-
-def _as_locked(rubber: Rubber | None) -> Rubber | None:
-    """The rubber as its lock holds it: read again, now that the lock is held (which a
-    second read takes at once), when it was changed while the locking read waited."""
-    if rubber is not None and getattr(rubber, CHANGED_WHILE_LOCKING, False):
-        return _PLACED_BY_ID.first(rubber.pk)
-    return rubber
-
-
-def _at_table(evening_id: int, table_number: int) -> QuerySet[Rubber]:
-    """The rubbers of an evening's table, `placed`."""
-    return placed(Rubber.objects.filter(evening_id=evening_id, table__number=table_number))
-
-
-def lock_first(rubbers: QuerySet[Rubber]) -> Rubber | None:
-    """The first of these rubbers with its row locked (its evening and table only read)."""
-    with row_locks(what="rubber"):
-        return _as_locked(for_update(rubbers).first())
-
-
-# The two reads that lock the rubber on every hand's path, compiled once (core/compiled.py):
-# the rubber named by id, and the one in progress at an evening's table.
-_PLACED_BY_ID = Compiled(lambda pk: for_update(placed(Rubber.objects.filter(pk=pk)))[:1], int)
-_IN_PROGRESS_AT = Compiled(
-    lambda evening_id, number: for_update(
-        _at_table(evening_id, number)
-        .filter(status=Rubber.Status.IN_PROGRESS)
-        .order_by("-created_at", "-id")
-    )[:1],
-    int,
-    int,
-)
-
-
-def lock_placed(rubber_id: int) -> Rubber | None:
-    """The rubber with this id, `placed`, its row locked; None when there is none."""
-    with row_locks(what="rubber"):
-        return _as_locked(_PLACED_BY_ID.first(rubber_id))
-
-
-def _lock_in_progress(evening_id: int, table_number: int) -> Rubber | None:
-    """The rubber in progress at an evening's table, `placed`, its row locked."""
-    with row_locks(what="rubber"):
-        return _as_locked(_IN_PROGRESS_AT.first(evening_id, table_number))
-
-
 def check_change(
     evening: Evening,
     expected_version: int | None,
@@ -670,7 +563,7 @@ def rubber_to_change(
     players sit on in a new sitting), and (rubber, evening) is returned: holding the
     evening, the rubber is locked NOWAIT (core/db.py).
     """
-    rubbers = _at_table(evening_id, table_number)
+    rubbers = at_table(evening_id, table_number)
     if rubber_id is None and ordinal is not None:
         ids = list(rubbers.order_by("pk").values_list("pk", flat=True))
         rubber_id = ids[ordinal - 1] if 1 <= ordinal <= len(ids) else 0
@@ -679,7 +572,7 @@ def rubber_to_change(
     else:
         # Looked for twice: a rubber that ends (or whose table breaks up) while this
         # request waits for its lock is not returned, and the table may have a new one.
-        rubber = _lock_in_progress(evening_id, table_number) or _lock_in_progress(
+        rubber = lock_in_progress(evening_id, table_number) or lock_in_progress(
             evening_id, table_number
         )
     if rubber is not None:
@@ -692,35 +585,9 @@ def rubber_to_change(
         raise UserError(message, field="rubber")
     if rubber_id is not None:
         in_play = rubbers.filter(status=Rubber.Status.IN_PROGRESS).exists()
-        raise _taken_back(evening, table_number, in_play=in_play, doing=doing)
+        raise taken_back(evening, table_number, in_play=in_play, doing=doing)
     found = _table_rubber(evening, table_number)
-    return _as_locked(lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True)), evening
-
-
-def _taken_back(evening: Evening, table_number: int, *, in_play: bool, doing: str) -> Conflict:
-    """The refusal of a change a device meant for a rubber, named by id, that its table no
-    longer has: a phone's queued hand, say, whose rubber the secretary has since taken back
-    by undoing the cut (Call-Ace: the first jack) that began it (club.evening_undo, which
-    takes back only a rubber no hand was played in). Like a hand meant for a rubber that is
-    over (club.recording, `rubber_over`): a 409, final, never recorded in another rubber."""
-    game = get_game(evening.ruleset)
-    rubber, hand = game.rubber_label, game.hand_label
-    began = "the cut" if game.cutting else "the first jack"
-    if doing == "records":
-        what, undone = f"This {hand} was entered for", f"the {hand} was not recorded"
-    else:
-        what, undone = "This change was made to", "nothing was changed"
-    then = (
-        f"if the {hand} belongs to the {rubber} now in play, enter it again."
-        if in_play
-        else f"once the table has its new {rubber}, enter the {hand} again if it belongs to it."
-    )
-    return Conflict(
-        f"{what} a {rubber} that table {table_number} no longer has: the secretary undid "
-        f"{began} that began it, so {undone}. Ask the secretary; {then}",
-        field="rubber",
-        code="rubber_gone",
-    )
+    return as_locked(lock_one(rubbers.filter(pk=found.pk), what="rubber", nowait=True)), evening
 
 
 def _log_change(
@@ -792,11 +659,11 @@ def evening_close(
     close is refused, naming them, while one is unanswered."""
     from club import closing
 
-    held = _lock_rubbers_in_play(evening_id)  # the rubbers first, then the evening
+    held = lock_in_play(evening_id)  # the rubbers first, then the evening
     evening = _lock_evening(evening_id, expected_version)
     _check_open(evening)
     settled = closing.settle_unfinished(
-        evening=evening, answers=rubbers, hold=lambda rubber: _hold(held, rubber)
+        evening=evening, answers=rubbers, hold=lambda rubber: hold(held, rubber)
     )
     _log(evening, {"type": "close", **({"rubbers": settled} if settled else {})}, [], user=user)
     evening.status = Evening.Status.CLOSED
@@ -820,7 +687,7 @@ def evening_reopen(
     from club.closing import abandoned_at_last_close
 
     for rubber in abandoned_at_last_close(evening=evening):
-        scoring.rubber_resume(rubber=_hold(set(), rubber))
+        scoring.rubber_resume(rubber=hold(set(), rubber))
     _log(evening, {"type": "reopen", "reason": reason}, [], user=user)
     evening.status = Evening.Status.OPEN
     evening.save(update_fields=["status", "version"])

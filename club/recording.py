@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from club import evenings
+from club import evenings, rubber_locks
 from club.evening_receivers import Via
 from club.models import Evening, Table
 from core.db import conflict_on_lock_failure, lock_one
@@ -88,7 +88,7 @@ def _hold(
     if evening_id is None:
         if rubber_id is None:
             raise TypeError("Name the rubber: rubber_id, or evening_id and table_number.")
-        rubber = evenings.lock_placed(rubber_id)
+        rubber = rubber_locks.lock_placed(rubber_id)
         changed = authorize(rubber) if authorize is not None else None
         if rubber is None:
             raise UserError("There is no such rubber.", field="rubber", code="not_found")

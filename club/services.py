@@ -1,8 +1,6 @@
 """Writes for clubs, members and tables' phone links. Keyword-only, type-hinted, one
 transaction each."""
 
-import datetime
-
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -10,6 +8,7 @@ from club.models import Club, Member, PhoneLink, Table, new_table_token
 from core.audit import audit_context
 from core.db import lock_one
 from core.errors import Conflict, UserError
+from core.moments import moment_version
 from core.quoted import quoted
 from core.text import TITLE_MAX, clean_name, clean_text, name_key, name_skeleton
 
@@ -102,7 +101,7 @@ def phone_link_version(link: PhoneLink) -> str:
     """The version of a table's phone link as a page shows it (the board's, the director's):
     when its token was issued, to the microsecond. A form that renews the link sends it
     back (`seen`), so a second post of the same form finds the link renewed already."""
-    return link.link_issued_at.astimezone(datetime.UTC).isoformat()
+    return moment_version(link.link_issued_at)
 
 
 def _check_link_seen(link: PhoneLink, seen: str | None) -> None:

@@ -5,6 +5,12 @@ the zone named as people name it, the same way on every page.
 
 A page that is kept rendered (tournaments/pagecache.py) may keep these words: the zone
 is the site's, the same for every reader, and changes only with the settings.
+
+A moment is also a version: a page shows a stored moment (when a table's link was issued,
+when a tournament was ended) and its one-off form sends it back, so a second post of the
+same form finds the moment moved on and is refused.
+
+    moment_version(dt) -> "1888-11-21T23:10:00.123456+00:00"
 """
 
 import datetime
@@ -17,6 +23,12 @@ def zone_name(local: datetime.datetime) -> str:
     where the zone has no letters of its own (the tz database writes "+03")."""
     name = local.tzname() or "UTC"
     return f"UTC{name}" if name[0] in "+-" else name
+
+
+def moment_version(moment: datetime.datetime | None) -> str:
+    """A stored moment as a version a page shows and a form or an API call sends back: its
+    ISO 8601 text in UTC, to the microsecond, whatever zone it was read in; "" for none."""
+    return moment.astimezone(datetime.UTC).isoformat() if moment else ""
 
 
 def moment_words(moment: datetime.datetime | str | None) -> str:

@@ -8,7 +8,7 @@ from django.db.models.signals import post_save, pre_save
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from club import evenings
+from club import rubber_locks
 from club.models import Club, Member, Table
 from club.selectors import _TABLE_BY_TOKEN
 from core.compiled import Compiled, Writes, insert, update
@@ -55,8 +55,8 @@ def test_the_rubber_locked_on_the_hands_path_is_read_as_the_orm_reads_it(season)
     ids = [*Rubber.objects.values_list("pk", flat=True), 0]
     with transaction.atomic():
         for pk in ids:
-            orm = evenings.lock_first(evenings.placed(Rubber.objects.filter(pk=pk)))
-            got = evenings.lock_placed(pk)
+            orm = rubber_locks.lock_first(rubber_locks.placed(Rubber.objects.filter(pk=pk)))
+            got = rubber_locks.lock_placed(pk)
             related = ("evening", "table", "club") if orm and orm.evening_id else ("club",)
             assert state(got, *related, annotations=placed if orm else ()) == state(
                 orm, *related, annotations=placed if orm else ()
@@ -64,9 +64,9 @@ def test_the_rubber_locked_on_the_hands_path_is_read_as_the_orm_reads_it(season)
     tables = Rubber.objects.exclude(table=None).values_list("evening_id", "table__number")
     with transaction.atomic():
         for evening_id, number in set(tables):
-            rubbers = evenings._at_table(evening_id, number).filter(status="in_progress")
-            orm = evenings.lock_first(rubbers.order_by("-created_at", "-id"))
-            got = evenings._lock_in_progress(evening_id, number)
+            rubbers = rubber_locks.at_table(evening_id, number).filter(status="in_progress")
+            orm = rubber_locks.lock_first(rubbers.order_by("-created_at", "-id"))
+            got = rubber_locks.lock_in_progress(evening_id, number)
             assert state(got, annotations=placed if orm else ()) == state(
                 orm, annotations=placed if orm else ()
             )
@@ -97,9 +97,9 @@ def test_a_value_the_orm_would_change_is_refused_when_compiled(season):
 def test_a_locking_read_outside_a_transaction_is_refused(season):
     rubber = Rubber.objects.first()
     with transaction.atomic():
-        assert evenings.lock_placed(rubber.pk).pk == rubber.pk  # compiled inside
+        assert rubber_locks.lock_placed(rubber.pk).pk == rubber.pk  # compiled inside
     with pytest.raises(TransactionManagementError):
-        evenings.lock_placed(rubber.pk)
+        rubber_locks.lock_placed(rubber.pk)
 
 
 def test_hands_come_back_with_their_json_converted(season):

@@ -2,7 +2,13 @@
 
 from django_filters.rest_framework import DjangoFilterBackend
 from django_filters.utils import translate_validation
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
@@ -10,9 +16,11 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from club.permissions import club_for_director, club_for_request
-from config.api import Pagination, paginated
+from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
-from core.inputs import BodyInput, NoBodyInput, WholeNumberField
+from core.inputs import BodyInput, MomentField, NoBodyInput, WholeNumberField
+from core.moments import moment_version
+from core.quoted import quoted
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
 from scoring.rules.games import GAMES
@@ -26,6 +34,15 @@ from tournaments.selectors import MAX_PAGE, SHOWN
 
 class TournamentOutput(serializers.ModelSerializer):
     evenings = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    ending_version = serializers.SerializerMethodField(
+        help_text="A progressive's ending as it now is (tournaments.rounds.ending_version; "
+        '"" while not ended): send it back as `ending_version` to take that ending back.'
+    )
+    final_version = serializers.SerializerMethodField(
+        help_text="The declaration that its results are final as it now is "
+        '(tournaments.rounds.final_version; "" while none): send it back as '
+        "`final_version` to take that declaration back."
+    )
 
     class Meta:
         model = Tournament
@@ -33,6 +50,7 @@ class TournamentOutput(serializers.ModelSerializer):
             "slug", "name", "kind", "ruleset", "is_public", "precedence", "evenings",
             "movement", "rounds_planned", "deals_per_round", "standings_round",
             "standings_version", "stake", "ended_after_round", "results_final_at",
+            "ending_version", "final_version",
         ]  # fmt: skip
         extra_kwargs = {
             "ended_after_round": {
@@ -46,6 +64,14 @@ class TournamentOutput(serializers.ModelSerializer):
                 "its last deal from its phone (law 5, ruling E9)."
             },
         }
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_ending_version(self, tournament: Tournament) -> str:
+        return rounds.ending_version(tournament)
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_final_version(self, tournament: Tournament) -> str:
+        return rounds.final_version(tournament)
 
 
 #: The games' names by kind ("call_ace": "Call-Ace"), for the metrics' descriptions.
@@ -362,6 +388,15 @@ class RoundInput(BodyInput):
         'order he cut them, for tables then for partners ({"Ann": ["JS", "9H"]}); without '
         "them the service draws the cards (ruling T10)",
     )
+    seating = WholeNumberField(
+        min_value=1,
+        max_value=32767,
+        required=False,
+        help_text="the number of the round you mean to seat (the rounds seated, plus one), as "
+        "the director's page sends it: a call sent twice (a retry after a lost answer) finds "
+        "that round seated already and is refused with 409, code `round_seated`, saying "
+        "when, and nothing is seated. Without it the call seats the next round as before.",
+    )
 
 
 def _director_tournament(request, slug, tslug, *, write=False) -> Tournament:
@@ -434,13 +469,27 @@ class RoundsView(APIView):
         tournament = _director_tournament(request, slug, tslug)
         return Response([rounds.round_as_dict(r) for r in tournament.rounds.order_by("number")])
 
-    @extend_schema(request=RoundInput, responses={201: RoundOutput})
+    @extend_schema(
+        request=RoundInput,
+        responses={
+            201: RoundOutput,
+            409: OpenApiResponse(
+                ErrorOutput,
+                description="With `seating`: that round was seated already (error.code "
+                "`round_seated`, error.field `seating`, the words saying when), nothing "
+                "seated; or a lock not granted in time.",
+            ),
+        },
+    )
     def post(self, request, slug, tslug):
         tournament = _director_tournament(request, slug, tslug, write=True)
         data = RoundInput(data=request.data)
         data.is_valid(raise_exception=True)
         played = rounds.round_seat_next(
-            tournament_id=tournament.pk, user=request.user, cards=data.validated_data.get("cards")
+            tournament_id=tournament.pk,
+            user=request.user,
+            cards=data.validated_data.get("cards"),
+            seating=data.validated_data.get("seating"),
         )
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)
 
@@ -455,8 +504,18 @@ class TournamentEndInput(BodyInput):
     )
 
 
-def _taken_back_schema(what: str, refusals: str):
-    """The schema of a director's change taken back (DELETE, its reason in the query)."""
+#: A taking back's guard in its query: the version of the change as the tournament showed it
+#: (`TournamentOutput`), and the code of the 409 that refuses another.
+GUARDS = {
+    "ending_version": ("the ending", "stale_ending", "3@2025-11-21T20:15:03.123456+00:00"),
+    "final_version": ("the declaration", "stale_final", "2025-11-21T20:15:03.123456+00:00"),
+}
+
+
+def _taken_back_schema(what: str, refusals: str, *, guard: str):
+    """The schema of a director's change taken back (DELETE, its reason in the query, and
+    optionally the guard `guard`)."""
+    change, code, _ = GUARDS[guard]
     return extend_schema(
         request=None,
         parameters=[
@@ -467,6 +526,16 @@ def _taken_back_schema(what: str, refusals: str):
                 description="why it is taken back (it was done by mistake): kept in the "
                 "tournament's audit history with the change; the request takes no body",
             ),
+            OpenApiParameter(
+                guard,
+                str,
+                required=False,
+                description=f"the tournament's `{guard}` as you last read it: only {change} "
+                "you saw is taken back, so a call sent twice (a retry after a lost answer), "
+                f"{change} having been made again since, is refused with 409, code `{code}`, "
+                "as the director's page refuses its form posted twice, and nothing is "
+                "written. Without it the call takes back the change as before.",
+            ),
         ],
         responses={
             200: TournamentOutput,
@@ -475,17 +544,51 @@ def _taken_back_schema(what: str, refusals: str):
                 description=f"{what} not taken back, nothing written, "
                 f"error.message saying why in words: no reason given; {refusals} A key of "
                 "the query other than `reason` (a misspelt `reasn`), or any key in a body, "
-                "is refused with error.code `unknown_key`, error.field the key.",
+                "is refused with error.code `unknown_key`, error.field the key. A malformed "
+                f"`{guard}`, error.field `{guard}`.",
+            ),
+            409: OpenApiResponse(
+                ErrorOutput,
+                description=f"With `{guard}`: {change} it names was taken back and made "
+                f"again since (error.code `{code}`), nothing written; or a lock not granted "
+                "in time.",
             ),
         },
     )
 
 
-def _reason(request) -> str:
+def _reason(request, *, guard: str) -> str:
     """A taking back's reason, from the query (a DELETE's body is not read): its service
     refuses it blank, too long or with a control character, in words."""
-    NoBodyInput.refuse_any_key(request, query={"reason"})
+    NoBodyInput.refuse_any_key(request, query={"reason", guard})
     return request.query_params.get("reason", "")
+
+
+def _seen(request, guard: str) -> str | None:
+    """The taking back's guard from its query (`GUARDS`), written as its version is
+    (tournaments.rounds.ending_version, final_version: the moment in UTC, whatever notation
+    it was sent in); None when not sent. A malformed one is refused in words naming it."""
+    if guard not in request.query_params:
+        return None
+    sent = request.query_params[guard]
+    change, _, example = GUARDS[guard]
+    ending = guard == "ending_version"
+    round_number, _, moment = sent.rpartition("@") if ending else ("", "", sent)
+    try:
+        parsed = MomentField(words=guard).run_validation(moment) if moment else None
+    except serializers.ValidationError:
+        parsed = None
+    well_formed = parsed is not None or (ending and not moment)  # an ending of no moment: "3@"
+    if ending and not (round_number.isascii() and round_number.isdigit() and int(round_number)):
+        well_formed = False
+    if not well_formed:
+        raise UserError(
+            f"{quoted(sent)} is not {change}'s version as the tournament gives it (such as "
+            f"{example}): send the tournament's `{guard}` as you read it.",
+            field=guard,
+        )
+    version = moment_version(parsed)
+    return f"{int(round_number)}@{version}" if ending else version
 
 
 class TournamentEndView(APIView):
@@ -529,13 +632,18 @@ class TournamentEndView(APIView):
         "The ending",
         "a tournament not ended by its director; its results declared final (take that "
         "back first: `DELETE .../results-final/`).",
+        guard="ending_version",
     )
     def delete(self, request, slug, tslug):
         """The director takes back his ending, done by mistake, with a reason (the
         director's page: "Take back the ending"): the tournament goes on, its next round to
         be seated; nothing played changes (rulings P1, P2)."""
         tournament = _director_tournament(request, slug, tslug, write=True)
-        reopened = rounds.tournament_reopen(tournament_id=tournament.pk, reason=_reason(request))
+        reopened = rounds.tournament_reopen(
+            tournament_id=tournament.pk,
+            reason=_reason(request, guard="ending_version"),
+            seen=_seen(request, "ending_version"),
+        )
         return Response(TournamentOutput(reopened).data)
 
 
@@ -569,6 +677,7 @@ class ResultsFinalView(APIView):
         "The declaration",
         "results not declared final; a deal corrected on its table's sheet since they were "
         "(law 5, ruling E9).",
+        guard="final_version",
     )
     def delete(self, request, slug, tslug):
         """The director takes back his declaration that the results are final, made by
@@ -576,6 +685,8 @@ class ResultsFinalView(APIView):
         deal from their phones until he declares them final again (law 5, ruling E9)."""
         tournament = _director_tournament(request, slug, tslug, write=True)
         undone = rounds.tournament_results_final_undo(
-            tournament_id=tournament.pk, reason=_reason(request)
+            tournament_id=tournament.pk,
+            reason=_reason(request, guard="final_version"),
+            seen=_seen(request, "final_version"),
         )
         return Response(TournamentOutput(undone).data)

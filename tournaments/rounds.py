@@ -8,7 +8,6 @@ Rubber; its result is that rubber's winner (or, for fixed deals, the side that s
 more). A round is seated only when every table of the round before has its result.
 """
 
-import datetime
 import secrets
 
 from django.db import transaction
@@ -19,7 +18,7 @@ from club.selectors import club_is_directed_by
 from core.audit import add_to_audit_context
 from core.db import lock_one
 from core.errors import Conflict, UserError
-from core.moments import moment_words
+from core.moments import moment_version, moment_words
 from core.text import clean_reason, name_key
 from scoring import services as scoring
 from scoring.models import HandCorrection, Rubber
@@ -449,15 +448,13 @@ def ending_version(tournament: Tournament) -> str:
     ending taken back and made again after the same round is another ending."""
     if not tournament.ended_after_round:
         return ""
-    at = tournament.ended_at.astimezone(datetime.UTC).isoformat() if tournament.ended_at else ""
-    return f"{tournament.ended_after_round}@{at}"
+    return f"{tournament.ended_after_round}@{moment_version(tournament.ended_at)}"
 
 
 def final_version(tournament: Tournament) -> str:
     """The version of a progressive's declaration that its results are final, as the
     director's page shows it, sent back by its "results not final" form ("" while none)."""
-    final = tournament.results_final_at
-    return final.astimezone(datetime.UTC).isoformat() if final else ""
+    return moment_version(tournament.results_final_at)
 
 
 def tournament_reopen_refusal(tournament: Tournament, *, seen: str | None = None) -> None:

@@ -452,7 +452,7 @@ def test_a_hand_that_waited_for_the_dealers_choice_is_scored_to_the_new_seats(se
     scored to the seats as the choice left them: each player's score under his own
     side, never a neighbour's, whether the phone names the rubber or its table (the
     locking read is made again when the rubber changed while it waited,
-    club.evenings._as_locked)."""
+    club.rubber_locks.as_locked)."""
     rubber = Rubber.objects.get(evening=seated)
     (a, b), (c, d) = rubber.players["NS"], rubber.players["EW"]
     holding = threading.Event()

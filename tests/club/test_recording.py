@@ -5,7 +5,7 @@ learning of it from scoring's signals, in the same transaction."""
 import pytest
 from django.db import transaction
 
-from club import evenings, recording
+from club import evenings, recording, rubber_locks
 from club.evening_receivers import Via
 from club.models import EveningEvent
 from core.errors import UserError
@@ -113,7 +113,7 @@ def test_a_hand_replays_the_hands_stored_not_a_stale_reading_of_them(evening, re
     recording.hand_record(rubber_id=rubber.pk, data=MARCH)
     recording.hand_record(rubber_id=rubber.pk, data=MARCH)  # N-S at 4 (law 2: a march scores two)
     with transaction.atomic():
-        held = evenings.lock_placed(rubber.pk)
+        held = rubber_locks.lock_placed(rubber.pk)
         setattr(held, scoring.HAND_DATA, read_with_the_lock)  # as with_hand_data reads it
         hand = scoring.rubber_record_hand(rubber=held, data=MARCH, via=Via())
     assert hand.number == 3

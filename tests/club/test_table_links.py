@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
-from club import evenings
+from club import evenings, services
 from club.models import Table
 from club.selectors import DEAD_LINK, table_link_expires_at, table_link_refusal
 from tests.club.closing_helpers import close_abandoning
@@ -105,6 +105,7 @@ def test_a_fresh_link_from_the_api_kills_the_old_one(played):
     assert new != old and response.json() == {
         "number": 1,
         "link": f"http://testserver/t/{new}/",
+        "link_version": services.phone_link_version(Table.objects.get(pk=played.table.pk)),
     }
     evening = f"/api/v1/clubs/{played.club.slug}/evenings/{played.evening.pk}/"
     refused = phone(old).get(evening)
@@ -125,10 +126,12 @@ def test_the_apis_links_carry_the_address_the_cards_print(played, settings):
     secretary = token_client(played.secretary)
     base = f"/api/v1/clubs/{played.club.slug}/evenings/{played.evening.pk}/tables/"
     listed = secretary.get(base).json()
-    assert listed == [{"number": 1, "link": f"https://club.example.org/t/{played.table.token}/"}]
+    assert [{k: t[k] for k in ("number", "link")} for t in listed] == [
+        {"number": 1, "link": f"https://club.example.org/t/{played.table.token}/"}
+    ]
     fresh = secretary.post(f"{base}1/new-link/").json()
     token = Table.objects.get(pk=played.table.pk).token
-    assert fresh == {"number": 1, "link": f"https://club.example.org/t/{token}/"}
+    assert fresh["link"] == f"https://club.example.org/t/{token}/" and fresh["number"] == 1
 
 
 def test_the_printed_boards_note_names_the_sheet_at_the_public_address(played, settings):

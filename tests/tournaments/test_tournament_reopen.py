@@ -155,7 +155,8 @@ def test_a_misspelt_query_key_of_a_taking_back_is_refused_and_nothing_is_taken_b
     error = answer.json()["error"]
     assert (error["code"], error["field"]) == ("unknown_key", "reasn")
     assert error["message"] == (
-        "Unknown query key 'reasn': this takes 'reason' in its query (no other key is read)."
+        "Unknown query key 'reasn': this takes 'ending_version' and 'reason' in its query (no "
+        "other key is read)."
     )
     ended.refresh_from_db()
     assert ended.ended_after_round == 1  # still ended
