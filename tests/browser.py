@@ -129,6 +129,27 @@ def stop_clock(page) -> None:
                 raise
 
 
+def timers_set(page, ms: int) -> list[int]:
+    """The ids of the timers of MS ms the page has set and not yet seen fire, as its
+    installed clock (Playwright's, `page.clock.install()`) keeps them."""
+    return page.evaluate(f"ms => ({TIMERS}).filter(t => t.delay === ms).map(t => t.id)", ms)
+
+
+def wait_for_timer(page, ms: int, *, besides: list[int]) -> None:
+    """Wait until the page sets a timer of MS ms (its installed clock's), none of BESIDES
+    (`timers_set` before): the moment its wait starts on a held clock, the condition a test
+    once waited for a fixed 0.3 s of real time, which a loaded machine overran."""
+    page.wait_for_function(
+        f"([ms, old]) => ({TIMERS}).some(t => t.delay === ms && !old.includes(t.id))",
+        arg=[ms, besides],
+    )
+
+
+# The timers an installed clock holds (Playwright 1.65's ClockController, pinned in
+# requirements.txt): read, never changed.
+TIMERS = "[...globalThis.__pwClock.controller._timers.values()]"
+
+
 def offers_hand_without_a_poll(page, number: int) -> None:
     """Wait until the phone's live part offers hand NUMBER (its `data-next-number`), its
     stopped clock (`stop_clock`) run forward in steps of 20 ms for htmx's own timers (an
