@@ -129,27 +129,56 @@ def stop_clock(page) -> None:
                 raise
 
 
-def offers_hand_without_a_poll(page, number: int) -> None:
-    """Wait until the phone's live part offers hand NUMBER (its `data-next-number`), its
-    stopped clock (`stop_clock`) run forward in steps of 20 ms for htmx's own timers (an
-    answer is swapped in and settled on them), 2 s in all, then in real time for an answer
-    still on its way: short of the sheet's 3 s poll, so what brought the page up to date
-    was not the poll."""
-    offers = "n => document.querySelector('#table-live').dataset.nextNumber === String(n)"
+def timers_set(page, ms: int) -> list[int]:
+    """The ids of the timers of MS ms the page has set and not yet seen fire, as its
+    installed clock (Playwright's, `page.clock.install()`) keeps them."""
+    return page.evaluate(f"ms => ({TIMERS}).filter(t => t.delay === ms).map(t => t.id)", ms)
+
+
+def wait_for_timer(page, ms: int, *, besides: list[int]) -> None:
+    """Wait until the page sets a timer of MS ms (its installed clock's), none of BESIDES
+    (`timers_set` before): the moment its wait starts on a held clock, the condition a test
+    once waited for a fixed 0.3 s of real time, which a loaded machine overran."""
+    page.wait_for_function(
+        f"([ms, old]) => ({TIMERS}).some(t => t.delay === ms && !old.includes(t.id))",
+        arg=[ms, besides],
+    )
+
+
+# The timers an installed clock holds (Playwright 1.65's ClockController, pinned in
+# requirements.txt): read, never changed.
+TIMERS = "[...globalThis.__pwClock.controller._timers.values()]"
+
+
+def run_until(page, predicate: str, arg=None) -> bool:
+    """Run the page's held clock (`stop_clock`) forward until PREDICATE (a JavaScript
+    function of ARG) holds: in steps of 20 ms for htmx's own timers (an answer is swapped
+    in and settled on them), 2 s in all, then in real time for an answer still on its way,
+    the clock moved on a millisecond a step (htmx swaps on a 0 ms timer), 0.1 s more in
+    all. Whether it came to hold: short of a 3 s poll the page was not brought up to date by
+    that poll, and short of any limit the page counts (a request's 15 s)."""
     for _ in range(100):
-        if page.evaluate(offers, number):
-            return
+        if page.evaluate(predicate, arg):
+            return True
         page.clock.run_for(20)
         page.wait_for_timeout(30)
     # On a loaded machine the service's answer may take longer than those steps took in
-    # real time: wait for it in real time, the page's clock moved on a millisecond a step
-    # (htmx swaps on a 0 ms timer), 0.1 s more in all: still short of the poll.
+    # real time.
     for _ in range(100):
-        if page.evaluate(offers, number):
-            return
+        if page.evaluate(predicate, arg):
+            return True
         page.clock.run_for(1)
         page.wait_for_timeout(100)
-    raise AssertionError(f"the page does not offer hand {number} before its poll")
+    return False
+
+
+def offers_hand_without_a_poll(page, number: int) -> None:
+    """Wait until the phone's live part offers hand NUMBER (its `data-next-number`), its
+    stopped clock (`stop_clock`) run forward for htmx's own timers (`run_until`): short of
+    the sheet's 3 s poll, so what brought the page up to date was not the poll."""
+    offers = "n => document.querySelector('#table-live').dataset.nextNumber === String(n)"
+    if not run_until(page, offers, number):
+        raise AssertionError(f"the page does not offer hand {number} before its poll")
 
 
 def open_phone(page, url: str):

@@ -235,7 +235,7 @@ def test_a_second_substitute_is_consented_to_by_the_first_who_sits_in(
     page.select_option("#sub-1-player", "Bob")
     page.fill("#sub-1-name", "Frank")
     for name in ["Edith", "Cora", "Dan"]:
-        page.locator(f"#comings-1 input[name=consent][value={name}]").check(timeout=2000)
+        page.locator(f"#comings-1 input[name=consent][value={name}]").check()
     assert page.locator("#comings-1 input[name=consent][value=Ann]").count() == 0
     page.get_by_role("button", name="Substitute (law 18 / ruling T6)").click()
     page.wait_for_selector("#board .alert.ok")

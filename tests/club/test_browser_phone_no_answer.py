@@ -11,7 +11,7 @@ import pytest
 
 from club import recording
 from scoring.models import Hand
-from tests.browser import enter_hand, open_phone, shot
+from tests.browser import enter_hand, open_phone, shot, stop_clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,28 +46,27 @@ def test_a_hand_whose_request_never_answers_is_sent_again_and_recorded_once(
 ):
     page = browser_page
     page.set_viewport_size(PHONE)
-    # The page's clock is Playwright's: the fifteen seconds pass when the test says so.
+    # The page's clock is Playwright's, held still once the page is up (stop_clock): the
+    # fifteen seconds pass when the test says so, however long the service takes to answer
+    # on a loaded machine (the clock once installed ran by itself, and passed the limit).
     page.clock.install()
     page.goto(f"{live_server.url}/t/{played.table.token}/")
+    stop_clock(page)
     keys, first_done = sent_once_unanswered(page, lands=lands)
-    before = page.evaluate("Date.now()")
     enter_hand(page, makers="EW", tricks=4)
     queue = page.get_by_test_id("phone-queue")
     # The hand's request is out, its clock started, and (when it lands) the service has
     # answered it: only then do the fifteen seconds pass on the page's clock, as they would.
     while not first_done:
         page.wait_for_timeout(50)
-    # The installed clock runs by itself meanwhile (on a loaded machine the service's
-    # answer takes seconds): the request went out at most `taken` ms ago on the page.
-    taken = page.evaluate("Date.now()") - before
     # Nothing is given up before the limit; past it, the phone says so and keeps the hand.
     # Still waiting on a connected phone, it says it is sending, never that it waits for a
     # connection the phone has (static/js/phone-queue.js, whyWaiting).
-    page.clock.run_for(max(0, 14_000 - taken))
+    page.clock.run_for(14_000)
     assert "has not answered" not in queue.inner_text()
     assert "Sending now" in queue.inner_text()
     assert "connection returns" not in queue.inner_text()
-    page.clock.run_for(1_500 + taken)
+    page.clock.run_for(1_500)
     queue.filter(has_text="has not answered in 15 seconds; trying again").wait_for(timeout=5000)
     assert "connection returns" not in queue.inner_text()
     assert "Not sent yet: 1 hand waiting (hand 2)" in queue.inner_text()
@@ -94,6 +93,10 @@ def test_a_hand_waiting_behind_a_request_that_hung_is_listed_when_refused(
     page = browser_page
     page.clock.install()
     open_phone(page, f"{live_server.url}/t/{played.table.token}/")
+    # Held still (stop_clock): hand 2's fifteen seconds pass only when the test says, never
+    # by themselves while hand 3 is entered on a loaded machine (then hand 2 went again,
+    # recorded, before the other phone's hands).
+    stop_clock(page)
     _, first_done = sent_once_unanswered(page, lands=False)
     queue = page.get_by_test_id("phone-queue")
     enter_hand(page, makers="EW", tricks=4)

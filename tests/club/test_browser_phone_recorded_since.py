@@ -76,8 +76,7 @@ def test_a_hand_waiting_for_the_number_that_ended_the_rubber_is_said_too(
     second.get_by_text("The rubber is over.").wait_for()
 
     since = race.since
-    race.first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
-    since.filter(has_text="Hand 8 is on the sheet already").wait_for()
+    race.poll("Hand 8 is on the sheet already")  # its poll, on its own clock (every 3 s)
     words = " ".join(since.inner_text().split())
     assert (
         "Hand 8 is on the sheet already: another phone at this table recorded it since it "

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from scoring.models import Hand
-from tests.browser import enter_hand, open_phone, shot, stop_clock
+from tests.browser import enter_hand, open_phone, shot, stop_clock, timers_set, wait_for_timer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,6 +33,7 @@ def test_a_hand_refused_403_goes_again_only_after_the_wait(browser_page, live_se
         ),
     )
     page.context.clear_cookies()  # the phone holds no session, only the CSRF cookie
+    before = timers_set(page, RETRY_MS)  # the sheet's poll's, perhaps
     with page.expect_response(
         lambda response: (
             response.request.method == "GET"
@@ -44,7 +45,10 @@ def test_a_hand_refused_403_goes_again_only_after_the_wait(browser_page, live_se
             enter_hand(page, makers="EW", tricks=4)
         assert refused.value.status == 403
     assert renewed.value.ok  # the page asked for again: a fresh cookie
-    page.wait_for_timeout(300)  # its answer dealt with: the next try is set
+    # Its answer dealt with: the next try is set, on the held clock, RETRY_MS from now
+    # (once waited for as 0.3 s of real time: later, the steps below ran the clock on
+    # before the wait began, and the try was not yet due when the test looked for it).
+    wait_for_timer(page, RETRY_MS, besides=before)
     assert len(posts) == 1
     page.get_by_test_id("phone-queue").filter(has_text="renew its page").wait_for()
 

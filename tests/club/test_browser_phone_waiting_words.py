@@ -10,7 +10,7 @@ import re
 import pytest
 
 from scoring.models import Hand
-from tests.browser import PHONE, enter_hand, open_phone, shot
+from tests.browser import PHONE, enter_hand, open_phone, shot, stop_clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,6 +52,10 @@ def test_connected_but_unanswered_the_phone_says_it_is_trying_again(
     page = browser_page
     page.clock.install()
     open_phone(page, f"{live_server.url}/t/{played.table.token}/")
+    # Held still (stop_clock): the queue's next try goes when the test runs the clock, never
+    # by itself while a loaded machine takes the screenshot (it then went, recorded, before
+    # the test looked at what was waiting).
+    stop_clock(page)
     tries: list[str] = []
 
     def lose_the_first(route):

@@ -56,8 +56,7 @@ def test_a_deal_waiting_for_the_round_s_last_deal_recorded_since_is_said_too(
     second.get_by_test_id("table-state").filter(has_text="Round 1 is over at this table").wait_for()
 
     since = race.since
-    race.first.clock.run_for(3_000)  # its poll, on its own clock (every 3 s)
-    since.filter(has_text="Hand 4 is on the sheet already").wait_for()
+    race.poll("Hand 4 is on the sheet already")  # its poll, on its own clock (every 3 s)
     words = " ".join(since.inner_text().split())
     assert "another phone at this table recorded it since it was entered here" in words, words
 
