@@ -55,3 +55,18 @@ def played(django_capture_on_commit_callbacks):
     the phones' browser tests need (the live server reads it committed); a module of
     tests that only read it uses `world`."""
     return _club_in_play(django_capture_on_commit_callbacks)
+
+
+@pytest.fixture
+def call_ace(club, secretary):
+    """A Call-Ace evening of club "somerset": five at table 1, one deal of the first
+    sitting recorded (tests.worlds.call_ace_first_deal)."""
+    from club import evenings
+    from tests.worlds import call_ace_first_deal
+
+    evening = evenings.evening_open(
+        club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
+    )
+    call_ace_first_deal(evening, ["Ann", "Bob", "Cora", "Dan", "Edith"])
+    evening.refresh_from_db()
+    return evening

@@ -8,30 +8,13 @@ naming the field."""
 
 import pytest
 
-from club import evenings, services
+from club import services
 from club.models import EveningEvent, Table
 from scoring.models import Rubber
 from tests.club.closing_helpers import close_abandoning
 from tests.conftest import token_client
-from tests.worlds import call_ace_first_deal, club_in_play
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def played(db, django_capture_on_commit_callbacks):
-    return club_in_play(django_capture_on_commit_callbacks)
-
-
-@pytest.fixture
-def call_ace(club, secretary):
-    """A Call-Ace evening: five at table 1, one deal of the first sitting recorded."""
-    evening = evenings.evening_open(
-        club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
-    )
-    call_ace_first_deal(evening, ["Ann", "Bob", "Cora", "Dan", "Edith"])
-    evening.refresh_from_db()
-    return evening
 
 
 def base(evening) -> str:

@@ -17,25 +17,9 @@ from core.errors import Conflict
 from scoring.models import Rubber
 from tests.club.closing_helpers import close_abandoning
 from tests.conftest import token_client
-from tests.worlds import call_ace_first_deal, club_in_play, second_table
+from tests.worlds import second_table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def played(db, django_capture_on_commit_callbacks):
-    return club_in_play(django_capture_on_commit_callbacks)
-
-
-@pytest.fixture
-def call_ace(club, secretary):
-    """A Call-Ace evening: five at table 1, one deal of the first sitting recorded."""
-    evening = evenings.evening_open(
-        club=club, date="1905-11-21", ruleset="call-ace-foster-1905", stake=1
-    )
-    call_ace_first_deal(evening, ["Ann", "Bob", "Cora", "Dan", "Edith"])
-    evening.refresh_from_db()
-    return evening
 
 
 def board_client(user) -> Client:
