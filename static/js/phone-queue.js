@@ -1,4 +1,5 @@
-// The phone's queue of hands (docs/architecture.md, "The phone at the table").
+// The phone's queue of hands (docs/architecture.md, "The phone's queue and the expected hand
+// number").
 //
 // Each hand entered on a table's phone (and each answer of the other side: a hand
 // confirmed or disputed; each correction and take-back of the last hand) goes first
@@ -34,6 +35,12 @@
 // each entry goes out once, from whichever tab is free, at once. The other tabs say what
 // waits, and bring their page up to date when an entry leaves the queue (`refreshTable`).
 // A page restored by the browser's Back button (its back/forward cache) does the same.
+//
+// Reloaded with no network, the page is the copy the phone's service worker kept
+// (static/js/phone-worker.js, registered by static/js/phone-offline.js: docs/architecture.md,
+// "A reload with no network"), which says it is one; this script runs in it as in the live
+// page: it lists what waits here and sends it when the connection returns. Where no worker
+// runs (plain http), such a reload shows the browser's own page until the network returns.
 (function () {
   "use strict";
 
