@@ -137,7 +137,10 @@ self.addEventListener("message", function (event) {
     return file.origin === self.location.origin && file.pathname.indexOf("/static/") === 0;
   });
   event.waitUntil(Promise.all([
-    fetch(url.href, {credentials: "same-origin"}).then(function (response) {
+    // Without the phone's cookies: the copy is the page as any player of the link sees it,
+    // and the fetch sets none (the phone's own CSRF cookie, which its queue sends, is left
+    // as it is: a fresh one set behind the page's back refused nothing it should have).
+    fetch(url.href, {credentials: "omit"}).then(function (response) {
       return keep(pageKey(url), response);
     }),
     caches.open(FILES).then(function (cache) {
