@@ -31,6 +31,7 @@ from club.formation.cards import card_typed
 from club.history import describe, evening_history
 from club.models import Evening, Table
 from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
+from club.views_phone_worker import keep_copy
 from config.api import UserError
 from config.ratelimit import account_wait, api_rate_wait, too_many
 from core.inputs import whole_number
@@ -655,7 +656,7 @@ def table_phone(request, token: str):
         response = render(request, "club/_table.html", context)
         response["ETag"] = context["etag"]
         return response
-    return render(request, "club/table.html", table_context(table))
+    return keep_copy(request, render(request, "club/table.html", table_context(table)))
 
 
 @require_POST

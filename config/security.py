@@ -1,12 +1,13 @@
 """A Content-Security-Policy for the pages (production): only our own scripts, styles and
-images. The API docs page runs Swagger UI's inline start-up script, so it alone may."""
+images; a worker only from our own scripts (the table's phone's, club.views_phone_worker).
+The API docs page runs Swagger UI's inline start-up script, so it alone may."""
 
 from django.conf import settings
 
 POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'self'; "
-    "object-src 'none'"
+    "default-src 'self'; script-src 'self'; worker-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; "
+    "base-uri 'self'; object-src 'none'"
 )
 DOCS_POLICY = POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
     "style-src 'self'", "style-src 'self' 'unsafe-inline'"

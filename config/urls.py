@@ -6,7 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from club import views as club_views
-from club import views_board, views_confirm
+from club import views_board, views_confirm, views_phone_worker
 from config.ratelimit import login_throttled
 from config.schema_view import SchemaView
 from core.health import healthz
@@ -18,6 +18,9 @@ urlpatterns = [
     path("accounts/login/", club_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("secretary/", include("club.urls_secretary")),
+    # The phones' service worker, at each link's path for its scope (club.views_phone_worker).
+    path("t/phone-worker.js", views_phone_worker.phone_worker, name="table-phone-worker"),
+    path("p/phone-worker.js", views_phone_worker.phone_worker, name="tournament-phone-worker"),
     path("t/<str:token>/", views_board.table_phone, name="table-phone"),
     path("t/<str:token>/hand/", views_board.table_record, name="table-record"),
     path("t/<str:token>/answer/", views_confirm.table_answer, name="table-answer"),

@@ -33,6 +33,7 @@ from club import phone, recording
 from club.phone import SEAT_NAMES
 from club.selectors import TableLinkDead
 from club.views_board import USER_ERRORS, phone_link
+from club.views_phone_worker import keep_copy
 from core.audit import add_to_audit_context
 from core.errors import UserError
 from core.inputs import whole_number
@@ -184,7 +185,7 @@ def table_phone(request, token: str):
         response = render(request, "tournaments/_phone.html", context)
         response["ETag"] = context["etag"]
         return response
-    return render(request, "tournaments/phone.html", context)
+    return keep_copy(request, render(request, "tournaments/phone.html", context))
 
 
 def _rubber_to_change(at: AtTable, post, *, change: str = "", until_final: bool = False) -> int:

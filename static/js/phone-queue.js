@@ -1,4 +1,5 @@
-// The phone's queue of hands (docs/architecture.md, "The phone at the table").
+// The phone's queue of hands (docs/architecture.md, "The phone's queue and the expected hand
+// number").
 //
 // Each hand entered on a table's phone (and each answer of the other side: a hand
 // confirmed or disputed; each correction and take-back of the last hand) goes first
@@ -32,8 +33,16 @@
 // The link open in two tabs of one phone (its card scanned twice): the tabs share the
 // queue, so one tab sends at a time, the one holding the lease in storage (`hold`), and
 // each entry goes out once, from whichever tab is free, at once. The other tabs say what
-// waits, and bring their page up to date when an entry leaves the queue (`refreshTable`).
+// waits, and bring their page up to date when an entry leaves the queue (`refreshTable`);
+// what the sending tab sent and had made is said in each (`showDelivered`, the list shared
+// in storage).
 // A page restored by the browser's Back button (its back/forward cache) does the same.
+//
+// Reloaded with no network, the page is the copy the phone's service worker kept
+// (static/js/phone-worker.js, registered by static/js/phone-offline.js: docs/architecture.md,
+// "A reload with no network"), which says it is one; this script runs in it as in the live
+// page: it lists what waits here and sends it when the connection returns. Where no worker
+// runs (plain http), such a reload shows the browser's own page until the network returns.
 (function () {
   "use strict";
 
@@ -65,6 +74,9 @@
   // when it had waited or went with others (each answer replaces the live part, which
   // says the last one alone): said beside the queue once it is empty (showDelivered).
   var delivered = [];
+  // The other tabs of this link on this phone are told what was sent and made (the list,
+  // in storage, each time it changes): whichever tab sent it, each says it (showDelivered).
+  var sentKey = "cardclub-phone-sent:" + location.pathname;
   // Why the last request brought no answer while the phone was online: "timeout" (none in
   // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
   // or null once an answer came. Offline, navigator.onLine says so itself.
@@ -651,6 +663,14 @@
     box.hidden = false;
   }
 
+  function shareDelivered() {
+    try {
+      localStorage.setItem(sentKey, JSON.stringify(delivered));
+    } catch (e) {
+      // Storage full: this tab says it still; the others do not.
+    }
+  }
+
   function remember(entry, why) {
     var refused = loadRefused();
     if (refused.some(function (other) { return other.key === entry.key; })) return;
@@ -1204,6 +1224,7 @@
             kind: entry.kind,
             words: madeWords(entry, response.headers.get("Idempotent-Replayed") === "true")
           });
+          shareDelivered();
         }
         if (html) swapLive(text);
         showQueue();
@@ -1280,8 +1301,9 @@
     var data = new URLSearchParams(new FormData(form));
     if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     var queue = load();
-    if (!queue.length) { // a new sending: the words of the last one go
+    if (!queue.length) { // a new sending: the words of the last one go, in every tab
       delivered = [];
+      shareDelivered();
       showDelivered();
     }
     var label;
@@ -1353,12 +1375,22 @@
     followQueue();
   });
   // Another tab of the same table's page dismissed or added a refusal, queued an entry or
-  // sent one (its queue is this one), or let the queue go with entries still in it.
+  // sent one (its queue is this one), had one made (what it sent, said here too), or let
+  // the queue go with entries still in it.
   window.addEventListener("storage", function (event) {
     if (event.key === refusedKey) showRefused();
     if (event.key === storageKey) {
       showQueue();
+      showDelivered(); // put away once something waits again
       if (left(event.oldValue, event.newValue)) refreshTable();
+    }
+    if (event.key === sentKey) {
+      try {
+        delivered = JSON.parse(event.newValue || "[]") || [];
+      } catch (e) {
+        delivered = [];
+      }
+      showDelivered();
     }
     if (event.key === leaseKey && !event.newValue && load().length) flush();
   });

@@ -123,11 +123,16 @@ def test_hands_kept_through_a_reload_offline_are_sent_once_and_a_refusal_said(
     browser_page, live_server, played
 ):
     """Three hands wait; meanwhile the other phone plays the rubber out; the player
-    reloads the page with the network still gone (the browser's own error page). Back
+    reloads the page with the network still gone (the browser's own error page, on a phone
+    with no service worker to keep a copy of the page). Back
     online, the page opened again sends what this phone kept, oldest first, each under its
     own Idempotency-Key, each refused (the rubber over, law 15): each listed in words,
     none recorded, none said recorded."""
     page = browser_page
+    # A phone with no service worker: the club's plain-http Wi-Fi, where the browser allows
+    # none (with one, the reload shows the page's kept copy:
+    # tests/club/test_browser_phone_offline_reload.py).
+    page.add_init_script("delete Navigator.prototype.serviceWorker")
     url = f"{live_server.url}/t/{played.table.token}/"
     offline_with_hands(page, url, (3, 4, 5))
     rubber = played.rubber

@@ -1,0 +1,59 @@
+// A table's phone page reloaded with no network (docs/architecture.md, "The phone at the
+// table"). Registers the phone's service worker (static/js/phone-worker.js, at the address
+// in this script's data-worker) where the browser allows one (a secure context: https, or
+// localhost); elsewhere (plain http over the club's Wi-Fi) the page works as without it.
+// The worker keeps a copy of this page and answers a reload with it when the network
+// fails; the queue's hands are in localStorage (static/js/phone-queue.js), which the copy's
+// script reads as the live page's does. A copy says so (`phone-kept`), and when it was kept,
+// until the service answers the page again (its poll, a hand sent): the page is live then.
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+
+  function twoDigits(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+
+  function sayKept() {
+    var line = document.getElementById("phone-kept");
+    var when = Number(document.documentElement.dataset.keptAt);
+    if (!line || !when) return;
+    var at = new Date(when);
+    line.textContent = "No connection: this is this table's page as it was at " +
+      twoDigits(at.getHours()) + ":" + twoDigits(at.getMinutes()) + ", kept on this phone. " +
+      "Hands entered here are kept on this phone too and go by themselves when the " +
+      "connection returns.";
+    line.hidden = false;
+    // Any answer of the service (status 0 is none: the network failed) brings the live
+    // page back: the poll swaps its live part in, the queue sends what waits.
+    document.addEventListener("htmx:afterRequest", function live(event) {
+      var xhr = event.detail && event.detail.xhr;
+      if (!xhr || !xhr.status) return;
+      line.hidden = true;
+      delete document.documentElement.dataset.keptAt;
+      document.removeEventListener("htmx:afterRequest", live);
+    });
+  }
+
+  function register() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext || !script) return;
+    var worker = script.dataset.worker;
+    navigator.serviceWorker.register(worker).then(function () {
+      // Loaded through the worker, this page's copy and files were kept as they came.
+      if (navigator.serviceWorker.controller) return null;
+      return navigator.serviceWorker.ready.then(function (registration) {
+        var files = Array.prototype.map.call(
+          document.querySelectorAll("script[src], link[rel=stylesheet][href]"),
+          function (element) { return element.src || element.href; }
+        );
+        registration.active.postMessage({page: location.pathname, files: files});
+      });
+    }).catch(function () {
+      // No worker (private mode, storage full): the page works as without it.
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", sayKept);
+  register();
+})();

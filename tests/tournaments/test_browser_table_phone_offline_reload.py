@@ -1,0 +1,54 @@
+"""A progressive's table's phone (`/p/<token>/`, Debian's chromium at 360 px) reloaded while
+the Wi-Fi is down: it uses the same queue and the same service worker (served at
+/p/phone-worker.js, its scope the progressive's links) as an evening's table's phone, so the
+reload shows the kept copy of the table's page, saying it is one, and the deal waiting;
+back online, the deal is recorded once (docs/architecture.md, "A reload with no network").
+Screenshots in artifacts/screenshots/table-phone-offline-reload-*.png."""
+
+import pytest
+
+from scoring.models import Hand
+from tests.browser import PHONE, enter_hand_offline, open_phone, shot
+from tests.club.test_browser_phone_offline_reload import (
+    KEPT,
+    cut_network,
+    wait_until_kept,
+    words,
+)
+from tests.tournaments.test_table_phone import at_table
+from tournaments import rounds
+from tournaments.models import TournamentTable
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_progressives_phone_reloaded_offline_shows_its_page_and_the_deal_waiting(
+    browser_page, live_server, make, director
+):
+    tournament = make("rotation", deals=2)
+    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
+    token = TournamentTable.objects.get(tournament=tournament, number=1).token
+    path = f"/p/{token}/"
+    page = open_phone(browser_page, f"{live_server.url}{path}")
+    wait_until_kept(page, path)
+    scope = page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)")
+    assert scope == f"{live_server.url}/p/"
+    enter_hand_offline(page, makers="EW", tricks=4, waiting="Not sent yet: 1")
+    cut_network(page.context, cut=True)
+
+    page.reload()
+    kept = page.get_by_test_id("phone-kept")
+    kept.wait_for()
+    assert KEPT.match(words(kept)), words(kept)
+    page.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 1").wait_for()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "table-phone-offline-reload-1-kept")
+
+    # Back online: the deal goes by itself, once (after the queue's 15 s limit gives up the
+    # request Playwright's emulation held: tests/club/test_browser_phone_offline_reload.py).
+    cut_network(page.context, cut=False)
+    page.get_by_test_id("phone-queue").wait_for(state="hidden", timeout=40_000)
+    kept.wait_for(state="hidden", timeout=10_000)
+    deals = Hand.objects.filter(rubber_id=at_table(tournament).rubber_id)
+    assert [(deal.number, deal.data["makers"], deal.tricks) for deal in deals] == [(1, "EW", 4)]
+    shot(page, "table-phone-offline-reload-2-sent")
