@@ -211,3 +211,74 @@ def enter_hand_offline(page, *, makers: str, tricks: int, waiting: str) -> None:
     page.context.set_offline(True)
     enter_hand(page, makers=makers, tricks=tricks)
     page.get_by_test_id("phone-queue").filter(has_text=waiting).wait_for()
+
+
+# A table's phone reloaded with no network (static/js/phone-worker.js; its tests:
+# tests/club/test_browser_phone_offline_reload.py and the progressive's).
+PAGES = "cardclub-phone-pages-v1"  # the worker's cache of pages (static/js/phone-worker.js)
+KEPT = re.compile(
+    r"^No connection: this is this table's page as it was at \d\d:\d\d, kept on this phone\. "
+    r"Hands entered here are kept on this phone too and go by themselves when the "
+    r"connection returns\.$"
+)
+
+
+def copy_kept(page, path: str) -> bool:
+    """Whether the phone's service worker holds a copy of the page at PATH."""
+    script = "([name, p]) => caches.open(name).then(c => c.match(p)).then(r => !!r)"
+    return page.evaluate(script, [PAGES, path])
+
+
+def wait_until_kept(page, path: str) -> None:
+    """Wait until the worker (registered by the page as it loaded) has kept PATH's copy."""
+    for _ in range(100):
+        if copy_kept(page, path):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no copy of {path} was kept")
+
+
+def cut_network(context, *, cut: bool) -> None:
+    """Cut the phone's network (or give it back). Playwright's offline mode does not reach
+    every request of a page a service worker controls (its issue 2311): without the route,
+    the queue's hand sent as the copy loaded went out to the service "offline". Those are
+    refused by a route too, as a dead Wi-Fi would. A navigation is left to the offline mode,
+    which does cut the worker's own requests (the page's load, its files)."""
+    if cut:
+        context.set_offline(True)
+        context.route("**/*", _no_network)
+    else:
+        context.unroute("**/*", _no_network)
+        context.set_offline(False)
+
+
+def _no_network(route) -> None:
+    if route.request.is_navigation_request():
+        route.fallback()
+    else:
+        route.abort("internetdisconnected")
+
+
+def words(locator) -> str:
+    return " ".join(locator.inner_text().split())
+
+
+def reload_offline(page, *, waiting: str) -> None:
+    """Cut the phone's network and reload it: the worker's kept copy answers, saying it is
+    one (`KEPT`), with the queue's WAITING shown."""
+    cut_network(page.context, cut=True)
+    page.reload()
+    kept = page.get_by_test_id("phone-kept")
+    kept.wait_for()
+    assert KEPT.match(words(kept)), words(kept)
+    page.get_by_test_id("phone-queue").filter(has_text=waiting).wait_for()
+
+
+def back_online(page) -> None:
+    """Give the phone its network back and wait until its queue is empty and its page live.
+    The hand the copy sent as it loaded is held by Playwright's emulation, neither sent nor
+    failed, until the queue's own limit (15 s) gives it up and sends it again: hence the
+    long wait."""
+    cut_network(page.context, cut=False)
+    page.get_by_test_id("phone-queue").wait_for(state="hidden", timeout=40_000)
+    page.get_by_test_id("phone-kept").wait_for(state="hidden", timeout=10_000)

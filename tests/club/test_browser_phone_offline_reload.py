@@ -15,56 +15,20 @@ from playwright.sync_api import Error as PlaywrightError
 from club import services
 from club.models import Table
 from scoring.models import Hand
-from tests.browser import PHONE, enter_hand_offline, open_phone, shot
-
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PAGES = "cardclub-phone-pages-v1"  # the worker's cache of pages (static/js/phone-worker.js)
-KEPT = re.compile(
-    r"^No connection: this is this table's page as it was at \d\d:\d\d, kept on this phone\. "
-    r"Hands entered here are kept on this phone too and go by themselves when the "
-    r"connection returns\.$"
+from tests.browser import (
+    PHONE,
+    back_online,
+    copy_kept,
+    cut_network,
+    enter_hand_offline,
+    open_phone,
+    reload_offline,
+    shot,
+    wait_until_kept,
+    words,
 )
 
-
-def copy_kept(page, path: str) -> bool:
-    """Whether the phone's service worker holds a copy of the page at PATH."""
-    script = "([name, p]) => caches.open(name).then(c => c.match(p)).then(r => !!r)"
-    return page.evaluate(script, [PAGES, path])
-
-
-def wait_until_kept(page, path: str) -> None:
-    """Wait until the worker (registered by the page as it loaded) has kept PATH's copy."""
-    for _ in range(100):
-        if copy_kept(page, path):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"no copy of {path} was kept")
-
-
-def cut_network(context, *, cut: bool) -> None:
-    """Cut the phone's network (or give it back). Playwright's offline mode does not reach
-    every request of a page a service worker controls (its issue 2311): without the route,
-    the queue's hand sent as the copy loaded went out to the service "offline". Those are
-    refused by a route too, as a dead Wi-Fi would. A navigation is left to the offline mode,
-    which does cut the worker's own requests (the page's load, its files)."""
-    if cut:
-        context.set_offline(True)
-        context.route("**/*", _no_network)
-    else:
-        context.unroute("**/*", _no_network)
-        context.set_offline(False)
-
-
-def _no_network(route) -> None:
-    if route.request.is_navigation_request():
-        route.fallback()
-    else:
-        route.abort("internetdisconnected")
-
-
-def words(locator) -> str:
-    return " ".join(locator.inner_text().split())
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_phone_reloaded_offline_shows_its_page_and_the_hand_waiting(
@@ -74,15 +38,9 @@ def test_a_phone_reloaded_offline_shows_its_page_and_the_hand_waiting(
     page = open_phone(browser_page, f"{live_server.url}{path}")
     wait_until_kept(page, path)
     enter_hand_offline(page, makers="EW", tricks=5, waiting="Not sent yet: 1 hand")
-    cut_network(page.context, cut=True)
-
     # Reloaded with no network: the kept page, not chromium's error page.
-    page.reload()
-    kept = page.get_by_test_id("phone-kept")
-    kept.wait_for()
-    assert KEPT.match(words(kept)), words(kept)
+    reload_offline(page, waiting="Not sent yet: 1 hand")
     assert page.get_by_role("heading", name=re.compile("Table 1")).count() >= 1
-    page.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 1 hand").wait_for()
     assert "No connection" in words(page.get_by_test_id("phone-queue"))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone-offline-reload-1-kept-360")
@@ -93,9 +51,7 @@ def test_a_phone_reloaded_offline_shows_its_page_and_the_hand_waiting(
     # The network returns: the hand goes by itself, once; the page is live again. The hand
     # the copy sent as it loaded is held by Playwright's emulation, neither sent nor failed,
     # until the queue's own limit (15 s) gives it up and sends it again: hence the wait.
-    cut_network(page.context, cut=False)
-    page.get_by_test_id("phone-queue").wait_for(state="hidden", timeout=40_000)
-    kept.wait_for(state="hidden", timeout=10_000)
+    back_online(page)
     hands = Hand.objects.filter(rubber=played.rubber).order_by("number")
     assert [(hand.number, hand.data["makers"], hand.tricks) for hand in hands] == [
         (1, "NS", 3),

@@ -8,12 +8,14 @@ Screenshots in artifacts/screenshots/table-phone-offline-reload-*.png."""
 import pytest
 
 from scoring.models import Hand
-from tests.browser import PHONE, enter_hand_offline, open_phone, shot
-from tests.club.test_browser_phone_offline_reload import (
-    KEPT,
-    cut_network,
+from tests.browser import (
+    PHONE,
+    back_online,
+    enter_hand_offline,
+    open_phone,
+    reload_offline,
+    shot,
     wait_until_kept,
-    words,
 )
 from tests.tournaments.test_table_phone import at_table
 from tournaments import rounds
@@ -34,21 +36,12 @@ def test_a_progressives_phone_reloaded_offline_shows_its_page_and_the_deal_waiti
     scope = page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)")
     assert scope == f"{live_server.url}/p/"
     enter_hand_offline(page, makers="EW", tricks=4, waiting="Not sent yet: 1")
-    cut_network(page.context, cut=True)
-
-    page.reload()
-    kept = page.get_by_test_id("phone-kept")
-    kept.wait_for()
-    assert KEPT.match(words(kept)), words(kept)
-    page.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 1").wait_for()
+    reload_offline(page, waiting="Not sent yet: 1")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "table-phone-offline-reload-1-kept")
 
-    # Back online: the deal goes by itself, once (after the queue's 15 s limit gives up the
-    # request Playwright's emulation held: tests/club/test_browser_phone_offline_reload.py).
-    cut_network(page.context, cut=False)
-    page.get_by_test_id("phone-queue").wait_for(state="hidden", timeout=40_000)
-    kept.wait_for(state="hidden", timeout=10_000)
+    # Back online: the deal goes by itself, once (tests.browser.back_online).
+    back_online(page)
     deals = Hand.objects.filter(rubber_id=at_table(tournament).rubber_id)
     assert [(deal.number, deal.data["makers"], deal.tricks) for deal in deals] == [(1, "EW", 4)]
     shot(page, "table-phone-offline-reload-2-sent")
