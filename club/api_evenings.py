@@ -459,11 +459,13 @@ class NewLinkInput(BodyInput):
     )
 
 
-def _link_of(request, table: Table) -> dict:
+def link_output(request, link, page: str = "table-phone") -> dict:
+    """`TableLinkOutput`'s figures of a table's phone link: an evening's `Table`, or a
+    progressive's `TournamentTable` with `page` "tournament-phone" (tournaments.api)."""
     return {
-        "number": table.number,
-        "link": phone_links.table_link(request, table),
-        "link_version": services.phone_link_version(table),
+        "number": link.number,
+        "link": phone_links.phone_url(request, page, link.token),
+        "link_version": services.phone_link_version(link),
     }
 
 
@@ -476,7 +478,7 @@ class EveningTablesView(APIView):
     def get(self, request, slug, pk):
         evening = _evening(request, slug, pk, write=True)
         return Response(
-            [_link_of(request, t) for t in evening.tables.order_by("number")],
+            [link_output(request, t) for t in evening.tables.order_by("number")],
             headers=NO_STORE,
         )
 
@@ -505,7 +507,7 @@ class TableNewLinkView(APIView):
         table = services.table_renew_link(
             table_id=table.pk, user=request.user, seen=moment_version(seen) if seen else None
         )
-        return Response(_link_of(request, table), headers=NO_STORE)
+        return Response(link_output(request, table), headers=NO_STORE)
 
 
 #: An evening's summary and exports are made afresh for every caller (an evening of eighty

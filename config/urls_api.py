@@ -108,6 +108,16 @@ urlpatterns = [
         name="api-tournament-rounds",
     ),
     path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/tables/",
+        tournaments_api.TournamentTablesView.as_view(),
+        name="api-tournament-tables",
+    ),
+    path(
+        "clubs/<slug:slug>/tournaments/<slug:tslug>/tables/<int:number>/new-link/",
+        tournaments_api.TournamentTableNewLinkView.as_view(),
+        name="api-tournament-table-new-link",
+    ),
+    path(
         "clubs/<slug:slug>/tournaments/<slug:tslug>/end/",
         tournaments_api.TournamentEndView.as_view(),
         name="api-tournament-end",

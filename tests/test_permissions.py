@@ -106,6 +106,10 @@ MATRIX = [
     ("get", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None, READ),
     ("post", "/api/v1/clubs/{s}/tournaments/winter/rounds/", None,
      {**WRITE, "secretary": 400, "staff": 400}),  # a ladder has no rounds
+    # The tables' phone links are bearer secrets: the director's (the secretary's) alone.
+    ("get", "/api/v1/clubs/{s}/tournaments/winter/tables/", None, SECRETARY_READ),
+    ("post", "/api/v1/clubs/{s}/tournaments/winter/tables/1/new-link/", None,
+     {**WRITE, "secretary": 404, "staff": 404}),  # a ladder seats no tables
     ("post", "/api/v1/clubs/{s}/tournaments/winter/recalculation/", None,
      {**WRITE, "secretary": 202, "staff": 202}),
     ("post", "/api/v1/clubs/{s}/tournaments/winter/end/", None,

@@ -9,12 +9,13 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
 )
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from club.api_evenings import NO_STORE, NewLinkInput, TableLinkOutput, link_output
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
@@ -24,7 +25,7 @@ from core.quoted import quoted
 from core.text import BoundedCharField, BoundedSlugField, NameField, TextField
 from scoring.models import RULESET_CHOICES
 from scoring.rules.games import GAMES
-from tournaments import rounds, selectors, services
+from tournaments import rounds, selectors, services, table_links
 from tournaments.filters import StandingsFilter
 from tournaments.metrics import FIGURES, METRICS
 from tournaments.models import Tournament, TournamentTotal
@@ -492,6 +493,60 @@ class RoundsView(APIView):
             seating=data.validated_data.get("seating"),
         )
         return Response(rounds.round_as_dict(played), status=status.HTTP_201_CREATED)
+
+
+class TournamentTablesView(APIView):
+    """A progressive's tables with the links their phones record with (the cards on the
+    tables, tournaments.table_links; the director's eyes only), at the address the cards
+    print (PUBLIC_BASE_URL when set). A table has its link once a round first seats it: a
+    ladder, or a progressive with no round seated yet, lists none."""
+
+    @extend_schema(responses=TableLinkOutput(many=True))
+    def get(self, request, slug, tslug):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        return Response(
+            [_link(request, t) for t in tournament.table_links.order_by("number")],
+            headers=NO_STORE,
+        )
+
+
+class TournamentTableNewLinkView(APIView):
+    """Issue a fresh phone link for a progressive's table (its card lost or copied): the
+    old link dies at once, and a phone still holding it is told it was replaced (the
+    director's page: "Fresh link")."""
+
+    @extend_schema(
+        request=NewLinkInput,
+        responses={
+            200: TableLinkOutput,
+            404: OpenApiResponse(ErrorOutput, description="The tournament has no such table."),
+            409: OpenApiResponse(
+                ErrorOutput,
+                description="With `link_version`: the link was renewed since it was read "
+                "(error.code `link_renewed`, the words saying when), nothing written; or a "
+                "lock not granted in time.",
+            ),
+        },
+    )
+    def post(self, request, slug, tslug, number):
+        tournament = _director_tournament(request, slug, tslug, write=True)
+        link = tournament.table_links.filter(number=number).first()
+        if link is None:
+            raise exceptions.NotFound(
+                f"The tournament has no table {number}: a table has its link once a round "
+                "seats it (GET its tables for their numbers)."
+            )
+        data = NewLinkInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        seen = data.validated_data.get("link_version")
+        link = table_links.table_link_renew(
+            link_id=link.pk, user=request.user, seen=moment_version(seen) if seen else None
+        )
+        return Response(_link(request, link), headers=NO_STORE)
+
+
+def _link(request, link) -> dict:
+    return link_output(request, link, page="tournament-phone")
 
 
 class TournamentEndInput(BodyInput):
