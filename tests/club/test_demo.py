@@ -46,3 +46,28 @@ def test_quickstart_sets_up_a_working_evening_and_is_safe_to_run_twice(
     assert f'href="{tables}2/"' in director
     assert "Hand <span data-next-label>2</span>" in client.get(f"{tables}2/").content.decode()
     assert client.get(f"{tables}1/").content.decode().count("Won by") == 1
+
+
+def test_quickstart_forgets_the_idempotency_records_a_laptop_has_outgrown(db):
+    """A laptop runs no Celery beat (README: quickstart), so the records of the phones'
+    Idempotency-Keys are never purged every few minutes as in production (settings'
+    `idempotency-purge`): each quickstart purges them before serving (a club that runs
+    its evenings on a laptop starts it each evening), keeping those still within a day."""
+    import datetime
+
+    from django.utils import timezone
+
+    from core.idempotency import KEEP_FOR
+    from core.models import IdempotencyRecord
+
+    def record(key: str, age: datetime.timedelta) -> None:
+        made = IdempotencyRecord.objects.create(
+            key=key, principal="table:1", method="POST", path="/t/x/hand/", fingerprint="f",
+            state=IdempotencyRecord.State.DONE, status=200, content_type="text/html", body=b"",
+        )  # fmt: skip
+        IdempotencyRecord.objects.filter(pk=made.pk).update(created_at=timezone.now() - age)
+
+    record("last-week", KEEP_FOR * 7)
+    record("this-evening", datetime.timedelta(hours=2))
+    call_command("quickstart", "--no-serve", stdout=io.StringIO())
+    assert set(IdempotencyRecord.objects.values_list("key", flat=True)) == {"this-evening"}

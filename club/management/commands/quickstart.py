@@ -27,6 +27,7 @@ from club import phone_links
 from club.management.commands.load_demo import DEMO_PASSWORD
 from club.models import Evening
 from club.phone_links import is_loopback, url_host
+from core.idempotency import purge_expired
 from tournaments.models import Tournament
 
 DEFAULT_PORT = "8000"
@@ -180,6 +181,10 @@ class Command(BaseCommand):
             for name, level in QUIET_LOGGERS.items():
                 logging.getLogger(name).setLevel(level)
         call_command("migrate", interactive=False, verbosity=0)
+        # No Celery beat runs on a laptop (tasks run in this process): the phones'
+        # Idempotency-Keys' records past their day are forgotten here, each start, as
+        # production's beat forgets them every few minutes (settings' idempotency-purge).
+        purge_expired()
         call_command(
             "load_demo",
             verbosity=options["verbosity"],
