@@ -73,6 +73,10 @@ def test_a_hand_entered_in_either_tab_goes_once_at_once_and_both_show_it(tabs):
     first.wait_for_function("() => document.querySelector('#phone-queue.htmx-request')")
     while not held:
         first.wait_for_timeout(20)
+    # The hand on its way holds the link's Web Lock, as the other tab sees it.
+    lock = "cardclub-phone-sending:" + first.evaluate("location.pathname")
+    held_locks = second.evaluate("navigator.locks.query().then(q => q.held.map(l => l.name))")
+    assert held_locks == [lock], held_locks
     enter_hand(second, makers="NS", tricks=3)
     queue = second.get_by_test_id("phone-queue")
     queue.filter(has_text="Not sent yet: 2 hands waiting (hand 2, hand 3)").wait_for()
