@@ -144,9 +144,11 @@ def test_two_tabs_taking_the_queue_over_at_once_send_its_hand_once(tabs, live_se
     sent = []
     context.on(
         "request",
-        lambda request: sent.append(request.headers.get("idempotency-key"))
-        if request.method == "POST" and HAND.search(request.url)
-        else None,
+        lambda request: (
+            sent.append(request.headers.get("idempotency-key"))
+            if request.method == "POST" and HAND.search(request.url)
+            else None
+        ),
     )
     # The Wi-Fi drops the hand's request (the phone still online): it waits in the queue.
     context.route(HAND, lambda route: route.abort("internetdisconnected"))
