@@ -124,13 +124,14 @@ function page(event, url) {
     });
   }).catch(function () { return null; }));
   var timer = null;
+  var over = false; // the network answered, or failed, before the wait was out
   var network = answered.then(function (got) {
+    over = true;
     clearTimeout(timer);
-    timer = "answered";
     return got.response;
   }, function () {
+    over = true;
     clearTimeout(timer);
-    timer = "answered";
     return keptPage(key).then(function (kept) {
       if (!kept) return Response.error(); // nothing kept: the browser's own page, as before
       servedCopy = true;
@@ -143,7 +144,7 @@ function page(event, url) {
   }).then(function () {
     return keptPage(key);
   }).then(function (kept) {
-    if (!kept || timer === "answered") return network;
+    if (!kept || over) return network;
     servedCopy = true;
     return copyOf(event, kept, "unanswered");
   });
