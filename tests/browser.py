@@ -6,6 +6,7 @@ artifacts/screenshots/ so a person can look at what the test saw.
 
 import contextlib
 import re
+import time
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
@@ -222,10 +223,29 @@ KEPT = re.compile(
     r"connection returns\.$"
 )
 
+# The same copy shown on a Wi-Fi that hangs: the worker gave up waiting for the page.
+KEPT_UNANSWERED = re.compile(
+    r"^The connection did not answer: this is this table's page as it was at \d\d:\d\d, kept "
+    r"on this phone\. Hands entered here are kept on this phone too and go by themselves when "
+    r"the connection answers\.$"
+)
+WORKER = Path(__file__).resolve().parents[1] / "static" / "js" / "phone-worker.js"
+# How long the worker waits for a page's load before its copy answers (its NETWORK_WAIT_MS).
+NETWORK_WAIT_S = int(re.search(r"NETWORK_WAIT_MS = (\d+);", WORKER.read_text())[1]) / 1000
+
 
 def copy_kept(page, path: str) -> bool:
     """Whether the phone's service worker holds a copy of the page at PATH."""
     script = "([name, p]) => caches.open(name).then(c => c.match(p)).then(r => !!r)"
+    return page.evaluate(script, [PAGES, path])
+
+
+def kept_at(page, path: str) -> int:
+    """When the worker kept its copy of the page at PATH (Date.now(), real time)."""
+    script = (
+        "([name, p]) => caches.open(name).then(c => c.match(p))"
+        ".then(r => Number(r.headers.get('X-Phone-Kept-At')))"
+    )
     return page.evaluate(script, [PAGES, path])
 
 
@@ -282,3 +302,94 @@ def back_online(page) -> None:
     cut_network(page.context, cut=False)
     page.get_by_test_id("phone-queue").wait_for(state="hidden", timeout=40_000)
     page.get_by_test_id("phone-kept").wait_for(state="hidden", timeout=10_000)
+
+
+class HungNetwork:
+    """A club's Wi-Fi that hangs rather than fails, on a browser CONTEXT: every request of
+    its pages and of the phone's service worker (a page's load, its files, the hands posted,
+    the polls) is held, neither answered nor failed, until `release`. The phone stays
+    "online" (navigator.onLine): nothing tells it the network is gone."""
+
+    def __init__(self, context):
+        self.context = context
+        self.held = []
+        context.route("**/*", self._hold)
+
+    def _hold(self, route) -> None:
+        self.held.append(route)
+
+    def holds_page(self, path: str) -> bool:
+        """Whether the load of the page at PATH is among the requests held (the worker's
+        request for it: a fetch, to Playwright, not the navigation)."""
+        return any(
+            route.request.method == "GET" and route.request.url.endswith(path)
+            for route in self.held
+        )
+
+    def release(self) -> None:
+        """The Wi-Fi answers again: what was held goes on to the service, and what comes
+        after goes at once. A request its page gave up meanwhile is let go."""
+        self.context.unroute("**/*", self._hold)
+        for route in self.held:
+            with contextlib.suppress(PlaywrightError):
+                route.continue_()
+
+
+HAND_POST = re.compile(r"/hand/$")  # a hand's POST from a table's phone (/t/... or /p/...)
+
+
+def enter_hand_dropped(page, *, makers: str, tricks: int, waiting: str) -> None:
+    """Enter the next hand (`enter_hand`) while the Wi-Fi drops its request (the phone still
+    online), and wait until the phone's queue says WAITING."""
+    drop = lambda route: route.abort("internetdisconnected")  # noqa: E731
+    page.context.route(HAND_POST, drop)
+    enter_hand(page, makers=makers, tricks=tricks)
+    page.get_by_test_id("phone-queue").filter(has_text=waiting).wait_for()
+    page.context.unroute(HAND_POST, drop)
+
+
+def hands_posted(context) -> list:
+    """The Idempotency-Keys of the hands the phone posts from now on, as they leave."""
+    keys = []
+
+    def posted(request) -> None:
+        if request.method == "POST" and HAND_POST.search(request.url):
+            keys.append(request.headers.get("idempotency-key"))
+
+    context.on("request", posted)
+    return keys
+
+
+def reload_unanswered(page, *, waiting: str) -> HungNetwork:
+    """Reload the phone on a Wi-Fi that hangs (`HungNetwork`): the worker waits
+    NETWORK_WAIT_S for the service, then answers with its kept copy, which says the
+    connection did not answer (`KEPT_UNANSWERED`), with the queue's WAITING shown: well
+    short of the browser's own minute or more (within the worker's wait and 5 s more for
+    the copy to load on a busy machine). Returns the hung network, the page's load still
+    held."""
+    hung = HungNetwork(page.context)
+    started = time.monotonic()
+    page.reload(wait_until="commit", timeout=(NETWORK_WAIT_S + 5) * 1000)
+    kept = page.get_by_test_id("phone-kept")
+    kept.wait_for(timeout=(NETWORK_WAIT_S + 5) * 1000)
+    shown = time.monotonic() - started
+    assert NETWORK_WAIT_S <= shown < NETWORK_WAIT_S + 5, shown
+    assert KEPT_UNANSWERED.match(words(kept)), words(kept)
+    page.get_by_test_id("phone-queue").filter(has_text=waiting).wait_for()
+    return hung
+
+
+def answered_again(page, hung: HungNetwork) -> None:
+    """The Wi-Fi answers again (`HungNetwork.release`): the page's load, answered at last, is
+    kept and the page brought up to date (the worker's message, the sheet's poll asked for
+    at once), the hand sent as the copy loaded goes on, and the page says it is live: no
+    copy's line, nothing waiting. Waited for on the page's held clock (`run_until`), short
+    of the sheet's own 3 s poll."""
+    hung.release()
+    live = (
+        "() => !document.querySelector('#phone-queue')?.checkVisibility()"
+        " && !document.querySelector('#phone-kept')?.checkVisibility()"
+        " && !document.documentElement.dataset.keptAt"
+    )
+    if not run_until(page, live):
+        raise AssertionError("the page is not live again: " + words(page.locator("body")))

@@ -31,7 +31,8 @@
 // it leaves the queue (made, refused or dropped).
 //
 // The link open in two tabs of one phone (its card scanned twice): the tabs share the
-// queue, so one tab sends at a time, the one holding the lease in storage (`hold`), and
+// queue, so one tab sends at a time, the one holding the lease in storage (`hold`) and,
+// where the browser has them, the link's Web Lock (`exclusively`), and
 // each entry goes out once, from whichever tab is free, at once. The other tabs say what
 // waits, and bring their page up to date when an entry leaves the queue (`refreshTable`);
 // what the sending tab sent and had made is said in each (`showDelivered`, the list shared
@@ -1073,13 +1074,37 @@
   }
 
   // This tab sends the queue for the next `ms`. Two tabs taking it at the same moment
-  // both send: the service answers the second 409 (its key running) and it goes again.
+  // both send, where the browser has no Web Locks (`exclusively`): the service answers the
+  // second 409 (its key running) and it goes again.
   function hold(ms) {
     localStorage.setItem(leaseKey, JSON.stringify({ tab: tab, until: Date.now() + ms }));
   }
 
   function letGo() {
     if (holding()) localStorage.removeItem(leaseKey);
+  }
+
+  // SEND(done) run in one tab at a time. The lease above is read and written by each tab
+  // on its own: two tabs taking it at the same instant (a third let it go, and both heard
+  // it) each read it before the other's write reached them, and both sent the same hand,
+  // the second answered 409 and its player told of a refusal of a hand recorded.
+  // Where the browser has Web Locks (a secure context: https, localhost), SEND waits for
+  // the link's lock, which the browser gives one tab at a time, and is held until `done`;
+  // SEND reads the queue only once it holds it. Where it has none (plain http on the
+  // club's Wi-Fi) the lease alone decides, as before.
+  function exclusively(send) {
+    if (!navigator.locks) {
+      send(function () {});
+      return;
+    }
+    sending = true; // one request for the lock at a time from this tab
+    navigator.locks.request(leaseKey, function () {
+      sending = false;
+      return new Promise(function (done) { send(done); });
+    }).catch(function () { // the lock refused (the page going away): tried again later
+      sending = false;
+      later();
+    });
   }
 
   // The page's live part asked for now, as the sheet's poll asks for it (the same
@@ -1133,6 +1158,18 @@
     if (other) {
       showQueue();
       later(other.until - Date.now());
+      return;
+    }
+    exclusively(sendOldest);
+  }
+
+  // Send the queue's oldest entry, as it is now (under the lock, another tab may have sent
+  // what this one saw waiting); `done` once its answer is dealt with.
+  function sendOldest(done) {
+    var queue = load();
+    if (!queue.length) {
+      done();
+      flush(); // the queue emptied meanwhile: said so
       return;
     }
     hold(REQUEST_TIMEOUT_MS + LEASE_SPARE_MS);
@@ -1237,7 +1274,7 @@
       unanswered = timedOut ? "timeout" : "lost";
       showQueue();
       later();
-    }).then(request.done, request.done);
+    }).then(request.done, request.done).then(done, done);
   }
 
   // A request given up after REQUEST_TIMEOUT_MS without its answer (headers and body):

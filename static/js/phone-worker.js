@@ -11,10 +11,14 @@
 // one it may keep (X-Phone-Copy: keep: a live link's whole page, to a player not logged
 // in) replaces the copy of that address, and only of that one; an answer 4xx (the link
 // dead, unknown) deletes it, so a dead link's page is never shown over a live one nor a
-// live one's copy once the link died. Only when the network fails does the worker answer
-// with the copy, marked on its <html> element with when it was kept (data-kept-at), which
-// the page says in words. A copy is kept for the exact address: never served for
-// another link.
+// live one's copy once the link died. Only when the network fails, or does not answer
+// within NETWORK_WAIT_MS (a club's weak Wi-Fi hangs rather than fails), does the worker
+// answer with the copy, marked on its <html> element with when it was kept (data-kept-at)
+// and, for a network that did not answer, so (data-kept-why="unanswered"), which the page
+// says in words. The request it gave up waiting for goes on: its answer, when it comes,
+// replaces the copy as above, and the page is told (a message), to bring itself up to
+// date. With no copy kept, the reload waits for the network as without the worker. A copy
+// is kept for the exact address: never served for another link.
 //
 // The static files (/static/...) a phone page loads are kept the same way, network first,
 // on every fetch and when a page not yet loaded through the worker names them
@@ -25,6 +29,16 @@
 var PAGES = "cardclub-phone-pages-v1";
 var FILES = "cardclub-phone-files-v1";
 var PHONE_PAGE = /^\/[tp]\/[^/]+\/$/;
+// How long a phone page's load waits for the service before the kept copy answers. A club's
+// weak Wi-Fi often hangs rather than fails: the browser waits a minute or more before it
+// gives up, and the player stares at a white page meanwhile. The service answers a phone
+// page in well under a second, and a slow Wi-Fi that works brings it in one or two; four
+// seconds leaves room for that, and is short enough for a player at the table to wait.
+var NETWORK_WAIT_MS = 4000;
+// The pages (clients) this worker answered with a copy: they load the files kept with it
+// at once, not waiting on the network that did not answer their page (a worker restarted
+// meanwhile has forgotten them: their files then go to the network first, as any page's).
+var copies = new Set();
 
 self.addEventListener("install", function (event) {
   self.skipWaiting(); // a new version of this file takes over at once
@@ -71,31 +85,83 @@ function keep(key, response) {
   });
 }
 
-// The copy of a phone page, marked as one: the page's script says so and when it was kept.
-function copyOf(key) {
+function keptPage(key) {
   return caches.open(PAGES).then(function (cache) {
     return cache.match(key);
-  }).then(function (kept) {
-    if (!kept) return Response.error(); // nothing kept: the browser's own page, as before
-    var when = kept.headers.get("X-Phone-Kept-At") || "";
-    return kept.text().then(function (html) {
-      var marked = html.replace(/<html\b/i, '<html data-kept-at="' + when + '"');
-      return new Response(marked, {headers: {"Content-Type": kept.headers.get("Content-Type")}});
-    });
+  });
+}
+
+// The copy of a phone page, marked as one: the page's script says so, when it was kept, and
+// WHY ("offline": the network failed; "unanswered": it did not answer in NETWORK_WAIT_MS).
+function copyOf(event, kept, why) {
+  var when = kept.headers.get("X-Phone-Kept-At") || "";
+  if (event.resultingClientId) copies.add(event.resultingClientId);
+  return kept.text().then(function (html) {
+    var marked = html.replace(
+      /<html\b/i, '<html data-kept-at="' + when + '" data-kept-why="' + why + '"'
+    );
+    return new Response(marked, {headers: {"Content-Type": kept.headers.get("Content-Type")}});
   });
 }
 
 function page(event, url) {
   var key = pageKey(url);
-  return fetch(event.request).then(function (response) {
-    event.waitUntil(keep(key, response.clone()));
-    return response;
-  }, function () {
-    return copyOf(key);
+  var servedCopy = false;
+  var answered = fetch(event.request).then(function (response) {
+    return {response: response, kept: keep(key, response.clone())};
   });
+  // The worker lives on until the network's answer is kept, served or not.
+  event.waitUntil(answered.then(function (got) {
+    return got.kept.then(function () {
+      // The page shown is the copy: the live one is there now, the page brings itself up
+      // to date (phone-offline.js).
+      if (servedCopy) {
+        return self.clients.get(event.resultingClientId).then(function (client) {
+          if (client) client.postMessage({phoneAnswered: true});
+        });
+      }
+      return null;
+    });
+  }).catch(function () { return null; }));
+  var timer = null;
+  var over = false; // the network answered, or failed, before the wait was out
+  var network = answered.then(function (got) {
+    over = true;
+    clearTimeout(timer);
+    return got.response;
+  }, function () {
+    over = true;
+    clearTimeout(timer);
+    return keptPage(key).then(function (kept) {
+      if (!kept) return Response.error(); // nothing kept: the browser's own page, as before
+      servedCopy = true;
+      return copyOf(event, kept, "offline");
+    });
+  });
+  // No answer in time: the copy, if one is kept; else the network is waited for, as before.
+  var unanswered = new Promise(function (resolve) {
+    timer = setTimeout(resolve, NETWORK_WAIT_MS);
+  }).then(function () {
+    return keptPage(key);
+  }).then(function (kept) {
+    if (!kept || over) return network;
+    servedCopy = true;
+    return copyOf(event, kept, "unanswered");
+  });
+  return Promise.race([network, unanswered]);
 }
 
 function file(event) {
+  if (!copies.has(event.clientId)) return fetchFile(event);
+  // A page answered by its copy loads the files kept with it, at once.
+  return caches.open(FILES).then(function (cache) {
+    return cache.match(event.request, {ignoreVary: true});
+  }).then(function (kept) {
+    return kept || fetchFile(event);
+  });
+}
+
+function fetchFile(event) {
   var request = event.request;
   return fetch(request).then(function (response) {
     if (response.status === 200) {

@@ -14,6 +14,7 @@ import re
 
 import pytest
 
+from scoring.models import Hand
 from tests.browser import (
     PHONE,
     enter_hand,
@@ -72,6 +73,10 @@ def test_a_hand_entered_in_either_tab_goes_once_at_once_and_both_show_it(tabs):
     first.wait_for_function("() => document.querySelector('#phone-queue.htmx-request')")
     while not held:
         first.wait_for_timeout(20)
+    # The hand on its way holds the link's Web Lock, as the other tab sees it.
+    lock = "cardclub-phone-sending:" + first.evaluate("location.pathname")
+    held_locks = second.evaluate("navigator.locks.query().then(q => q.held.map(l => l.name))")
+    assert held_locks == [lock], held_locks
     enter_hand(second, makers="NS", tricks=3)
     queue = second.get_by_test_id("phone-queue")
     queue.filter(has_text="Not sent yet: 2 hands waiting (hand 2, hand 3)").wait_for()
@@ -124,3 +129,51 @@ def test_a_hand_kept_offline_in_one_tab_is_sent_once_by_the_tab_online(tabs):
     assert [status for _, status in posts] == [200, 200], posts
     assert second.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(second, "phone-two-tabs-3-closed")
+
+
+def test_two_tabs_taking_the_queue_over_at_once_send_its_hand_once(tabs, live_server):
+    """A third tab of the link, the one sending, lets the queue go (closed: its `pagehide`)
+    with a hand in it: both other tabs hear it at the same instant and each takes the queue
+    over. The lease in storage is read by each before the other's write reaches it, so both
+    sent the hand (the second answered 409 or replayed); the Web Lock
+    (`navigator.locks`, static/js/phone-queue.js `exclusively`) lets one send it, and the
+    other finds it gone from the queue. Neither tab shows a refusal; both say it was sent
+    and recorded."""
+    first, second, _ = tabs
+    context = first.context
+    sent = []
+    context.on(
+        "request",
+        lambda request: (
+            sent.append(request.headers.get("idempotency-key"))
+            if request.method == "POST" and HAND.search(request.url)
+            else None
+        ),
+    )
+    # The Wi-Fi drops the hand's request (the phone still online): it waits in the queue.
+    context.route(HAND, lambda route: route.abort("internetdisconnected"))
+    enter_hand(first, makers="EW", tricks=4)
+    for tab in (first, second):
+        tab.get_by_test_id("phone-queue").filter(has_text="Not sent yet: 1 hand").wait_for()
+    context.unroute(HAND)
+    sent.clear()  # the dropped try is not the service's
+
+    # The tab that sent (the first, here: its lease) is taken for a third, closed: the
+    # lease removed with the hand still queued, as `letGo` does on `pagehide`.
+    third = context.new_page()
+    third.goto(f"{live_server.url}/static/js/phone-queue.js")
+    path = first.evaluate("location.pathname")
+    third.evaluate("p => localStorage.removeItem('cardclub-phone-sending:' + p)", path)
+    third.close()
+
+    said = "Kept on this phone, then sent and recorded: hand 2."
+    for tab in (first, second):
+        tab.get_by_test_id("phone-sent").filter(has_text=said).wait_for()
+    recorded_in_both(first, second, number=2, tricks="4")
+    assert len(sent) == 1, sent  # once, from one tab
+    assert Hand.objects.count() == 2  # hand 1, and hand 2 once
+    for tab in (first, second):
+        refusals = tab.locator("[data-testid=phone-error], #phone-refused")
+        assert not any(refusal.is_visible() for refusal in refusals.all())
+        assert "busy" not in tab.inner_text("body")
+    shot(second, "phone-two-tabs-4-at-once")
