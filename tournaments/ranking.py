@@ -249,7 +249,11 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     # every ranked metric), so both windows read the rows in one sort. The join names the
     # tournament too, so that it reads this tournament's rows by its index, not every
     # tournament's (the season's ranking, 666 rows moved: 2,000 rows read, not 12,615).
+    # The counts are a CTE MATERIALIZED: worked out once. As a subquery joined, with
+    # statistics taken before a long tie was long, it was the inner side of a nested
+    # loop, run again for every row ranked (383 rows ranked: 431,000 read, 254 ms).
     sql = f"""
+        WITH above_counts AS MATERIALIZED ({ranges.counts})
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
             SELECT id, rank AS was, tied AS was_tied,
@@ -259,7 +263,7 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
                 SELECT *, {ranges.part} AS part FROM {table}
                 WHERE tournament_id = %s AND ({ranges.inside})
             ) ranged
-            CROSS JOIN ({ranges.counts}) above_counts
+            CROSS JOIN above_counts
             WINDOW w AS (PARTITION BY part ORDER BY {order})
         ) r
         WHERE {table}.tournament_id = %s AND {table}.id = r.id
@@ -267,6 +271,6 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     """
     with connection.cursor() as cursor:
         params = [
-            *ranges.bounds, tournament.pk, *ranges.bounds, *ranges.counts_params, tournament.pk
+            *ranges.counts_params, *ranges.bounds, tournament.pk, *ranges.bounds, tournament.pk
         ]  # fmt: skip
         cursor.execute(sql, params)
