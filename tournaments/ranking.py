@@ -218,8 +218,7 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     """Head-to-head for the players tied on every metric before it; 0 for the rest. With
     `moved`, only the rows in its range: a tie elsewhere has none of the changed players
     in it, before or after, so its head-to-head stands."""
-    before = precedence[: precedence.index("head_to_head")]
-    totals = TournamentTotal.objects.filter(tournament=tournament)
+    before = ranked_keys(precedence)
     ranges = EVERYONE if moved is None else moved.sql(tournament.pk)
     inside, inside_params = ranges.inside, ranges.bounds
     keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
@@ -251,9 +250,9 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     scores = head_to_head(tournament, list(groups.values())) if groups else {}
     changed = {m: scores.get(m, 0) for m, h2h in current.items() if scores.get(m, 0) != h2h}
     for value in set(changed.values()):
-        totals.filter(member_id__in=[m for m, v in changed.items() if v == value]).update(
-            head_to_head=value
-        )
+        TournamentTotal.objects.filter(
+            tournament=tournament, member_id__in=[m for m, v in changed.items() if v == value]
+        ).update(head_to_head=value)
 
 
 def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:

@@ -134,12 +134,13 @@ def _aggregates() -> dict:
 def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_all: bool) -> None:
     """Store the totals: one upsert (rank and head-to-head stay until `standings_rank`), and a
     player left with nothing (every hand of his removed) leaves the standings."""
-    existing = TournamentTotal.objects.filter(tournament=tournament)
     keep = {m: v for m, v in totals.items() if v["hands"] or v["rubbers_played"]}
     if replace_all:
-        existing.delete()
+        TournamentTotal.objects.filter(tournament=tournament).delete()
     elif len(keep) < len(totals):
-        existing.filter(member_id__in=[m for m in totals if m not in keep]).delete()
+        TournamentTotal.objects.filter(
+            tournament=tournament, member_id__in=[m for m in totals if m not in keep]
+        ).delete()
     if connection.vendor == "postgresql":
         # One statement, its columns as arrays: building a model and its seventeen
         # prepared values for each of a few hundred players cost more than the upsert.
