@@ -137,26 +137,20 @@ def ranked_keys(precedence: list[str]) -> list[str]:
     return list(precedence)
 
 
-def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
-    """The ranges the changed players' totals move within (`Moved`), read before they are
-    written; None to rank everyone (the first ranked metric is head-to-head, which moves
-    whole tied groups)."""
+def moved_within(
+    tournament: Tournament, totals: dict[int, dict], *, was: dict[int, list] | None = None
+) -> Moved | None:
+    """The ranges the changed players' totals move within (`Moved`), from their values
+    before they are written (`was`, each player's values of `ranked_keys` as stored; read
+    here when not given); None to rank everyone (the first ranked metric is
+    head-to-head, which moves whole tied groups)."""
     keys = tuple(ranked_keys(precedence_of(tournament)))
     if not keys:
         return None
     higher = tuple(METRICS[key].higher_is_better for key in keys)
     signs = [1 if better else -1 for better in higher]
-    was = {
-        member_id: values
-        for member_id, *values in compiled_read(
-            ("was", keys),
-            lambda pk, ids: TournamentTotal.objects.filter(
-                tournament_id=pk, member_id__any=ids
-            ).values_list("member_id", *keys),
-            int,
-            list,
-        ).rows(tournament.pk, list(totals))
-    }
+    if was is None:
+        was = _was(tournament, keys, totals)
 
     def value(values) -> tuple:
         return tuple(sign * v for sign, v in zip(signs, values, strict=True))
@@ -172,6 +166,21 @@ def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | Non
             # A player who comes into the standings or leaves them moves everyone below him.
             ranges.append((None, value(was[member_id]) if member_id in was else new))
     return Moved(keys, higher, merged_ranges(ranges))
+
+
+def _was(tournament: Tournament, keys: tuple[str, ...], totals: dict[int, dict]) -> dict:
+    """The changed players' stored values of `keys`, before their totals are written."""
+    return {
+        member_id: values
+        for member_id, *values in compiled_read(
+            ("was", keys),
+            lambda pk, ids: TournamentTotal.objects.filter(
+                tournament_id=pk, member_id__any=ids
+            ).values_list("member_id", *keys),
+            int,
+            list,
+        ).rows(tournament.pk, list(totals))
+    }
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
