@@ -10,8 +10,9 @@ The flow, for every hand recorded, corrected or removed:
    outbox waits for the periodic sweep (`standings_sweep`).
 3. The task (`tournaments.tasks.recalculate_standings`) takes the tournament's
    advisory lock (one recalculation at a time per tournament), recomputes the
-   dirty players' totals from their seats' roll-ups (`scoring.rollup`), ranks
-   everyone in SQL and publishes a new `StandingsVersion`, in one transaction.
+   dirty players' totals from their seats' roll-ups (`scoring.rollup`), ranks again in
+   SQL the rows their changes move (`ranking.Moved`) and publishes a new
+   `StandingsVersion`, in one transaction.
    Idempotent: it recomputes, never adds.
 """
 
