@@ -158,9 +158,9 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
 
 
 def _array_text(values) -> str:
-    """Numbers (ints, Decimals, None) as PostgreSQL's text form of an array, `{1,2.50,NULL}`,
-    cast by the statement: the driver's own adaptation of eighteen lists, value by value,
-    was a fifth of the worker's time a recalculation."""
+    """Numbers (ints, Decimals, None) or UUIDs as PostgreSQL's text form of an array,
+    `{1,2.50,NULL}`, cast by the statement: the driver's own adaptation of eighteen
+    lists, value by value, was a fifth of the worker's time a recalculation."""
     return "{" + ",".join("NULL" if v is None else str(v) for v in values) + "}"
 
 
@@ -280,7 +280,8 @@ def _done_sql() -> str:
 
 
 def _done_params(dirty: list[tuple[int, int, object]]) -> list:
-    return [[pk for pk, _, _ in dirty], [token for _, _, token in dirty]]
+    """`_done_sql`'s parameters: the ids and the tokens, each an array's text."""
+    return [_array_text(pk for pk, _, _ in dirty), _array_text(token for _, _, token in dirty)]
 
 
 def _write_changes(tournament: Tournament, totals: dict[int, dict], dirty) -> Moved | None:
