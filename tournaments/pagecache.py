@@ -27,6 +27,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.http import quote_etag
 
+from core import redisops
 from core.compiled import Compiled
 
 VERSION_KEY = "standings:version:{}"  # tournament id -> latest version (pages, API)
@@ -189,33 +190,33 @@ def announce(tournament, number: int) -> None:
     PUBLIC_SECONDS. So the lookup is written and then read again: a change committed
     before that read is seen by it (the lookup dropped again here), one committed after
     it drops the lookup itself."""
-    cache.set(VERSION_KEY.format(tournament.pk), number, None)
     known = (tournament.club.slug, tournament.slug)
-    public = _write_lookup(tournament, number, known)
+    public_then = tournament.is_public and tournament.club.is_public
+    # The version, and the lookup under the slugs read if it was public then: one round trip.
+    written = {VERSION_KEY.format(tournament.pk): (number, None)}
+    if public_then:
+        written[PUBLIC_KEY.format(*known)] = ([tournament.pk, number], PUBLIC_SECONDS)
+    redisops.set_each(written)
+    public = _write_lookup(tournament, number, known, written=public_then)
     if public is not None and public != known:
         public_memo.discard(public)
     public_memo.discard(known)  # this process sees it at once; the others within MEMO_SECONDS
 
 
-def _write_lookup(tournament, number: int, known: tuple[str, str]) -> tuple[str, str] | None:
+def _write_lookup(
+    tournament, number: int, known: tuple[str, str], *, written: bool
+) -> tuple[str, str] | None:
     """`announce`'s lookup for the crowd, written and read again; the slugs it is public
-    under now (None: private). A tournament public as the recalculation read it is written
-    under the slugs it read and read once (every recalculation's case); otherwise (private
-    then, or its slugs changed since) the slugs are read first, the lookup written under
-    them, and read again."""
-    if tournament.is_public and tournament.club.is_public:
-        cache.set(PUBLIC_KEY.format(*known), [tournament.pk, number], PUBLIC_SECONDS)
-        public = _public_slugs(tournament.pk)
-        if public == known:
-            return public
-        cache.delete(PUBLIC_KEY.format(*known))  # made private, or given other slugs
-        if public is None:
-            return None
-    else:
-        public = _public_slugs(tournament.pk)
-        if public is None:
-            cache.delete(PUBLIC_KEY.format(*known))
-            return None
+    under now (None: private). A tournament public as the recalculation read it has been
+    written under the slugs it read (`written`) and is read once (every recalculation's
+    case); otherwise (private then, or its slugs changed since) the slugs are read first,
+    the lookup written under them, and read again."""
+    public = _public_slugs(tournament.pk)
+    if written and public == known:
+        return public
+    if public is None:  # private now: the lookup under the slugs read goes
+        cache.delete(PUBLIC_KEY.format(*known))
+        return None
     cache.set(PUBLIC_KEY.format(*public), [tournament.pk, number], PUBLIC_SECONDS)
     if _public_slugs(tournament.pk) != public:
         cache.delete(PUBLIC_KEY.format(*public))
