@@ -1,5 +1,7 @@
-"""Several of the cache's `add`s in one round trip to Redis (`add_many`), and several
-values set for good in one command (`set_many`: the players' pages' tokens).
+"""Several of the cache's `add`s in one round trip to Redis (`add_many`), several
+values set for good in one command (`set_many`: the players' pages' tokens), and
+several each with its own lifetime in one round trip (`set_each`: a recalculation's
+announcement).
 
 A recorded hand sets the standings' queued flag of each tournament it counts in; each
 `cache.add` was a round trip of its own, and each costs the request more CPU than Redis
@@ -67,5 +69,31 @@ def set_many(values: dict[str, object]) -> None:
         client.get_client(write=True).mset(
             {client.make_key(key): client.encode(value) for key, value in values.items()}
         )
+    except RedisError:
+        logger.warning("cache unavailable: not set: %s", ", ".join(values), exc_info=True)
+
+
+def set_each(values: dict[str, tuple[object, int | None]]) -> None:
+    """`cache.set(key, value, timeout)` for each key (its value and timeout; None: kept
+    until replaced), in one round trip to Redis (a pipeline, no transaction): a
+    recalculation's announcement sets its version and the crowd's lookup together.
+    Redis down: logged, as the cache's `IGNORE_EXCEPTIONS` would."""
+    backend = redis_cache()
+    if backend is None:
+        local = caches["default"]
+        for key, (value, timeout) in values.items():
+            local.set(key, value, timeout)
+        return
+    if not values:
+        return
+    from redis.exceptions import RedisError
+
+    client = backend.client
+    try:
+        with client.get_client(write=True).pipeline(transaction=False) as pipe:
+            for key, (value, timeout) in values.items():
+                ex = None if timeout is None else int(timeout)
+                pipe.set(client.make_key(key), client.encode(value), ex=ex)
+            pipe.execute()
     except RedisError:
         logger.warning("cache unavailable: not set: %s", ", ".join(values), exc_info=True)

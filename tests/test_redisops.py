@@ -52,3 +52,25 @@ def test_set_with_redis_down_is_logged_not_raised(caplog):
     with override_settings(CACHES=DOWN):
         redisops.set_many({"x": "1"})
     assert "cache unavailable: not set: x" in caplog.text
+
+
+def test_values_each_with_its_lifetime_are_set_in_one_round_trip(redis):
+    """A recalculation's announcement (tournaments/pagecache.py): the version kept until
+    replaced, the crowd's lookup for its seconds, one round trip for both."""
+    cache.set("version:a", 1, 30)
+    redisops.set_each({"version:a": (2, None), "lookup:a": ([7, 2], 30)})
+    assert cache.get_many(["version:a", "lookup:a"]) == {"version:a": 2, "lookup:a": [7, 2]}
+    assert cache.ttl("version:a") is None and 0 < cache.ttl("lookup:a") <= 30
+    redisops.set_each({})  # nothing to set: no command
+
+
+def test_set_each_without_redis_by_the_caches_own_sets():
+    with override_settings(CACHES=LOCAL):
+        redisops.set_each({"x": ("1", None), "y": ("2", 30)})
+        assert caches["default"].get_many(["x", "y"]) == {"x": "1", "y": "2"}
+
+
+def test_set_each_with_redis_down_is_logged_not_raised(caplog):
+    with override_settings(CACHES=DOWN):
+        redisops.set_each({"x": ("1", None)})
+    assert "cache unavailable: not set: x" in caplog.text

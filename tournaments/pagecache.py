@@ -27,6 +27,9 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.http import quote_etag
 
+from core import redisops
+from core.compiled import Compiled
+
 VERSION_KEY = "standings:version:{}"  # tournament id -> latest version (pages, API)
 PUBLIC_KEY = "standings:public:{}:{}"  # club slug, tournament slug -> [id, version]
 PAGE_KEY = "standings:{}:{}:{}:{}"  # tournament id, version, page, "page"/"fragment"
@@ -158,15 +161,22 @@ def rendered_page(copy: tuple, render) -> str:
     return html
 
 
-def _public_slugs(tournament_id: int) -> tuple[str, str] | None:
-    """The club's and the tournament's slugs as committed now, if both are public."""
+def _public_slugs_query(pk: int):
     from tournaments.models import Tournament
 
-    return (
-        Tournament.objects.filter(pk=tournament_id, is_public=True, club__is_public=True)
-        .values_list("club__slug", "slug")
-        .first()
-    )
+    return Tournament.objects.filter(pk=pk, is_public=True, club__is_public=True).values_list(
+        "club__slug", "slug"
+    )[:1]
+
+
+# Compiled once a worker: every recalculation reads it (core/compiled.py, issue 17).
+_PUBLIC_SLUGS = Compiled(_public_slugs_query, int)
+
+
+def _public_slugs(tournament_id: int) -> tuple[str, str] | None:
+    """The club's and the tournament's slugs as committed now, if both are public."""
+    found = _PUBLIC_SLUGS.rows(tournament_id)
+    return tuple(found[0]) if found else None
 
 
 def announce(tournament, number: int) -> None:
@@ -177,20 +187,42 @@ def announce(tournament, number: int) -> None:
     recalculation read when it began: a director who made the tournament (or a secretary
     the club) private meanwhile had its lookup dropped (`forget`), and the recalculation's
     old copy would have put it back, the private standings served to the crowd for
-    PUBLIC_SECONDS. Read before the lookup is written and again after it: a change
-    committed in between is seen by the second read, one committed after it drops the
-    lookup itself."""
-    cache.set(VERSION_KEY.format(tournament.pk), number, None)
+    PUBLIC_SECONDS. So the lookup is written and then read again: a change committed
+    before that read is seen by it (the lookup dropped again here), one committed after
+    it drops the lookup itself."""
     known = (tournament.club.slug, tournament.slug)
-    public = _public_slugs(tournament.pk)
-    if public is not None:
-        cache.set(PUBLIC_KEY.format(*public), [tournament.pk, number], PUBLIC_SECONDS)
-        if _public_slugs(tournament.pk) != public:
-            cache.delete(PUBLIC_KEY.format(*public))
+    public_then = tournament.is_public and tournament.club.is_public
+    # The version, and the lookup under the slugs read if it was public then: one round trip.
+    written = {VERSION_KEY.format(tournament.pk): (number, None)}
+    if public_then:
+        written[PUBLIC_KEY.format(*known)] = ([tournament.pk, number], PUBLIC_SECONDS)
+    redisops.set_each(written)
+    public = _write_lookup(tournament, number, known, written=public_then)
+    if public is not None and public != known:
         public_memo.discard(public)
+    public_memo.discard(known)  # this process sees it at once; the others within MEMO_SECONDS
+
+
+def _write_lookup(
+    tournament, number: int, known: tuple[str, str], *, written: bool
+) -> tuple[str, str] | None:
+    """`announce`'s lookup for the crowd, written and read again; the slugs it is public
+    under now (None: private). A tournament public as the recalculation read it has been
+    written under the slugs it read (`written`) and is read once (every recalculation's
+    case); otherwise (private then, or its slugs changed since) the slugs are read first,
+    the lookup written under them, and read again."""
+    public = _public_slugs(tournament.pk)
+    if written and public == known:
+        return public
+    if public is None:  # private now: the lookup under the slugs read goes
+        cache.delete(PUBLIC_KEY.format(*known))
+        return None
+    cache.set(PUBLIC_KEY.format(*public), [tournament.pk, number], PUBLIC_SECONDS)
+    if _public_slugs(tournament.pk) != public:
+        cache.delete(PUBLIC_KEY.format(*public))
     if public != known:
         cache.delete(PUBLIC_KEY.format(*known))
-    public_memo.discard(known)  # this process sees it at once; the others within MEMO_SECONDS
+    return public
 
 
 def forget(club_slug: str, slugs: list[str]) -> None:

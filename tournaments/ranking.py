@@ -17,43 +17,51 @@ from tournaments.models import Tournament, TournamentTotal
 @dataclass(frozen=True)
 class Moved:
     """Where in the standings a recalculation's changes can move anyone: ranges of the
-    first ranked column's values (`column`), each (low, high), both included (None: no
-    bound that way), disjoint.
+    ranked metrics' values, each (low, high), both included (None: no bound that way),
+    disjoint. A value is the tuple of a row's `keys` (the precedence up to head-to-head),
+    each turned so that more is better (`higher_is_better`: a metric where fewer is
+    better, euchres suffered, is negated), so the standings are those tuples in
+    descending order, head-to-head and what follows it breaking the ties.
 
-    The standings are ordered by that column first. A changed player moves only the
-    rows between his old and new values of it (a player coming into the standings or
-    leaving them, every row below him); a row outside every range compares with every
-    changed player, before and after, as it did: its place and tie stand. Inside a
-    range, the rows are ranked again, after as many places as there are rows ranked
-    above the range. A hand that ends no rubber leaves most players' first value as it
-    was (the net rubber points, by default): each then moves only the players equal to
-    him on it, not everyone between the hand's players."""
+    A changed player moves only the rows between his old and new values (a player
+    coming into the standings or leaving them, every row below him); a row outside every
+    range compares with every changed player, before and after, as it did: its place and
+    tie stand. A group tied on the keys, whose head-to-head decides between them, is
+    never cut by a range, whose bounds are the keys' values: it is ranked again whole or
+    not at all. Inside a range, the rows are ranked again, after as many places as there
+    are rows ranked above the range. A hand that ends no rubber leaves the players' net
+    rubber points and rubbers won as they were (the default precedence's first two):
+    each moves past only the players level with him on those whose points he passes,
+    not every player level with him (early in a year's ladder, most of it)."""
 
-    column: str
-    higher_is_better: bool
+    keys: tuple[str, ...]
+    higher_is_better: tuple[bool, ...]
     ranges: tuple[tuple[Any, Any], ...]
 
     def sql(self, tournament_id: int) -> "RangesSQL":
         """The SQL that ranks these ranges apart (`RangesSQL`), for this tournament."""
-        column = _column(self.column)
+        turned = (
+            _column(key) if higher else f"-{_column(key)}"
+            for key, higher in zip(self.keys, self.higher_is_better, strict=True)
+        )
+        value = f"ROW({', '.join(turned)})"
+        given = f"ROW({', '.join(['%s'] * len(self.keys))})"
         inside, bounds = [], []
         for low, high in self.ranges:
             limits = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
-            inside.append(" AND ".join(f"{column} {op} %s" for op, _ in limits) or "true")
-            bounds += [v for _, v in limits]
+            inside.append(" AND ".join(f"{value} {op} {given}" for op, _ in limits) or "true")
+            bounds += [x for _, v in limits for x in v]
         if not inside:
             return RangesSQL("false", "0", [], "0", "SELECT 0 AS a0", [])
         part = "CASE " + " ".join(f"WHEN {c} THEN {k}" for k, c in enumerate(inside, 1)) + " END"
         # Every range's count of the rows above it, in one pass over the tournament's rows.
-        better = ">" if self.higher_is_better else "<"
         counts, counts_params = [], []
-        for k, (low, high) in enumerate(self.ranges, 1):
-            top = high if self.higher_is_better else low
-            if top is None:  # the range reaches the top
+        for k, (_, high) in enumerate(self.ranges, 1):
+            if high is None:  # the range reaches the top
                 counts.append(f"COUNT(*) FILTER (WHERE 1 = 0) AS a{k}")
             else:
-                counts.append(f"COUNT(*) FILTER (WHERE {column} {better} %s) AS a{k}")
-                counts_params.append(top)
+                counts.append(f"COUNT(*) FILTER (WHERE {value} > {given}) AS a{k}")
+                counts_params += list(high)
         return RangesSQL(
             inside="(" + " OR ".join(f"({c})" for c in inside) + ")",
             part=part,
@@ -94,7 +102,8 @@ def merged_ranges(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
     """Ranges (low, high; None: unbounded) merged where they share a value, in order,
     and then the nearest merged until there are at most MAX_RANGES: ranking a range
     again is right for any rows it holds, and each range costs the statement a
-    condition on every row."""
+    condition on every row. The values are numbers or tuples of them (`Moved`'s), nearest
+    by their first differing place."""
     merged: list[list] = []
     unbounded_first = sorted((r for r in ranges if r[0] is None), key=lambda r: r[1] is None)
     bounded = sorted((r for r in ranges if r[0] is not None), key=lambda r: r[0])
@@ -106,42 +115,72 @@ def merged_ranges(ranges: list[tuple[Any, Any]]) -> tuple[tuple[Any, Any], ...]:
             continue
         merged.append([low, high])
     while len(merged) > MAX_RANGES:  # the two nearest merged (the rows between them too)
-        gaps = [merged[i + 1][0] - merged[i][1] for i in range(len(merged) - 1)]
+        gaps = [_gap(merged[i][1], merged[i + 1][0]) for i in range(len(merged) - 1)]
         i = gaps.index(min(gaps))
         merged[i : i + 2] = [[merged[i][0], merged[i + 1][1]]]
     return tuple((low, high) for low, high in merged)
 
 
-def moved_within(tournament: Tournament, totals: dict[int, dict]) -> Moved | None:
-    """The ranges the changed players' totals move within (`Moved`), read before they are
-    written; None to rank everyone (the first ranked metric is head-to-head, which moves
-    whole tied groups)."""
-    precedence = precedence_of(tournament)
-    key = precedence[0]
-    if key == "head_to_head":
+def _gap(high, low):
+    """How far apart two values are: numbers' difference, or tuples' place by place (and
+    so compared first by their first place)."""
+    if isinstance(high, tuple):
+        return tuple(b - a for a, b in zip(high, low, strict=True))
+    return low - high
+
+
+def ranked_keys(precedence: list[str]) -> list[str]:
+    """The metrics ranked before head-to-head (all of them, without it): the values a
+    `Moved`'s ranges bound, which head-to-head only breaks ties of."""
+    if "head_to_head" in precedence:
+        return precedence[: precedence.index("head_to_head")]
+    return list(precedence)
+
+
+def moved_within(
+    tournament: Tournament, totals: dict[int, dict], *, was: dict[int, list] | None = None
+) -> Moved | None:
+    """The ranges the changed players' totals move within (`Moved`), from their values
+    before they are written (`was`, each player's values of `ranked_keys` as stored; read
+    here when not given); None to rank everyone (the first ranked metric is
+    head-to-head, which moves whole tied groups)."""
+    keys = tuple(ranked_keys(precedence_of(tournament)))
+    if not keys:
         return None
-    higher = METRICS[key].higher_is_better
-    was = dict(
-        compiled_read(
-            ("was", key),
-            lambda pk, ids: TournamentTotal.objects.filter(
-                tournament_id=pk, member_id__any=ids
-            ).values_list("member_id", key),
-            int,
-            list,
-        ).rows(tournament.pk, list(totals))
-    )
+    higher = tuple(METRICS[key].higher_is_better for key in keys)
+    signs = [1 if better else -1 for better in higher]
+    if was is None:
+        was = _was(tournament, keys, totals)
+
+    def value(values) -> tuple:
+        return tuple(sign * v for sign, v in zip(signs, values, strict=True))
+
     ranges = []
     for member_id, now in totals.items():
         stays = bool(now["hands"] or now["rubbers_played"])  # as _write_totals keeps him
+        new = value(now[key] for key in keys)
         if member_id in was and stays:
-            old, new = was[member_id], now[key]
+            old = value(was[member_id])
             ranges.append((min(old, new), max(old, new)))
         elif member_id in was or stays:
             # A player who comes into the standings or leaves them moves everyone below him.
-            value = was[member_id] if member_id in was else now[key]
-            ranges.append((None, value) if higher else (value, None))
-    return Moved(key, higher, merged_ranges(ranges))
+            ranges.append((None, value(was[member_id]) if member_id in was else new))
+    return Moved(keys, higher, merged_ranges(ranges))
+
+
+def _was(tournament: Tournament, keys: tuple[str, ...], totals: dict[int, dict]) -> dict:
+    """The changed players' stored values of `keys`, before their totals are written."""
+    return {
+        member_id: values
+        for member_id, *values in compiled_read(
+            ("was", keys),
+            lambda pk, ids: TournamentTotal.objects.filter(
+                tournament_id=pk, member_id__any=ids
+            ).values_list("member_id", *keys),
+            int,
+            list,
+        ).rows(tournament.pk, list(totals))
+    }
 
 
 def head_to_head(tournament: Tournament, groups: list[list[int]]) -> dict[int, int]:
@@ -188,8 +227,7 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     """Head-to-head for the players tied on every metric before it; 0 for the rest. With
     `moved`, only the rows in its range: a tie elsewhere has none of the changed players
     in it, before or after, so its head-to-head stands."""
-    before = precedence[: precedence.index("head_to_head")]
-    totals = TournamentTotal.objects.filter(tournament=tournament)
+    before = ranked_keys(precedence)
     ranges = EVERYONE if moved is None else moved.sql(tournament.pk)
     inside, inside_params = ranges.inside, ranges.bounds
     keys = ", ".join(f"{_column(key)} AS k{i}" for i, key in enumerate(before))
@@ -221,9 +259,9 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
     scores = head_to_head(tournament, list(groups.values())) if groups else {}
     changed = {m: scores.get(m, 0) for m, h2h in current.items() if scores.get(m, 0) != h2h}
     for value in set(changed.values()):
-        totals.filter(member_id__in=[m for m, v in changed.items() if v == value]).update(
-            head_to_head=value
-        )
+        TournamentTotal.objects.filter(
+            tournament=tournament, member_id__in=[m for m, v in changed.items() if v == value]
+        ).update(head_to_head=value)
 
 
 def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
@@ -249,7 +287,11 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     # every ranked metric), so both windows read the rows in one sort. The join names the
     # tournament too, so that it reads this tournament's rows by its index, not every
     # tournament's (the season's ranking, 666 rows moved: 2,000 rows read, not 12,615).
+    # The counts are a CTE MATERIALIZED: worked out once. As a subquery joined, with
+    # statistics taken before a long tie was long, it was the inner side of a nested
+    # loop, run again for every row ranked (383 rows ranked: 431,000 read, 254 ms).
     sql = f"""
+        WITH above_counts AS MATERIALIZED ({ranges.counts})
         UPDATE {table} SET rank = r.place, tied = (r.equal > 1)
         FROM (
             SELECT id, rank AS was, tied AS was_tied,
@@ -259,7 +301,7 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
                 SELECT *, {ranges.part} AS part FROM {table}
                 WHERE tournament_id = %s AND ({ranges.inside})
             ) ranged
-            CROSS JOIN ({ranges.counts}) above_counts
+            CROSS JOIN above_counts
             WINDOW w AS (PARTITION BY part ORDER BY {order})
         ) r
         WHERE {table}.tournament_id = %s AND {table}.id = r.id
@@ -267,6 +309,6 @@ def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
     """
     with connection.cursor() as cursor:
         params = [
-            *ranges.bounds, tournament.pk, *ranges.bounds, *ranges.counts_params, tournament.pk
+            *ranges.counts_params, *ranges.bounds, tournament.pk, *ranges.bounds, tournament.pk
         ]  # fmt: skip
         cursor.execute(sql, params)

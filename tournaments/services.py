@@ -10,8 +10,9 @@ The flow, for every hand recorded, corrected or removed:
    outbox waits for the periodic sweep (`standings_sweep`).
 3. The task (`tournaments.tasks.recalculate_standings`) takes the tournament's
    advisory lock (one recalculation at a time per tournament), recomputes the
-   dirty players' totals from their seats' roll-ups (`scoring.rollup`), ranks
-   everyone in SQL and publishes a new `StandingsVersion`, in one transaction.
+   dirty players' totals from their seats' roll-ups (`scoring.rollup`), ranks again in
+   SQL the rows their changes move (`ranking.Moved`) and publishes a new
+   `StandingsVersion`, in one transaction.
    Idempotent: it recomputes, never adds.
 """
 
@@ -48,7 +49,7 @@ from tournaments.models import (
     TournamentTotal,
 )
 from tournaments.pagecache import announce
-from tournaments.ranking import Moved, moved_within, standings_rank
+from tournaments.ranking import Moved, moved_within, ranked_keys, standings_rank
 
 logger = logging.getLogger(__name__)
 
@@ -134,20 +135,16 @@ def _aggregates() -> dict:
 def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_all: bool) -> None:
     """Store the totals: one upsert (rank and head-to-head stay until `standings_rank`), and a
     player left with nothing (every hand of his removed) leaves the standings."""
-    existing = TournamentTotal.objects.filter(tournament=tournament)
     keep = {m: v for m, v in totals.items() if v["hands"] or v["rubbers_played"]}
     if replace_all:
-        existing.delete()
+        TournamentTotal.objects.filter(tournament=tournament).delete()
     elif len(keep) < len(totals):
-        existing.filter(member_id__in=[m for m in totals if m not in keep]).delete()
+        TournamentTotal.objects.filter(
+            tournament=tournament, member_id__in=[m for m in totals if m not in keep]
+        ).delete()
     if connection.vendor == "postgresql":
-        # One statement, its columns as arrays: building a model and its seventeen
-        # prepared values for each of a few hundred players cost more than the upsert.
-        ids = list(keep)
-        columns = [_array_text(keep[m][key] for m in ids) for key in TOTAL_FIELDS]
-        sql = _upsert_totals_sql()
         with connection.cursor() as cursor:
-            cursor.execute(sql, [tournament.pk, _array_text(ids), *columns])
+            cursor.execute(_upsert_totals_sql(), _upsert_params(tournament, keep))
         return
     TournamentTotal.objects.bulk_create(
         [
@@ -161,10 +158,19 @@ def _write_totals(tournament: Tournament, totals: dict[int, dict], *, replace_al
 
 
 def _array_text(values) -> str:
-    """Numbers (ints, Decimals, None) as PostgreSQL's text form of an array, `{1,2.50,NULL}`,
-    cast by the statement: the driver's own adaptation of eighteen lists, value by value,
-    was a fifth of the worker's time a recalculation."""
+    """Numbers (ints, Decimals, None) or UUIDs as PostgreSQL's text form of an array,
+    `{1,2.50,NULL}`, cast by the statement: the driver's own adaptation of eighteen
+    lists, value by value, was a fifth of the worker's time a recalculation."""
     return "{" + ",".join("NULL" if v is None else str(v) for v in values) + "}"
+
+
+def _upsert_params(tournament: Tournament, keep: dict[int, dict]) -> list:
+    """`_upsert_totals_sql`'s parameters: one statement, its columns as arrays (building a
+    model and its seventeen prepared values for each of a few hundred players cost more
+    than the upsert)."""
+    ids = list(keep)
+    columns = [_array_text(keep[m][key] for m in ids) for key in TOTAL_FIELDS]
+    return [tournament.pk, _array_text(ids), *columns]
 
 
 @functools.cache
@@ -256,17 +262,71 @@ def _delete_done(dirty: list[tuple[int, int, object]]) -> None:
             done |= Q(pk=pk, token=token)
         StandingsDirty.objects.filter(done).delete()
         return
-    # A row a hand is renewing at this moment is skipped, not waited for: its token will
-    # have changed, so it stays for the next recalculation anyway. Waiting for it was a
-    # deadlock: the hand, holding that row, could be waiting for a row deleted here.
+    with connection.cursor() as cursor:
+        cursor.execute(_done_sql(), _done_params(dirty))
+
+
+@functools.cache
+def _done_sql() -> str:
+    """PostgreSQL: the outbox rows (ids and tokens, as arrays) deleted as read. A row a
+    hand is renewing at this moment is skipped, not waited for: its token will have
+    changed, so it stays for the next recalculation anyway. Waiting for it was a
+    deadlock: the hand, holding that row, could be waiting for a row deleted here."""
     table = connection.ops.quote_name(StandingsDirty._meta.db_table)
-    sql = (
+    return (
         f"DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE (id, token) IN "
         "(SELECT * FROM unnest(%s::bigint[], %s::uuid[])) FOR UPDATE SKIP LOCKED)"
     )
-    ids, tokens = [pk for pk, _, _ in dirty], [token for _, _, token in dirty]
+
+
+def _done_params(dirty: list[tuple[int, int, object]]) -> list:
+    """`_done_sql`'s parameters: the ids and the tokens, each an array's text."""
+    return [_array_text(pk for pk, _, _ in dirty), _array_text(token for _, _, token in dirty)]
+
+
+def _write_changes(tournament: Tournament, totals: dict[int, dict], dirty) -> Moved | None:
+    """An incremental recalculation's writes: the changed players' totals (`_write_totals`),
+    the outbox rows read removed (`_delete_done`), and where the changes move anyone in the
+    standings (`ranking.moved_within`), from the players' values read before the writes.
+    On PostgreSQL in one statement (`_changes_sql`), its read in the statement's snapshot,
+    which its writes do not change."""
+    if connection.vendor != "postgresql":
+        moved = moved_within(tournament, totals)
+        _write_totals(tournament, totals, replace_all=False)
+        _delete_done(dirty)
+        return moved
+    keys = tuple(ranked_keys(precedence_of(tournament)))
+    keep = {m: v for m, v in totals.items() if v["hands"] or v["rubbers_played"]}
+    leaving = [m for m in totals if m not in keep]  # every hand of his removed
+    params = [
+        tournament.pk, _array_text(totals), tournament.pk, _array_text(leaving),
+        *_upsert_params(tournament, keep), *_done_params(dirty),
+    ]  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(sql, [ids, tokens])
+        cursor.execute(_changes_sql(keys), params)
+        was = {member_id: values for member_id, *values in cursor.fetchall()}
+    return moved_within(tournament, totals, was=was)
+
+
+@functools.cache
+def _changes_sql(keys: tuple[str, ...]) -> str:
+    """PostgreSQL: `_write_changes`'s statement. The changed players' rows as they were
+    (their values of `keys`) come back; those left with nothing leave the standings,
+    the others' totals are upserted, the outbox rows read are deleted. (Each
+    data-modifying part runs once, to completion, whether or not the answer reads it.)"""
+    quote = connection.ops.quote_name
+    table = quote(TournamentTotal._meta.db_table)
+    columns = "".join(f", {quote(TournamentTotal._meta.get_field(k).column)}" for k in keys)
+    return f"""
+        WITH was AS (
+            SELECT member_id{columns} FROM {table}
+            WHERE tournament_id = %s AND member_id = ANY(%s::bigint[])
+        ), leaving AS (
+            DELETE FROM {table} WHERE tournament_id = %s AND member_id = ANY(%s::bigint[])
+        ), written AS ({_upsert_totals_sql()}
+        ), done AS ({_done_sql()})
+        SELECT * FROM was
+    """
 
 
 def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
@@ -287,11 +347,9 @@ def standings_recalculate(*, tournament_id: int) -> StandingsVersion | None:
             return None
         member_ids = sorted({member_id for _, member_id, _ in dirty})
         totals = compute_totals(tournament, member_ids)
-        moved = moved_within(tournament, totals)  # read before the totals are written
-        _write_totals(tournament, totals, replace_all=False)
         # Only the changes read above are done: a hand committed since then renewed its
         # row's token, and that row stays for the next recalculation.
-        _delete_done(dirty)
+        moved = _write_changes(tournament, totals, dirty)
         return _publish(
             tournament, kind=StandingsVersion.Kind.INCREMENTAL, players=len(member_ids),
             started=started, moved=moved,

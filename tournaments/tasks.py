@@ -25,16 +25,22 @@ def recalculate_standings(self, tournament_id: int, *more: int) -> list[int | No
             numbers.append(None)
             continue
         numbers.append(version.number if version else None)
-    # Another recalculation held a lock, or changes arrived meanwhile: once more. (A
-    # tournament that failed is left to the task's retry or the outbox sweep.)
-    waiting = set(
-        StandingsDirty.objects.filter(tournament_id__in=ids)
-        .values_list("tournament_id", flat=True)
-        .distinct()
-    )
-    again = [t for t in ids if t in waiting and t not in failed]
-    if again:
-        services.standings_schedule(*again, countdown=1)
+    # Another recalculation held a tournament's lock: once more if changes wait there that
+    # it may not have read. A tournament recalculated here needs no look: its changes
+    # committed before the flags were cleared above were read, and each committed since
+    # queued a task of its own. (A tournament that failed is left to the task's retry or
+    # the outbox sweep.)
+    unsettled = [t for t, number in zip(ids, numbers, strict=True) if number is None]
+    unsettled = [t for t in unsettled if t not in failed]
+    if unsettled:
+        waiting = set(
+            StandingsDirty.objects.filter(tournament_id__in=unsettled)
+            .values_list("tournament_id", flat=True)
+            .distinct()
+        )
+        again = [t for t in unsettled if t in waiting]
+        if again:
+            services.standings_schedule(*again, countdown=1)
     if failed:
         raise next(iter(failed.values()))
     return numbers

@@ -216,6 +216,10 @@ def test_ranges_that_share_a_value_are_merged():
     assert ranking.merged_ranges([(4, None), (6, None), (1, 1)]) == ((1, 1), (4, None))
     assert ranking.merged_ranges([(4, None), (4, 5), (4, 4)]) == ((4, None),)
     assert ranking.merged_ranges([]) == ()
+    # Tuples (`Moved`'s values) as numbers are, nearest by their first differing place.
+    assert ranking.merged_ranges([((1, 5), (2, 0)), ((2, 0), (2, 3)), ((4, 1), (4, 1))]) == (
+        ((1, 5), (2, 3)), ((4, 1), (4, 1)),
+    )  # fmt: skip
     # More than MAX_RANGES: the nearest merged first, every value still inside one.
     many = [(10 * i, 10 * i) for i in range(ranking.MAX_RANGES + 2)] + [(95, 96)]
     merged = ranking.merged_ranges(many)
@@ -246,7 +250,8 @@ def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
         members[4].pk: {**nothing, "hands": 2, "net_rubber_points": 10, "points": 50},
     }
     moved = ranking.moved_within(tournament, changed)
-    assert moved.ranges == ((10, 10), (30, 30))
+    # (net rubber points, rubbers won, points): each from his old points to his new.
+    assert moved.ranges == (((10, 0, 4), (10, 0, 50)), ((30, 0, 1), (30, 0, 50)))
     services._write_totals(tournament, changed, replace_all=False)
     ranking.standings_rank(tournament, moved)
     places = _places(tournament)
@@ -254,3 +259,31 @@ def test_a_player_whose_first_value_stands_moves_only_those_equal_to_him(club):
     assert [places[m.pk][0] for m in (members[1], members[0], members[4], members[3])] == [
         1, 2, 4, 5,
     ]  # fmt: skip
+
+
+def test_a_player_passing_some_of_his_equals_moves_only_those_he_passes(club):
+    """Early in a year's ladder most players are level on net rubber points and rubbers
+    won (none has finished a rubber), ranked by their points (the default precedence). A
+    hand moves its players' points: each changes places only with the rows between his
+    old and new values of the metrics ranked before head-to-head. Those above where he
+    now stands keep their places untouched (spoiled on purpose below, they stay
+    spoiled); every other place is the one ranking all the rows gives."""
+    tournament = Tournament.objects.create(
+        club=club, name="R", slug=f"r{next(slugs)}", kind="ladder", precedence=[]
+    )
+    members = [Member.objects.create(club=club, name=f"S{next(slugs)}") for _ in range(6)]
+    for i, member in enumerate(members):  # 10, 20, ... 60 points: sixth to first
+        TournamentTotal.objects.create(
+            tournament=tournament, member=member, hands=1, points=10 * (i + 1)
+        )
+    ranking.standings_rank(tournament)
+    above = members[3:]  # 40, 50 and 60 points
+    TournamentTotal.objects.filter(member__in=above).update(rank=99)  # not to be touched
+    nothing = dict.fromkeys(services.TOTAL_FIELDS, 0)
+    changed = {members[0].pk: {**nothing, "hands": 2, "points": 35}}  # passes 20 and 30
+    moved = ranking.moved_within(tournament, changed)
+    services._write_totals(tournament, changed, replace_all=False)
+    ranking.standings_rank(tournament, moved)
+    places = _places(tournament)
+    assert [places[m.pk][0] for m in above] == [99, 99, 99]
+    assert [places[m.pk][0] for m in (members[0], members[2], members[1])] == [4, 5, 6]
