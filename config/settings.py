@@ -42,6 +42,7 @@ Variables:
 import os
 import re
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -161,8 +162,24 @@ DATABASES = {
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait for a concurrent writer rather than failing at once with "database is locked".
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # The laptop's server answers each request in a thread of its own, each on its own
+    # connection: phones at the tables record hands at once. A transaction takes the write
+    # lock as it begins (BEGIN IMMEDIATE) and waits up to 20 s for another writer (the busy
+    # timeout) rather than failing with "database is locked": begun as a reader (Django's
+    # default) and turning writer while another wrote, it failed at once, the wait not
+    # applying (Django's notes on SQLite). With WAL, pages and polls read while a hand is
+    # written, never waiting for it (beside db.sqlite3 while it is open: its -wal and -shm).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL"
+    )
+    # The tests' database is a file of the test process's own too, in memory-backed /dev/shm
+    # where there is one, else the system's temporary folder; Django removes it after. In
+    # memory (Django's default, a shared cache) the live server's threads and the test's own
+    # conflicted at once, the timeout not applying ("database table is locked"), or shared
+    # one connection, each breaking the other's transaction (tests/club/test_phones_at_once.py).
+    _shm = Path("/dev/shm")
+    _scratch = _shm if _shm.is_dir() and os.access(_shm, os.W_OK) else Path(tempfile.gettempdir())
+    DATABASES["default"]["TEST"] = {"NAME": str(_scratch / f"cardclub-test-{os.getpid()}.sqlite3")}
 IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 if IS_POSTGRES and env.bool("DB_PREPARED_STATEMENTS", default=True):
     # Parameters bound by the server (the extended protocol, not the query text with its

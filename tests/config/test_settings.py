@@ -1,8 +1,11 @@
 """Settings read from the environment: the laptop default and the production posture."""
 
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -75,6 +78,37 @@ def test_laptop_default_is_sqlite_with_eager_tasks(monkeypatch):
         "True",
         "django.core.cache.backends.locmem.LocMemCache",
     ], out.stderr
+
+
+def test_the_laptops_sqlite_waits_for_a_writer_and_tests_in_a_temporary_file(tmp_path):
+    """The quickstart's SQLite file (db.sqlite3, here one in a temporary folder): WAL on the
+    file, every transaction begun as a writer (BEGIN IMMEDIATE), 20 s waited for another,
+    so that phones recording at once on its server wait, never fail "database is locked"
+    (tests/club/test_phones_at_once.py: the same options on the test database, a file
+    too). The tests' database is a file of each test process's own, in /dev/shm or the
+    system's temporary folder, never in the checkout."""
+    code = (
+        "import django; django.setup(); from django.conf import settings as s;"
+        "from django.db import connection as c; cursor = c.cursor();"
+        "cursor.execute('PRAGMA journal_mode'); print(cursor.fetchone()[0], c.transaction_mode,"
+        " s.DATABASES['default']['OPTIONS']['timeout'], s.DATABASES['default']['TEST']['NAME'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_ENV"}}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    journal, transactions, timeout, test_name = out.stdout.split()
+    assert (journal, transactions, timeout) == ("wal", "IMMEDIATE", "20"), out.stderr
+    # WAL is kept in the file itself: a later connection, even sqlite3's own, finds it.
+    with contextlib.closing(sqlite3.connect(tmp_path / "db.sqlite3")) as kept:
+        assert kept.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    test_database = Path(test_name)
+    assert test_database.parent in {Path("/dev/shm"), Path(tempfile.gettempdir())}
+    assert test_database.name.startswith("cardclub-test-") and ROOT not in test_database.parents
 
 
 @pytest.mark.parametrize(
