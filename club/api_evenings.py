@@ -459,6 +459,23 @@ class NewLinkInput(BodyInput):
     )
 
 
+#: A fresh link refused (`NewLinkInput`'s guard), for an evening's table and a progressive's.
+LINK_RENEWED = OpenApiResponse(
+    ErrorOutput,
+    description="With `link_version`: the link was renewed since it was read (error.code "
+    "`link_renewed`, the words saying when), nothing written; or a lock not granted in time.",
+)
+
+
+def link_version_seen(request) -> str | None:
+    """A fresh link's body (`NewLinkInput`, refused in words if malformed): the link's
+    version the caller read (club.services.phone_link_version), or None without a guard."""
+    data = NewLinkInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    seen = data.validated_data.get("link_version")
+    return moment_version(seen) if seen else None
+
+
 def link_output(request, link, page: str = "table-phone") -> dict:
     """`TableLinkOutput`'s figures of a table's phone link: an evening's `Table`, or a
     progressive's `TournamentTable` with `page` "tournament-phone" (tournaments.api)."""
@@ -490,22 +507,14 @@ class TableNewLinkView(APIView):
         request=NewLinkInput,
         responses={
             200: TableLinkOutput,
-            409: OpenApiResponse(
-                ErrorOutput,
-                description="With `link_version`: the link was renewed since it was read "
-                "(error.code `link_renewed`, the words saying when), nothing written; or a "
-                "lock not granted in time.",
-            ),
+            409: LINK_RENEWED,
         },
     )
     def post(self, request, slug, pk, number):
         evening = _evening(request, slug, pk, write=True)
         table = get_object_or_404(Table, evening=evening, number=number)
-        data = NewLinkInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        seen = data.validated_data.get("link_version")
         table = services.table_renew_link(
-            table_id=table.pk, user=request.user, seen=moment_version(seen) if seen else None
+            table_id=table.pk, user=request.user, seen=link_version_seen(request)
         )
         return Response(link_output(request, table), headers=NO_STORE)
 

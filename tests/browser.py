@@ -360,6 +360,19 @@ def hands_posted(context) -> list:
     return keys
 
 
+def kept_with_hand_waiting(page, url: str, path: str, *, makers: str, tricks: int, waiting: str):
+    """A phone at `url` (its link's `path`) with its page kept by the worker and a hand
+    waiting in its queue (its request dropped), the page's clock held so that nothing goes
+    again by itself: (the Idempotency-Keys posted from now on, `hands_posted`; when the
+    copy was kept, `kept_at`)."""
+    page.clock.install()  # the queue's timers held: nothing goes again by itself
+    open_phone(page, url)
+    stop_clock(page)
+    wait_until_kept(page, path)
+    enter_hand_dropped(page, makers=makers, tricks=tricks, waiting=waiting)
+    return hands_posted(page.context), kept_at(page, path)
+
+
 #: How long past the worker's wait a kept copy may take to show on a loaded machine: still
 #: well short of the minute or more a browser waits on its own.
 SLACK_S = 20

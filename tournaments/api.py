@@ -15,7 +15,14 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from club.api_evenings import NO_STORE, NewLinkInput, TableLinkOutput, link_output
+from club.api_evenings import (
+    LINK_RENEWED,
+    NO_STORE,
+    NewLinkInput,
+    TableLinkOutput,
+    link_output,
+    link_version_seen,
+)
 from club.permissions import club_for_director, club_for_request
 from config.api import Pagination, UserError, paginated
 from config.schema import ErrorOutput
@@ -520,12 +527,7 @@ class TournamentTableNewLinkView(APIView):
         responses={
             200: TableLinkOutput,
             404: OpenApiResponse(ErrorOutput, description="The tournament has no such table."),
-            409: OpenApiResponse(
-                ErrorOutput,
-                description="With `link_version`: the link was renewed since it was read "
-                "(error.code `link_renewed`, the words saying when), nothing written; or a "
-                "lock not granted in time.",
-            ),
+            409: LINK_RENEWED,
         },
     )
     def post(self, request, slug, tslug, number):
@@ -536,11 +538,8 @@ class TournamentTableNewLinkView(APIView):
                 f"The tournament has no table {number}: a table has its link once a round "
                 "seats it (GET its tables for their numbers)."
             )
-        data = NewLinkInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        seen = data.validated_data.get("link_version")
         link = table_links.table_link_renew(
-            link_id=link.pk, user=request.user, seen=moment_version(seen) if seen else None
+            link_id=link.pk, user=request.user, seen=link_version_seen(request)
         )
         return Response(_link(request, link), headers=NO_STORE)
 

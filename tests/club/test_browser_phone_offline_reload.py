@@ -26,15 +26,13 @@ from tests.browser import (
     back_online,
     copy_kept,
     cut_network,
-    enter_hand_dropped,
     enter_hand_offline,
-    hands_posted,
     kept_at,
+    kept_with_hand_waiting,
     open_phone,
     reload_offline,
     reload_unanswered,
     shot,
-    stop_clock,
     wait_until_kept,
     words,
 )
@@ -113,13 +111,14 @@ def test_a_phone_reloaded_on_a_wifi_that_hangs_shows_its_page_in_seconds(
     sent meanwhile did not do), and the hand waiting goes once."""
     path = f"/t/{played.table.token}/"
     page = browser_page
-    page.clock.install()  # the queue's timers held: nothing goes again by itself
-    open_phone(page, f"{live_server.url}{path}")
-    stop_clock(page)
-    wait_until_kept(page, path)
-    enter_hand_dropped(page, makers="EW", tricks=5, waiting="Not sent yet: 1 hand")
-    posts = hands_posted(page.context)
-    first_kept = kept_at(page, path)
+    posts, first_kept = kept_with_hand_waiting(
+        page,
+        f"{live_server.url}{path}",
+        path,
+        makers="EW",
+        tricks=5,
+        waiting="Not sent yet: 1 hand",
+    )
 
     # Reloaded while every request hangs: the copy, in seconds, the service's page unanswered.
     hung = reload_unanswered(page, waiting="Not sent yet: 1 hand")

@@ -13,14 +13,12 @@ from tests.browser import (
     PHONE,
     answered_again,
     back_online,
-    enter_hand_dropped,
     enter_hand_offline,
-    hands_posted,
+    kept_with_hand_waiting,
     open_phone,
     reload_offline,
     reload_unanswered,
     shot,
-    stop_clock,
     wait_until_kept,
     words,
 )
@@ -31,13 +29,20 @@ from tournaments.models import TournamentTable
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_progressives_phone_reloaded_offline_shows_its_page_and_the_deal_waiting(
-    browser_page, live_server, make, director
-):
+@pytest.fixture
+def seated(make, director):
+    """A rotation progressive of two deals a round, its round 1 seated: (it, table 1's
+    link's path)."""
     tournament = make("rotation", deals=2)
     rounds.round_seat_next(tournament_id=tournament.pk, user=director)
     token = TournamentTable.objects.get(tournament=tournament, number=1).token
-    path = f"/p/{token}/"
+    return tournament, f"/p/{token}/"
+
+
+def test_a_progressives_phone_reloaded_offline_shows_its_page_and_the_deal_waiting(
+    browser_page, live_server, seated
+):
+    tournament, path = seated
     page = open_phone(browser_page, f"{live_server.url}{path}")
     wait_until_kept(page, path)
     scope = page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)")
@@ -55,19 +60,13 @@ def test_a_progressives_phone_reloaded_offline_shows_its_page_and_the_deal_waiti
 
 
 def test_a_progressives_phone_reloaded_on_a_wifi_that_hangs_shows_its_page_in_seconds(
-    browser_page, live_server, make, director
+    browser_page, live_server, seated
 ):
-    tournament = make("rotation", deals=2)
-    rounds.round_seat_next(tournament_id=tournament.pk, user=director)
-    token = TournamentTable.objects.get(tournament=tournament, number=1).token
-    path = f"/p/{token}/"
+    tournament, path = seated
     page = browser_page
-    page.clock.install()  # the queue's timers held: nothing goes again by itself
-    open_phone(page, f"{live_server.url}{path}")
-    stop_clock(page)
-    wait_until_kept(page, path)
-    enter_hand_dropped(page, makers="EW", tricks=4, waiting="Not sent yet: 1")
-    posts = hands_posted(page.context)
+    posts, _ = kept_with_hand_waiting(
+        page, f"{live_server.url}{path}", path, makers="EW", tricks=4, waiting="Not sent yet: 1"
+    )
     # Every request hangs: the copy in seconds, saying the connection did not answer
     # (tests.browser.reload_unanswered); answered again, the deal goes once.
     hung = reload_unanswered(page, waiting="Not sent yet: 1")
