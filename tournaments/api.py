@@ -532,15 +532,14 @@ class TournamentTableNewLinkView(APIView):
     )
     def post(self, request, slug, tslug, number):
         tournament = _director_tournament(request, slug, tslug, write=True)
+        seen = link_version_seen(request)  # a malformed body is refused whatever the table
         link = tournament.table_links.filter(number=number).first()
         if link is None:
             raise exceptions.NotFound(
                 f"The tournament has no table {number}: a table has its link once a round "
                 "seats it (GET its tables for their numbers)."
             )
-        link = table_links.table_link_renew(
-            link_id=link.pk, user=request.user, seen=link_version_seen(request)
-        )
+        link = table_links.table_link_renew(link_id=link.pk, user=request.user, seen=seen)
         return Response(_link(request, link), headers=NO_STORE)
 
 

@@ -101,11 +101,14 @@ def test_a_table_the_tournament_has_not_is_a_404_in_words(api, round_one):
     assert "table 9" in error(refused)["message"].lower()
 
 
-def test_an_unknown_key_is_refused_and_nothing_renewed(api, round_one):
+def test_an_unknown_key_is_refused_and_nothing_renewed(api, round_one, ladder):
     before = links(round_one)
     refused = api.post(f"{base(round_one)}1/new-link/", {"table": 1}, format="json")
     assert refused.status_code == 400 and error(refused)["code"] == "unknown_key"
     assert links(round_one) == before
+    # The body is read before the table is looked for: a ladder's refusal is the same.
+    refused = api.post(f"{base(ladder)}1/new-link/", {"table": 1}, format="json")
+    assert refused.status_code == 400 and error(refused)["code"] == "unknown_key"
 
 
 def test_only_the_director_sees_or_renews_the_links(round_one, club):
