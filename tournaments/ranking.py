@@ -44,8 +44,10 @@ class Moved:
             _column(key) if higher else f"-{_column(key)}"
             for key, higher in zip(self.keys, self.higher_is_better, strict=True)
         )
-        value = f"ROW({', '.join(turned)})"
-        given = f"ROW({', '.join(['%s'] * len(self.keys))})"
+        # Row values compared in order, as PostgreSQL and SQLite (3.15 and later) both
+        # write them: in brackets, not ROW(...), which SQLite has not.
+        value = f"({', '.join(turned)})"
+        given = f"({', '.join(['%s'] * len(self.keys))})"
         inside, bounds = [], []
         for low, high in self.ranges:
             limits = [(op, v) for op, v in ((">=", low), ("<=", high)) if v is not None]
