@@ -340,11 +340,22 @@ HAND_POST = re.compile(r"/hand/$")  # a hand's POST from a table's phone (/t/...
 
 def enter_hand_dropped(page, *, makers: str, tricks: int, waiting: str) -> None:
     """Enter the next hand (`enter_hand`) while the Wi-Fi drops its request (the phone still
-    online), and wait until the phone's queue says WAITING."""
-    drop = lambda route: route.abort("internetdisconnected")  # noqa: E731
+    online), and wait until the phone's queue says WAITING with the drop dealt with: the
+    request dropped and its failure heard (nothing on its way). The queue says WAITING as
+    the request leaves ("Sending now"); the drop let go then, before Playwright had handled
+    the request, let it through to the service, recorded (seen with chromium 156.0.8078.108)."""
+    dropped = []
+
+    def drop(route) -> None:
+        route.abort("internetdisconnected")
+        dropped.append(route)
+
     page.context.route(HAND_POST, drop)
     enter_hand(page, makers=makers, tricks=tricks)
     page.get_by_test_id("phone-queue").filter(has_text=waiting).wait_for()
+    while not dropped:
+        page.wait_for_timeout(20)
+    page.wait_for_function("() => !document.querySelector('#phone-queue.htmx-request')")
     page.context.unroute(HAND_POST, drop)
 
 

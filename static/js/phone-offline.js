@@ -32,15 +32,21 @@
       "connection " + (unanswered ? "answers." : "returns.");
     line.hidden = false;
     // Any answer of the service (status 0 is none: the network failed) brings the live
-    // page back: the poll swaps its live part in, the queue sends what waits.
-    document.addEventListener("htmx:afterRequest", function live(event) {
+    // page back: the poll swaps its live part in, the queue sends what waits. A hand's
+    // answer (phone-queue.js says it: `phone:answered`) is one too: its live part swapped
+    // in may take away the sheet whose poll was on its way, whose answer then reaches no
+    // element on the page, and the copy's line stayed until the next poll.
+    function live(event) {
       var xhr = event.detail && event.detail.xhr;
-      if (!xhr || !xhr.status) return;
+      if (event.type === "htmx:afterRequest" && (!xhr || !xhr.status)) return;
       line.hidden = true;
       delete document.documentElement.dataset.keptAt;
       delete document.documentElement.dataset.keptWhy;
       document.removeEventListener("htmx:afterRequest", live);
-    });
+      document.removeEventListener("phone:answered", live);
+    }
+    document.addEventListener("htmx:afterRequest", live);
+    document.addEventListener("phone:answered", live);
   }
 
   // The worker's word that this copy's page was answered by the service after all: the

@@ -82,6 +82,10 @@
   // REQUEST_TIMEOUT_MS), "lost" (the request failed: the service or the Wi-Fi dropped it),
   // or null once an answer came. Offline, navigator.onLine says so itself.
   var unanswered = null;
+  // The connection came back (the `online` event) while a request was out: should that
+  // request fail, it failed on the connection that was lost, and what waits goes again at
+  // once rather than after RETRY_MS.
+  var backOnline = false;
   // The table as the service last showed it (the page, an answer, the sheet's poll): the
   // rubber its entry form is for and the number of the next hand it will record there.
   var shown = null;
@@ -1175,6 +1179,7 @@
     hold(REQUEST_TIMEOUT_MS + LEASE_SPARE_MS);
     var entry = queue[0];
     sending = true;
+    backOnline = false;
     busy(true);
     // Sent while connected, it may reach the service even if no answer comes back.
     if (navigator.onLine !== false && !entry.tried) {
@@ -1196,6 +1201,8 @@
     showQueue();
     request.promise.then(function (response) {
       unanswered = null;
+      // The service answered: a page kept on the phone is live again (phone-offline.js).
+      document.dispatchEvent(new CustomEvent("phone:answered"));
       // Too many requests from this table (429): nothing was recorded; the hand stays,
       // and goes again by itself once the wait the service gives (Retry-After) is over.
       if (response.status === 429) {
@@ -1273,8 +1280,18 @@
       markWaited();
       unanswered = timedOut ? "timeout" : "lost";
       showQueue();
-      later();
-    }).then(request.done, request.done).then(done, done);
+      var again = backOnline && !timedOut && navigator.onLine !== false;
+      backOnline = false;
+      if (!again) later();
+      return again;
+    }).then(function (again) {
+      request.done();
+      done(); // the link's lock let go first, then the hand goes again
+      if (again === true) flush();
+    }, function () {
+      request.done();
+      done();
+    });
   }
 
   // A request given up after REQUEST_TIMEOUT_MS without its answer (headers and body):
@@ -1400,7 +1417,10 @@
     enqueue(form, event.submitter);
   });
 
-  window.addEventListener("online", flush);
+  window.addEventListener("online", function () {
+    if (sending) backOnline = true; // a request out: on its failure, sent again at once
+    flush();
+  });
   // The words of what waits follow the connection: lost, they say it waits for it.
   window.addEventListener("offline", function () { showQueue(); });
   // A part of the page swapped in by htmx (the live part, the sheet's poll) may bring the
