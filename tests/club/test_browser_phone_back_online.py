@@ -20,9 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 HAND = re.compile(r"/hand/$")
 
 
-def test_a_hand_whose_try_fails_as_the_wifi_returns_goes_at_once(
-    browser_page, live_server, played
-):
+def test_a_hand_whose_try_fails_as_the_wifi_returns_goes_at_once(browser_page, live_server, played):
     page = browser_page
     page.clock.install()
     open_phone(page, f"{live_server.url}/t/{played.table.token}/")
