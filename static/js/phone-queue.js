@@ -70,6 +70,11 @@
   var tab = newKey();
   var sending = false;
   var timer = null;
+  // The page is going away (its `pagehide` heard): it sends nothing more and takes no
+  // lease. A tab closed just as the link's lock was granted to it (a hand entered a moment
+  // before) once wrote a lease after letting the queue go, and no request followed: the
+  // other tab waited out the lease (REQUEST_TIMEOUT_MS and more) before sending the hand.
+  var leaving = false;
   var unsaid = []; // refusals listed and not yet said to a screen reader
   // What this phone sent and the service made since the queue last started from empty,
   // when it had waited or went with others (each answer replaces the live part, which
@@ -1081,6 +1086,7 @@
   // both send, where the browser has no Web Locks (`exclusively`): the service answers the
   // second 409 (its key running) and it goes again.
   function hold(ms) {
+    if (leaving) return;
     localStorage.setItem(leaseKey, JSON.stringify({ tab: tab, until: Date.now() + ms }));
   }
 
@@ -1170,6 +1176,10 @@
   // Send the queue's oldest entry, as it is now (under the lock, another tab may have sent
   // what this one saw waiting); `done` once its answer is dealt with.
   function sendOldest(done) {
+    if (leaving) {
+      done();
+      return;
+    }
     var queue = load();
     if (!queue.length) {
       done();
@@ -1466,12 +1476,16 @@
   }
 
   // A tab closed, or left for another page, sends nothing more: another takes the queue.
-  window.addEventListener("pagehide", letGo);
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+    letGo();
+  });
   // Restored by the Back button from the browser's back/forward cache, the page is as it
   // was left: the table, the next hand's form and the queue's line as they were then.
   // Brought up to date, and what waits is sent.
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
+    leaving = false;
     showRefused();
     showQueue();
     refreshTable();
