@@ -30,8 +30,9 @@ def recalculate_standings(self, tournament_id: int, *more: int) -> list[int | No
     # committed before the flags were cleared above were read, and each committed since
     # queued a task of its own. (A tournament that failed is left to the task's retry or
     # the outbox sweep.)
-    unsettled = [t for t, number in zip(ids, numbers, strict=True) if number is None]
-    unsettled = [t for t in unsettled if t not in failed]
+    unsettled = [
+        t for t, number in zip(ids, numbers, strict=True) if number is None and t not in failed
+    ]
     if unsettled:
         waiting = set(
             StandingsDirty.objects.filter(tournament_id__in=unsettled)

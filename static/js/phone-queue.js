@@ -1183,7 +1183,12 @@
     var queue = load();
     if (!queue.length) {
       done();
-      flush(); // the queue emptied meanwhile: said so
+      // The queue emptied meanwhile: another tab sent what this one saw waiting. A poll
+      // answered while this tab waited for the lock left the live part as it was (nothing
+      // is swapped under a tab about to send: htmx:beforeSwap), so the table is asked for
+      // again now, and the page offers the next hand without waiting for the next poll.
+      refreshTable();
+      flush(); // said so
       return;
     }
     hold(REQUEST_TIMEOUT_MS + LEASE_SPARE_MS);
