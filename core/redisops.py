@@ -1,7 +1,7 @@
 """Several of the cache's `add`s in one round trip to Redis (`add_many`), several
 values set for good in one command (`set_many`: the players' pages' tokens), and
-several each with its own lifetime in one round trip (`set_each`: a recalculation's
-announcement).
+a counter with the values that go with it, in one round trip and only if the counter
+grows (`set_if_newer`: a recalculation's announcement).
 
 A recorded hand sets the standings' queued flag of each tournament it counts in; each
 `cache.add` was a round trip of its own, and each costs the request more CPU than Redis
@@ -73,27 +73,60 @@ def set_many(values: dict[str, object]) -> None:
         logger.warning("cache unavailable: not set: %s", ", ".join(values), exc_info=True)
 
 
-def set_each(values: dict[str, tuple[object, int | None]]) -> None:
-    """`cache.set(key, value, timeout)` for each key (its value and timeout; None: kept
-    until replaced), in one round trip to Redis (a pipeline, no transaction): a
-    recalculation's announcement sets its version and the crowd's lookup together.
-    Redis down: logged, as the cache's `IGNORE_EXCEPTIONS` would."""
+# KEYS[1] a counter (a tournament's latest standings version), KEYS[2..] keys written with
+# it; ARGV[1] the counter's new value, then each other key's value and lifetime in seconds
+# (0: kept until replaced). Nothing is written unless the counter grows. Returns 1 if
+# written, 0 if the counter held as much already.
+_NEWER_SCRIPT = """
+local current = tonumber(redis.call('GET', KEYS[1]))
+if current and current >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1])
+for i = 2, #KEYS do
+    local seconds = tonumber(ARGV[2 * i - 1])
+    if seconds > 0 then
+        redis.call('SET', KEYS[i], ARGV[2 * i - 2], 'EX', seconds)
+    else
+        redis.call('SET', KEYS[i], ARGV[2 * i - 2])
+    end
+end
+return 1
+"""
+_scripts: dict[int, tuple] = {}  # id(redis client) -> (the client, its registered script)
+
+
+def set_if_newer(
+    counter: str, number: int, values: dict[str, tuple[object, int | None]]
+) -> bool | None:
+    """Set `counter` to `number`, and each of `values` (its value and timeout; None: kept
+    until replaced), in one round trip, only if `counter` holds less than `number` (or
+    nothing): a recalculation's announcement of its standings version, which a later
+    recalculation's, announced first by another worker, must not take back. True if set,
+    False if the counter held as much already, None if Redis did not answer (logged, as
+    the cache's `IGNORE_EXCEPTIONS` would)."""
     backend = redis_cache()
-    if backend is None:
+    if backend is None:  # one process (the laptop default): read, compare, set
         local = caches["default"]
+        current = local.get(counter)
+        if current is not None and current >= number:
+            return False
+        local.set(counter, number, None)
         for key, (value, timeout) in values.items():
             local.set(key, value, timeout)
-        return
-    if not values:
-        return
+        return True
     from redis.exceptions import RedisError
 
     client = backend.client
     try:
-        with client.get_client(write=True).pipeline(transaction=False) as pipe:
-            for key, (value, timeout) in values.items():
-                ex = None if timeout is None else int(timeout)
-                pipe.set(client.make_key(key), client.encode(value), ex=ex)
-            pipe.execute()
+        redis = client.get_client(write=True)
+        known = _scripts.get(id(redis))
+        if known is None or known[0] is not redis:
+            known = _scripts[id(redis)] = (redis, redis.register_script(_NEWER_SCRIPT))
+        arguments: list = [number]
+        for value, timeout in values.values():
+            arguments += [client.encode(value), int(timeout or 0)]
+        keys = [client.make_key(key) for key in [counter, *values]]
+        return bool(known[1](keys=keys, args=arguments))
     except RedisError:
-        logger.warning("cache unavailable: not set: %s", ", ".join(values), exc_info=True)
+        names = ", ".join([counter, *values])
+        logger.warning("cache unavailable: not set: %s", names, exc_info=True)
+        return None

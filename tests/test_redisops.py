@@ -54,23 +54,35 @@ def test_set_with_redis_down_is_logged_not_raised(caplog):
     assert "cache unavailable: not set: x" in caplog.text
 
 
-def test_values_each_with_its_lifetime_are_set_in_one_round_trip(redis):
+def test_a_counter_and_its_values_are_set_together_only_if_it_grows(redis):
     """A recalculation's announcement (tournaments/pagecache.py): the version kept until
-    replaced, the crowd's lookup for its seconds, one round trip for both."""
+    replaced, the crowd's lookup for its seconds, one round trip for both; an older
+    version announced late writes neither."""
     cache.set("version:a", 1, 30)
-    redisops.set_each({"version:a": (2, None), "lookup:a": ([7, 2], 30)})
-    assert cache.get_many(["version:a", "lookup:a"]) == {"version:a": 2, "lookup:a": [7, 2]}
+    assert redisops.set_if_newer("version:a", 3, {"lookup:a": ([7, 3], 30)}) is True
+    assert cache.get_many(["version:a", "lookup:a"]) == {"version:a": 3, "lookup:a": [7, 3]}
     assert cache.ttl("version:a") is None and 0 < cache.ttl("lookup:a") <= 30
-    redisops.set_each({})  # nothing to set: no command
+    assert redisops.set_if_newer("version:a", 2, {"lookup:a": ([7, 2], 30)}) is False
+    assert redisops.set_if_newer("version:a", 3, {"lookup:a": ([7, 3], 99)}) is False
+    assert cache.get_many(["version:a", "lookup:a"]) == {"version:a": 3, "lookup:a": [7, 3]}
+    assert cache.ttl("lookup:a") <= 30  # the refused write set no lifetime either
+    assert redisops.set_if_newer("version:b", 1, {}) is True  # nothing there: set
+    assert cache.get("version:b") == 1
+    assert redisops.set_if_newer("version:b", 2, {"lookup:b": ("kept", None)}) is True
+    assert cache.get("lookup:b") == "kept" and cache.ttl("lookup:b") is None
 
 
-def test_set_each_without_redis_by_the_caches_own_sets():
+def test_set_if_newer_without_redis_by_the_caches_own_reads_and_sets():
     with override_settings(CACHES=LOCAL):
-        redisops.set_each({"x": ("1", None), "y": ("2", 30)})
-        assert caches["default"].get_many(["x", "y"]) == {"x": "1", "y": "2"}
+        assert redisops.set_if_newer("counter:x", 2, {"value:y": ("2", 30)}) is True
+        assert redisops.set_if_newer("counter:x", 1, {"value:y": ("1", 30)}) is False
+        assert caches["default"].get_many(["counter:x", "value:y"]) == {
+            "counter:x": 2,
+            "value:y": "2",
+        }
 
 
-def test_set_each_with_redis_down_is_logged_not_raised(caplog):
+def test_set_if_newer_with_redis_down_is_logged_not_raised(caplog):
     with override_settings(CACHES=DOWN):
-        redisops.set_each({"x": ("1", None)})
-    assert "cache unavailable: not set: x" in caplog.text
+        assert redisops.set_if_newer("x", 1, {"y": ("1", None)}) is None
+    assert "cache unavailable: not set: x, y" in caplog.text

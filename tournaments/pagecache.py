@@ -189,14 +189,22 @@ def announce(tournament, number: int) -> None:
     old copy would have put it back, the private standings served to the crowd for
     PUBLIC_SECONDS. So the lookup is written and then read again: a change committed
     before that read is seen by it (the lookup dropped again here), one committed after
-    it drops the lookup itself."""
+    it drops the lookup itself.
+
+    Two workers' recalculations of one tournament commit in turn (its advisory lock), but
+    each announces after its commit, so the later may announce first: an older version
+    never replaces a newer one (`redisops.set_if_newer`), or the crowd would be shown the
+    standings before the last hand until the next one came, at the end of an evening
+    never."""
     known = (tournament.club.slug, tournament.slug)
     public_then = tournament.is_public and tournament.club.is_public
-    # The version, and the lookup under the slugs read if it was public then: one round trip.
-    written = {VERSION_KEY.format(tournament.pk): (number, None)}
+    # The version, and the lookup under the slugs read if it was public then: one round
+    # trip, nothing written if a newer version was announced already.
+    lookup = {}
     if public_then:
-        written[PUBLIC_KEY.format(*known)] = ([tournament.pk, number], PUBLIC_SECONDS)
-    redisops.set_each(written)
+        lookup[PUBLIC_KEY.format(*known)] = ([tournament.pk, number], PUBLIC_SECONDS)
+    if redisops.set_if_newer(VERSION_KEY.format(tournament.pk), number, lookup) is False:
+        return  # the newer announcement has written (or drops) the lookup itself
     public = _write_lookup(tournament, number, known, written=public_then)
     if public is not None and public != known:
         public_memo.discard(public)

@@ -36,6 +36,35 @@ def test_fragment_answers_304_until_a_hand_changes_the_version(
     assert ">3<" in changed.content.decode().replace(" ", "")  # Ann's points: 1 + 2
 
 
+def test_an_older_version_announced_late_does_not_take_the_newer_back(
+    client, club, evening, ladder, commit
+):
+    """Two workers recalculate one ladder in turn (its advisory lock), each announcing its
+    version after its commit: the first can announce after the second. The crowd and the
+    API keep the newer version (tournaments.pagecache.announce); before, the older was
+    written over it and shown until the next hand came, after the evening's last hand
+    never. On Redis in CI, on the laptop's local cache in the SQLite run."""
+    from tournaments import pagecache, selectors
+
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    record(commit, rubber, hand("NS", 3))
+    record(commit, rubber, hand("EW", 3))
+    ladder.refresh_from_db()
+    newest = ladder.standings_version
+    pagecache.public_memo.clear()
+    shown = client.get(FRAGMENT)
+    assert shown.status_code == 200
+    pagecache.announce(ladder, newest - 1)  # the slower worker's announcement, late
+    pagecache.public_memo.clear()  # another process, whose memo has run out
+    assert selectors.standings_version_number(tournament_id=ladder.pk) == newest
+    assert pagecache.public_standings("somerset", "winter") == (ladder.pk, newest)
+    again = client.get(FRAGMENT, headers={"If-None-Match": shown["ETag"]})
+    assert again.status_code == 304  # the same, newest standings
+    pagecache.announce(ladder, newest + 1)  # a newer one is still taken
+    pagecache.public_memo.clear()
+    assert pagecache.public_standings("somerset", "winter") == (ladder.pk, newest + 1)
+
+
 def test_a_version_is_read_from_the_database_once(client, club, evening, ladder, commit):
     record(commit, start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"]), hand("NS", 3))
     client.get(FRAGMENT)
