@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.db import connection
+from django.db.models import Case, IntegerField, Value, When
 
 from tournaments.counting import compiled_read, counted_rows
 from tournaments.metrics import METRICS, precedence_of
@@ -260,10 +261,13 @@ def _rank_head_to_head(tournament: Tournament, precedence: list[str], moved: Mov
             groups[tuple(key)].append(member_id)
     scores = head_to_head(tournament, list(groups.values())) if groups else {}
     changed = {m: scores.get(m, 0) for m, h2h in current.items() if scores.get(m, 0) != h2h}
-    for value in set(changed.values()):
-        TournamentTotal.objects.filter(
-            tournament=tournament, member_id__in=[m for m, v in changed.items() if v == value]
-        ).update(head_to_head=value)
+    if changed:  # one statement, each row its own value
+        TournamentTotal.objects.filter(tournament=tournament, member_id__in=list(changed)).update(
+            head_to_head=Case(
+                *(When(member_id=m, then=Value(v)) for m, v in changed.items()),
+                output_field=IntegerField(),
+            )
+        )
 
 
 def standings_rank(tournament: Tournament, moved: Moved | None = None) -> None:
