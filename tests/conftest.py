@@ -71,6 +71,30 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, p
 
 
 @pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session):
+    """A SQLite run's test databases left by test processes that were killed (Django
+    removes its own only at a normal end): `cardclub-test-<pid>.sqlite3` and its -wal and
+    -shm files, in /dev/shm or the temporary folder (config/settings.py), taken away when
+    no process has that pid any more. Each test process clears what it finds."""
+    import tempfile
+
+    for folder in {Path("/dev/shm"), Path(tempfile.gettempdir())}:
+        for path in folder.glob("cardclub-test-*.sqlite3*"):
+            pid = path.name.removeprefix("cardclub-test-").partition(".")[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 def pytest_collection_modifyitems(config, items):
     """Tests marked `long` (a minute or near it, and no test database) start first.
 

@@ -111,6 +111,28 @@ def test_the_laptops_sqlite_waits_for_a_writer_and_tests_in_a_temporary_file(tmp
     assert test_database.name.startswith("cardclub-test-") and ROOT not in test_database.parents
 
 
+def test_a_killed_runs_test_databases_are_cleared_by_the_next_run():
+    """A SQLite run killed midway leaves its test database (and -wal, -shm) in /dev/shm or
+    the temporary folder; the next run's processes clear those of processes gone
+    (tests/conftest.py, pytest_sessionstart), never a live process's."""
+    from tests.conftest import pytest_sessionstart
+
+    folder = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(tempfile.gettempdir())
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    left = [folder / f"cardclub-test-{gone}.sqlite3{end}" for end in ("", "-wal", "-shm")]
+    alive = folder / f"cardclub-test-{os.getpid()}.sqlite3-kept-by-this-test"
+    try:
+        for path in [*left, alive]:
+            path.write_bytes(b"")
+        pytest_sessionstart(None)
+        assert not any(path.exists() for path in left)
+        assert alive.exists()  # this process's own: still running
+    finally:
+        for path in [*left, alive]:
+            path.unlink(missing_ok=True)
+
+
 @pytest.mark.parametrize(
     ("url", "engine"),
     [("postgres://postgres@127.0.0.1:5432/cardclub", "django.db.backends.postgresql")],
