@@ -44,11 +44,21 @@ def log_in(page, live_server, username: str = "secretary") -> None:
     page.wait_for_url(re.compile(r"/secretary/$"))
 
 
-def settled(page) -> None:
-    """Wait until htmx has no request in flight and nothing being swapped in."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
+BUSY = ".htmx-request, .htmx-swapping, .htmx-settling"
+
+
+def settled(page, timeout: float = 10_000) -> None:
+    """Wait until htmx has no request in flight and nothing being swapped in; if that
+    never comes, fail naming the elements still busy (a flake's first clue)."""
+    try:
+        page.wait_for_function(f"!document.querySelector('{BUSY}')", timeout=timeout)
+    except PlaywrightTimeout:
+        busy = page.evaluate(
+            f"""() => Array.from(document.querySelectorAll('{BUSY}'), (e) =>
+                e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '.' +
+                Array.from(e.classList).join('.'))"""
+        )
+        raise AssertionError(f"htmx still busy after {timeout:.0f} ms: {busy}") from None
 
 
 def polled(page, path: str, times: int = 1, *, run_for: int = 0) -> None:

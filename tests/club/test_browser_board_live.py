@@ -177,6 +177,19 @@ def test_a_poll_sent_before_an_action_does_not_undo_its_answer(
             break
         page.wait_for_timeout(100)
     assert held, "no poll was sent"
+    # Told when the held poll (sent before the action) has been answered and dealt with.
+    page.evaluate(
+        """() => {
+            window.heldAnswered = false;
+            window.actionAt = performance.now();
+            document.addEventListener("htmx:afterRequest", (event) => {
+                const sentAt = event.detail.xhr.liveSentAt;  // static/js/live.js
+                if (event.detail.requestConfig.verb === "get" && sentAt < window.actionAt) {
+                    window.heldAnswered = true;
+                }
+            });
+        }"""
+    )
     with page.expect_response(re.compile(r"/action/$")):
         page.get_by_test_id("form-table").click()
     page.wait_for_selector("form.cut-form")
@@ -184,8 +197,7 @@ def test_a_poll_sent_before_an_action_does_not_undo_its_answer(
     assert notice
     # The poll sent before the action now comes back, with the board before it.
     held.pop(0).fulfill(status=200, body=before, headers={"Content-Type": "text/html"})
-    page.wait_for_timeout(500)
-    settled(page)
+    page.wait_for_function("window.heldAnswered")  # its answer taken or dropped by now
     assert page.locator("form.cut-form").count() == 1
     assert page.get_by_test_id("form-table").count() == 0
     assert page.locator("#board .alert.ok").inner_text() == notice
