@@ -77,11 +77,11 @@ def test_a_correction_keeps_the_page_and_everything_the_hand_had(phone, played):
     shot(page, "phone-2-corrected")
 
 
-def test_two_phones_recording_the_same_hand_store_it_once(phone, played, live_server, postgres):
+def test_two_phones_recording_the_same_hand_store_it_once(phone, played, live_server):
     """Two phones send hand 2 at once: one is recorded, the other refused as recorded.
-    PostgreSQL only: on the laptop default (SQLite in memory) the live server's threads
-    share the test's one connection, so two requests at once are not two transactions
-    (one failed there with the other's broken transaction, a 500)."""
+    On SQLite too, since the tests' database is a file (config/settings.py): in memory the
+    live server's threads shared the test's one connection, so two requests at once were
+    not two transactions (one failed with the other's broken transaction, a 500)."""
     first = phone
     other = first.context.browser.new_context(viewport=PHONE)
     try:

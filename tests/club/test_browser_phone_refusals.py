@@ -46,7 +46,7 @@ def enter(page, *, makers: str, tricks: int, law102: bool = False):
 
 
 def test_every_refusal_of_the_queued_hands_stays_listed_until_dismissed(
-    browser_page, live_server, played, postgres
+    browser_page, live_server, played
 ):
     page = browser_page
     page.set_viewport_size(PHONE)

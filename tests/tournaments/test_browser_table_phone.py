@@ -222,10 +222,11 @@ def test_a_refused_correction_names_its_field_in_words_and_comes_back_as_typed(
 
 
 def test_two_phones_at_one_table_entering_the_same_deal_record_it_once(
-    browser_page, live_server, round_one, postgres
+    browser_page, live_server, round_one
 ):
-    """PostgreSQL only: on SQLite the live server's threads share the test's connection,
-    so two requests at once are not two transactions."""
+    """Two phones at one progressive table send the same deal at once: it is recorded
+    once. On SQLite too (its tests' database a file: each of the live server's threads
+    has a connection of its own)."""
     address = f"{live_server.url}/p/{TournamentTable.objects.get(number=1).token}/"
     first = browser_page
     first.set_viewport_size(PHONE)
