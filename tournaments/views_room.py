@@ -8,6 +8,7 @@ an unchanged room answers 304 after two small queries.
 """
 
 import hashlib
+from collections import defaultdict
 
 from django.http import HttpResponseNotModified
 from django.shortcuts import render
@@ -16,6 +17,8 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from club.selectors_room import rubber_score
+from scoring.models import Hand, Rubber
+from scoring.rules.fixed_deals import fixed_deals_totals
 from tournaments import selectors
 from tournaments.models import Round, RoundTable, Tournament
 from tournaments.rounds import sides_of, table_as_dict
@@ -44,13 +47,38 @@ def _etag(tournament: Tournament, played: Round | None) -> str:
     return quote_etag(f"room-t{tournament.pk}-{number}-{digest[:16]}")
 
 
+def _deals_totals(rubbers: list[Rubber]) -> dict[int, dict[str, int]]:
+    """Each round of fixed deals' two sides' points over the deals played so far, what
+    decides it (ruling P1), by rubber: one query for the round's tables."""
+    played: dict[int, list] = defaultdict(list)
+    hands = Hand.objects.filter(rubber__in=rubbers).order_by("rubber_id", "number")
+    for rubber_id, points in hands.values_list("rubber_id", "points"):
+        played[rubber_id].append(points)
+    return {rubber.pk: fixed_deals_totals(played[rubber.pk]) for rubber in rubbers}
+
+
+def _score(rubber: Rubber, deals: dict[str, int] | None) -> dict:
+    """The table's score as the room shows it: a rubber's game in play and games won; a
+    round of fixed deals has no games that decide it, so each side's points over its
+    deals (ruling P1)."""
+    score = rubber_score(rubber)
+    if deals is not None and score["partnership"]:
+        score["fixed_deals"] = True
+        for side, shown in zip(("NS", "EW"), score["sides"], strict=True):
+            shown["points"] = deals[side]
+    return score
+
+
 def _round(played: Round | None) -> dict | None:
     if played is None:
         return None
     seats = {t["number"]: t["seats"] for t in played.seating.get("tables", [])}
     tables = []
-    rows = played.tables.select_related("rubber").prefetch_related("rubber__seats")
-    for table in rows.order_by("number"):
+    rows = list(
+        played.tables.select_related("rubber").prefetch_related("rubber__seats").order_by("number")
+    )
+    deals = _deals_totals([t.rubber for t in rows if t.rubber and t.rubber.deal_limit])
+    for table in rows:
         sides = sides_of(seats.get(table.number) or {})
         rubber = table.rubber
         # A round of fixed deals is over once they are played and one side is ahead (ruling
@@ -61,7 +89,7 @@ def _round(played: Round | None) -> dict | None:
                 "number": table.number,
                 "ns": sides["NS"],
                 "ew": sides["EW"],
-                "score": rubber_score(rubber) if rubber else None,
+                "score": _score(rubber, deals.get(rubber.pk)) if rubber else None,
                 "finished": rubber is not None
                 and (rubber.status != rubber.Status.IN_PROGRESS or result["winner"] is not None),
                 "won_by": sides.get(result["winner"]) if result["winner"] else None,

@@ -18,8 +18,7 @@ NEW = "/secretary/clubs/somerset/tournaments/new/"
 
 
 def words(response) -> str:
-    text = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return " ".join(html.unescape(text).split())
+    return words_of(response.content.decode())
 
 
 def test_the_form_says_what_blank_ranks_by(directing):
@@ -80,3 +79,44 @@ def test_the_room_shows_rounds_and_points_won_for_a_progressive_of_fixed_deals(
         assert f"{seats['N']} 1 2" in page and f"{seats['S']} 1 2" in page  # won, 2 points
         assert f"{seats['E']} 0 1" in page and f"{seats['W']} 0 1" in page
     assert "Net rubber points" not in page
+
+
+def test_the_rooms_tables_show_the_points_over_the_deals_not_games(client, club, commit):
+    """A round of fixed deals is decided by the sides' points over its deals (ruling P1),
+    not by games: the room's table shows those points, and no "games won" (it showed the
+    game in play's points and "0 games", a table already won on points included)."""
+    tournament = services.tournament_create(
+        club=club, name="Fixed", slug="fixed", kind="progressive",
+        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=3,
+    )  # fmt: skip
+    for name in EIGHT:
+        rounds.tournament_enter(tournament=tournament, name=name)
+    first = rounds.round_seat_next(tournament_id=tournament.pk)
+    one, two = first.tables.order_by("number")
+    # Table 1: two deals of three, N-S 2 (a march) and E-W 1, still in play; a game of
+    # five points would show N-S 2 in the game and no game won, which reads alike, so
+    # table 2 plays all three: N-S 2, 2 then E-W 1, over at N-S 4, E-W 1.
+    for deal in ({"makers": "NS", "tricks": 5}, {"makers": "EW", "tricks": 3}):
+        commit(recording.hand_record, rubber_id=one.rubber_id, data=deal)
+    for deal in ({"makers": "NS", "tricks": 5}, {"makers": "NS", "tricks": 5},
+                 {"makers": "EW", "tricks": 3}):  # fmt: skip
+        commit(recording.hand_record, rubber_id=two.rubber_id, data=deal)
+    page = client.get(f"/clubs/somerset/tournaments/{tournament.slug}/room/").content.decode()
+    tables = {
+        number: words_of(part)
+        for number, part in re.findall(r'data-table="(\d)"(.*?)</article>', page, re.S)
+    }
+    seats = {t["number"]: t["seats"] for t in first.seating["tables"]}
+    for number, ns, ew in (("1", 2, 1), ("2", 4, 1)):
+        s = seats[int(number)]
+        assert f"North-South {s['N']} & {s['S']} {ns}" in tables[number], tables[number]
+        assert f"East-West {s['E']} & {s['W']} {ew}" in tables[number], tables[number]
+        assert "game" not in tables[number]
+        assert "Points over the round's deals" in tables[number]
+    assert "2 of 3 deals played" in tables["1"]
+    assert "Won by" in tables["2"]
+
+
+def words_of(markup: str) -> str:
+    text = re.sub(r"<[^>]+>", " ", markup)
+    return " ".join(html.unescape(text).split())
