@@ -4,7 +4,11 @@
     {% load words %}  {{ evening.ruleset|game_name }}  {{ rubber.status|rubber_status }}
 """
 
+import re
+
 from django import template
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 from club.formation.cards import cards_shown
 from club.selectors_room import money_words
@@ -134,3 +138,21 @@ def money(amount) -> str:
     """An amount won with its plus, one lost with a true minus (U+2212), to two places:
     "+1.50", "\u22121.50", as the room display shows them."""
     return money_words(amount)
+
+
+_HYPHEN_AND_NEIGHBOURS = re.compile(r"[^-]?-+[^-]?")
+
+
+@register.filter
+def unbroken_at_hyphens(link: str) -> str:
+    """A link to be printed (a table card's): each hyphen held on one line with the
+    characters either side of it (`span.keep`, static/css/cards.css), so that a line
+    never ends at a hyphen of the link, which a player typing it takes for a word broken
+    by the printer and leaves out. The text copied is the link unchanged."""
+    pieces, at = [], 0
+    for found in _HYPHEN_AND_NEIGHBOURS.finditer(link):
+        kept = f'<span class="keep">{escape(found[0])}</span>'
+        pieces += [escape(link[at : found.start()]), kept]
+        at = found.end()
+    pieces.append(escape(link[at:]))
+    return mark_safe("".join(pieces))

@@ -148,3 +148,52 @@ def test_the_table_cards_page_fits_a_phone_screen(browser_page, live_server, clu
     assert page.locator("article.table-print-card").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     shot(page, "table-cards-on-a-phone")
+
+
+LINE_ENDS = """(element) => {
+    // The last character of each line the link is laid out on (a range per character).
+    const text = element.textContent, range = document.createRange(), ends = [];
+    let node = null, top = null;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const chars = [];
+    while ((node = walker.nextNode())) {
+        for (let i = 0; i < node.length; i++) chars.push([node, i]);
+    }
+    chars.forEach(([node, i], k) => {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const y = Math.round(range.getBoundingClientRect().top);
+        if (top !== null && y > top + 2) ends.push(text[k - 1]);
+        top = y;
+    });
+    return ends;
+}"""
+
+
+@pytest.mark.parametrize("per_page", [4, 2])
+def test_a_printed_link_never_breaks_at_its_hyphen(
+    browser_page, live_server, club, secretary, settings, per_page
+):
+    """A link printed on a card wraps; where it wrapped at a hyphen of its token, the card
+    read "...WkNb-" over "PlDeny...", and a player typing it took the hyphen for the
+    printer's and left it out (the audit's table card). Tokens full of hyphens, so that
+    wherever the line is full a hyphen is near: no line ends with one; the link's text
+    is the link."""
+    from tests.club.test_browser_board_live import open_evening, seat_four
+
+    settings.PUBLIC_BASE_URL = "http://the-card-room.somerset-whist-and-euchre-club.example.org"
+    evening = open_evening(club)
+    seat_four(evening)
+    table = evening.tables.get()
+    table.token = "-".join(["a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j0", "kk"])
+    table.save(update_fields=["token"])
+    page = browser_page
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}/secretary/evenings/{evening.pk}/table-cards/?per_page={per_page}")
+    page.emulate_media(media="print")
+    words = page.get_by_test_id(f"link-{table.number}")
+    assert words.inner_text() == f"{settings.PUBLIC_BASE_URL}/t/{table.token}/"
+    ends = words.evaluate(LINE_ENDS)
+    assert ends, "the link fits one line: the test shows nothing"
+    assert "-" not in ends, ends
+    shot(page, f"table-cards-hyphens-{per_page}")
