@@ -9,8 +9,11 @@ A user error (bad input, or an action the laws forbid) is a 4xx in that shape
 and changes nothing; anything else is a bug and is left loud (500, logged).
 """
 
+import re
+
 from django.core.exceptions import DisallowedHost, PermissionDenied
 from django.http import Http404, JsonResponse
+from django.shortcuts import render
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
@@ -147,13 +150,30 @@ def exception_handler(exc, context):
     return response
 
 
+# An address that names a club: its public pages and the secretary's (club.urls_public,
+# club.urls_secretary).
+CLUB_IN_PATH = re.compile(r"^/(?:secretary/)?clubs/(?P<slug>[-\w]+)/")
+# A table's phone link, a club evening's (/t/) or a progressive tournament's (/p/), typed
+# from the table's card.
+TABLE_LINK = re.compile(r"^/[tp]/")
+
+
 def not_found(request, exception=None):
-    """Django's 404 (handler404) for a path no URL pattern matches, e.g. a club's slug
-    with characters a slug cannot have: under /api/ it is in the one error shape, as the
-    schema documents, not an HTML page."""
+    """Django's 404 (handler404), for a path no URL pattern matches (e.g. a club's slug
+    with characters a slug cannot have) and for a view's Http404: under /api/ it is in the
+    one error shape, as the schema documents, not an HTML page. Elsewhere (DEBUG off) the
+    page says what to do (templates/404.html): a table's link, to check the table's card;
+    any other, the way to the front page and to the club the address names, if it is one
+    the visitor may see."""
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("not_found", "Not found."), status=404)
-    return defaults.page_not_found(request, exception)
+    from club.selectors import clubs_visible_to
+
+    named = CLUB_IN_PATH.match(request.path)
+    user = getattr(request, "user", None)
+    club = named and clubs_visible_to(user=user).filter(slug=named["slug"]).first()
+    context = {"table_link": bool(TABLE_LINK.match(request.path)), "club": club or None}
+    return render(request, "404.html", context, status=404)
 
 
 def bad_request(request, exception=None):

@@ -416,7 +416,10 @@ SPECTACULAR_SETTINGS = {
         "every operation lists the 4xx it can answer (config/schema.py). Writes need the "
         "club's secretary; the tournaments' endpoints also take its tournament directors. "
         "What the tournaments' endpoints do, the director's pages do too "
-        "(/secretary/clubs/<slug>/tournaments/new/, /secretary/tournaments/<id>/)."
+        # In code spans, the club's slug and the tournament's id in braces: the docs page
+        # renders this as Markdown, which took "<slug>" and "<id>" for HTML tags and showed
+        # "/secretary/clubs//tournaments/new/".
+        "(`/secretary/clubs/{slug}/tournaments/new/`, `/secretary/tournaments/{id}/`)."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -2,7 +2,10 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularSwaggerView
 
 from club import views as club_views
@@ -12,9 +15,19 @@ from config.schema_view import SchemaView
 from core.health import healthz
 from tournaments import views_phone
 
+
+@require_safe
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page links (templates/base.html's icon):
+    sent on to the site's icon, where a 404 was logged on each visit's first page. Not a
+    permanent redirect: the icon's address changes with its content in production."""
+    return redirect(static("favicon.svg"))
+
+
 urlpatterns = [
     path("", club_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/login/", club_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("secretary/", include("club.urls_secretary")),

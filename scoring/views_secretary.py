@@ -15,7 +15,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from club import phone, recording
 from club.formation import FormationError
@@ -170,9 +170,15 @@ def _back_after_login(slug: str, pk: int, post) -> str:
     return f"{reverse('rubber-detail', args=[slug, pk])}?{urlencode(query)}#corrections"
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def rubber_change(request, slug: str, pk: int):
-    """Correct a hand of the rubber, or take its last hand off, with a reason (secretary)."""
+    """Correct a hand of the rubber, or take its last hand off, with a reason (secretary).
+
+    The address only takes posts; opened (a refused correction's page reloaded, which
+    shows this address, or bookmarked) it leads to the rubber's page, where the forms are,
+    whoever asks: it answered the browser's bare 405 page."""
+    if request.method != "POST":
+        return redirect("rubber-detail", slug=slug, pk=pk)
     if not request.user.is_authenticated:
         # His login ran out while he typed: he is told the change was not made, and is
         # brought back to the rubber's page, not to this address, which only takes posts
