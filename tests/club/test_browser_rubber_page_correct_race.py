@@ -21,12 +21,10 @@ def said(page) -> str:
     return re.sub(r"\s+", " ", page.get_by_test_id("refusal").inner_text())
 
 
-@pytest.mark.parametrize("width", [1280, 360])
-def test_a_phones_correction_is_not_overwritten_by_the_secretarys(
-    browser_page, live_server, played, width
-):
-    page = browser_page
-    page.set_viewport_size({"width": width, "height": 900})
+def refused_by_a_phones_correction(page, live_server, played):
+    """The secretary, logged in, corrects hand 1 on the rubber's page (E-W make); a phone
+    at the table corrects it meanwhile (a march) and his is refused (409). Returns the
+    phone's page."""
     log_in(page, live_server)
     page.goto(
         f"{live_server.url}/clubs/{played.club.slug}/rubbers/{played.rubber.pk}/"
@@ -46,6 +44,16 @@ def test_a_phones_correction_is_not_overwritten_by_the_secretarys(
     with page.expect_response(re.compile(r"/change/$")) as answer:
         form.get_by_test_id("correct-hand").click()
     assert answer.value.status == 409
+    return phone
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_a_phones_correction_is_not_overwritten_by_the_secretarys(
+    browser_page, live_server, played, width
+):
+    page = browser_page
+    page.set_viewport_size({"width": width, "height": 900})
+    phone = refused_by_a_phones_correction(page, live_server, played)
     assert re.fullmatch(
         r"Not changed\. A phone at the table corrected hand 1 at \d\d:\d\d, since this page "
         r"showed it: it now reads .*five tricks.*\. So this correction was not recorded; "
