@@ -50,6 +50,7 @@ def rubber_score(rubber: Rubber) -> dict:
             "game": (summary.get("current") or {}).get("number") or len(games) + 1,
             "sides": [
                 {
+                    "key": side,  # the board names it short, "N-S" (words.side_name)
                     "side": SIDE_WORDS[side],
                     "names": _side_names(players, side),
                     "points": None if won else current.get(side, 0),

@@ -31,6 +31,7 @@ from club.formation.cards import card_typed
 from club.history import describe, evening_history
 from club.models import Evening, Table
 from club.selectors import TableLinkDead, clubs_managed_by, table_by_link
+from club.selectors_room import rubber_score
 from club.views_phone_worker import keep_copy
 from config.api import UserError
 from config.ratelimit import account_wait, api_rate_wait, too_many
@@ -117,8 +118,10 @@ def board_context(evening: Evening, *, error=None, notice=None) -> dict:
             {
                 "id": rubber.pk,
                 "number": ordinals[rubber.pk],
-                "summary": rubber.summary,
                 "hands": rubber.hand_count,
+                # In words, as the room display says it: each side's games won and its
+                # points in the game in play; a Call-Ace player's points (ruling C5).
+                "score": rubber_score(rubber),
             }
             if rubber
             else None

@@ -188,3 +188,25 @@ document.addEventListener("htmx:configRequest", function (event) {
     });
   });
 })();
+
+// A form's answer that refuses it (a post not marked X-Live-Done) brings the refusal to the
+// one who pressed: a live region marked data-refusal-at-form (the board) shows it just
+// above the form refused, where he is looking, not at its head thousands of pixels above;
+// and the refusal is scrolled into view and focused (tabindex=-1 in _refusal.html; its
+// role=alert is read out). What was typed stays (above). A poll's answer never moves the
+// page: it carries no refusal, and only a form's answer is looked at here.
+document.addEventListener("htmx:afterSwap", function (event) {
+  var detail = event.detail;
+  var config = detail.requestConfig;
+  if (!config || config.verb === "get" || !detail.xhr) return;
+  if (detail.xhr.getResponseHeader("X-Live-Done")) return;
+  var region = detail.target && detail.target.isConnected ? detail.target : null;
+  var refusal = region && region.querySelector(".refusal[role=alert]");
+  if (!refusal) return;
+  var form = config.elt && config.elt.closest ? config.elt.closest("form") : null;
+  if (region.hasAttribute("data-refusal-at-form") && form && region.contains(form)) {
+    form.parentNode.insertBefore(refusal, form);
+  }
+  refusal.focus({ preventScroll: true });
+  refusal.scrollIntoView({ block: "nearest" });
+});

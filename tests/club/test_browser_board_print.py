@@ -56,7 +56,7 @@ def test_the_board_printed_on_a4_is_the_room_without_its_forms(
     # The room as it stands: the table's seats, who waits, the rubber with its score.
     assert "Table 1" in said and "Partners: " in said
     assert "Edith" in said and "Frank Featherstonehaugh-Cholmondeley" in said
-    assert "Rubber 1, 2 hands: E-W 0, N-S 3" in said, said
+    assert "Rubber 1, 2 hands: games won N-S 0, E-W 0; this game N-S 3, E-W 0" in said, said
     assert "Ann & Bob v Cora & Dan in play" in said
     assert page.get_by_test_id("rubbers").is_visible()
     # Nothing to press or follow on paper.
