@@ -106,15 +106,6 @@ def side_name(side: str) -> str:
 
 
 @register.filter
-def in_stored_order(scores: dict) -> list[tuple[str, object]]:
-    """A score's sides (or Call-Ace players) with their figures, in one order whatever the
-    database: as PostgreSQL's jsonb keeps its keys (the shorter in bytes first, then by their
-    characters: "EW" before "NS"). SQLite's JSON keeps them as written, so the board's
-    order of sides differed from one database to the other."""
-    return sorted(scores.items(), key=lambda item: (len(item[0].encode()), item[0]))
-
-
-@register.filter
 def winners(players, side: str | None) -> str:
     """A side named by its players, from a rubber's players ({"NS": [...], "EW": [...]}):
     "Ann & Bob (N-S)"; the side alone where its players are not known; "" for none."""
