@@ -93,9 +93,23 @@ document.addEventListener("htmx:configRequest", function (event) {
   document.addEventListener("input", mark, true);
   document.addEventListener("change", mark, true);
 
+  // A form's refusal with an id (the board's, #board-refusal) stays through the polls that
+  // follow, until the next form's answer: a poll's board carries none, and on a busy
+  // evening, every hand at any table changing the board, the morph took it away within a
+  // second and a half, before it was read. (With its id, idiomorph never morphs it into
+  // another element: it is kept where it stands or removed.)
+  var polling = false; // the swap under way is a poll's
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    polling = !!config && config.verb === "get";
+  });
+
   function useIdiomorph() {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
+    callbacks.beforeNodeRemoved = function (node) {
+      if (polling && node.id && node.classList && node.classList.contains("refusal")) return false;
+    };
     // An edited <input> is still morphed, so the server can mark it (aria-invalid, a
     // class), but keeps its value and ticks; an edited <textarea>, whose value lives in its
     // text, is left whole. An edited <select> takes the server's options, which offer only
@@ -189,12 +203,11 @@ document.addEventListener("htmx:configRequest", function (event) {
   });
 })();
 
-// A form's answer that refuses it (a post not marked X-Live-Done) brings the refusal to the
-// one who pressed: a live region marked data-refusal-at-form (the board) shows it just
-// above the form refused, where he is looking, not at its head thousands of pixels above;
-// and the refusal is scrolled into view and focused (tabindex=-1 in _refusal.html; its
-// role=alert is read out). What was typed stays (above). A poll's answer never moves the
-// page: it carries no refusal, and only a form's answer is looked at here.
+// A form's answer that refuses it (a post not marked X-Live-Done) brings the refusal into
+// view and focuses it (tabindex=-1 in _refusal.html; its role=alert is read out): pressed
+// at the foot of a long board, it was drawn thousands of pixels above what he saw, and he
+// thought nothing had happened. What was typed stays (above). A poll's answer never moves
+// the page: only a form's answer is looked at here.
 document.addEventListener("htmx:afterSwap", function (event) {
   var detail = event.detail;
   var config = detail.requestConfig;
@@ -203,10 +216,6 @@ document.addEventListener("htmx:afterSwap", function (event) {
   var region = detail.target && detail.target.isConnected ? detail.target : null;
   var refusal = region && region.querySelector(".refusal[role=alert]");
   if (!refusal) return;
-  var form = config.elt && config.elt.closest ? config.elt.closest("form") : null;
-  if (region.hasAttribute("data-refusal-at-form") && form && region.contains(form)) {
-    form.parentNode.insertBefore(refusal, form);
-  }
   refusal.focus({ preventScroll: true });
   refusal.scrollIntoView({ block: "nearest" });
 });

@@ -1,9 +1,10 @@
-"""The board's refusal to a form is shown where the secretary is looking: pressed at the foot
-of a long board (two tables in play), "Close the evening" with no answer for the rubbers
-in play, or "Substitute" with no name, was refused at the head of the board, thousands of
+"""The board's refusal to a form is brought before the secretary: pressed at the foot of a
+long board (two tables in play), "Close the evening" with no answer for the rubbers in
+play, or "Substitute" with no name, was refused at the head of the board, thousands of
 pixels above what he saw, and the page did not move: he thought nothing had happened. The
 refusal now comes into view, focused (tabindex=-1, role=alert: read out), and what was
-typed stays. A poll never moves the page. Screenshots in
+typed stays. A poll never moves the page, and never takes the refusal away (it did within
+a poll on a busy evening): the next form's answer does. Screenshots in
 artifacts/screenshots/board-refusal-in-view-*.png."""
 
 import re
@@ -81,6 +82,16 @@ def test_closing_refused_at_the_foot_of_the_board_is_seen(
     polled(page, f"/secretary/evenings/{evening.pk}/board/", run_for=BOARD_POLL_MS)
     page.wait_for_selector("#board .chip:text-is('Iris')")
     assert page.evaluate("window.scrollY") == 200
+    # Nor does it take the refusal away: on a busy evening every hand recorded at any
+    # table changes the board, and the refusal went within a poll, before it was read.
+    assert "Still in play, with no answer given" in refusal.inner_text()
+    assert refusal.count() == 1
+    assert typed.input_value() == "the lamps went out"  # and what he typed is still there
+    # The next form sent takes it away (its own answer says what came of it).
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.fill("input[name^=reason-]:below(:text('Table 2, rubber 1'))", "")
+    press(page, page.get_by_test_id("close-evening"))
+    assert refusal.count() == 1  # refused again: one refusal, the new one
 
 
 def test_a_substitute_without_a_name_is_refused_in_view(browser_page, live_server, club, secretary):
