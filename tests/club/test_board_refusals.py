@@ -290,3 +290,45 @@ def test_a_board_out_of_date_by_you_and_others_names_each(board, seated, secreta
         "2 times, by you (from this board or another device) and by others (Frank arrives, "
         "by Silas Wegg; Grace arrives, by you). Nothing was done"
     ), words
+
+
+@pytest.fixture
+def to_cut(evening):
+    """Table 1 formed of Ann, Bob, Cora and Dan, their cut for seats not yet entered."""
+    for name in FOUR:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    return evening
+
+
+def test_the_cut_sent_empty_keeps_its_examples_typed_by_letter(board, to_cut):
+    """Ruling T1: a card is typed by its suit's symbol or its letter; the refusal's examples
+    of both were shown as "J♠ or J♠, 10♥ or 10♥" (every code turned into a symbol)."""
+    loaded = version(to_cut)
+    words, field = refusal(post(board, to_cut, type="cut", table="1", version=str(loaded)))
+    assert "rank then suit (e.g. J♠ or JS, 10♥ or 10H)" in words, words
+    assert field == "cards"
+
+
+def test_a_card_named_in_a_cut_refusal_is_still_shown_by_its_symbol(board, to_cut):
+    """Ruling T1: Euchre's pack has no two (law 8); the card refused is shown as people
+    read it, the example of how to type one by its letter."""
+    loaded = version(to_cut)
+    cards = {f"card-{name}": card for name, card in FOUR.items()} | {"card-Ann": "2h"}
+    words, _ = refusal(post(board, to_cut, type="cut", table="1", version=str(loaded), **cards))
+    assert "2♥" in words and "2H" not in words, words
+
+
+def test_call_ace_throws_malformed_keep_the_example_typed_by_letter(board, club):
+    """Call-Ace law 1: the throws' example typed by letter read "(or 9♠, J♦)"."""
+    evening = evenings.evening_open(
+        club=club, date="1905-03-01", ruleset="call-ace-foster-1905", stake=1
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    loaded = version(evening)
+    answer = post(board, evening, type="deal_jack", table="1", throws="Ann", version=str(loaded))
+    words, field = refusal(answer)
+    assert "(9♠ or 9S)" in words and '"Ann 9♠, Bob J♦"' in words, words
+    assert field == "throws"
