@@ -563,6 +563,7 @@ def _check_stake(kind: str, stake):
     """Ruling P2: a progressive may have a stake per point, kept as an evening's is (M1)."""
     from decimal import Decimal
 
+    from core.amounts import in_digits
     from core.errors import UserError
     from scoring.rules import ScoringError
     from scoring.rules.base import parse_stake
@@ -575,9 +576,10 @@ def _check_stake(kind: str, stake):
             field="stake",
             law="ruling P2",
         )
-    if isinstance(stake, str) and not stake.isascii():
-        # Python's Decimal reads other scripts' digits (Arabic-Indic ones as 0.25): refused
-        # as a round count written in them is (core.inputs), at every door.
+    if isinstance(stake, str) and not in_digits(stake):
+        # Python's Decimal reads other scripts' digits (Arabic-Indic ones as 0.25), "1e3"
+        # as 1000 and "1_000": refused as a round count written so is (core.inputs), at
+        # every door.
         raise UserError(STAKE_NOT_DIGITS, field="stake", law="rulings P2, M1")
     try:
         stake = parse_stake(stake)

@@ -332,3 +332,29 @@ def test_call_ace_throws_malformed_keep_the_example_typed_by_letter(board, club)
     words, field = refusal(answer)
     assert "(9♠ or 9S)" in words and '"Ann 9♠, Bob J♦"' in words, words
     assert field == "throws"
+
+
+#: What Python's Decimal reads as an amount though it is not written in the digits 0 to 9
+#: and a point, as every form that asks for a stake says it is: "1e3" opened an evening at
+#: 1000.00 a point.
+NOT_DIGITS_AND_A_POINT = ["1e3", "1E2", "NaN", "Infinity", "1_000"]
+
+
+@pytest.mark.parametrize("stake", NOT_DIGITS_AND_A_POINT)
+def test_a_stake_not_in_digits_and_a_point_opens_no_evening(board, club, secretary_api, stake):
+    """Ruling M1: at the secretary's form and at the API alike (core.inputs.AmountField)."""
+    sent = {"club": str(club.pk), "ruleset": "euchre-somerset-1888", "stake": stake}
+    answer = board.post(reverse("secretary-home"), sent)
+    assert answer.status_code == 400
+    words, field = refusal(answer)
+    assert words.startswith("Not opened. The stake: write it"), words
+    assert "in the digits 0 to 9, with a point before the pence, such as 0.25" in words
+    assert words.endswith("(ruling M1).") and field == "stake"
+    body = {"date": "1888-11-21", "ruleset": "euchre-somerset-1888", "stake": stake}
+    api = secretary_api.post(f"/api/v1/clubs/{club.slug}/evenings/", body, format="json")
+    assert api.status_code == 400
+    error = api.json()["error"]
+    assert error["field"] == "stake", error
+    if stake not in {"NaN", "Infinity"}:  # those two: DRF's own "A valid number is required."
+        assert "in the digits 0 to 9" in error["message"], error
+    assert not club.evenings.exists()
