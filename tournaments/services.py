@@ -505,14 +505,10 @@ def _check_precedence(precedence, *, ruleset: str = "", deals_per_round=None) ->
     from tournaments.metrics import NeverApplies, check_applies, validate_precedence
 
     try:
-        precedence = validate_precedence(precedence)
         game = GAMES.get(ruleset)  # blank: a ladder of any game
-        check_applies(
-            precedence,
-            game=game.kind if game else "",
-            game_name=game.name if game else "",
-            fixed_deals=bool(deals_per_round),
-        )
+        kind, fixed = (game.kind if game else ""), bool(deals_per_round)
+        precedence = validate_precedence(precedence, game=kind, fixed_deals=fixed)
+        check_applies(precedence, game=kind, game_name=game.name if game else "", fixed_deals=fixed)
     except NeverApplies as exc:
         raise UserError(str(exc), field="precedence", law=exc.law or None) from exc
     except ValueError as exc:
