@@ -34,7 +34,7 @@ def _login_name(username: str) -> str:
     user_model = get_user_model()
     username = username.strip()
     if not username:
-        raise UserError("Give the login name.", field="username")
+        raise UserError("Write the login name of the person to add.", field="username")
     longest = user_model._meta.get_field(user_model.USERNAME_FIELD).max_length
     if len(username) > longest:
         raise UserError(too_long("The login name", longest, len(username)), field="username")
@@ -152,8 +152,8 @@ def club_officer_add(
     The password is checked before the officer is added, in a transaction of its own: a
     wrong one counted by django-axes stays counted when the refusal undoes the rest."""
     relation = _role(role)
-    username = _login_name(username) if username.strip() else ""
-    user = get_user_model().objects.filter(username__iexact=username).first() if username else None
+    username = _login_name(username)  # none written: asked for, not looked up
+    user = get_user_model().objects.filter(username__iexact=username).first()
     if user is not None and added_by is not None and not _known_to(added_by, user):
         if not password:
             raise _not_known(username)

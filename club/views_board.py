@@ -330,7 +330,9 @@ def _event_from_form(post) -> dict:
                 )
             if any(len(throw) != 2 for throw in throws):
                 raise UserError(
-                    'Write the throws as "Ann 9♠, Bob J♦" (or 9S, JD), in order.', field="throws"
+                    "Write the throws in order, each a name then a card (9♠ or 9S), as "
+                    '"Ann 9♠, Bob J♦".',
+                    field="throws",
                 )
             event["cards"] = [[name, card_typed(card)] for name, card in throws]
     return event

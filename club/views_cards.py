@@ -18,33 +18,57 @@ from club.evenings import evening_state
 from club.models import Evening
 from club.selectors import clubs_managed_by
 from core.quoted import quoted
+from scoring.rules.games import GAMES
 
 PER_PAGE = (4, 2)
 #: The page size in words, as the cards pages (an evening's, a progressive's) ask for it.
 PER_PAGE_WORDS = "Cards to an A4 page"
 
 SCAN = "Scan the code with a phone's camera, or type the link above."
-RECORD = "Press 'Record the hand'. A slip? Correct it before the next hand is recorded."
-#: Three lines on recording a hand, by game (the phone page's own words).
-HOW_TO = {
-    "euchre-somerset-1888": [
-        SCAN,
-        "After each hand: the makers, 'played alone' if so, and their tricks.",
-        RECORD,
-    ],
-    "bridge-elwell-1907": [
-        SCAN,
-        "After each hand: declarer's side, trump, doubles, N-S's tricks, honours.",
-        RECORD,
-    ],
-    "call-ace-foster-1905": [
-        SCAN,
-        "After each deal: the maker, the partner called, alone or not, the tricks.",
-        RECORD,
-    ],
+#: Until when the players may correct a recorded hand themselves, by game: each rule set's
+#: ``may_correct`` and ``correction_text`` in one line of the card.
+CORRECT = {
+    # Law 5, ruling E9: only the latest hand recorded.
+    "euchre-somerset-1888": (
+        "A slip? Correct it before the next hand is recorded (law 5, ruling E9)."
+    ),
+    # The laws of scoring (erroneous score): tricks until the game is concluded by the next
+    # deal; honours, chicane and slam until the rubber's score is agreed.
+    "bridge-elwell-1907": (
+        "A slip? Correct the tricks before a hand of the next game is recorded, honours until "
+        "the rubber's score is agreed (laws of scoring, erroneous score)."
+    ),
+    # No law limits it: any deal until the sitting is closed and settled (ruling C5).
+    "call-ace-foster-1905": (
+        "A slip? Correct any deal until the sitting is closed and settled (ruling C5)."
+    ),
 }
+#: What to fill in after each hand, by game (the phone page's own fields).
+AFTER = {
+    "euchre-somerset-1888": "After each hand: the makers, 'played alone' if so, and their tricks.",
+    "bridge-elwell-1907": (
+        "After each hand: declarer's side, trump, doubles, N-S's tricks, honours."
+    ),
+    "call-ace-foster-1905": (
+        "After each deal: the maker, the partner called, alone or not, the tricks."
+    ),
+}
+
+
+def _record(game) -> str:
+    """The line naming the phone's button as the phone shows it (its `hand_label`, the
+    table phone's `phone.words`) and the game's limit on correcting."""
+    return f"Press 'Record the {game.hand_label}'. {CORRECT[game.key]}"
+
+
+#: Three lines on recording a hand, by game (the phone page's own words).
+HOW_TO = {key: [SCAN, AFTER[key], _record(game)] for key, game in GAMES.items()}
 #: For a game not listed above: the same three steps in general words.
-HOW_TO_ANY = [SCAN, "After each hand, fill in what the phone page asks.", RECORD]
+HOW_TO_ANY = [
+    SCAN,
+    "After each hand, fill in what the phone page asks.",
+    "Press the phone's button to record it.",
+]
 
 
 def cards_per_page(request) -> int | HttpResponseBadRequest:

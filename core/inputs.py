@@ -23,6 +23,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
+from core.amounts import in_digits
 from core.errors import UserError
 from core.quoted import cut, quoted
 
@@ -121,9 +122,10 @@ class WholeNumberField(serializers.IntegerField):
 
 
 class AmountField(serializers.DecimalField):
-    """DRF's DecimalField for an amount (an evening's stake), taking text only in ASCII
-    digits: `Decimal` reads an amount in Arabic-Indic digits as ours, which a progressive's
-    stake (tournaments.services) and the rule sets' `parse_stake` refuse."""
+    """DRF's DecimalField for an amount (an evening's stake), taking text only in the digits
+    0 to 9 with at most one point (core.amounts): `Decimal` reads an amount in Arabic-Indic
+    digits as ours, "1e3" as 1000, and "1_000", which a progressive's stake
+    (tournaments.services) and the rule sets' `parse_stake` refuse."""
 
     default_error_messages = {
         "digits": "Give the amount in the digits 0 to 9, with a point before the pence, such "
@@ -133,7 +135,10 @@ class AmountField(serializers.DecimalField):
     def to_internal_value(self, data):
         if isinstance(data, str) and not data.isascii():
             self.fail("digits")
-        return super().to_internal_value(data)
+        amount = super().to_internal_value(data)  # no amount at all: refused as DRF does
+        if isinstance(data, str) and not in_digits(data):
+            self.fail("digits")  # read by Decimal, not written as the forms say: "1e3"
+        return amount
 
 
 class MomentField(serializers.DateTimeField):

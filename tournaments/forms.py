@@ -10,6 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from club.models import Club, Evening
+from core.amounts import in_digits
 from core.echo import CutWhenRefused
 from scoring.models import RULESET_CHOICES
 from tournaments.metrics import DEFAULT_PRECEDENCE, FIXED_DEALS_PRECEDENCE, METRICS, applies
@@ -69,13 +70,17 @@ class WholeNumberField(forms.IntegerField):
 
 
 class StakeField(forms.DecimalField):
-    """A stake per point in the digits 0 to 9 and a point (rulings P2, M1): Django's own
-    field, like Python's Decimal, reads other scripts' digits (Arabic-Indic ones as 0.25)."""
+    """A stake per point in the digits 0 to 9 and a point (rulings P2, M1; core.amounts):
+    Django's own field, like Python's Decimal, reads other scripts' digits (Arabic-Indic
+    ones as 0.25), "1e3" as 1000 and "1_000"."""
 
     def to_python(self, value):
         if isinstance(value, str) and not value.isascii():
             raise ValidationError(STAKE_NOT_DIGITS, code="invalid")
-        return super().to_python(value)
+        stake = super().to_python(value)  # no amount at all: refused in Django's way
+        if stake is not None and isinstance(value, str) and not in_digits(value):
+            raise ValidationError(STAKE_NOT_DIGITS, code="invalid")  # "1e3", "1_000"
+        return stake
 
 
 def _number_words(what: str, *, low: int, high: int, blank: str) -> dict[str, str]:

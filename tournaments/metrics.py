@@ -326,20 +326,21 @@ def no_longer_ranks(tournament, keys: Sequence[str]) -> list[tuple[str, str]]:
     return left_out
 
 
-def validate_precedence(precedence: Any) -> list[str]:
-    """A list of distinct known metric keys; raise ValueError naming the bad one."""
+def validate_precedence(precedence: Any, *, game: str = "", fixed_deals: bool = False) -> list[str]:
+    """A list of distinct known metric keys; raise ValueError naming the bad one. The
+    choices are named as the director's lists offer them for this game and format
+    (`metric_names`, `applies`: as tournaments.forms.metric_choices)."""
+    names = metric_names(game=game, fixed_deals=fixed_deals)
     if not isinstance(precedence, list) or not precedence:
         raise ValueError(
-            "Choose at least one metric to rank by, the one that decides most first, from "
-            f"{metric_names()}."
+            f"Choose at least one metric to rank by, the one that decides most first, from {names}."
         )
     seen = set()
     for key in precedence:
         if not isinstance(key, str) or key not in METRICS:
             # Named in words, as the director's lists name them: a key is the API's word.
             raise ValueError(
-                f"{quoted(str(key))} is none of the metrics to rank by: choose each from "
-                f"{metric_names()}."
+                f"{quoted(str(key))} is none of the metrics to rank by: choose each from {names}."
             )
         if key in seen:
             # Named by its title, as the director chose it from the list ("Points won").

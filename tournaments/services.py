@@ -505,14 +505,10 @@ def _check_precedence(precedence, *, ruleset: str = "", deals_per_round=None) ->
     from tournaments.metrics import NeverApplies, check_applies, validate_precedence
 
     try:
-        precedence = validate_precedence(precedence)
         game = GAMES.get(ruleset)  # blank: a ladder of any game
-        check_applies(
-            precedence,
-            game=game.kind if game else "",
-            game_name=game.name if game else "",
-            fixed_deals=bool(deals_per_round),
-        )
+        kind, fixed = (game.kind if game else ""), bool(deals_per_round)
+        precedence = validate_precedence(precedence, game=kind, fixed_deals=fixed)
+        check_applies(precedence, game=kind, game_name=game.name if game else "", fixed_deals=fixed)
     except NeverApplies as exc:
         raise UserError(str(exc), field="precedence", law=exc.law or None) from exc
     except ValueError as exc:
@@ -563,6 +559,7 @@ def _check_stake(kind: str, stake):
     """Ruling P2: a progressive may have a stake per point, kept as an evening's is (M1)."""
     from decimal import Decimal
 
+    from core.amounts import in_digits
     from core.errors import UserError
     from scoring.rules import ScoringError
     from scoring.rules.base import parse_stake
@@ -575,9 +572,10 @@ def _check_stake(kind: str, stake):
             field="stake",
             law="ruling P2",
         )
-    if isinstance(stake, str) and not stake.isascii():
-        # Python's Decimal reads other scripts' digits (Arabic-Indic ones as 0.25): refused
-        # as a round count written in them is (core.inputs), at every door.
+    if isinstance(stake, str) and not in_digits(stake):
+        # Python's Decimal reads other scripts' digits (Arabic-Indic ones as 0.25), "1e3"
+        # as 1000 and "1_000": refused as a round count written so is (core.inputs), at
+        # every door.
         raise UserError(STAKE_NOT_DIGITS, field="stake", law="rulings P2, M1")
     try:
         stake = parse_stake(stake)

@@ -88,12 +88,18 @@ def card_typed(text: str) -> str:
 
 def cards_shown(text: str) -> str:
     """A sentence with its cards' codes as people read them: "Ann QH, Bob 10C" becomes
-    "Ann Q♥, Bob 10♣" (the log and the API keep the code). The words saying how a card is
-    written (HOW_WRITTEN, in a refusal) keep their example by its letter, "J♠ or JS"."""
-    return HOW_WRITTEN.join(
-        _CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], part)
-        for part in text.split(HOW_WRITTEN)
-    )
+    "Ann Q♥, Bob 10♣" (the log and the API keep the code). An example of how a card is
+    typed keeps its letter: a code right after the same card by its symbol and "or", as
+    every refusal teaching it writes it ("J♠ or JS", HOW_WRITTEN; "10♥ or 10H")."""
+
+    def shown(match: re.Match) -> str:
+        rank, suit = match.groups()
+        symbol = rank + SUIT_SYMBOLS[suit]
+        if match.string.endswith(f"{symbol} or ", 0, match.start()):
+            return match.group()  # the typed form of the example just before it
+        return symbol
+
+    return _CODE.sub(shown, text)
 
 
 def _cards(pairs) -> tuple[Card, ...]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow
 from typing import Any
 
+from core.amounts import in_digits
 from core.quoted import quoted
 
 #: The two partnerships, in the order every tuple indexed by side uses (0 = NS, 1 = EW).
@@ -381,19 +382,23 @@ def parse_stake(value: Any, field: str = "stake") -> Decimal:
     if isinstance(value, Decimal):
         stake = value
     elif isinstance(value, str):
-        if not value.isascii():  # Decimal reads other scripts' digits as ours
+        try:
+            stake = Decimal(value.strip())
+        except InvalidOperation:
+            stake = None
+        if stake is None and value.isascii():
+            raise ScoringError(
+                f"{quoted(value)} is not a decimal amount", field=field, law="ruling M1"
+            )
+        # Decimal reads more than digits and a point: other scripts' digits as ours, "1e3"
+        # as 1000, "NaN", "Infinity", "1_000" (core.amounts).
+        if not in_digits(value):
             raise ScoringError(
                 'give the stake in the digits 0 to 9, with a point before the pence, such as '
                 '"0.25"',
                 field=field,
                 law="ruling M1",
             )
-        try:
-            stake = Decimal(value.strip())
-        except InvalidOperation:
-            raise ScoringError(
-                f"{quoted(value)} is not a decimal amount", field=field, law="ruling M1"
-            ) from None
     elif type(value) is int:
         stake = Decimal(value)
     else:

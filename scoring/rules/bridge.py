@@ -27,6 +27,10 @@ from .euchre import settle_partnership
 #: Each trick above six (ruling B1; the law's table, first row).
 TRICK_VALUE = {"S": 2, "C": 4, "D": 6, "H": 8, "NT": 12}
 TRUMP_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts", "NT": "no trumps"}
+#: A trump not one of the five (ruling B1), in the phone's words with the API's codes beside
+#: them; it goes on after the field's name ("The trump: must be spades ...").
+_TRUMPS = [f'{name} ("{code}")' for code, name in TRUMP_NAMES.items()]
+TRUMP_REFUSAL = f"must be {', '.join(_TRUMPS[:-1])} or {_TRUMPS[-1]}"
 #: Thirty by tricks wins a game (ruling B2).
 GAME = 30
 #: A revoking side's score toward game stops here (ruling B6).
@@ -202,8 +206,7 @@ class BridgeRules(RuleSet):
         declarer = check_side(data["declarer"], f"{p}.declarer")
         trump = data.get("trump")
         if not isinstance(trump, str) or trump not in TRICK_VALUE:
-            raise ScoringError('trump is "S", "C", "D", "H" or "NT"', field=f"{p}.trump",
-                               law="ruling B1")
+            raise ScoringError(TRUMP_REFUSAL, field=f"{p}.trump", law="ruling B1")
         doubles = check_int(data.get("doubles", 0), f"{p}.doubles", 0, MAX_DOUBLES,
                             law="ruling B1")
         cap = state.odd_trick_cap

@@ -290,3 +290,71 @@ def test_a_board_out_of_date_by_you_and_others_names_each(board, seated, secreta
         "2 times, by you (from this board or another device) and by others (Frank arrives, "
         "by Silas Wegg; Grace arrives, by you). Nothing was done"
     ), words
+
+
+@pytest.fixture
+def to_cut(evening):
+    """Table 1 formed of Ann, Bob, Cora and Dan, their cut for seats not yet entered."""
+    for name in FOUR:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    return evening
+
+
+def test_the_cut_sent_empty_keeps_its_examples_typed_by_letter(board, to_cut):
+    """Ruling T1: a card is typed by its suit's symbol or its letter; the refusal's examples
+    of both were shown as "J♠ or J♠, 10♥ or 10♥" (every code turned into a symbol)."""
+    loaded = version(to_cut)
+    words, field = refusal(post(board, to_cut, type="cut", table="1", version=str(loaded)))
+    assert "rank then suit (e.g. J♠ or JS, 10♥ or 10H)" in words, words
+    assert field == "cards"
+
+
+def test_a_card_named_in_a_cut_refusal_is_still_shown_by_its_symbol(board, to_cut):
+    """Ruling T1: Euchre's pack has no two (law 8); the card refused is shown as people
+    read it, the example of how to type one by its letter."""
+    loaded = version(to_cut)
+    cards = {f"card-{name}": card for name, card in FOUR.items()} | {"card-Ann": "2h"}
+    words, _ = refusal(post(board, to_cut, type="cut", table="1", version=str(loaded), **cards))
+    assert "2♥" in words and "2H" not in words, words
+
+
+def test_call_ace_throws_malformed_keep_the_example_typed_by_letter(board, club):
+    """Call-Ace law 1: the throws' example typed by letter read "(or 9♠, J♦)"."""
+    evening = evenings.evening_open(
+        club=club, date="1905-03-01", ruleset="call-ace-foster-1905", stake=1
+    )
+    for name in ["Ann", "Bob", "Cora", "Dan"]:
+        act(evening, type="arrive", player=name)
+    act(evening, type="form_table")
+    loaded = version(evening)
+    answer = post(board, evening, type="deal_jack", table="1", throws="Ann", version=str(loaded))
+    words, field = refusal(answer)
+    assert "(9♠ or 9S)" in words and '"Ann 9♠, Bob J♦"' in words, words
+    assert field == "throws"
+
+
+#: What Python's Decimal reads as an amount though it is not written in the digits 0 to 9
+#: and a point, as every form that asks for a stake says it is: "1e3" opened an evening at
+#: 1000.00 a point.
+NOT_DIGITS_AND_A_POINT = ["1e3", "1E2", "NaN", "Infinity", "1_000"]
+
+
+@pytest.mark.parametrize("stake", NOT_DIGITS_AND_A_POINT)
+def test_a_stake_not_in_digits_and_a_point_opens_no_evening(board, club, secretary_api, stake):
+    """Ruling M1: at the secretary's form and at the API alike (core.inputs.AmountField)."""
+    sent = {"club": str(club.pk), "ruleset": "euchre-somerset-1888", "stake": stake}
+    answer = board.post(reverse("secretary-home"), sent)
+    assert answer.status_code == 400
+    words, field = refusal(answer)
+    assert words.startswith("Not opened. The stake: write it"), words
+    assert "in the digits 0 to 9, with a point before the pence, such as 0.25" in words
+    assert words.endswith("(ruling M1).") and field == "stake"
+    body = {"date": "1888-11-21", "ruleset": "euchre-somerset-1888", "stake": stake}
+    api = secretary_api.post(f"/api/v1/clubs/{club.slug}/evenings/", body, format="json")
+    assert api.status_code == 400
+    error = api.json()["error"]
+    assert error["field"] == "stake", error
+    if stake not in {"NaN", "Infinity"}:  # those two: DRF's own "A valid number is required."
+        assert "in the digits 0 to 9" in error["message"], error
+    assert not club.evenings.exists()

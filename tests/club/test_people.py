@@ -135,6 +135,10 @@ def test_a_secretary_adds_a_new_director_and_an_existing_secretary(client, peopl
         ({"username": "tom", "password": "12345678", "password2": "12345678"}, "password",
          "This password is too common."),
         ({"username": "secretary"}, "username", "secretary is a secretary of the club already."),
+        # An empty form: a login name is asked for, not "'' is no officer of your clubs".
+        ({}, "username", "Write the login name of the person to add."),
+        ({"username": "  ", "password": STRONG, "password2": STRONG}, "username",
+         "Write the login name of the person to add."),
         ({"username": "tom", "role": "treasurer", "password": STRONG, "password2": STRONG},
          "role", "Choose a role: secretary or tournament director."),
     ],

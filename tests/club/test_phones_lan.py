@@ -7,6 +7,7 @@ are documentation addresses), and the served quickstart is reached at 127.0.0.2.
 """
 
 import datetime
+import html
 import http.client
 import io
 import os
@@ -311,6 +312,35 @@ def test_each_table_has_a_card_with_its_number_link_qr_code_and_how_to(demo, cli
     assert text.count('<article class="table-print-card"') == 2
     assert text.count("<li>") >= 2 * 3 and "Record the hand" in text
     assert text.count('class="card-sheet per-4"') == 1
+
+
+def _button(page) -> str:
+    """The words of the phone page's button that records a hand."""
+    text = html.unescape(page.content.decode())
+    return re.search(r'data-testid="record-hand">([^<]+)</button>', text).group(1)
+
+
+def test_call_ace_cards_name_the_phones_button_and_correcting_until_the_sitting_closes(
+    call_ace, client, secretary
+):
+    """Ruling C5: at Call-Ace a deal may be corrected until the sitting is closed; the card
+    quotes the phone's own button ("Record the deal"), not Euchre's "Record the hand"."""
+    client.force_login(secretary)
+    text = html.unescape(_cards(client, call_ace, host="127.0.0.1:8000").content.decode())
+    table = call_ace.tables.get(number=1)
+    button = _button(client.get(f"/t/{table.token}/"))
+    assert button == "Record the deal"
+    assert f"Press '{button}'." in text
+    assert "Correct any deal until the sitting is closed and settled (ruling C5)." in text
+    assert "Record the hand" not in text and "next hand is recorded" not in text
+
+
+def test_euchre_cards_keep_laws_5_and_the_hand(demo, client, loopback_only):
+    """Law 5, ruling E9: a Euchre hand is corrected before the next hand is recorded."""
+    text = html.unescape(_cards(client, demo, host="127.0.0.1:8000").content.decode())
+    button = _button(client.get(f"/t/{demo.tables.get(number=1).token}/"))
+    assert f"Press '{button}'. A slip? Correct it before the next hand is recorded" in text
+    assert "(law 5, ruling E9)" in text
 
 
 def test_a_card_carries_the_tables_current_link(demo, client):

@@ -4,6 +4,7 @@ the round, the metrics to rank by) and what to do, never as a bare "give a whole
 and never listing the metrics by their internal keys, only by the names the page's lists
 show; nothing changes."""
 
+import html
 import re
 
 import pytest
@@ -16,10 +17,20 @@ from .test_tournament_end import act
 
 pytestmark = pytest.mark.django_db
 
+#: The metrics the "Ranked by" lists offer a Euchre progressive of fixed deals (`round_one`):
+#: no Bridge honours (a Bridge metric), nor net rubber points or rubbers won (no rubber is
+#: played out at fixed deals, ruling P1). A refusal names these and no other.
 NAMES = (
-    "points won, net rubber points, rubbers won, rounds won, games won, marches, lone hands "
-    "made, euchres suffered, bridge honours, head-to-head and stake won"
+    "points won, rounds won, games won, marches, lone hands made, euchres suffered, "
+    "head-to-head and stake won"
 )
+
+
+def offered(page: str) -> str:
+    """The first "Ranked by" list's choices, in words, as a refusal names them."""
+    select = page[page.index('id="precedence-1"') :].split("</select>", 1)[0]
+    titles = [t.lower() for t in re.findall(r'<option value="[^"]+"[^>]*>([^<]+)<', select)]
+    return f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 def refused(answer) -> str:
@@ -58,6 +69,8 @@ def no_keys(said: str) -> None:
 )  # fmt: skip
 def test_a_progressives_crafted_post_is_refused_in_words(directing, round_one, form, said):
     before = Tournament.objects.get(pk=round_one.pk).precedence
+    page = directing.get(f"/secretary/tournaments/{round_one.pk}/").content.decode()
+    assert html.unescape(offered(page)) == NAMES  # what the page offers, the refusal names
     shown = refused(act(directing, round_one, **form))
     assert said in shown
     no_keys(shown)

@@ -312,6 +312,32 @@ def test_a_stake_in_another_scripts_digits_is_refused_in_words(directing, club, 
     assert not Tournament.objects.filter(club=club).exists()
 
 
+#: What Python's Decimal (and Django's field) reads as an amount though it is not written in
+#: the digits 0 to 9 and a point: "1e3" made a progressive played for 1000.00 a point (the
+#: field is type=number, so the browser sends it).
+NOT_DIGITS_AND_A_POINT = ["1e3", "1E2", "NaN", "Infinity", "1_000"]
+
+
+@pytest.mark.parametrize("stake", NOT_DIGITS_AND_A_POINT)
+def test_a_stake_not_in_digits_and_a_point_makes_no_progressive(
+    directing, club, secretary_api, stake
+):
+    """Rulings P2, M1: refused in the same words at the director's form and at the API."""
+    response = directing.post(NEW, new_form(stake=stake))
+    assert response.status_code == 400
+    assert response.context["form"].errors["stake"] == [STAKE_DIGITS]
+    created = secretary_api.post(
+        f"/api/v1/clubs/{club.slug}/tournaments/",
+        {"name": "P", "slug": "p", "kind": "progressive", "ruleset": "euchre-somerset-1888",
+         "movement": "cut", "stake": stake},
+        format="json",
+    )  # fmt: skip
+    assert created.status_code == 400
+    error = created.json()["error"]
+    assert (error["field"], error["message"]) == ("stake", STAKE_DIGITS)
+    assert not Tournament.objects.filter(club=club).exists()
+
+
 @pytest.mark.parametrize("stake", ["\u0660.\u0662\u0665", "\u0661"])
 def test_the_api_refuses_a_stake_in_another_scripts_digits(club, secretary_api, stake):
     url = f"/api/v1/clubs/{club.slug}/tournaments/"

@@ -34,3 +34,10 @@ def test_the_words_saying_how_a_card_is_written_keep_its_letter():
     shown in symbols still says both."""
     said = cards_shown("ruling T1: Ann's card 'ZZ' is not a card: " + HOW_WRITTEN + "; Bob 6S")
     assert said.endswith("write its rank then its suit, as J♠ or JS; Bob 6♠")
+
+
+def test_an_example_of_a_card_typed_by_letter_keeps_it_and_a_real_card_does_not():
+    """Ruling T1: "J♠ or JS, 10♥ or 10H" says both ways of typing a card; a code after "or"
+    that is not the card just named by its symbol is a card of the sentence."""
+    said = cards_shown("rank then suit (e.g. J♠ or JS, 10♥ or 10H); Ann QH or JS, KS or KS")
+    assert said == "rank then suit (e.g. J♠ or JS, 10♥ or 10H); Ann Q♥ or J♠, K♠ or K♠"

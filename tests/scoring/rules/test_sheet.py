@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scoring.rules import ScoringError
+from scoring.rules.base import parse_stake
 from scoring.sheet import score_sheet
 
 PAIRS = {"NS": ["ann", "bob"], "EW": ["cy", "di"]}
@@ -250,3 +251,13 @@ def test_docs_have_an_example_for_each_game():
 def test_docs_example_is_what_the_engine_answers(sheet, answer):
     """The documented answers (checked by hand in the doc's prose) are the engine's."""
     assert score_sheet(sheet) == answer
+
+
+@pytest.mark.parametrize("stake", ["1e3", "1E2", "NaN", "Infinity", "1_000", " 1_000"])
+def test_a_stake_not_in_digits_and_a_point_is_refused(stake):
+    """Ruling M1: the rule sets' `parse_stake` read "1e3" as 1000 (Python's Decimal)."""
+    with pytest.raises(ScoringError) as refused:
+        parse_stake(stake)
+    assert refused.value.field == "stake" and refused.value.law == "ruling M1"
+    assert "in the digits 0 to 9, with a point before the pence" in refused.value.message
+    assert parse_stake(" 0.25 ") == Decimal("0.25") and parse_stake("1.") == Decimal("1")
