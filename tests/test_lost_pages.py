@@ -89,13 +89,15 @@ def test_a_server_error_is_a_plain_page_in_words(django_assert_num_queries):
     assert '<a href="/">' in response.content.decode()
 
 
-def test_favicon_ico_leads_to_the_icon_the_pages_link(client):
+def test_favicon_ico_leads_to_the_icon_the_pages_link(client, club, evening):
     response = client.get("/favicon.ico")
     assert response.status_code == 302
     icon = static("favicon.svg")
     assert response["Location"] == icon
-    page = client.get("/").content.decode()
-    assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in page
+    # The site's pages and the room display (a base template of its own) link it.
+    for address in ("/", f"/clubs/{club.slug}/evenings/{evening.pk}/room/"):
+        page = client.get(address).content.decode()
+        assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in page, address
 
 
 def test_the_api_docs_description_shows_its_placeholders(client):
