@@ -307,7 +307,9 @@ def test_each_table_has_a_card_with_its_number_link_qr_code_and_how_to(demo, cli
         link = f"http://{LAN_HOST}/t/{table.token}/"
         assert f'data-table="{table.number}" data-link="{link}"' in text
         assert f"<h2>Table {table.number}</h2>" in text
-        assert f'data-testid="link-{table.number}">{link}</span>' in text
+        # The link in words, each hyphen held with its neighbours (never a line's end).
+        words = re.search(rf'data-testid="link-{table.number}">(.*?)</span></p>', text)[1]
+        assert re.sub(r"<[^>]+>", "", words) == link
         assert qr_svg(link) in text  # the code of exactly that link
     assert text.count('<article class="table-print-card"') == 2
     assert text.count("<li>") >= 2 * 3 and "Record the hand" in text
