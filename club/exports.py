@@ -14,7 +14,9 @@ from django.db.models import Count, Sum
 from club.closing import abandon_reasons, players_text
 from club.models import Evening
 from club.selectors_public import PLAYED
+from scoring.hand_input import hand_input
 from scoring.models import Hand, Rubber, Settlement
+from scoring.rules import get_ruleset
 from scoring.rules.base import SIDE_NAMES
 from scoring.rules.call_ace import UNPLAYED_SITTING
 from scoring.rules.games import GAMES
@@ -36,13 +38,21 @@ def _cell(value) -> str | int:
     return SIDE_WORDS.get(text, text)
 
 
-def _flatten(value, prefix: str, into: dict) -> None:
-    """A nested figure ({"tricks": {"NS": 9}}) as one column each ("tricks N-S")."""
+def _flatten(value, path: str, into: dict, words: dict[str, str]) -> None:
+    """A nested figure ({"tricks": {"NS": 9}}) as one column each, named as the phone's
+    form names its field (`words`, scoring.hand_input: "tricks taken by N-S", "lone
+    player's partner exposed a card" where the data says `law102`), else by its path in
+    words ("points N-S")."""
     if isinstance(value, dict):
         for key, inner in value.items():
-            _flatten(inner, f"{prefix} {SIDE_WORDS.get(str(key), key)}".strip(), into)
+            _flatten(inner, f"{path}.{key}" if path else str(key), into, words)
+        return
+    named = words.get(path)
+    if named is not None:
+        column = named.removeprefix("the ")
     else:
-        into[prefix] = _cell(value)
+        column = " ".join(SIDE_WORDS.get(part, part) for part in path.split("."))
+    into[column] = _cell(value)
 
 
 def _ordinals(evening: Evening) -> dict[int, int]:
@@ -59,6 +69,9 @@ def hands_rows(*, evening: Evening) -> list[list]:
     the hand's number, one column per recorded figure, one per side's (Call-Ace: player's)
     points, the explanation citing the laws, and how often it was corrected."""
     ordinals = _ordinals(evening)
+    game = GAMES[evening.ruleset]
+    words = hand_input(evening.ruleset).words
+    partnership = get_ruleset(evening.ruleset).partnership
     hands = (
         Hand.objects.filter(rubber__evening=evening)
         .select_related("rubber__table")
@@ -69,26 +82,24 @@ def hands_rows(*, evening: Evening) -> list[list]:
         rubber = hand.rubber
         row: dict = {
             "table": rubber.table.number if rubber.table_id else "",
-            "rubber": ordinals[rubber.pk],
+            game.rubber_label: ordinals[rubber.pk],
             "players": players_text(rubber.players),
-            "hand": hand.number,
+            game.hand_label: hand.number,
         }
-        figures: dict = {}
-        _flatten({k: v for k, v in hand.data.items() if k != "number"}, "", figures)
-        row.update(figures)
-        points: dict = {}
-        _flatten(hand.points, "points", points)
-        row.update(points)
-        row["game won by"] = _cell(hand.game_won) if hand.game_won else ""
+        _flatten({k: v for k, v in hand.data.items() if k != "number"}, "", row, words)
+        _flatten(hand.points, "points", row, words)
+        if partnership:  # a Call-Ace sitting has no games (its deals' points settle it)
+            row["game won by"] = _cell(hand.game_won) if hand.game_won else ""
         row["explanation"] = "; ".join(hand.lines)
-        row["corrected"] = hand.correction_count
+        row["times corrected"] = hand.correction_count
         records.append(row)
-    columns: list[str] = ["table", "rubber", "players", "hand"]
+    last = [*(["game won by"] if partnership else []), "explanation", "times corrected"]
+    columns: list[str] = ["table", game.rubber_label, "players", game.hand_label]
     for row in records:  # the figures' columns in the order they first appear
         for key in row:
-            if key not in columns and key not in ("game won by", "explanation", "corrected"):
+            if key not in columns and key not in last:
                 columns.append(key)
-    columns += ["game won by", "explanation", "corrected"]
+    columns += last
     return [columns] + [[row.get(column, "") for column in columns] for row in records]
 
 
@@ -104,7 +115,8 @@ def ledger_rows(*, evening: Evening) -> list[list]:
         .order_by("member__name")
     )
     currency = evening.club.currency
-    header = ["date", "evening", "player", "rubbers settled", f"amount ({currency})"]
+    settled = f"{GAMES[evening.ruleset].rubber_label}s settled"  # Call-Ace: sittings
+    header = ["date", "evening", "player", settled, f"amount ({currency})"]
     body = [
         [
             evening.date.isoformat(),

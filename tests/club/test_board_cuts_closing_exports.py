@@ -420,10 +420,30 @@ def test_the_hands_csv_has_one_column_per_figure_and_names(board, evening):
     assert header[:4] == ["table", "rubber", "players", "hand"]
     assert first["players"] == "Ann & Bob v Cora & Dan"
     assert first["rubber"] == "1"
-    assert first["makers"] == "E-W" and first["alone"] == "yes" and first["tricks"] == "5"
+    # Each figure's column named as the phone's form names it, never the data's key.
+    assert first["makers"] == "E-W" and first["played alone"] == "yes"
+    assert first["tricks taken by the makers"] == "5"
+    assert first["lone player's partner exposed a card"] == "no"  # law102 in the data
+    assert not {"alone", "tricks", "law90", "law102", "law50"} & set(header)
     assert first["points N-S"] == "0" and first["points E-W"] == "4"
     assert first["explanation"].startswith("law 3")
+    assert first["times corrected"] == "0" and header[-1] == "times corrected"
     assert not any("{" in cell for row in table for cell in row)
+
+
+@pytest.mark.django_db
+def test_a_call_ace_evenings_csvs_say_sittings_and_deals(club, secretary_api):
+    """Call-Ace's words in its exports: sittings and deals, the players scoring nothing
+    (not `no_score`), no "game won by" (a sitting has no games), "sittings settled"."""
+    from tests.worlds import call_ace_jack_drawn
+
+    evening = call_ace_jack_drawn(club, played=True)[0]
+    api = f"/api/v1/clubs/{club.slug}/evenings/{evening.pk}/"
+    header = rows(secretary_api.get(f"{api}hands.csv"))[0]
+    assert header[:4] == ["table", "sitting", "players", "deal"]
+    assert "the players scoring nothing" not in header and "players scoring nothing" in header
+    assert not {"rubber", "hand", "no_score", "wrong_cards", "game won by"} & set(header)
+    assert rows(secretary_api.get(f"{api}ledger.csv"))[0][3] == "sittings settled"
 
 
 @pytest.mark.django_db
