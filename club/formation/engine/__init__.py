@@ -27,11 +27,10 @@ from .wording import (
     ACTION_TEXT,
     FORM_CUT,
     PASS_THROUGH,
-    PURPOSE_TEXT,
     SERVICE_TEXT,
     count,
+    cut_text,
     free_candidates,
-    names,
     not_an_action,
     purpose_cite,
 )
@@ -106,9 +105,7 @@ def required(state: EveningState) -> list[dict[str, Any]]:
                 "players": list(cut.cutters),
                 "round": cut.round,
                 "law": purpose_cite(rules, cut.purpose),
-                "text": f"{names(cut.cutters)} cut {PURPOSE_TEXT[cut.purpose]}"
-                + (f" (table {cut.table})" if cut.table else "")
-                + (" again" if cut.round > 1 else ""),
+                "text": cut_text(cut),
             }
         )
     fewest = PARTNERSHIP_PLAYERS

@@ -19,6 +19,7 @@ from .wording import (
     PURPOSE_TEXT,
     cards_text,
     count,
+    cut_text,
     names,
     purpose_cite,
     verb,
@@ -203,11 +204,7 @@ class Cutting(StepBase):
         cuts = [c for c in self.state.pending if c.purpose != "first-jack"]
         if not cuts:
             return "none is"
-        return "; ".join(
-            f"{names(c.cutters)} cut {PURPOSE_TEXT[c.purpose]}"
-            + (f" (table {c.table})" if c.table else "")
-            for c in cuts
-        )
+        return "; ".join(cut_text(c) for c in cuts)
 
     def parse_exposed(self, cards: Mapping[str, Any], pack: Sequence[Card]) -> dict[str, list[str]]:
         """The cut's ``exposed`` field, {player: [card, card, ...]}: players who exposed more

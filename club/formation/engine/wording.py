@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from core.quoted import quoted
 
 from ..rules import RuleSet
-from ..state import EveningState
+from ..state import EveningState, PendingCut
 
 #: Event types the DB layer owns; the engine counts them in the log and passes them by.
 PASS_THROUGH = frozenset({"hand", "correction", "hand_removed", "close_sitting", "close", "reopen"})
@@ -50,6 +50,20 @@ def names(players: Sequence[str]) -> str:
     if len(players) == 1:
         return players[0]
     return f"{', '.join(players[:-1])} and {players[-1]}"
+
+
+def cut_text(cut: PendingCut) -> str:
+    """A cut waiting to be made, in words: "Ann, Bob, Cat and Dan cut for partners and deal
+    (table 1)". The two highest tied at a cut for partners and deal cut again for the deal
+    alone, the partners standing either way (ruling T4): said so, where "cut for partners
+    and deal again" contradicted the line above it."""
+    where = f" (table {cut.table})" if cut.table else ""
+    top = cut.tiers[0] if cut.tiers else []
+    if (cut.purpose == "partners-and-deal" and cut.round > 1 and len(top) == 2
+            and set(cut.cutters) == set(top)):  # fmt: skip
+        return f"{names(cut.cutters)} cut again for the deal{where}: the partners stand"
+    again = " again" if cut.round > 1 else ""
+    return f"{names(cut.cutters)} cut {PURPOSE_TEXT[cut.purpose]}{where}{again}"
 
 
 def verb(players: Sequence[str], singular: str, plural: str) -> str:

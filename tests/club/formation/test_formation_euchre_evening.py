@@ -98,6 +98,10 @@ def test_ruling_t4_tie_of_the_two_highest_is_cut_again_only_for_the_deal():
     walk("cut", cards={"Ann": "QH", "Bob": "QD", "Cat": "9S", "Dan": "8C"})
     assert walk.must_cut(1) == ["Ann", "Bob"]
     assert walk.mentions("a tie of the two highest is cut again only for the deal")
+    # What the board asks next says the same, not "cut for partners and deal again".
+    assert required(walk.state)[0]["text"] == (
+        "Ann and Bob cut again for the deal (table 1): the partners stand"
+    )
     walk("cut", cards={"Ann": "7S", "Bob": "AC"})
     table = walk.table(1)
     assert table.dealer == "Bob"
