@@ -42,6 +42,17 @@ RUBBER_STATUS = {
 }
 
 
+def settled_sitting(rubber: Rubber | None) -> bool:
+    """Is `rubber` a Call-Ace sitting closed and settled (ruling C5)? A sitting is complete
+    only once closed: none of its deals is the table's to correct or take back then, and
+    the table's next deal is deal 1 of a new sitting."""
+    return (
+        rubber is not None
+        and rubber.status == Rubber.Status.COMPLETE
+        and not get_ruleset(rubber.ruleset).partnership
+    )
+
+
 def rubber_hands(sheet: dict | None) -> list[dict]:
     """The rubber's hands in order, as its score sheet (scoring.selectors.rubber_scoresheet)
     already read them: number, hand (its data), lines, corrected."""
@@ -75,6 +86,10 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
     dealer = None
     if engine_table.dealer and (rubber is None or rubber.status == Rubber.Status.IN_PROGRESS):
         dealer = rules.dealer(order, engine_table.dealer, [hand["hand"] for hand in hands])
+    elif engine_table.dealer and settled_sitting(rubber):
+        # Deal 1 of the next sitting: its deals are reckoned from the table's dealer, as
+        # the first sitting's were (law 3).
+        dealer = rules.dealer(order, engine_table.dealer, [])
     for label, player in zip(labels, order, strict=True):
         result["seats"].append(
             {
@@ -119,8 +134,9 @@ def last_hand(rubber: Rubber | None, hands: list[dict]) -> dict | None:
     club.recording.hand_remove). `followed`: a later hand was recorded after it and taken
     back since, so the table may change it no more (ruling E9: only the secretary now),
     and neither form is offered. `passes_deal`: whether the deal passed on after it, for
-    the phone's queue to put the dealer back right while its take-back waits."""
-    if rubber is None or not hands:
+    the phone's queue to put the dealer back right while its take-back waits. None for a
+    settled sitting (ruling C5): its deals are no longer the table's to change."""
+    if rubber is None or not hands or settled_sitting(rubber):
         return None
     hand = hands[-1]
     return {
@@ -438,12 +454,16 @@ HAND_CHOICES = {
 
 def words(*, table: Table, rubber: Rubber | None) -> dict:
     """The labels the page shows in words: the game and laws, what a hand is called,
-    the rubber's status."""
+    the rubber's status, whether it is a settled sitting (`settled_sitting`), and the
+    game's citations for forming its tables (`cites`: its cutting in and out, its cut for
+    partners, as the board cites them)."""
     game = get_game(table.evening.ruleset)
     return {
         "game_title": game.title,
         "hand_label": game.hand_label,
         "rubber_label": game.rubber_label,
         "rubber_status": RUBBER_STATUS.get(rubber.status, "") if rubber else "",
+        "settled": settled_sitting(rubber),
+        "cites": game.tables.cites,
         **HAND_CHOICES,
     }

@@ -360,23 +360,50 @@ def hand_remove(
 
 def finished_keeps_hands(rubber: Rubber) -> UserError:
     """The refusal of taking back the last hand of a finished rubber at an evening's table,
-    in words (`hand_remove` raises it; the phone says it beside the last hand)."""
+    in words (`hand_remove` raises it; the phone says it beside the last hand): the rubber
+    is over (its game's law for a rubber's end); once the table has cut in and out on its
+    end (`table_cut_since`), that too, with the game's own law for it."""
     game = get_game(rubber.ruleset)
-    if game.partnership:
+    law = game.rules.rubber_law
+    if not game.partnership:
+        return UserError(
+            f"The {game.rubber_label} is closed and settled ({law}): its last "
+            f"{game.hand_label} is not taken back; ask the secretary, the club's referee.",
+            field="number",
+            law=law,
+        )
+    if table_cut_since(rubber):
+        law = game.tables.cite("cut_out")
         return UserError(
             f"The {game.rubber_label} is over and the table has cut in and out on its end "
-            f"(law 15): its last {game.hand_label} is not taken back; correct its figures "
+            f"({law}): its last {game.hand_label} is not taken back; correct its figures "
             "instead.",
             field="number",
-            law="law 15",
+            law=law,
         )
-    law = game.rules.rubber_law
     return UserError(
-        f"The {game.rubber_label} is closed and settled ({law}): its last {game.hand_label} "
-        "is not taken back; ask the secretary, the club's referee.",
+        f"The {game.rubber_label} is over ({law}), so its last {game.hand_label} is no longer "
+        "taken back from the phone; correct its figures instead.",
         field="number",
         law=law,
     )
+
+
+def table_cut_since(rubber: Rubber) -> bool:
+    """Has the table cut in and out since `rubber`, a finished partnership rubber at an
+    evening's table, ended (law 15)? Yes once a card has been cut there since (the
+    engine's `cut_begun`) and no one's going out is left to cut for, or once the table has
+    moved on (its next rubber begun, the table broken up)."""
+    state = evenings.evening_state(rubber.evening)
+    table = state.table(rubber.table.number)
+    if (
+        table is None
+        or table.in_rubber
+        or Rubber.objects.filter(table_id=rubber.table_id, pk__gt=rubber.pk).exists()
+    ):
+        return True
+    cut = state.cut_at(table.number)
+    return table.cut_begun and not (cut is not None and cut.purpose == "cut-out")
 
 
 def _counted(count: int, label: str) -> str:

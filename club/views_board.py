@@ -643,6 +643,13 @@ def table_context(
             if rubber is not None and rubber.is_complete
             else ""
         ),
+        # A finished rubber's table: whether it has cut in and out since (law 15).
+        "cut_since": (
+            rubber is not None
+            and rubber.is_complete
+            and rubber.rules.partnership
+            and recording.table_cut_since(rubber)
+        ),
         "etag": quote_etag(
             f"table-{table.pk}-{table.evening.version}"
             + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)

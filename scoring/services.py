@@ -43,6 +43,7 @@ from scoring.rules import RuleSet, ScoringError, get_ruleset
 from scoring.rules.base import UNKNOWN_KEY, parse_stake
 from scoring.rules.bridge import honours_scored
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_ledger, fixed_deals_over
+from scoring.rules.games import get_game
 from scoring.signals import (
     hand_corrected,
     hand_recorded,
@@ -624,18 +625,35 @@ def _check_may_change(
     free = not _later_hand_at_table(row) and rules.may_correct(state_now, row.number)
     law = rules.correction_law or "ruling E9"
     if not free:
+        game = get_game(rules.key)
+        hand = f"{game.hand_label} {row.number}"
+        # A Call-Ace sitting is complete only once closed and settled (ruling C5): then
+        # none of its deals is the players' to change, later deal or not.
+        settled = not rules.partnership and rubber.status == Rubber.Status.COMPLETE
         if not is_secretary:
+            if settled:
+                raise PermissionDeniedByLaw(
+                    f"Too late for the players to change {hand}: the {game.rubber_label} was"
+                    " closed and settled. Only the secretary, as the club's referee, may"
+                    " change it now.",
+                    field="number",
+                    law=rules.rubber_law,
+                )
             raise PermissionDeniedByLaw(
-                "Too late for the players to change this hand: a later hand has been recorded."
-                " Only the secretary, as the club's referee, may change it now.",
+                f"Too late for the players to change this {game.hand_label}: a later"
+                f" {game.hand_label} has been recorded. Only the secretary, as the club's"
+                " referee, may change it now.",
                 field="number",
                 law=f"{law}, ruling E9" if law != "ruling E9" else law,
             )
         if not reason.strip():
             raise UserError(
-                "A change after the next hand was recorded needs a reason.",
+                f"A change to {hand} after the {game.rubber_label} was closed and settled"
+                " needs a reason."
+                if settled
+                else f"A change after the next {game.hand_label} was recorded needs a reason.",
                 field="reason",
-                law="ruling E9",
+                law=rules.rubber_law if settled else "ruling E9",
             )
     return free, law
 

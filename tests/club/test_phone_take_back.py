@@ -205,8 +205,8 @@ def test_the_hand_that_won_the_rubber_is_not_taken_back(played):
         number += 1
     last = number - 1
     words = (
-        "The rubber is over and the table has cut in and out on its end (law 15): its last "
-        "hand is not taken back; correct its figures instead."
+        "The rubber is over (ruling E1), so its last hand is no longer taken back from the "
+        "phone; correct its figures instead."
     )
     # Not offered: the page says why beside "Correct hand N".
     assert f"<summary>Correct hand {last}</summary>" in page
@@ -277,7 +277,9 @@ def test_a_call_ace_deal_is_taken_back_as_a_deal_and_a_closed_sitting_keeps_its_
         "The sitting is closed and settled (ruling C5): its last deal is not taken back; ask "
         "the secretary, the club's referee."
     )
-    assert words in page_of(Client().get(f"/t/{table.token}/"))
+    # The settled sitting's deals are not offered at all now (ruling C5); a take-back sent
+    # anyway (a page read before) is refused in these words.
+    assert "Take back deal 1" not in page_of(Client().get(f"/t/{table.token}/"))
     answer = Client().post(address, form, HTTP_HX_REQUEST="true")
     assert answer.status_code == 400
     assert shown(answer) == f"Not taken back. {words}"
