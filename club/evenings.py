@@ -63,6 +63,7 @@ from core.quoted import quoted
 from core.text import KEY_MAX, TITLE_MAX, Plural, clean_name, clean_reason, clean_text
 from scoring import services as scoring
 from scoring.models import Rubber, Settlement
+from scoring.rules.games import get_game
 
 # The events a secretary (or a replay) may log; hands go through club.recording.
 SECRETARY_EVENTS = {
@@ -709,6 +710,30 @@ def evening_ledger(*, evening: Evening) -> dict[str, Decimal]:
     return {row["member__name"]: Decimal(row["total"]).quantize(Decimal("0.01")) for row in rows}
 
 
+def _required(required: list[dict], evening: Evening, rubbers, ordinals) -> list[dict]:
+    """What the laws require next, with each Call-Ace sitting in play after the cuts, as a
+    rubber in progress is: "sitting 2 in play at table 1" (ruling C5). The laws of forming
+    tables count no Call-Ace sitting a rubber, so they named none, and the board said
+    "Nothing is waiting" while one was being played."""
+    game = get_game(evening.ruleset)
+    if game.partnership:
+        return required
+    sittings = [
+        {
+            "kind": "sitting",
+            "table": rubber.table.number,
+            "players": list(rubber.players),
+            "law": game.tables.cite("rubber"),
+            "text": f"{game.rubber_label} {ordinals[rubber.pk]} in play at table "
+            f"{rubber.table.number}",
+        }
+        for rubber in sorted(rubbers, key=lambda r: r.table.number if r.table_id else 0)
+        if rubber.table_id and rubber.status == Rubber.Status.IN_PROGRESS
+    ]
+    cuts = [item for item in required if item["kind"] in {"cut", "deal_jack"}]
+    return cuts + sittings + required[len(cuts) :]
+
+
 def evening_summary(*, evening: Evening) -> dict:
     """The evening's state as `replay_evening` prints it and the API shows it: tables with
     seats, partners, dealer and waiting members, consecutive rubbers, candidates, what the
@@ -716,6 +741,7 @@ def evening_summary(*, evening: Evening) -> dict:
     state = evening_state(evening)
     data = state.to_dict()
     closed = evening.status == Evening.Status.CLOSED
+    game = get_game(evening.ruleset)
     if closed:
         # A closed evening has no rubber in play (club.closing): its tables show none.
         for table in data["tables"]:
@@ -748,7 +774,7 @@ def evening_summary(*, evening: Evening) -> dict:
         "candidates": data["candidates"],
         "tables": tables,
         "pending_cuts": data["pending_cuts"],
-        "required": [] if closed else engine.required(state),
+        "required": [] if closed else _required(engine.required(state), evening, rubbers, ordinals),
         "rubbers": [
             {
                 "id": rubber.pk,
@@ -760,6 +786,9 @@ def evening_summary(*, evening: Evening) -> dict:
                 "winner": rubber.winner or None,
                 "value": rubber.value,
                 "hands": rubber.hand_count,
+                # A Call-Ace sitting has no winner nor value: each player's points settle
+                # it, every player with every other (ruling C5).
+                "points": None if game.partnership else (rubber.summary or {}).get("totals") or {},
             }
             for rubber in rubbers
         ],

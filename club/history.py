@@ -53,6 +53,13 @@ def describe(data: dict, *, automatic: bool = False, game: Game | None = None) -
     if kind == "deal_jack":
         return f"Cards thrown for the first jack at table {table}: {_cards(data.get('cards'))}"
     if kind == "claim":
+        if game is not None and not game.partnership:
+            # Call-Ace admits at once (law 1), and a sitting is played by the same players
+            # throughout: one in play ends, settled as it stood (ruling C5).
+            return (
+                f"{player} joins table {table}: any sitting in play there is closed and settled "
+                f"as it stood, and a new one begins with {player} (ruling C5)"
+            )
         return f"{player} claims admission at table {table}"
     if kind == "withdraw":
         return f"{player} withdraws a claim"

@@ -193,8 +193,14 @@ def evening_room(*, evening: Evening) -> dict:
     # A Call-Ace sitting ended before any deal was played settles nothing and is no sitting
     # finished (ruling C5, UNPLAYED_SITTING): the room said it "settled".
     finished = [r for r in rubbers if r.status == Rubber.Status.COMPLETE and r.hand_count]
+    # A closed evening has no table playing and nobody in the room waiting for one: its
+    # state still lists those who came, and the room called them "in the room, at no table".
+    closed = evening.status == Evening.Status.CLOSED
     return {
-        "tables": [
+        "closed": closed,
+        "tables": []
+        if closed
+        else [
             _table_words(
                 {**t, "ordinal": _ordinal(in_play.get(t["number"]), rubbers)},
                 in_play.get(t["number"]),
@@ -203,9 +209,10 @@ def evening_room(*, evening: Evening) -> dict:
             )
             for t in data["tables"]
         ],
-        "forming": any(cut["purpose"] == "form-table" for cut in data["pending_cuts"]),
-        "candidates": data["candidates"],
-        "prior_right": data.get("prior_right", []),
+        "forming": not closed
+        and any(cut["purpose"] == "form-table" for cut in data["pending_cuts"]),
+        "candidates": [] if closed else data["candidates"],
+        "prior_right": [] if closed else data.get("prior_right", []),
         "finished": [_finished(r) for r in finished][::-1],
         "rubbers_finished": len(finished),
         # What the evening's game plays: "rubber", or "sitting" at Call-Ace (ruling C5).

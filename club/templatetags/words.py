@@ -116,6 +116,17 @@ def winners(players, side: str | None) -> str:
 
 
 @register.filter
+def sitting_points(players, totals) -> str:
+    """A Call-Ace sitting's points, highest first (its players' order between equals), as
+    they settle it, every player with every other (ruling C5): "Ann 12, Cora 7, Bob 3";
+    "" before any deal is played. ``{{ rubber.players|sitting_points:rubber.summary.totals }}``."""
+    if not totals or not isinstance(players, list):
+        return ""
+    ranked = sorted(players, key=lambda name: -totals.get(name, 0))
+    return ", ".join(f"{name} {totals.get(name, 0)}" for name in ranked)
+
+
+@register.filter
 def when(moment) -> str:
     """A moment (or its ISO text) in the site's time zone, the zone named (core.moments):
     "at 23:10 GMT on 21 November 1888"."""

@@ -103,12 +103,26 @@ class Claims(StepBase):
                     "table",
                 )
             # Reading T2-CA: positions at Call-Ace are unimportant (law 1), so a player is
-            # admitted at once and plays from the next deal.
+            # admitted at once. A sitting is played by the same players throughout (ruling
+            # C5): one in play ends with his arrival, settled as it stood, and he plays from
+            # the first deal of the next (club.evenings._sync_sittings does so).
+            in_play = table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS
             self.join(table, player, play=True)
-            self.decide(
-                self.cite("claim"),
-                f"{player} joins the Call-Ace table {table.number} and plays from the next deal",
-            )
+            if in_play:
+                self.decide(
+                    f"{self.cite('claim')} / {self.cite('rubber')}",
+                    f"{player} joins table {table.number}: the sitting in play there is closed "
+                    f"and settled as it stood, and a new sitting begins with {player} from its "
+                    "first deal",
+                )
+            elif table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS:
+                self.decide(
+                    self.cite("claim"),
+                    f"{player} joins table {table.number}, now of four: a sitting begins with "
+                    f"{player} from its first deal",
+                )
+            else:
+                self.decide(self.cite("claim"), f"{player} joins table {table.number}")
             self.call_ace_players_changed(table)
             return
         if not table.in_rubber and len(table.playing) < PARTNERSHIP_PLAYERS:
