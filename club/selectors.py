@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Lower
+from django.urls import reverse
 from django.utils import timezone
 
 from club.models import Club, Evening, EveningEvent, Member, Table
@@ -196,20 +197,47 @@ DEAD_LINK = {
     "link_expired": "This table's link has expired.",
 }
 ASK_FOR_NEW_CARD = "Ask the club's secretary for the table's new card."
+# What the players may do instead, where no new card can be had: a closed evening's tables
+# have none (its results are read on the club's page, if the public sees the club), and a
+# table broken up has none (its players sit at other tables).
+DEAD_LINK_ASK = {
+    "table_broken_up": "The table broke up: ask the club's secretary where to sit.",
+}
+EVENING_OVER = "The evening is over: its results are on the club's page."
+EVENING_OVER_PRIVATE = "The evening is over: ask the club's secretary for its results."
 
 
 class TableLinkDead(Exception):
     """A table's phone link that opens nothing, with the reason (`code`, a key of
-    DEAD_LINK) in words and whom to ask for a new card: an evening's table asks its
-    secretary; another kind of table (a progressive's, tournaments.table_links) says its
-    own `reason` and `ask`."""
+    DEAD_LINK) in words and what to do now (`ask`): an evening's table asks its secretary
+    for a new card, where to sit (a table broken up), or reads the evening's results
+    (`results_url`, its public page) once it is closed; another kind of table (a
+    progressive's, tournaments.table_links) says its own `reason` and `ask`."""
 
-    def __init__(self, code: str, *, reason: str | None = None, ask: str = ASK_FOR_NEW_CARD):
+    def __init__(
+        self,
+        code: str,
+        *,
+        reason: str | None = None,
+        ask: str | None = None,
+        results_url: str | None = None,
+    ):
         self.code = code
         self.reason = reason or DEAD_LINK[code]
-        self.ask = ask
-        self.message = f"{self.reason} {ask}"
+        self.ask = ask or DEAD_LINK_ASK.get(code, ASK_FOR_NEW_CARD)
+        self.results_url = results_url
+        self.message = f"{self.reason} {self.ask}"
         super().__init__(self.message)
+
+
+def _evening_over(evening: Evening) -> TableLinkDead:
+    """A closed evening's table link: no new card, but the evening's results, on its
+    public page if the public sees the club (else its secretary has them)."""
+    club = evening.club
+    if not club.is_public:
+        return TableLinkDead("evening_closed", ask=EVENING_OVER_PRIVATE)
+    url = reverse("evening-results", args=[club.slug, evening.pk])
+    return TableLinkDead("evening_closed", ask=EVENING_OVER, results_url=url)
 
 
 def table_link_expires_at(*, table: Table) -> datetime.datetime:
@@ -269,5 +297,5 @@ def table_by_link(*, token: str) -> Table:
         raise TableLinkDead("unknown_link")
     table.evening.club = table.club  # one club, read once
     if code := table_link_refusal(table=table):
-        raise TableLinkDead(code)
+        raise _evening_over(table.evening) if code == "evening_closed" else TableLinkDead(code)
     return table

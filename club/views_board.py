@@ -546,7 +546,7 @@ def _dead_link(request, refusal: TableLinkDead) -> HttpResponse:
     response = render(
         request,
         "club/table_dead.html",
-        {"reason": refusal.reason, "ask": refusal.ask},
+        {"reason": refusal.reason, "ask": refusal.ask, "results_url": refusal.results_url},
         status=403,
     )
     if request.headers.get("HX-Request"):
