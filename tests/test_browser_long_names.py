@@ -243,6 +243,9 @@ WORDS_BROKEN = """() => {
   const broken = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    // A printed link wraps anywhere, its hyphens held in spans (club/templatetags/words.py):
+    // its pieces between them are no words.
+    if (node.parentElement.closest('.link-words')) continue;
     for (const match of node.data.matchAll(/\\S+/g)) {
       const word = match[0];
       if (word.length > 30 || /[-\\/\u2013\u2014\u00b7]/.test(word)) continue;
