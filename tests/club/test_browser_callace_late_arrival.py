@@ -61,7 +61,10 @@ def test_a_late_arrival_closes_the_sitting_in_words_and_the_room_once_closed(
     assert "yet" not in said(page, ".room-tables")
     assert "In the room, at no table" not in room
     shot(page, "callace-late-arrival-room-closed")
-    page.get_by_role("link", name="the evening's results").click()
+    link = page.get_by_role("link", name="the evening's results")
+    # Read on the room's dark ground: its accent, not the browser's dark blue.
+    assert link.evaluate("a => getComputedStyle(a).color") == "rgb(255, 216, 102)"
+    link.click()
     assert page.url.endswith(f"/evenings/{evening.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "callace-late-arrival-results")
