@@ -318,6 +318,16 @@ def test_a_stake_in_another_scripts_digits_is_refused_in_words(directing, club, 
 NOT_DIGITS_AND_A_POINT = ["1e3", "1E2", "NaN", "Infinity", "1_000"]
 
 
+def progressive_posted(api, club, stake):
+    """A progressive with this stake posted to the API."""
+    return api.post(
+        f"/api/v1/clubs/{club.slug}/tournaments/",
+        {"name": "P", "slug": "p", "kind": "progressive", "ruleset": "euchre-somerset-1888",
+         "movement": "cut", "stake": stake},
+        format="json",
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("stake", NOT_DIGITS_AND_A_POINT)
 def test_a_stake_not_in_digits_and_a_point_makes_no_progressive(
     directing, club, secretary_api, stake
@@ -326,12 +336,7 @@ def test_a_stake_not_in_digits_and_a_point_makes_no_progressive(
     response = directing.post(NEW, new_form(stake=stake))
     assert response.status_code == 400
     assert response.context["form"].errors["stake"] == [STAKE_DIGITS]
-    created = secretary_api.post(
-        f"/api/v1/clubs/{club.slug}/tournaments/",
-        {"name": "P", "slug": "p", "kind": "progressive", "ruleset": "euchre-somerset-1888",
-         "movement": "cut", "stake": stake},
-        format="json",
-    )  # fmt: skip
+    created = progressive_posted(secretary_api, club, stake)
     assert created.status_code == 400
     error = created.json()["error"]
     assert (error["field"], error["message"]) == ("stake", STAKE_DIGITS)
@@ -341,12 +346,7 @@ def test_a_stake_not_in_digits_and_a_point_makes_no_progressive(
 @pytest.mark.parametrize("stake", ["\u0660.\u0662\u0665", "\u0661"])
 def test_the_api_refuses_a_stake_in_another_scripts_digits(club, secretary_api, stake):
     url = f"/api/v1/clubs/{club.slug}/tournaments/"
-    created = secretary_api.post(
-        url,
-        {"name": "P", "slug": "p", "kind": "progressive", "ruleset": "euchre-somerset-1888",
-         "movement": "cut", "stake": stake},
-        format="json",
-    )  # fmt: skip
+    created = progressive_posted(secretary_api, club, stake)
     assert created.status_code == 400
     error = created.json()["error"]
     assert (error["field"], error["law"], error["message"]) == (
