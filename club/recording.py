@@ -358,11 +358,12 @@ def hand_remove(
         return removed
 
 
-def finished_keeps_hands(rubber: Rubber) -> UserError:
+def finished_keeps_hands(rubber: Rubber, *, cut_since: bool | None = None) -> UserError:
     """The refusal of taking back the last hand of a finished rubber at an evening's table,
     in words (`hand_remove` raises it; the phone says it beside the last hand): the rubber
     is over (its game's law for a rubber's end); once the table has cut in and out on its
-    end (`table_cut_since`), that too, with the game's own law for it."""
+    end (`table_cut_since`, read here unless the caller has read it: `cut_since`), that
+    too, with the game's own law for it."""
     game = get_game(rubber.ruleset)
     law = game.rules.rubber_law
     if not game.partnership:
@@ -372,7 +373,7 @@ def finished_keeps_hands(rubber: Rubber) -> UserError:
             field="number",
             law=law,
         )
-    if table_cut_since(rubber):
+    if table_cut_since(rubber) if cut_since is None else cut_since:
         law = game.tables.cite("cut_out")
         return UserError(
             f"The {game.rubber_label} is over and the table has cut in and out on its end "

@@ -616,6 +616,10 @@ def table_context(
             rubber_scoresheet(rubber=rubber), rubber=rubber, club=table.club
         )
     hands = phone.rubber_hands(scoresheet)
+    finished = rubber is not None and rubber.is_complete
+    # A finished rubber's table: whether it has cut in and out since (law 15), read once
+    # (a replay of the evening) for the page's words and the take-back's refusal.
+    cut_since = finished and rubber.rules.partnership and recording.table_cut_since(rubber)
     return {
         "table": table,
         "evening": table.evening,
@@ -639,17 +643,9 @@ def table_context(
             taking_back=taking_back,
         ),
         "no_take_back": (
-            recording.finished_keeps_hands(rubber).message
-            if rubber is not None and rubber.is_complete
-            else ""
+            recording.finished_keeps_hands(rubber, cut_since=cut_since).message if finished else ""
         ),
-        # A finished rubber's table: whether it has cut in and out since (law 15).
-        "cut_since": (
-            rubber is not None
-            and rubber.is_complete
-            and rubber.rules.partnership
-            and recording.table_cut_since(rubber)
-        ),
+        "cut_since": cut_since,
         "etag": quote_etag(
             f"table-{table.pk}-{table.evening.version}"
             + confirmations.marker(club=table.club, evening=table.evening, rubber=rubber)

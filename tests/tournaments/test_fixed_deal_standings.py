@@ -60,16 +60,21 @@ def test_the_api_defaults_the_same_way(club):
     assert ladder.precedence == DEFAULT_PRECEDENCE
 
 
-def test_the_room_shows_rounds_and_points_won_for_a_progressive_of_fixed_deals(
-    client, club, commit
-):
+def fixed_deals_seated(club, *, deals: int):
+    """A progressive of `deals` fixed deals a round, EIGHT entered, round 1 seated by cut."""
     tournament = services.tournament_create(
         club=club, name="Fixed", slug="fixed", kind="progressive",
-        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=2,
+        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=deals,
     )  # fmt: skip
     for name in EIGHT:
         rounds.tournament_enter(tournament=tournament, name=name)
-    first = rounds.round_seat_next(tournament_id=tournament.pk)
+    return tournament, rounds.round_seat_next(tournament_id=tournament.pk)
+
+
+def test_the_room_shows_rounds_and_points_won_for_a_progressive_of_fixed_deals(
+    client, club, commit
+):
+    tournament, first = fixed_deals_seated(club, deals=2)
     for table in first.tables.all():
         for deal in ({"makers": "NS", "tricks": 5}, {"makers": "EW", "tricks": 3}):  # 2 - 1
             commit(recording.hand_record, rubber_id=table.rubber_id, data=deal)
@@ -85,13 +90,7 @@ def test_the_rooms_tables_show_the_points_over_the_deals_not_games(client, club,
     """A round of fixed deals is decided by the sides' points over its deals (ruling P1),
     not by games: the room's table shows those points, and no "games won" (it showed the
     game in play's points and "0 games", a table already won on points included)."""
-    tournament = services.tournament_create(
-        club=club, name="Fixed", slug="fixed", kind="progressive",
-        ruleset="euchre-somerset-1888", movement="cut", deals_per_round=3,
-    )  # fmt: skip
-    for name in EIGHT:
-        rounds.tournament_enter(tournament=tournament, name=name)
-    first = rounds.round_seat_next(tournament_id=tournament.pk)
+    tournament, first = fixed_deals_seated(club, deals=3)
     one, two = first.tables.order_by("number")
     # Table 1: two deals of three, N-S 2 (a march) and E-W 1, still in play; a game of
     # five points would show N-S 2 in the game and no game won, which reads alike, so

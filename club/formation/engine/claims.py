@@ -102,11 +102,15 @@ class Claims(StepBase):
                     f"table {table.number} has seven players, the most Call-Ace allows",
                     "table",
                 )
+
             # Reading T2-CA: positions at Call-Ace are unimportant (law 1), so a player is
             # admitted at once. A sitting is played by the same players throughout (ruling
             # C5): one in play ends with his arrival, settled as it stood, and he plays from
             # the first deal of the next (club.evenings._sync_sittings does so).
-            in_play = table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS
+            def sitting_runs() -> bool:  # a dealer chosen and four or more to play
+                return table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS
+
+            in_play = sitting_runs()
             self.join(table, player, play=True)
             if in_play:
                 self.decide(
@@ -115,7 +119,7 @@ class Claims(StepBase):
                     f"and settled as it stood, and a new sitting begins with {player} from its "
                     "first deal",
                 )
-            elif table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS:
+            elif sitting_runs():  # he makes the four
                 self.decide(
                     self.cite("claim"),
                     f"{player} joins table {table.number}, now of four: a sitting begins with "
