@@ -69,6 +69,11 @@ def describe(data: dict, *, automatic: bool = False, game: Game | None = None) -
     if kind == "substitute":
         return f"{data.get('substitute')} sits in for {player} at table {table}"
     if kind == "leave":
+        if game is not None and not game.partnership:  # as a Call-Ace arrival's (C5)
+            return (
+                f"{player} leaves table {table}: any sitting in play there is closed and "
+                "settled as it stood (ruling C5)"
+            )
         return f"{player} leaves table {table}"
     if kind == "change_table":
         where = "makes up a fresh table" if table == "new" else f"cuts into table {table}"

@@ -115,3 +115,32 @@ def test_the_log_replays_to_the_same_evening(club, ruleset, tmp_path):
     replayed = evening_log.evening_replay(log=log, club=club)
     after = evenings.evening_summary(evening=replayed)
     assert_replayed(after, before)
+
+
+def test_law_3_the_first_dealer_leaving_a_call_ace_table_passes_the_deal_on(club):
+    # The table's first dealer leaves mid-sitting (law 1): the sitting ends, settled as it
+    # stood (ruling C5), and the players still there begin a new one, dealt first by the
+    # player on his left (law 3). The phone and the room named no dealer, or the one gone.
+    from club.history import evening_history
+    from club.phone import table_seats
+    from club.selectors_room import evening_room
+    from tests.worlds import bridge_and_call_ace_in_play
+
+    world = bridge_and_call_ace_in_play(club)
+    table, order = world.call_ace, world.call_ace_order
+    evening = table.evening
+    act(evening, type="leave", table=1, player=order[0])
+    first, second = Rubber.objects.filter(table=table).order_by("pk")
+    assert first.status == Rubber.Status.COMPLETE and first.hand_count == 1
+    assert second.status == Rubber.Status.IN_PROGRESS and second.players == order[1:]
+    evening.refresh_from_db()
+    seats = table_seats(table=table, rubber=second, hands=[])
+    assert seats["dealer"] == order[1]
+    assert [seat["player"] for seat in seats["seats"] if seat["deals"]] == [order[1]]
+    assert evening_room(evening=evening)["tables"][0]["dealer"].startswith(order[1])
+    entry = evening_history(evening=evening)["entries"][0]
+    assert entry["what"] == (
+        f"{order[0]} leaves table 1: any sitting in play there is closed and settled as it "
+        "stood (ruling C5)"
+    )
+    assert f"{order[1]}, on {order[0]}'s left, deals first" in entry["decisions"][0]

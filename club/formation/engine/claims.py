@@ -107,10 +107,7 @@ class Claims(StepBase):
             # admitted at once. A sitting is played by the same players throughout (ruling
             # C5): one in play ends with his arrival, settled as it stood, and he plays from
             # the first deal of the next (club.evenings._sync_sittings does so).
-            def sitting_runs() -> bool:  # a dealer chosen and four or more to play
-                return table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS
-
-            in_play = sitting_runs()
+            in_play = self.sitting_runs(table)
             self.join(table, player, play=True)
             if in_play:
                 self.decide(
@@ -119,7 +116,7 @@ class Claims(StepBase):
                     f"and settled as it stood, and a new sitting begins with {player} from its "
                     "first deal",
                 )
-            elif sitting_runs():  # he makes the four
+            elif self.sitting_runs(table):  # he makes the four
                 self.decide(
                     self.cite("claim"),
                     f"{player} joins table {table.number}, now of four: a sitting begins with "

@@ -34,10 +34,7 @@ class Leaving(StepBase):
         """Take ``player`` out of ``table`` (he stays in the room, a candidate) and fill his
         place; ``keep`` are candidates not to be called on to fill it."""
         if not self.rules.partnership:
-            table.playing.remove(player)
-            del table.members[player]
-            self.decide(self.cite("leave"), f"{player} leaves the Call-Ace table {table.number}")
-            self.call_ace_players_changed(table)
+            self.leave_call_ace_table(table, player)
             return
         pending = self.state.cut_at(table.number)
         if pending is not None and pending.purpose == "cut-out":
@@ -146,6 +143,29 @@ class Leaving(StepBase):
         prior = [p for p in self.state.prior_right if p in free]
         ordered = prior + [p for p in free if p not in prior]
         return ordered[0] if ordered else None
+
+    def leave_call_ace_table(self, table: Table, player: str) -> None:
+        """Call-Ace (law 1): a player leaves at once. A sitting is played by the same players
+        throughout (ruling C5): one in play ends with his leaving, settled as it stood, and
+        the players still there begin a new one, as an arrival's does (claims.lodge_claim).
+        The table's first dealer leaving, the deal passes to the player on his left (law 3)."""
+        in_play = self.sitting_runs(table)
+        seat = table.playing.index(player)
+        table.playing.remove(player)
+        del table.members[player]
+        laws, words = [self.cite("leave")], []
+        if in_play:
+            laws.append(self.cite("rubber"))
+            words.append("the sitting in play there is closed and settled as it stood")
+            if self.sitting_runs(table):
+                words.append("a new sitting begins with the players still there")
+        if table.dealer == player and table.playing:
+            table.dealer = table.playing[seat % len(table.playing)]
+            laws.append("law 3")
+            words.append(f"{table.dealer}, on {player}'s left, deals first")
+        said = f"{player} leaves the Call-Ace table {table.number}"
+        self.decide(" / ".join(laws), f"{said}: {'; '.join(words)}" if words else said)
+        self.call_ace_players_changed(table)
 
     def call_ace_players_changed(self, table: Table) -> None:
         """Call-Ace: four to seven play (law 1). Throw for the first jack again if it has

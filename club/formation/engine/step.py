@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import FormationError
-from ..rules import get_rule_set
+from ..rules import PARTNERSHIP_PLAYERS, get_rule_set
 from ..state import Decision, EveningState, Member, PendingCut, Table
 from .wording import (
     FIELD_TEXT,
@@ -113,6 +113,12 @@ class StepBase:
         if cut is not None:
             self.state.pending.remove(cut)
         return cut
+
+    @staticmethod
+    def sitting_runs(table: Table) -> bool:
+        """Call-Ace: is a sitting in play at ``table``? Its first jack has named a dealer
+        and four or more play (law 1)."""
+        return table.dealer is not None and len(table.playing) >= PARTNERSHIP_PLAYERS
 
     def join(self, table: Table, player: str, *, play: bool, one_rubber: bool = False) -> None:
         """Make ``player`` a member of ``table``: he has now belonged to a table (law 17)."""

@@ -135,3 +135,41 @@ def test_ruling_t9_call_ace_cuts_no_cards_so_the_first_in_the_room_has_the_place
     assert "Cy" in walk.table(1).playing
     assert walk.state.prior_right == []
     assert walk.replays_to_same_state()
+
+
+def test_ruling_c5_a_player_leaving_ends_the_sitting_in_play_in_words():
+    # Law 1: a player leaves at once; a sitting is played by the same players throughout
+    # (ruling C5), so the one in play ends, settled as it stood, as an arrival ends it.
+    walk = dealing()
+    said = walk("leave", table=1, player="Abe")
+    assert said == [
+        "law 1 / ruling C5: Abe leaves the Call-Ace table 1: the sitting in play there is "
+        "closed and settled as it stood; a new sitting begins with the players still there"
+    ]
+    assert walk.table(1).dealer == "Di"  # the first dealer stays
+
+
+def test_law_3_the_first_dealer_leaving_passes_the_deal_to_his_left():
+    walk = dealing()  # Di dealt; Ed sits on her left (the order round the table)
+    said = walk("leave", table=1, player="Di")
+    assert walk.table(1).dealer == "Ed"
+    assert said[0].startswith("law 1 / ruling C5 / law 3: Di leaves the Call-Ace table 1")
+    assert said[0].endswith("Ed, on Di's left, deals first")
+    walk("leave", table=1, player="Gil")
+    walk("leave", table=1, player="Fi")
+    walk("leave", table=1, player="Ed")  # the last in the order: his left is the first
+    assert walk.table(1).dealer == "Abe"
+    assert walk.replays_to_same_state()
+
+
+def test_a_player_leaving_a_table_with_no_sitting_in_play_ends_nothing():
+    walk = table_formed()  # no jack thrown yet: no sitting is in play
+    assert walk("leave", table=1, player="Abe") == ["law 1: Abe leaves the Call-Ace table 1"]
+    walk = second_table()
+    walk("deal_jack", table=2, cards=[["Jo", "QS"], ["Kay", "KD"], ["Cy", "JH"]])
+    said = walk("leave", table=2, player="Kay")  # three remain: no new sitting
+    assert said[0] == (
+        "law 1 / ruling C5: Kay leaves the Call-Ace table 2: the sitting in play there is "
+        "closed and settled as it stood"
+    )
+    assert "Call-Ace needs four to seven" in said[1]
