@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import contextlib
+import decimal
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -121,6 +122,14 @@ class WholeNumberField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+def _read_as_decimal(text: str) -> bool:
+    try:
+        decimal.Decimal(text.strip())
+    except decimal.InvalidOperation:
+        return False
+    return True
+
+
 class AmountField(serializers.DecimalField):
     """DRF's DecimalField for an amount (an evening's stake), taking text only in the digits
     0 to 9 with at most one point (core.amounts): `Decimal` reads an amount in Arabic-Indic
@@ -133,9 +142,11 @@ class AmountField(serializers.DecimalField):
     }
 
     def to_internal_value(self, data):
-        # Text not written as the forms say ("1e3", "NaN", "Infinity", "1_000", other
-        # scripts' digits) is refused in these words; no amount at all, as DRF does.
-        if isinstance(data, str) and data.strip() and not in_digits(data):
+        # Text Decimal reads that is not written as the forms say ("1e3", "NaN", "Infinity",
+        # "1_000", other scripts' digits) is refused in these words; no amount at all
+        # ("a quarter"), as DRF refuses it.
+        read = isinstance(data, str) and (not data.isascii() or _read_as_decimal(data))
+        if read and not in_digits(data):
             self.fail("digits")
         return super().to_internal_value(data)
 
