@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from club import evenings, rubber_locks
+from club import evenings, rubber_locks, seating
 from club.evening_receivers import Via
 from club.models import Evening, Table
 from core.db import conflict_on_lock_failure, lock_one
@@ -172,6 +172,7 @@ def hand_record(
             raise UserError("This rubber is not the table's current one.", field="hand")
         if expected_number is not None:
             _check_expected_number(rubber, expected_number)
+        seating.check_declaring_side(rubber, data, rubber.hand_count + 1)
         hand = scoring.rubber_record_hand(
             rubber=rubber,
             data=data,
@@ -291,6 +292,7 @@ def hand_correct(
         doing="corrects", authorize=authorize,
     ) as (rubber, evening, changed):  # fmt: skip
         _check_unchanged(rubber, number, changed_at, reader=reader)
+        seating.check_declaring_side(rubber, data, number)
         hand = scoring.rubber_correct_hand(
             rubber=rubber,
             number=number,

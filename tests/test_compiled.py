@@ -291,7 +291,14 @@ def test_no_statement_of_a_recorded_hand_is_converted_anew(
     others = bridge_and_call_ace_in_play(world.club)
     hands = [
         (world.table, [{"makers": "EW", "tricks": 3}, {"makers": "NS", "tricks": 4}]),
-        (others.bridge, [{"declarer": "EW", "trump": "NT", "tricks": {"NS": 5, "EW": 8}}] * 2),
+        # Hands 2 and 3: E-W's deal, then N-S's (the dealer's side declares).
+        (
+            others.bridge,
+            [
+                {"declarer": side, "trump": "NT", "tricks": {"NS": 5, "EW": 8}}
+                for side in ("EW", "NS")
+            ],
+        ),
         (others.call_ace, [{"maker": name, "tricks": 3} for name in others.call_ace_order[1:3]]),
     ]
     converted = []

@@ -24,9 +24,10 @@ def second_rubber(django_capture_on_commit_callbacks):
     played = club_in_play(django_capture_on_commit_callbacks)
     table = bridge_and_call_ace_in_play(played.club).bridge
     evening = table.evening
-    win = {"declarer": "NS", "trump": "NT", "tricks": {"NS": 10, "EW": 3}}
-    for _ in range(2):
-        recording.hand_record(evening_id=evening.pk, table_number=1, data=win)
+    win = {"trump": "NT", "tricks": {"NS": 10, "EW": 3}}
+    for declarer in ["EW", "NS"]:  # hands 2 and 3: the dealer's side declares
+        data = {**win, "declarer": declarer}
+        recording.hand_record(evening_id=evening.pk, table_number=1, data=data)
     cards = {"Ann": "AS", "Bob": "2S", "Cora": "3S", "Dan": "4S"}
     evenings.evening_act(evening_id=evening.pk, event={"type": "cut", "cards": cards})
     return evening

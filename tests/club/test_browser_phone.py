@@ -316,7 +316,7 @@ def test_call_ace_and_bridge_ask_for_the_maker_and_the_trump(browser_page, live_
     north_south = " & ".join(Rubber.objects.get(table=tables.bridge).players["NS"])
     declarer = form.locator("label", has=page.locator("input[name=declarer][value=NS]"))
     assert declarer.inner_text().strip() == f"N-S {north_south}"
-    form.locator("input[name=declarer][value=NS]").check()
+    form.locator("input[name=declarer][value=EW]").check()  # hand 2: E-W deal and declare
     form.locator("input[name=tricks_ns]").fill("7")
     form.get_by_test_id("record-hand").click()
     assert trump.evaluate("select => select.validity.valueMissing")

@@ -27,7 +27,7 @@ def test_the_bridge_phone_cites_the_deal_by_elwells_heading(
     assert dealer.inner_text().endswith("deals hand 2" + CITED), dealer.inner_text()
 
     form = page.locator("form.hand[data-kind=record]")
-    form.locator("input[name=declarer][value=NS]").check()
+    form.locator("input[name=declarer][value=EW]").check()  # hand 2: E-W's deal
     form.locator("select[name=trump]").select_option("NT")  # no honours to say (B3)
     form.locator("input[name=tricks_ns]").fill("7")
     form.get_by_test_id("record-hand").click()

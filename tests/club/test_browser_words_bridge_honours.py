@@ -33,7 +33,7 @@ def test_the_honours_lead_a_newcomer_to_a_hand_the_laws_take(browser_page, live_
     shot(page, "words-honours-form")
 
     # "Neither" with a trump suit: refused in words, by ruling B3.
-    form.locator("input[name=declarer][value=NS]").check()
+    form.locator("input[name=declarer][value=EW]").check()  # hand 2: E-W's deal
     form.locator("select[name=trump]").select_option(label="Hearts")
     form.locator("input[name=tricks_ns]").fill("8")
     side.select_option(label="neither (no trumps, the aces two and two)")

@@ -46,8 +46,10 @@ def test_a_bridge_evening_four_lowest_play_and_the_highest_go_out(club):
     table = summary(evening)["tables"][0]
     assert table["dealer"] == "Ann"  # Bridge: the lowest deals (ruling T4)
     ns = table["partners"]["NS"]
-    hand = {**HEARTS_GAME, "declarer": "NS"}
-    for _ in range(2):
+    # The dealer's side declares (Bridge laws, Declaring Trumps): Ann's, then E-W's; N-S
+    # take the ten tricks either way.
+    for declarer in ["NS", "EW"]:
+        hand = {**HEARTS_GAME, "declarer": declarer}
         recording.hand_record(evening_id=evening.pk, table_number=1, data=hand)
     rubber = Rubber.objects.get(evening=evening)
     # Ruling B7: two games win; the winners add 100. NS: 32 + 32 below, 16 + 16 + 100

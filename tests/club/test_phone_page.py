@@ -131,13 +131,13 @@ REFUSED = [
     ("euchre", {"makers": "NS", "tricks": "3", "correct": "x"}, "correct",
      "Not recorded. The hand to correct: give a whole number, nothing below nought, in the "
      "digits 0 to 9, at most 9 of them."),
-    ("bridge", {"declarer": "NS", "trump": "H", "tricks_ns": "7", "honours_side": "NS",
+    ("bridge", {"declarer": "EW", "trump": "H", "tricks_ns": "7", "honours_side": "NS",
                 "honours_held": "3", "honours_in_one_hand": "1"}, "hand.honours.in_one_hand",
      "Not recorded. The most honours in one hand: 1 is out of range: must be from 2 to 3 "
      "(ruling B3)"),
     # No trump chosen (ruling B1): the dropdown's words, the API's codes beside them, and
     # the field named once ("The trump: must be ...", never "The trump: trump is ...").
-    ("bridge", {"declarer": "NS", "trump": "", "tricks_ns": "7"}, "hand.trump",
+    ("bridge", {"declarer": "EW", "trump": "", "tricks_ns": "7"}, "hand.trump",
      'Not recorded. The trump: must be spades ("S"), clubs ("C"), diamonds ("D"), hearts '
      '("H") or no trumps ("NT") (ruling B1)'),
     # A side not one of the form's (a post not made by the page): said as the form names

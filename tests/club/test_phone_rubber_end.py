@@ -99,8 +99,9 @@ def test_a_bridge_rubber_over_cites_the_bridge_laws(played):
     table = bridge_and_call_ace_in_play(played.club).bridge
     evening_id = table.evening_id
     act(evening_id, type="arrive", player="Edith")  # waits, to cut in at the rubber's end
-    for _ in range(2):
-        recording.hand_record(evening_id=evening_id, table_number=1, data=GRAND_SLAM)
+    for declarer in ["EW", "NS"]:  # the dealer's side declares (Declaring Trumps)
+        data = {**GRAND_SLAM, "declarer": declarer}
+        recording.hand_record(evening_id=evening_id, table_number=1, data=data)
     assert Rubber.objects.get(table=table).status == Rubber.Status.COMPLETE
     page = phone(table)
     assert (

@@ -56,16 +56,16 @@ MISTAKES = [
     ("euchre", {"makers": "NS", "tricks": 3, "law102": True},
      {"makers": "NS", "tricks": "3", "law102": "on"}),
     ("euchre", {"makers": "N", "tricks": 3}, {"makers": "N", "tricks": "3"}),
-    ("bridge", {"declarer": "NS", "trump": "H", "tricks": {"NS": 14, "EW": -1}},
-     {"declarer": "NS", "trump": "H", "tricks_ns": "14"}),
-    ("bridge", {"declarer": "NS", "trump": "NT", "doubles": 41, "tricks": {"NS": 7, "EW": 6}},
-     {"declarer": "NS", "trump": "NT", "doubles": "41", "tricks_ns": "7"}),
+    ("bridge", {"declarer": "EW", "trump": "H", "tricks": {"NS": 14, "EW": -1}},
+     {"declarer": "EW", "trump": "H", "tricks_ns": "14"}),
+    ("bridge", {"declarer": "EW", "trump": "NT", "doubles": 41, "tricks": {"NS": 7, "EW": 6}},
+     {"declarer": "EW", "trump": "NT", "doubles": "41", "tricks_ns": "7"}),
     ("call_ace", {"maker": "Nobody", "tricks": 3}, {"maker": "Nobody", "tricks": "3"}),
     ("call_ace", {"maker": "FIRST", "tricks": -1}, {"maker": "FIRST", "tricks": "-1"}),
     # A trick count in an Arabic-Indic three: the laws' words at both doors.
     ("euchre", {"makers": "NS", "tricks": "\u0663"}, {"makers": "NS", "tricks": "\u0663"}),
-    ("bridge", {"declarer": "NS", "trump": "H", "tricks": {"NS": "\u0663", "EW": 10}},
-     {"declarer": "NS", "trump": "H", "tricks_ns": "\u0663"}),
+    ("bridge", {"declarer": "EW", "trump": "H", "tricks": {"NS": "\u0663", "EW": 10}},
+     {"declarer": "EW", "trump": "H", "tricks_ns": "\u0663"}),
     ("call_ace", {"maker": "FIRST", "tricks": "\u0663"}, {"maker": "FIRST", "tricks": "\u0663"}),
 ]  # fmt: skip
 
