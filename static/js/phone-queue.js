@@ -346,6 +346,7 @@
   function showWaitingChanges() {
     var queue = load();
     showTakenBack(queue);
+    showLaterWaiting(queue);
     var forms = document.querySelectorAll(
       "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]," +
       " form[data-phone-queue][data-kind=answer]"
@@ -422,6 +423,57 @@
       held.textContent = capitalised(hand) + " is being taken back, so it is not offered " +
         "for correction: its take-back waits to be sent (" + whenSent() + "). Should the " +
         "take-back be refused, its correction is offered here again (law 5, ruling E9).";
+    });
+  }
+
+  // While a later hand of the same rubber, entered on this phone, waits in its queue (the
+  // network gone, or its answer not yet back), the last hand the page shows is not offered
+  // for correction nor taken back: sent after that hand, either would be refused ("a later
+  // hand has been recorded", law 5, ruling E9), leaving the table to ask the secretary.
+  // Both panels are put away and the page says why, until that hand leaves the queue
+  // (recorded: the page then offers it; refused: the panels are back).
+  function showLaterWaiting(queue) {
+    var forms = document.querySelectorAll("form[data-phone-queue][data-kind=correct]");
+    Array.prototype.forEach.call(forms, function (form) {
+      var panel = form.closest("details") || form;
+      var takeBack = panel.parentElement &&
+        panel.parentElement.querySelector("details[data-testid=take-back]");
+      var panels = takeBack ? [panel, takeBack] : [panel];
+      var data = new URLSearchParams(new FormData(form));
+      var number = parseInt(data.get("correct"), 10);
+      var rubber = data.get("rubber") || "";
+      var later = number ? queue.filter(function (entry) {
+        return entry.kind === "record" && entry.number > number &&
+          (new URLSearchParams(entry.body).get("rubber") || "") === rubber;
+      })[0] : null;
+      var held = panel.parentElement &&
+        panel.parentElement.querySelector("[data-testid=later-hand-waiting]");
+      if (!later) {
+        panels.forEach(function (each) {
+          if (!each.dataset.heldLater) return;
+          delete each.dataset.heldLater;
+          each.hidden = !!each.dataset.heldFor; // its own take-back may still hold it
+        });
+        if (held) held.remove();
+        return;
+      }
+      panels.forEach(function (each) {
+        each.dataset.heldLater = "1";
+        each.hidden = true;
+      });
+      if (!held) {
+        held = document.createElement("p");
+        held.className = "alert pending small";
+        held.dataset.testid = "later-hand-waiting";
+        held.setAttribute("role", "status");
+        panel.before(held);
+      }
+      var hand = handWord(form) + " " + number;
+      held.textContent = capitalised(hand) + " is not offered for correction or take-back " +
+        "while " + later.label + ", entered on this phone, waits to be sent (" + whenSent() +
+        "): sent after it, the change would be refused. Once " + later.label + " is " +
+        "recorded, " + hand + " may be changed only by the secretary, and " + later.label +
+        " is the one offered here for correction or take-back (law 5, ruling E9).";
     });
   }
 
