@@ -298,8 +298,11 @@
     if (!names.length) return;
     var at = ((parseInt(dealer.dataset.dealerAt, 10) + passes) % names.length + names.length) %
       names.length;
-    // The sentence the page brought (templates/club/_table_heading.html), for that hand.
-    dealer.textContent = names[at] + " deals " + dealer.dataset.handLabel + " " + next +
+    // The sentence the page brought (templates/club/_table_heading.html), for that hand:
+    // the heading's own number moved on by what waits here. The heading may be newer than
+    // the entry form (a poll brings it up to date while a player types: freshenAround).
+    var number = (parseInt(dealer.dataset.next, 10) || brought) + (next - brought);
+    dealer.textContent = names[at] + " deals " + dealer.dataset.handLabel + " " + number +
       "; the deal passes to the left (" + dealer.dataset.dealerLaw + ").";
     Array.prototype.forEach.call(document.querySelectorAll("[data-seat-at]"), function (seat) {
       var deals = parseInt(seat.dataset.seatAt, 10) === at;
@@ -972,19 +975,86 @@
     }
     var live = document.getElementById("table-live");
     if (!live || sending || load().length) return;
-    if (busyWith(live)) {
+    // A refusal shown (its hand in the form as it was sent) stays until the player acts on
+    // it, while the table is at the same stage; once another phone has recorded or taken
+    // back a hand since, its words ("the next is hand 7: send it again") no longer hold:
+    // it goes, and the page says how the table has moved on, the form kept as it is.
+    var refusing = live.querySelector("[data-testid=phone-error]");
+    var samePhase = fresh.dataset.phase === live.dataset.phase;
+    var sameNext = fresh.dataset.nextNumber === live.dataset.nextNumber;
+    if (busyWith(live) || (refusing && samePhase)) {
+      if (refusing && !(samePhase && sameNext)) refusing.remove();
       showMovedOn(live, fresh, detail.serverResponse);
+      freshenAround(live, fresh);
       return;
     }
-    // A refusal shown (its hand in the form as it was sent) stays until the player acts on
-    // it, while the table is at the same stage.
-    var refusing = live.querySelector("[data-testid=phone-error]");
-    if (fresh.dataset.phase === live.dataset.phase && (refusing ||
-        (fresh.dataset.nextNumber === live.dataset.nextNumber &&
-         corrections(fresh) === corrections(live)))) return;
+    if (samePhase && sameNext && corrections(fresh) === corrections(live)) {
+      freshenAround(live, fresh);
+      return;
+    }
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
+
+  // What the poll brings that a player's forms do not hold, brought up to date around
+  // them, whatever is typed kept where it is: the heading (the seats, with a substitute the
+  // secretary seated or a player gone; who deals the next hand, law 28 and the evening's
+  // deal law), the words naming each side in the forms ("E-W Edith (for Hugh) & Iris"),
+  // and the last hand's panels when the last hand is another (recorded, corrected or taken
+  // back by another phone), unless a player is busy with them.
+  function freshenAround(live, fresh) {
+    var heading = live.querySelector("[data-table-heading]");
+    var newHeading = fresh.querySelector("[data-table-heading]");
+    if (heading && newHeading && heading.innerHTML !== newHeading.innerHTML) {
+      heading.replaceWith(newHeading.cloneNode(true));
+    }
+    var freshForms = {};
+    Array.prototype.forEach.call(fresh.querySelectorAll("form[data-phone-queue]"), function (form) {
+      freshForms[identity(form)] = form;
+    });
+    Array.prototype.forEach.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
+      var other = freshForms[identity(form)];
+      if (other) freshenLabels(form, other);
+    });
+    var last = live.querySelector("[data-last-hand]");
+    var newLast = fresh.querySelector("[data-last-hand]");
+    if (last && newLast && last.dataset.lastHand !== newLast.dataset.lastHand &&
+        !busyWith(last)) {
+      var copy = newLast.cloneNode(true);
+      markBrought(copy);
+      last.replaceWith(copy);
+    }
+  }
+
+  // The words of each choice of a form (its label's, around the box) as the poll brings
+  // them, the box itself, ticked or not, kept in its place.
+  function freshenLabels(form, other) {
+    var boxes = {};
+    fillable(other).forEach(function (each) { boxes[each.key] = each.field; });
+    fillable(form).forEach(function (each) {
+      var field = each.field;
+      var label = field.closest("label");
+      var twin = boxes[each.key];
+      var newLabel = twin && twin.closest("label");
+      if (!label || !newLabel || field.parentNode !== label || twin.parentNode !== newLabel ||
+          label.querySelectorAll("input, select, textarea").length !== 1 ||
+          newLabel.querySelectorAll("input, select, textarea").length !== 1 ||
+          label.textContent === newLabel.textContent) return;
+      var before = true;
+      Array.prototype.slice.call(label.childNodes).forEach(function (node) {
+        if (node !== field) node.remove();
+      });
+      Array.prototype.forEach.call(newLabel.childNodes, function (node) {
+        if (node === twin) {
+          before = false;
+        } else if (before) {
+          label.insertBefore(node.cloneNode(true), field);
+        } else {
+          label.append(node.cloneNode(true));
+        }
+      });
+    });
+  }
 
   // While a player types, the forms stay as the page brought them even when the table has
   // moved on (another phone recorded or took back a hand, the rubber ended): the form
