@@ -507,14 +507,19 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  // A label's or a legend's own words, without its fields and its notes, cut before a law
-  // in brackets or an explanation after a colon: "Played alone (law 3)", "Played alone".
+  // A label's or a legend's own words, without its fields and its notes, cut before an
+  // explanation after a colon, and a label's law in brackets at its end dropped: "Played
+  // alone (law 3)", "Played alone". Only a citation at the end: a side's words keep a
+  // substitute's brackets, "E-W Edith (for Hugh) & Iris" (law 18). A legend is cut before
+  // any bracket ("Makers (who made the trump)", "Makers"): it names no one.
   function ownWords(node) {
     if (!node) return "";
     var copy = node.cloneNode(true);
     var inner = copy.querySelectorAll("input, select, textarea, p, details");
     Array.prototype.forEach.call(inner, function (node) { node.remove(); });
-    return copy.textContent.replace(/\s+/g, " ").trim().split(/ \(|: /)[0].trim();
+    var words = copy.textContent.replace(/\s+/g, " ").trim();
+    if (node.tagName === "LEGEND") return words.split(/ \(|: /)[0].trim();
+    return words.split(": ")[0].replace(/\s*\((?:laws?|rulings?) [^()]*\)$/i, "").trim();
   }
 
   // A field's name as the form shows it: its label, after its group's legend where the

@@ -9,7 +9,7 @@ import pytest
 
 from club import evenings
 from tests.browser import PHONE, enter_hand, fill_hand, open_phone, open_two_phones, shot
-from tests.club.test_browser_phone_take_back import second_hand_by_mistake
+from tests.club.test_browser_phone_take_back import back_online, second_hand_by_mistake
 from tests.worlds import sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -135,3 +135,32 @@ def test_a_refusal_that_no_longer_holds_goes_at_the_next_poll(browser_page, live
     assert first.get_by_test_id("dealer").inner_text().startswith("Dan deals hand 4")
     assert sheet(played) == [("NS", 3), ("EW", 4), ("NS", 2)]
     shot(first, "phone-follows-4-refusal-gone")
+
+
+def test_a_refused_hands_listing_keeps_the_substitutes_words(browser_page, live_server, played):
+    """A hand that waited and was refused is listed in the form's words: "makers: E-W Cora
+    & Edith (for Dan)", the substitute's brackets kept (law 18); only a law cited at the
+    end of a label is left out ("Played alone (law 3)": "played alone")."""
+    evening = played.evening
+    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "substitute", "table": 1, "player": "Dan", "substitute": "Edith",
+               "consent": ["Ann", "Bob", "Cora"]},
+    )  # fmt: skip
+    page = on_phone(browser_page, live_server, played)
+    page.context.set_offline(True)
+    form = fill_hand(page, makers="EW", tricks=4)
+    form.locator("input[name=alone]").check()
+    form.get_by_test_id("record-hand").click()
+    page.get_by_test_id("phone-queue").filter(has_text="(hand 2)").wait_for()
+    second_hand_by_mistake(played)  # another phone records hand 2 meanwhile
+    back_online(page)
+    refused = page.get_by_test_id("refused-hand")
+    refused.first.wait_for()
+    assert " ".join(refused.first.locator("p").first.inner_text().split()) == (
+        "Hand 2 (makers: E-W Cora & Edith (for Dan); played alone; tricks taken by the "
+        "makers: 4) was not recorded."
+    )
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "phone-follows-5-refused-substitute")
