@@ -298,8 +298,11 @@
     if (!names.length) return;
     var at = ((parseInt(dealer.dataset.dealerAt, 10) + passes) % names.length + names.length) %
       names.length;
-    // The sentence the page brought (templates/club/_table_heading.html), for that hand.
-    dealer.textContent = names[at] + " deals " + dealer.dataset.handLabel + " " + next +
+    // The sentence the page brought (templates/club/_table_heading.html), for that hand:
+    // the heading's own number moved on by what waits here. The heading may be newer than
+    // the entry form (a poll brings it up to date while a player types: freshenAround).
+    var number = (parseInt(dealer.dataset.next, 10) || brought) + (next - brought);
+    dealer.textContent = names[at] + " deals " + dealer.dataset.handLabel + " " + number +
       "; the deal passes to the left (" + dealer.dataset.dealerLaw + ").";
     Array.prototype.forEach.call(document.querySelectorAll("[data-seat-at]"), function (seat) {
       var deals = parseInt(seat.dataset.seatAt, 10) === at;
@@ -346,6 +349,7 @@
   function showWaitingChanges() {
     var queue = load();
     showTakenBack(queue);
+    showLaterWaiting(queue);
     var forms = document.querySelectorAll(
       "form[data-phone-queue][data-kind=take_back], form[data-phone-queue][data-kind=correct]," +
       " form[data-phone-queue][data-kind=answer]"
@@ -425,6 +429,57 @@
     });
   }
 
+  // While a later hand of the same rubber, entered on this phone, waits in its queue (the
+  // network gone, or its answer not yet back), the last hand the page shows is not offered
+  // for correction nor taken back: sent after that hand, either would be refused ("a later
+  // hand has been recorded", law 5, ruling E9), leaving the table to ask the secretary.
+  // Both panels are put away and the page says why, until that hand leaves the queue
+  // (recorded: the page then offers it; refused: the panels are back).
+  function showLaterWaiting(queue) {
+    var forms = document.querySelectorAll("form[data-phone-queue][data-kind=correct]");
+    Array.prototype.forEach.call(forms, function (form) {
+      var panel = form.closest("details") || form;
+      var takeBack = panel.parentElement &&
+        panel.parentElement.querySelector("details[data-testid=take-back]");
+      var panels = takeBack ? [panel, takeBack] : [panel];
+      var data = new URLSearchParams(new FormData(form));
+      var number = parseInt(data.get("correct"), 10);
+      var rubber = data.get("rubber") || "";
+      var later = number ? queue.filter(function (entry) {
+        return entry.kind === "record" && entry.number > number &&
+          (new URLSearchParams(entry.body).get("rubber") || "") === rubber;
+      })[0] : null;
+      var held = panel.parentElement &&
+        panel.parentElement.querySelector("[data-testid=later-hand-waiting]");
+      if (!later) {
+        panels.forEach(function (each) {
+          if (!each.dataset.heldLater) return;
+          delete each.dataset.heldLater;
+          each.hidden = !!each.dataset.heldFor; // its own take-back may still hold it
+        });
+        if (held) held.remove();
+        return;
+      }
+      panels.forEach(function (each) {
+        each.dataset.heldLater = "1";
+        each.hidden = true;
+      });
+      if (!held) {
+        held = document.createElement("p");
+        held.className = "alert pending small";
+        held.dataset.testid = "later-hand-waiting";
+        held.setAttribute("role", "status");
+        panel.before(held);
+      }
+      var hand = handWord(form) + " " + number;
+      held.textContent = capitalised(hand) + " is not offered for correction or take-back " +
+        "while " + later.label + ", entered on this phone, waits to be sent (" + whenSent() +
+        "): sent after it, the change would be refused. Once " + later.label + " is " +
+        "recorded, " + hand + " may be changed only by the secretary, and " + later.label +
+        " is the one offered here for correction or take-back (law 5, ruling E9).";
+    });
+  }
+
   // --- the hands refused after waiting -------------------------------------------------
 
   function loadRefused() {
@@ -452,14 +507,19 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  // A label's or a legend's own words, without its fields and its notes, cut before a law
-  // in brackets or an explanation after a colon: "Played alone (law 3)", "Played alone".
+  // A label's or a legend's own words, without its fields and its notes, cut before an
+  // explanation after a colon, and a label's law in brackets at its end dropped: "Played
+  // alone (law 3)", "Played alone". Only a citation at the end: a side's words keep a
+  // substitute's brackets, "E-W Edith (for Hugh) & Iris" (law 18). A legend is cut before
+  // any bracket ("Makers (who made the trump)", "Makers"): it names no one.
   function ownWords(node) {
     if (!node) return "";
     var copy = node.cloneNode(true);
     var inner = copy.querySelectorAll("input, select, textarea, p, details");
     Array.prototype.forEach.call(inner, function (node) { node.remove(); });
-    return copy.textContent.replace(/\s+/g, " ").trim().split(/ \(|: /)[0].trim();
+    var words = copy.textContent.replace(/\s+/g, " ").trim();
+    if (node.tagName === "LEGEND") return words.split(/ \(|: /)[0].trim();
+    return words.split(": ")[0].replace(/\s*\((?:laws?|rulings?) [^()]*\)$/i, "").trim();
   }
 
   // A field's name as the form shows it: its label, after its group's legend where the
@@ -920,19 +980,86 @@
     }
     var live = document.getElementById("table-live");
     if (!live || sending || load().length) return;
-    if (busyWith(live)) {
+    // A refusal shown (its hand in the form as it was sent) stays until the player acts on
+    // it, while the table is at the same stage; once another phone has recorded or taken
+    // back a hand since, its words ("the next is hand 7: send it again") no longer hold:
+    // it goes, and the page says how the table has moved on, the form kept as it is.
+    var refusing = live.querySelector("[data-testid=phone-error]");
+    var samePhase = fresh.dataset.phase === live.dataset.phase;
+    var sameNext = fresh.dataset.nextNumber === live.dataset.nextNumber;
+    if (busyWith(live) || (refusing && samePhase)) {
+      if (refusing && !(samePhase && sameNext)) refusing.remove();
       showMovedOn(live, fresh, detail.serverResponse);
+      freshenAround(live, fresh);
       return;
     }
-    // A refusal shown (its hand in the form as it was sent) stays until the player acts on
-    // it, while the table is at the same stage.
-    var refusing = live.querySelector("[data-testid=phone-error]");
-    if (fresh.dataset.phase === live.dataset.phase && (refusing ||
-        (fresh.dataset.nextNumber === live.dataset.nextNumber &&
-         corrections(fresh) === corrections(live)))) return;
+    if (samePhase && sameNext && corrections(fresh) === corrections(live)) {
+      freshenAround(live, fresh);
+      return;
+    }
     detail.shouldSwap = false;
     swapLive(detail.serverResponse);
   });
+
+  // What the poll brings that a player's forms do not hold, brought up to date around
+  // them, whatever is typed kept where it is: the heading (the seats, with a substitute the
+  // secretary seated or a player gone; who deals the next hand, law 28 and the evening's
+  // deal law), the words naming each side in the forms ("E-W Edith (for Hugh) & Iris"),
+  // and the last hand's panels when the last hand is another (recorded, corrected or taken
+  // back by another phone), unless a player is busy with them.
+  function freshenAround(live, fresh) {
+    var heading = live.querySelector("[data-table-heading]");
+    var newHeading = fresh.querySelector("[data-table-heading]");
+    if (heading && newHeading && heading.innerHTML !== newHeading.innerHTML) {
+      heading.replaceWith(newHeading.cloneNode(true));
+    }
+    var freshForms = {};
+    Array.prototype.forEach.call(fresh.querySelectorAll("form[data-phone-queue]"), function (form) {
+      freshForms[identity(form)] = form;
+    });
+    Array.prototype.forEach.call(live.querySelectorAll("form[data-phone-queue]"), function (form) {
+      var other = freshForms[identity(form)];
+      if (other) freshenLabels(form, other);
+    });
+    var last = live.querySelector("[data-last-hand]");
+    var newLast = fresh.querySelector("[data-last-hand]");
+    if (last && newLast && last.dataset.lastHand !== newLast.dataset.lastHand &&
+        !busyWith(last)) {
+      var copy = newLast.cloneNode(true);
+      markBrought(copy);
+      last.replaceWith(copy);
+    }
+  }
+
+  // The words of each choice of a form (its label's, around the box) as the poll brings
+  // them, the box itself, ticked or not, kept in its place.
+  function freshenLabels(form, other) {
+    var boxes = {};
+    fillable(other).forEach(function (each) { boxes[each.key] = each.field; });
+    fillable(form).forEach(function (each) {
+      var field = each.field;
+      var label = field.closest("label");
+      var twin = boxes[each.key];
+      var newLabel = twin && twin.closest("label");
+      if (!label || !newLabel || field.parentNode !== label || twin.parentNode !== newLabel ||
+          label.querySelectorAll("input, select, textarea").length !== 1 ||
+          newLabel.querySelectorAll("input, select, textarea").length !== 1 ||
+          label.textContent === newLabel.textContent) return;
+      var before = true;
+      Array.prototype.slice.call(label.childNodes).forEach(function (node) {
+        if (node !== field) node.remove();
+      });
+      Array.prototype.forEach.call(newLabel.childNodes, function (node) {
+        if (node === twin) {
+          before = false;
+        } else if (before) {
+          label.insertBefore(node.cloneNode(true), field);
+        } else {
+          label.append(node.cloneNode(true));
+        }
+      });
+    });
+  }
 
   // While a player types, the forms stay as the page brought them even when the table has
   // moved on (another phone recorded or took back a hand, the rubber ended): the form

@@ -10,7 +10,7 @@ import pytest
 
 from club import recording
 from scoring.models import RemovedHand
-from tests.browser import shot
+from tests.browser import fill_hand, shot
 from tests.tournaments.test_table_phone import at_table, hands
 from tournaments import rounds
 from tournaments.models import TournamentTable
@@ -103,3 +103,33 @@ def test_a_correction_waiting_at_a_progressives_table_is_not_offered_again(
     assert answers == [200]
     assert [d["tricks"] for d in hands(at_table(two_deals))] == [5]
     assert page.get_by_test_id("change-waiting").count() == 0
+
+
+def test_a_progressives_last_deal_is_not_offered_for_change_while_the_next_waits(
+    browser_page, live_server, two_deals
+):
+    """The next deal entered on this phone waits (the network gone): the last deal is not
+    offered for correction nor taken back meanwhile, either being refused once the next
+    is recorded (law 5, ruling E9); the page says why."""
+    page = browser_page
+    answers = on_phone(page, live_server, two_deals)
+    assert page.get_by_test_id("take-back").is_visible()
+    page.context.set_offline(True)
+    fill_hand(page, makers="EW", tricks=4).get_by_test_id("record-hand").click()
+    page.get_by_test_id("phone-queue").filter(has_text="(hand 2)").wait_for()
+    held = page.get_by_test_id("later-hand-waiting")
+    held.wait_for()
+    assert held.inner_text().startswith(
+        "Hand 1 is not offered for correction or take-back while hand 2, entered on this "
+        "phone, waits to be sent"
+    )
+    assert page.get_by_test_id("last-hand").is_hidden()
+    assert page.get_by_test_id("take-back").is_hidden()
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "table-phone-waiting-3-later-deal")
+
+    back_online(page)
+    page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded").wait_for()
+    assert answers == [200]
+    assert held.count() == 0
+    assert [d["makers"] for d in hands(at_table(two_deals))] == ["NS", "EW"]
