@@ -62,7 +62,7 @@ from core.errors import Conflict, UserError
 from core.quoted import quoted
 from core.text import KEY_MAX, TITLE_MAX, Plural, clean_name, clean_reason, clean_text
 from scoring import services as scoring
-from scoring.models import Rubber, Settlement
+from scoring.models import Hand, Rubber, Settlement
 from scoring.rules.games import get_game
 
 # The events a secretary (or a replay) may log; hands go through club.recording.
@@ -290,7 +290,12 @@ def _partnership(evening: Evening) -> bool:
     return RULESETS[evening.ruleset].partnership
 
 
-def _start(evening: Evening, number: int, players, user) -> Rubber:
+def _start(evening: Evening, number: int, players, user, *, after: Rubber | None = None) -> Rubber:
+    """Start the rubber (Call-Ace: the sitting) in play at table `number`; a sitting begun
+    as `after`, the table's last, ended is dealt first as law 3 has it (`sitting_dealer`)."""
+    first = ""
+    if not _partnership(evening):
+        first = sitting_dealer(after, players, evening_state(evening).table(number).dealer)
     return scoring.rubber_start(
         club=evening.club,
         evening=evening,
@@ -299,7 +304,22 @@ def _start(evening: Evening, number: int, players, user) -> Rubber:
         options=evening.options,
         players=players,
         user=user,
+        first_dealer=first,
     )
+
+
+def sitting_dealer(after: Rubber | None, players, table_dealer: str | None) -> str:
+    """Call-Ace: who deals the first deal of a sitting of `players` begun at a table whose
+    last sitting, `after`, has ended. The deal passes in regular rotation to the left (law
+    3), from one sitting to the next: the player due after `after`'s last deal, or the next
+    on his left still playing. The table's first sitting, or one after a sitting of other
+    players (the table formed afresh), is dealt by the first jack's dealer (law 1)."""
+    dealer = table_dealer or ""
+    if after is None or not set(after.players) & set(players):
+        return dealer
+    first = after.first_dealer or dealer
+    hands = Hand.objects.filter(rubber=after).order_by("number").values_list("data", flat=True)
+    return after.rules.dealer_after(after.players, first, list(hands), players) or dealer
 
 
 def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) -> None:
@@ -321,11 +341,12 @@ def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) 
             .first()
         )
         playing = table.dealer is not None and table.number not in pending
+        ended = None
         if sitting is not None and (not playing or sitting.players != list(table.playing)):
             scoring.rubber_close(rubber=hold(held, sitting))
-            sitting = None
+            ended, sitting = sitting, None
         if sitting is None and playing and len(table.playing) >= 4:
-            _start(evening, table.number, list(table.playing), user)
+            _start(evening, table.number, list(table.playing), user, after=ended)
 
 
 def _apply(
@@ -518,8 +539,10 @@ def _table_rubber(evening: Evening, number: int) -> Rubber:
     )
     engine_table = evening_state(evening).table(number)
     if rubber is None and not _partnership(evening) and engine_table and engine_table.dealer:
-        # Call-Ace: the last sitting was settled; the same players sit on in a new one.
-        rubber = _start(evening, number, list(engine_table.playing), None)
+        # Call-Ace: the last sitting was settled; the same players sit on in a new one,
+        # the deal passing on from it (law 3).
+        last = Rubber.objects.filter(table=table).order_by("-created_at", "-id").first()
+        rubber = _start(evening, number, list(engine_table.playing), None, after=last)
     if rubber is None:
         raise UserError(
             f"No rubber is in progress at table {number}: the players cut for partners and "

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 
-from club.evenings import evening_state
+from club.evenings import evening_state, sitting_dealer
 from club.formation.state import SEATS
 from club.models import Table
 from core.echo import Typed, after_label, refusal, typed_again
@@ -84,12 +84,14 @@ def table_seats(*, table: Table, rubber: Rubber | None, hands: list[dict]) -> di
     else:
         labels = [f"{n}." for n in range(1, len(order) + 1)]
     dealer = None
+    played = [hand["hand"] for hand in hands]
     if engine_table.dealer and (rubber is None or rubber.status == Rubber.Status.IN_PROGRESS):
-        dealer = rules.dealer(order, engine_table.dealer, [hand["hand"] for hand in hands])
+        first = (rubber.first_dealer if rubber is not None else "") or engine_table.dealer
+        dealer = rules.dealer(order, first, played)
     elif engine_table.dealer and settled_sitting(rubber):
-        # Deal 1 of the next sitting: its deals are reckoned from the table's dealer, as
-        # the first sitting's were (law 3).
-        dealer = rules.dealer(order, engine_table.dealer, [])
+        # Deal 1 of the next sitting: the deal passes on in rotation from the settled
+        # one's last deal (law 3), as the sitting will be begun (club.evenings).
+        dealer = sitting_dealer(rubber, order, engine_table.dealer) or None
     for label, player in zip(labels, order, strict=True):
         result["seats"].append(
             {

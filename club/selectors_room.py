@@ -165,6 +165,7 @@ def _dealing(table: dict, rubber: Rubber | None, hands: dict[int, list[dict]]) -
     first = table["dealer"]
     if rubber is None or not first:
         return first
+    first = rubber.first_dealer or first  # a Call-Ace sitting's, passed on (law 3)
     return rubber.rules.dealer(list(table["playing"]), first, hands.get(rubber.pk, [])) or first
 
 

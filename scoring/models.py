@@ -55,6 +55,10 @@ class Rubber(models.Model):
     hand_count = models.PositiveIntegerField(default=0)
     # A progressive round played as a fixed number of deals rather than a rubber.
     deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Call-Ace: who deals the sitting's first deal. The deal passes in regular rotation to
+    # the left (law 3), from one sitting to the next at the same table; blank: the table's
+    # dealer, the first jack's (law 1), as sittings begun before it was kept.
+    first_dealer = models.CharField(max_length=80, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

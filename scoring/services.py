@@ -106,6 +106,7 @@ def rubber_start(
     table: Model | None = None,
     user=None,
     deal_limit: int | None = None,
+    first_dealer: str = "",
 ) -> Rubber:
     """Start a rubber (Call-Ace: a sitting) for named members of the club.
 
@@ -156,6 +157,7 @@ def rubber_start(
         stake=stake,
         summary=rules.summary(state),
         deal_limit=deal_limit,
+        first_dealer=first_dealer,
         created_by=user if user is not None and user.is_authenticated else None,
     )
     RubberPlayer.objects.bulk_create(

@@ -195,6 +195,20 @@ class RuleSet(abc.ABC):
                 seat = (seat + 1) % len(order)
         return order[seat]
 
+    def dealer_after(
+        self, order: Sequence[str], first: str, hands: Iterable[dict], players: Sequence[str]
+    ) -> str | None:
+        """Who deals first for ``players`` once ``hands`` have been dealt round ``order``
+        from ``first``: the deal passes in regular rotation to the left (Call-Ace law 3),
+        from one sitting to the next; the player due to deal, if no longer among
+        ``players``, is passed over to his left. None when no one of ``order`` plays on."""
+        due = self.dealer(order, first, hands)
+        if due is None:
+            return None
+        at = list(order).index(due)
+        turn = [order[(at + step) % len(order)] for step in range(len(order))]
+        return next((player for player in turn if player in players), None)
+
     @abc.abstractmethod
     def validate_options(self, options: dict | None) -> dict:
         """Check a club's options for this rule set and return them with defaults filled."""

@@ -32,7 +32,8 @@ def test_a_settled_sittings_phone_offers_nothing_to_correct_and_names_the_next_d
     page.goto(f"{live_server.url}/t/{table.token}/")
     main = " ".join(page.locator("main").inner_text().split())
     assert "The sitting was closed and settled (ruling C5)." in main
-    assert f"A new sitting begins with its deal 1, which {order[0]} deals." in main
+    # Three deals dealt from order[0]: the deal passes on to order[3] (law 3).
+    assert f"A new sitting begins with its deal 1, which {order[3]} deals." in main
     assert page.get_by_text("Correct deal", exact=False).count() == 0
     assert page.get_by_text("Take back deal", exact=False).count() == 0
     assert page.locator("form.hand[data-kind=record]").is_visible()  # the next deal, to enter

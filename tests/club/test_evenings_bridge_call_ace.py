@@ -146,3 +146,38 @@ def test_law_3_the_first_dealer_leaving_a_call_ace_table_passes_the_deal_on(club
         "stood (ruling C5)"
     )
     assert f"{order[1]}, on {order[0]}'s left, deals first" in entry["decisions"][0]
+
+
+def test_law_3_the_deal_passes_on_from_one_sitting_to_the_next(club):
+    # The deal passes in regular rotation to the left (law 3): a sitting settled by the
+    # secretary, or ended by a player leaving or joining (ruling C5), does not give the
+    # first jack's dealer the deal again; one due to deal who has left is passed over.
+    from club.phone import table_seats
+    from club.selectors_room import evening_room
+    from tests.worlds import bridge_and_call_ace_in_play
+
+    world = bridge_and_call_ace_in_play(club)  # five; order[0] dealt deal 1
+    table, order = world.call_ace, world.call_ace_order
+    evening = table.evening
+    for maker in order[1:3]:  # deals 2 and 3, dealt by order[1] and order[2]
+        recording.hand_record(
+            evening_id=evening.pk, table_number=1, data={"maker": maker, "tricks": 3}
+        )
+    evenings.evening_close_sitting(evening_id=evening.pk, table_number=1)
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"maker": order[0], "tricks": 3}
+    )
+    second = Rubber.objects.filter(table=table).order_by("pk").last()
+    assert second.first_dealer == order[3]  # not order[0] again
+    # order[4] deals the second sitting's deal 2; he leaves: the sitting ends (C5) and the
+    # four still there begin another, dealt by the one on his left, order[0].
+    act(evening, type="leave", table=1, player=order[4])
+    third = Rubber.objects.filter(table=table).order_by("pk").last()
+    assert (third.players, third.first_dealer) == (order[:4], order[0])
+    recording.hand_record(
+        evening_id=evening.pk, table_number=1, data={"maker": order[2], "tricks": 3}
+    )
+    evening.refresh_from_db()
+    assert table_seats(table=table, rubber=third, hands=[])["dealer"] == order[0]
+    room = evening_room(evening=evening)["tables"][0]["dealer"]
+    assert room.startswith(order[1]), room  # deal 2 of the third sitting

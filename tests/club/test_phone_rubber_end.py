@@ -149,9 +149,11 @@ def test_a_settled_sitting_offers_no_correction_and_says_a_new_sitting_begins(pl
     assert (
         "The sitting was closed and settled (ruling C5). Its deals are no longer changed at "
         "the table: only the secretary, as the club's referee, may change them now. A new "
-        f"sitting begins with its deal 1, which {order[0]} deals."
+        f"sitting begins with its deal 1, which {order[3]} deals."
     ) in page
-    assert f"{order[0]} deals deal 1; the deal passes to the left (law 3)." in page
+    # Three deals dealt round five from order[0]: the fourth player's turn is next, the
+    # deal passing in rotation from one sitting to the next (law 3).
+    assert f"{order[3]} deals deal 1; the deal passes to the left (law 3)." in page
 
     # The correction sent anyway (a page read before the sitting was closed).
     sitting = Rubber.objects.get(table=table)
