@@ -502,6 +502,13 @@ def evening_sheet(request, pk: int):
     summary = evenings.evening_summary(evening=evening)
     game = get_game(evening.ruleset)
     for table in summary["tables"]:
+        # An abandoned rubber (law 21, closing) settles nothing and is no rubber played:
+        # the sheet says so beside the count, which read "0 rubbers played" alone.
+        table["abandoned"] = sum(
+            1
+            for rubber in summary["rubbers"]
+            if rubber["table"] == table["number"] and rubber["status"] == Rubber.Status.ABANDONED
+        )
         # A Call-Ace sitting is no rubber of the laws of forming tables: it is counted from
         # the sittings ended at the table (ruling C5).
         table["played"] = (
@@ -522,6 +529,7 @@ def evening_sheet(request, pk: int):
             "summary": summary,
             "rubbers": sheet_rubbers(evening=evening),
             "game": game,
+            "closed": evening.status == Evening.Status.CLOSED,
         },
     )
 

@@ -474,6 +474,10 @@ def test_the_evening_sheet_labels_each_rubber(board, evening):
     assert "Won by Ann &amp; Bob (N-S), worth 8" in page
     assert "Table 1, rubber 2" in page
     assert "Abandoned when the evening closed: the lamps went out" in page
+    # The tables as they stood at the close, not as if in play; the abandoned rubber
+    # counted apart from those played (it settles nothing: law 21, ruling M1).
+    assert "<h2>The tables as the evening closed</h2>" in page
+    assert "1 rubber played, 1 abandoned (settling nothing)." in page
 
 
 @pytest.mark.django_db
