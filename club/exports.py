@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.db.models import Count, Sum
 
 from club.closing import abandon_reasons, players_text
+from club.history import substitutions, with_substitutes
 from club.models import Evening
 from club.selectors_public import PLAYED
 from scoring.hand_input import hand_input
@@ -69,6 +70,7 @@ def hands_rows(*, evening: Evening) -> list[list]:
     the hand's number, one column per recorded figure, one per side's (Call-Ace: player's)
     points, the explanation citing the laws, and how often it was corrected."""
     ordinals = _ordinals(evening)
+    sat_in = substitutions(evening=evening)
     game = GAMES[evening.ruleset]
     words = hand_input(evening.ruleset).words
     partnership = get_ruleset(evening.ruleset).partnership
@@ -83,7 +85,7 @@ def hands_rows(*, evening: Evening) -> list[list]:
         row: dict = {
             "table": rubber.table.number if rubber.table_id else "",
             game.rubber_label: ordinals[rubber.pk],
-            "players": players_text(rubber.players),
+            "players": with_substitutes(players_text(rubber.players), sat_in.get(rubber.pk)),
             game.hand_label: hand.number,
         }
         _flatten({k: v for k, v in hand.data.items() if k != "number"}, "", row, words)
@@ -158,6 +160,7 @@ def sheet_rubbers(*, evening: Evening) -> list[dict]:
 
     ordinals = _ordinals(evening)
     reasons = abandon_reasons(evening=evening)
+    sat_in = substitutions(evening=evening)
     rubbers = evening.rubbers.select_related("table").order_by("pk")
     labelled = []
     for rubber in rubbers:
@@ -166,7 +169,7 @@ def sheet_rubbers(*, evening: Evening) -> list[dict]:
         labelled.append(
             {
                 "label": f"{table}, {kind.lower()} {ordinals[rubber.pk]}",
-                "players": players_text(rubber.players),
+                "players": with_substitutes(players_text(rubber.players), sat_in.get(rubber.pk)),
                 "result": _result(rubber, reasons, evening),
                 "sheet": scoresheet_display(rubber_scoresheet(rubber=rubber)),
             }

@@ -5,6 +5,7 @@ undone entry marked as such."""
 
 from club.evening_undo import undone_seqs, why_not_undone
 from club.models import Evening, EveningEvent
+from scoring.models import Rubber
 from scoring.rules.games import Game, get_game
 
 
@@ -175,3 +176,35 @@ def evening_history(*, evening: Evening, limit: int = 60) -> dict:
         "undo": None if refusal else {"seq": last.seq, "what": describe(last.data, game=game)},
         "cannot_undo": refusal if last is not None else None,
     }
+
+
+def substitutions(*, evening: Evening) -> dict[int, list[str]]:
+    """Who sat in for whom in each rubber of the evening, from its log (law 18, ruling T6):
+    rubber id -> ["Kit for Ann"], for the sheets that book a rubber to its players. The
+    rubber booked to the absent player (T6) was played by the substitute: the club's book
+    names him. A substitution undone is none. A substitute sits in for the rubber in play
+    at his table when he is appointed: the last begun there before it."""
+    entries = list(evening.events.filter(type__in=("substitute", "undo")).order_by("seq"))
+    undone = undone_seqs(entries)
+    made = [e for e in entries if e.type == "substitute" and e.seq not in undone]
+    if not made:
+        return {}
+    rubbers = list(
+        Rubber.objects.filter(evening=evening, table__isnull=False)
+        .order_by("created_at", "pk")
+        .values_list("pk", "table__number", "created_at")
+    )
+    found: dict[int, list[str]] = {}
+    for event in made:
+        data = event.data
+        begun = [pk for pk, number, at in rubbers
+                 if number == data.get("table") and at <= event.created_at]  # fmt: skip
+        if begun:
+            found.setdefault(begun[-1], []).append(f"{data['substitute']} for {data['player']}")
+    return found
+
+
+def with_substitutes(players: str, sat_in: list[str] | None) -> str:
+    """A rubber's players as a sheet writes them, and who sat in for whom (law 18): "Ann &
+    Bob v Cat & Dan (Kit for Ann, law 18)"."""
+    return f"{players} ({', '.join(sat_in)}, law 18)" if sat_in else players

@@ -241,6 +241,25 @@ def test_a_substitute_plays_on_and_the_rubber_is_booked_to_the_absent_player(clu
     assert rubber.players["EW"] == ["Cora", "Dan"]  # ruling T6: booked to Dan
     consecutive = {m["player"]: m["consecutive_rubbers"] for m in table(evening)["members"]}
     assert consecutive["Dan"] == 1 and consecutive["Edith"] == 0
+    # The club's book names who played it: the sheet and the hands CSV (law 18).
+    from club.exports import hands_rows, sheet_rubbers
+
+    said = "Ann & Bob v Cora & Dan (Edith for Dan, law 18)"
+    assert sheet_rubbers(evening=evening)[0]["players"] == said
+    rows = hands_rows(evening=evening)
+    assert {row[rows[0].index("players")] for row in rows[1:]} == {said}
+
+
+def test_a_substitution_undone_is_named_nowhere(club, evening):
+    from club import evening_undo
+    from club.exports import sheet_rubbers
+
+    seat_six(evening)
+    act(evening, type="substitute", table=1, player="Dan", substitute="Edith",
+        consent=["Ann", "Bob", "Cora"])  # fmt: skip
+    evening_undo.evening_undo(evening_id=evening.pk)
+    record(evening, SWEEP)
+    assert sheet_rubbers(evening=evening)[0]["players"] == "Ann & Bob v Cora & Dan"
 
 
 def test_a_removed_hand_is_in_the_log_and_the_replay(club, evening, tmp_path):
