@@ -370,7 +370,10 @@ def _do(request, tournament: Tournament, action: str) -> str | None:
         return plays
     if action == "leave":
         entry = rounds.tournament_withdraw(tournament=tournament, member_id=_member_id(request))
-        return f"{entry.member.name} leaves: seated in no round from round {entry.left_round} on."
+        return (
+            f"{entry.member.name} leaves: seated in no round from round {entry.left_round} on. "
+            f"Enter {entry.member.name} again as arriving to play on from the next round seated."
+        )
     if action == "bye":
         entry = rounds.tournament_bye(tournament=tournament, member_id=_member_id(request))
         return f"{entry.member.name} sits out round {entry.bye_rounds[-1]}."

@@ -48,3 +48,35 @@ def test_a_deal_at_a_table_shows_on_the_open_page_keeping_what_is_typed(
     assert page.input_value("#enter-name") == "Zebedee"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shot(page, f"director-live-{width}")
+
+
+def test_leaves_asks_first_and_says_how_to_bring_the_player_back(
+    browser_page, live_server, four_deals
+):
+    # "Leaves" took effect at once, with no question and no word of the way back.
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 800})
+    log_in(page, live_server, "director")
+    page.goto(f"{live_server.url}/secretary/tournaments/{four_deals.pk}/")
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.get_by_test_id("leave-Ann").click()
+    settled(page)
+    assert asked == [
+        "Ann leaves the tournament: seated in no round from round 2 on. (Enter Ann again as "
+        "arriving to play on from the next round seated.)"
+    ]
+    assert four_deals.players.get(member__name="Ann").left_round is None
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.get_by_test_id("leave-Ann").click()
+    page.get_by_test_id("notice").filter(has_text="Ann leaves").wait_for()
+    said = " ".join(page.get_by_test_id("notice").inner_text().split())
+    assert said == (
+        "Ann leaves: seated in no round from round 2 on. Enter Ann again as arriving to play "
+        "on from the next round seated."
+    )
