@@ -63,6 +63,8 @@ def club_home(request, slug):
         {
             "club": club,
             "in_play": [(rubber, places.get(rubber.pk)) for rubber in in_play],
+            # The page does not follow play by itself: it says when it was read.
+            "read_at": timezone.now(),
             "tournaments": tournaments_visible(club=club, user=request.user)[:30],
             "evenings": club.evenings.order_by("-date", "-id")[:30],
         },

@@ -77,3 +77,14 @@ def test_a_rubbers_end_and_its_corrections_are_in_the_clubs_zone(
     corrected.save(update_fields=["correction_count"])
     page = words(client.get(f"/clubs/somerset/rubbers/{rubber.pk}/"))
     assert ", at 04:04 BST on 1 July 2026 (law 5, ruling E9)" in page
+
+
+def test_the_clubs_tables_in_play_say_when_they_were_read(london, client, club, monkeypatch):
+    # The club's page does not follow play by itself: it said "2 of 4 deals played" of a
+    # table long finished, with nothing saying when. It says when it was read, in the
+    # site's zone.
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "now", lambda: WINTER)
+    page = words(client.get(f"/clubs/{club.slug}/"))
+    assert "As they stood at 23:40 GMT on 1 December 2026: reload the page for the latest" in page
