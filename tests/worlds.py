@@ -239,3 +239,15 @@ def reloaded(world: SimpleNamespace) -> SimpleNamespace:
         return value
 
     return SimpleNamespace(**{name: fresh(value) for name, value in vars(world).items()})
+
+
+def edith_sits_in(evening, player: str) -> None:
+    """Edith arrives and sits in for `player` at table 1 of `evening`, the four seated by
+    `club_in_play` (Ann, Bob, Cora, Dan), with the other three's consent (law 18)."""
+    four = ["Ann", "Bob", "Cora", "Dan"]
+    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
+    evenings.evening_act(
+        evening_id=evening.pk,
+        event={"type": "substitute", "table": 1, "player": player, "substitute": "Edith",
+               "consent": [name for name in four if name != player]},
+    )  # fmt: skip

@@ -415,18 +415,22 @@
       }
       panel.dataset.heldFor = change;
       panel.hidden = true;
-      if (!held) {
-        held = document.createElement("p");
-        held.className = "alert pending small";
-        held.dataset.testid = "correction-held";
-        held.setAttribute("role", "status");
-        panel.before(held);
-      }
+      if (!held) held = heldNote(panel, "correction-held");
       var hand = handWord(form) + " " + data.get("correct");
       held.textContent = capitalised(hand) + " is being taken back, so it is not offered " +
         "for correction: its take-back waits to be sent (" + whenSent() + "). Should the " +
         "take-back be refused, its correction is offered here again (law 5, ruling E9).";
     });
+  }
+
+  // The note put before a panel put away while something waits in the queue, saying why.
+  function heldNote(panel, testid) {
+    var note = document.createElement("p");
+    note.className = "alert pending small";
+    note.dataset.testid = testid;
+    note.setAttribute("role", "status");
+    panel.before(note);
+    return note;
   }
 
   // While a later hand of the same rubber, entered on this phone, waits in its queue (the
@@ -464,13 +468,7 @@
         each.dataset.heldLater = "1";
         each.hidden = true;
       });
-      if (!held) {
-        held = document.createElement("p");
-        held.className = "alert pending small";
-        held.dataset.testid = "later-hand-waiting";
-        held.setAttribute("role", "status");
-        panel.before(held);
-      }
+      if (!held) held = heldNote(panel, "later-hand-waiting");
       var hand = handWord(form) + " " + number;
       held.textContent = capitalised(hand) + " is not offered for correction or take-back " +
         "while " + later.label + ", entered on this phone, waits to be sent (" + whenSent() +

@@ -16,7 +16,7 @@ from club import evenings, recording
 from config.throttles import AnonRateThrottle
 from scoring.models import Hand, Rubber
 from tests.browser import TABLE_POLL_MS, enter_at_once, fill_hand, polled, refusal_shown, shot
-from tests.worlds import bridge_and_call_ace_in_play
+from tests.worlds import bridge_and_call_ace_in_play, edith_sits_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -160,12 +160,7 @@ def test_seats_dealer_and_substitute_in_words_within_a_phones_width(phone, playe
 
     # Dan leaves the rubber to Edith (law 18): she is shown in his seat as his substitute.
     evening = played.evening
-    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "substitute", "table": 1, "player": "Dan", "substitute": "Edith",
-               "consent": ["Ann", "Bob", "Cora"]},
-    )  # fmt: skip
+    edith_sits_in(evening, "Dan")
     page.reload()
     west = page.get_by_test_id("seats").locator("li", has_text="West")
     assert "Edith" in west.inner_text() and "substitute for Dan" in west.inner_text()

@@ -7,10 +7,9 @@ heading, the last hand's panels and a refusal that no longer holds follow the ta
 
 import pytest
 
-from club import evenings
 from tests.browser import PHONE, enter_hand, fill_hand, open_phone, open_two_phones, shot
 from tests.club.test_browser_phone_take_back import back_online, second_hand_by_mistake
-from tests.worlds import sheet
+from tests.worlds import edith_sits_in, sheet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,12 +37,7 @@ def test_a_substitute_seated_shows_at_the_next_poll_keeping_what_is_typed(
     form = fill_hand(page, makers="EW", tricks=4)
     form.locator("input[name=alone]").check()
     evening = played.evening
-    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "substitute", "table": 1, "player": "Dan", "substitute": "Edith",
-               "consent": ["Ann", "Bob", "Cora"]},
-    )  # fmt: skip
+    edith_sits_in(evening, "Dan")
     west = page.get_by_test_id("seats").locator("li", has_text="West")
     west.filter(has_text="substitute for Dan").wait_for()
     assert "Edith" in west.inner_text()
@@ -142,12 +136,7 @@ def test_a_refused_hands_listing_keeps_the_substitutes_words(browser_page, live_
     & Edith (for Dan)", the substitute's brackets kept (law 18); only a law cited at the
     end of a label is left out ("Played alone (law 3)": "played alone")."""
     evening = played.evening
-    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "substitute", "table": 1, "player": "Dan", "substitute": "Edith",
-               "consent": ["Ann", "Bob", "Cora"]},
-    )  # fmt: skip
+    edith_sits_in(evening, "Dan")
     page = on_phone(browser_page, live_server, played)
     page.context.set_offline(True)
     form = fill_hand(page, makers="EW", tricks=4)

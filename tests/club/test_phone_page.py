@@ -9,10 +9,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import Client
 
-from club import evenings, recording
+from club import recording
 from scoring.models import Hand
 from tests.conftest import rows_for_the_module
-from tests.worlds import bridge_and_call_ace_in_play, club_in_play, reloaded
+from tests.worlds import bridge_and_call_ace_in_play, club_in_play, edith_sits_in, reloaded
 
 
 def _build_world(capture_on_commit):
@@ -94,12 +94,7 @@ def test_a_law_is_said_once():
 def test_a_substitute_keeps_the_seat_of_the_absent_player(world):
     played, _ = world
     evening = played.evening
-    evenings.evening_act(evening_id=evening.pk, event={"type": "arrive", "player": "Edith"})
-    evenings.evening_act(
-        evening_id=evening.pk,
-        event={"type": "substitute", "table": 1, "player": "Ann", "substitute": "Edith",
-               "consent": ["Bob", "Cora", "Dan"]},
-    )  # fmt: skip
+    edith_sits_in(evening, "Ann")
     html = page(played.table)
     north = html[html.index(">North<") : html.index(">East<")]
     assert "Edith" in north and "substitute for Ann" in north
