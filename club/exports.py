@@ -39,21 +39,29 @@ def _cell(value) -> str | int:
     return SIDE_WORDS.get(text, text)
 
 
-def _flatten(value, path: str, into: dict, words: dict[str, str]) -> None:
+def _flatten(
+    value, path: str, into: dict, words: dict[str, str], choices: dict[str, dict[str, str]]
+) -> None:
     """A nested figure ({"tricks": {"NS": 9}}) as one column each, named as the phone's
     form names its field (`words`, scoring.hand_input: "tricks taken by N-S", "lone
     player's partner exposed a card" where the data says `law102`), else by its path in
-    words ("points N-S")."""
+    words ("points N-S"); a choice in the words the form's list offers it (`choices`:
+    Bridge's "No trumps" where the data says `NT`)."""
     if isinstance(value, dict):
         for key, inner in value.items():
-            _flatten(inner, f"{path}.{key}" if path else str(key), into, words)
+            _flatten(inner, f"{path}.{key}" if path else str(key), into, words, choices)
+        return
+    if value is None and any(key.startswith(f"{path}.") for key in words):
+        # A group of figures not held (Bridge's honours when no side counts them, ruling
+        # B3): its own columns are left empty, not a column of the group's, always empty.
         return
     named = words.get(path)
     if named is not None:
         column = named.removeprefix("the ")
     else:
         column = " ".join(SIDE_WORDS.get(part, part) for part in path.split("."))
-    into[column] = _cell(value)
+    shown = choices.get(path, {})
+    into[column] = shown[value] if isinstance(value, str) and value in shown else _cell(value)
 
 
 def _ordinals(evening: Evening) -> dict[int, int]:
@@ -72,7 +80,8 @@ def hands_rows(*, evening: Evening) -> list[list]:
     ordinals = _ordinals(evening)
     sat_in = substitutions(evening=evening)
     game = GAMES[evening.ruleset]
-    words = hand_input(evening.ruleset).words
+    form = hand_input(evening.ruleset)
+    words, choices = form.words, form.choices
     partnership = get_ruleset(evening.ruleset).partnership
     hands = (
         Hand.objects.filter(rubber__evening=evening)
@@ -88,8 +97,8 @@ def hands_rows(*, evening: Evening) -> list[list]:
             "players": with_substitutes(players_text(rubber.players), sat_in.get(rubber.pk)),
             game.hand_label: hand.number,
         }
-        _flatten({k: v for k, v in hand.data.items() if k != "number"}, "", row, words)
-        _flatten(hand.points, "points", row, words)
+        _flatten({k: v for k, v in hand.data.items() if k != "number"}, "", row, words, choices)
+        _flatten(hand.points, "points", row, words, choices)
         if partnership:  # a Call-Ace sitting has no games (its deals' points settle it)
             row["game won by"] = _cell(hand.game_won) if hand.game_won else ""
         row["explanation"] = "; ".join(hand.lines)

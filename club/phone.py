@@ -27,7 +27,6 @@ from core.text import clean_reason
 from scoring.hand_input import hand_input
 from scoring.models import Rubber
 from scoring.rules import get_ruleset
-from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.games import get_game
 from scoring.services import taken_back_since
 from scoring.views import describe_play
@@ -445,7 +444,7 @@ def refused_form(exc: Exception, post, *, ruleset: str, echo: bool = True) -> Re
 #: The choices of the hand's form (templates/club/_table_hand_fields.html): Bridge's trumps
 #: and who revoked at Call-Ace, in words.
 HAND_CHOICES = {
-    "trumps": [(key, name.capitalize()) for key, name in TRUMP_NAMES.items()],
+    "trumps": list(hand_input("bridge-elwell-1907").choices["trump"].items()),
     "revokes": [
         ("makers", "the makers"),
         ("adversaries", "the adversaries"),

@@ -41,11 +41,18 @@ def rubbers_in_play(*, club: Club, hidden: QuerySet | None):
 
 
 def evening_results(*, evening: Evening) -> dict:
-    """An evening's rubbers with winners and values, and its ledger (ruling M1). A rubber
+    """An evening's rubbers with winners and values, each with its number at its table
+    (`number_at_table`), and its ledger (ruling M1). A rubber
     abandoned when the evening closed carries the secretary's reason (`closed_why`), as
     on the board; any other abandoned rubber was its table's when it broke up."""
     rubbers = list(evening.rubbers.select_related("table").order_by("created_at", "id"))
     reasons = abandon_reasons(evening=evening)
+    started_at_table: dict[int, int] = {}
+    for rubber in sorted(rubbers, key=lambda r: r.pk):
+        # Its number at its table (rubber 2 at table 1), as the board and its sheet's
+        # heading count them (scoring.views.rubber_number: by id).
+        started_at_table[rubber.table_id] = started_at_table.get(rubber.table_id, 0) + 1
+        rubber.number_at_table = started_at_table[rubber.table_id]
     for rubber in rubbers:
         rubber.closed_why = reasons.get(rubber.pk, "")
     ledger = (

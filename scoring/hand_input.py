@@ -24,6 +24,7 @@ from rest_framework import serializers
 
 from core.errors import UserError
 from core.inputs import MAX_DIGITS, BodyInput, WholeNumberField, whole_number
+from scoring.rules.bridge import TRUMP_NAMES
 from scoring.rules.euchre import MAX_REVOKES as EUCHRE_MAX_REVOKES
 
 SIDES = ("NS", "EW")
@@ -147,6 +148,10 @@ class HandInput(ABC):
     #: The hand's fields as the form's labels name them, by their path in the API's shape
     #: ("tricks", "honours.held"; a list's entries by the list's).
     words: dict[str, str]
+    #: A list's choices as the form offers them, by the field's path and the value the
+    #: hand keeps ("trump": "NT" is "No trumps"): the phone's list and the CSV export read
+    #: them here.
+    choices: dict[str, dict[str, str]] = {}
 
     def field_words(self, field: str | None) -> tuple[str, int | None] | None:
         """A refusal's field (`hand.tricks`, `hands[0].honours.held`, `hand.revokes[2]`) as
@@ -234,6 +239,8 @@ class BridgeForm(HandInput):
         "chicane.NS": "chicane N-S", "chicane.EW": "chicane E-W", "revokes": "the revokes",
         "revokes.NS": "the revokes by N-S", "revokes.EW": "the revokes by E-W",
     }  # fmt: skip
+    # The trumps as the laws name them (Declaring Trumps), capitalised as a list's choices.
+    choices = {"trump": {key: name.capitalize() for key, name in TRUMP_NAMES.items()}}
 
     def from_form(self, form):
         hand: dict = {}

@@ -447,6 +447,34 @@ def test_a_call_ace_evenings_csvs_say_sittings_and_deals(club, secretary_api):
 
 
 @pytest.mark.django_db
+def test_a_bridge_evenings_hands_csv_says_the_trump_and_the_honours_in_the_forms_words(
+    club, secretary_api
+):
+    """Bridge's trump was written as its code ("NT", "H") where the phone's form offers
+    "No trumps", "Hearts"; and a column "honours", always empty, stood beside "side holding
+    honours", "how many honours" and "most honours in one hand" (README: the hands one
+    column per figure, named as the phone's form names it; Bridge laws, Declaring Trumps;
+    ruling B3). A hand without honours leaves those three empty."""
+    from club import recording
+    from tests.worlds import bridge_and_call_ace_in_play
+
+    bridge = bridge_and_call_ace_in_play(club).bridge.evening  # hand 1: N-S at no trumps
+    recording.hand_record(
+        evening_id=bridge.pk, table_number=1,
+        data={"declarer": "EW", "trump": "H", "tricks": {"NS": 4, "EW": 9},
+              "honours": {"side": "EW", "held": 4, "in_one_hand": 4}},
+    )  # fmt: skip
+    table = rows(secretary_api.get(f"/api/v1/clubs/{club.slug}/evenings/{bridge.pk}/hands.csv"))
+    header = table[0]
+    first, second = (dict(zip(header, row, strict=True)) for row in table[1:])
+    assert (first["trump"], second["trump"]) == ("No trumps", "Hearts")
+    assert "honours" not in header
+    assert second["side holding honours"] == "E-W" and second["how many honours"] == "4"
+    assert second["most honours in one hand"] == "4"
+    assert first["side holding honours"] == first["how many honours"] == ""
+
+
+@pytest.mark.django_db
 def test_the_ledger_csv_pastes_into_a_spreadsheet(board, evening):
     seat_six(evening)
     record(evening, SWEEP)

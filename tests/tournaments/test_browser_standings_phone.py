@@ -76,3 +76,48 @@ def test_the_name_stays_beside_every_figure_on_a_phone(browser_page, live_server
         )
         assert seen == {"name": True, "cell": True, "apart": True}, head.inner_text()
     shot(page, f"standings-every-metric-{width}")
+
+
+@pytest.fixture
+def tied_ladder(ladder, club, evening, commit):
+    """The default ladder (net rubber points, rubbers won, points, head-to-head), one hand
+    played: Ann and Cora make three tricks (one point, law 1), so each is level with his
+    partner on every figure, as Bob and Dan are."""
+    rubber = start(club, evening, ["Ann", "Cora"], ["Bob", "Dan"])
+    commit(recording.hand_record, rubber_id=rubber.pk, data={"makers": "NS", "tricks": 3})
+    return ladder
+
+
+def test_the_standings_say_what_head_to_head_counts_and_how_ties_go_on_a_phone(
+    browser_page, live_server, tied_ladder
+):
+    """Every row read "Head-to-head 0", and the only word on it was "Ties are shown as =3"
+    and a tooltip (the heading's title) that a phone cannot show; the last column's heading
+    was cut to "Hea" at the box's edge. A key under the table, on the screen at 360 px,
+    says what ranks the players in order, what head-to-head counts (among players level on
+    everything before it: rubbers won less those lost against each other, ruling P1 at
+    fixed deals) and that players level on every figure share a place, "=3"."""
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/clubs/somerset/tournaments/winter/")
+    page.wait_for_selector("#standings tbody tr")
+    assert "=1" in page.locator("#standings tbody").inner_text()
+    key = page.get_by_test_id("standings-key")
+    words = " ".join(key.inner_text().split())
+    assert "Net rubber points, then Rubbers won, then Points won, then Head-to-head" in words
+    assert "the rubbers each won less those he lost against the others level with him" in words
+    assert "level on every figure share a place" in words and "=3" in words
+    box = key.bounding_box()
+    assert key.is_visible() and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # Every column's heading whole on the screen, or the table says it scrolls sideways.
+    heads = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#standings thead th'), (th) => {
+          const r = th.getBoundingClientRect();
+          return {text: th.innerText, right: r.right, wide: th.scrollWidth > th.clientWidth};
+        })"""
+    )
+    cut = [h["text"] for h in heads if h["right"] > PHONE["width"] or h["wide"]]
+    cue = page.get_by_text("scroll the table sideways")
+    assert not cut or cue.is_visible(), cut
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "standings-key-360")

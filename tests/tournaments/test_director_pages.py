@@ -486,7 +486,10 @@ def test_a_rounds_winners_are_named_not_coded(directing, rotation, commit):
     page = directing.get(f"/secretary/tournaments/{rotation.pk}/").content.decode()
     for table in played.seating["tables"]:
         seats = table["seats"]
-        assert f'<td class="name">{seats["N"]} &amp; {seats["S"]} (N-S)</td>' in page
+        assert (
+            f'<td class="name" data-label="Won by">{seats["N"]} &amp; {seats["S"]} (N-S)</td>'
+            in page
+        )
     assert ">NS</td>" not in page
 
 
