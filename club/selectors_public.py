@@ -10,6 +10,7 @@ ladder counts them (tournaments.selectors.rubbers_of_private_progressives).
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from club.closing import abandon_reasons
+from club.history import substitutions
 from club.models import Club, Evening, Member
 from club.selectors import without_hidden
 from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
@@ -42,7 +43,8 @@ def rubbers_in_play(*, club: Club, hidden: QuerySet | None):
 
 def evening_results(*, evening: Evening) -> dict:
     """An evening's rubbers with winners and values, each with its number at its table
-    (`number_at_table`), and its ledger (ruling M1). A rubber
+    (`number_at_table`) and who sat in for whom (`sat_in`, law 18), and its ledger (ruling
+    M1). A rubber
     abandoned when the evening closed carries the secretary's reason (`closed_why`), as
     on the board; any other abandoned rubber was its table's when it broke up."""
     rubbers = list(evening.rubbers.select_related("table").order_by("created_at", "id"))
@@ -53,8 +55,10 @@ def evening_results(*, evening: Evening) -> dict:
         # heading count them (scoring.views.rubber_number: by id).
         started_at_table[rubber.table_id] = started_at_table.get(rubber.table_id, 0) + 1
         rubber.number_at_table = started_at_table[rubber.table_id]
+    sat_in = substitutions(evening=evening)  # who played for whom (law 18)
     for rubber in rubbers:
         rubber.closed_why = reasons.get(rubber.pk, "")
+        rubber.sat_in = sat_in.get(rubber.pk, [])
     ledger = (
         Settlement.objects.filter(rubber__evening=evening)
         .values("member_id", "member__name")

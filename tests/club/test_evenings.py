@@ -248,6 +248,10 @@ def test_a_substitute_plays_on_and_the_rubber_is_booked_to_the_absent_player(clu
     assert sheet_rubbers(evening=evening)[0]["players"] == said
     rows = hands_rows(evening=evening)
     assert {row[rows[0].index("players")] for row in rows[1:]} == {said}
+    club.is_public = True
+    club.save(update_fields=["is_public"])
+    page = Client().get(f"/clubs/{club.slug}/evenings/{evening.pk}/").content.decode()
+    assert "Cora & Dan</a> <span" in page and "(Edith for Dan, law 18)" in page  # the results
 
 
 def test_a_substitution_undone_is_named_nowhere(club, evening):
