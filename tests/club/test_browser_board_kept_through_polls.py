@@ -76,8 +76,8 @@ def test_the_look_alike_question_stays_until_answered(browser_page, live_server,
 def test_what_the_laws_made_of_a_cut_stays_until_the_next_button(
     browser_page, live_server, club, secretary
 ):
-    """The notice of what the laws made of "Draw for them" (ruling T4: partners and the
-    first deal) went at the next poll that brought another table's hand, before it was
+    """The notice of what the laws made of a cut (ruling T4: partners and the
+    first deal) went at the next poll that brought a phone's hand, before it was
     read; it stays, as a refusal does, until the secretary's next button."""
     evening = open_evening(club)
     for name in ["Ann", "Bob", "Cora", "Dan"]:
@@ -87,11 +87,14 @@ def test_what_the_laws_made_of_a_cut_stays_until_the_next_button(
     page.clock.install()
     board_shown(page, live_server, evening, {"width": 1280, "height": 900})
 
-    click(page, "draw-cut")
+    cards = page.locator("form.cut-form input[name^=card-]")
+    for n, card in enumerate(["JH", "AH", "KH", "QH"]):  # Ann, Bob, Cora, Dan
+        cards.nth(n).fill(card)
+    click(page, "enter-cut")
     notice = page.get_by_test_id("board-notice")
     said = notice.inner_text()
-    dealer = Evening.objects.get(pk=evening.pk).state["tables"][0]["dealer"]
-    assert dealer in said and "deal" in said, said
+    assert "cards cut for partners and deal at table 1" in said, said
+    assert "deals and has the choice of seats" in said, said
 
     a_phone_records_a_hand(page, evening, hands=1)
     assert notice.count() == 1
