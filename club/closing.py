@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils.text import capfirst
+
 from core.errors import UserError
 from core.text import clean_reason
 from scoring import services as scoring
@@ -153,8 +155,9 @@ def settle_unfinished(*, evening, answers, hold: Callable[[Rubber], Rubber]) -> 
         row = hold(Rubber.objects.get(pk=rubber["id"]))
         if answer["outcome"] == "finished":
             if not rubber["sitting"]:
+                # capfirst, not str.capitalize: the players' names as written ("Gus", not "gus").
                 raise UserError(
-                    f"{_named(rubber).capitalize()} is not over by its hands: record the hands "
+                    f"{capfirst(_named(rubber))} is not over by its hands: record the hands "
                     "that finished it before closing, or say it was abandoned.",
                     field="rubbers",
                     law=row.rules.rubber_law,
