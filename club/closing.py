@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils.text import capfirst
+
 from core.errors import UserError
 from core.text import clean_reason
 from scoring import services as scoring
@@ -25,7 +27,7 @@ from scoring.models import Rubber
 
 OUTCOMES = {
     "finished": "finished as played",
-    "abandoned": "abandoned and scored as it stood",
+    "abandoned": "abandoned: its hands stand as scored and it settles nothing",
 }
 
 
@@ -80,6 +82,22 @@ def _named(rubber: dict) -> str:
     )
 
 
+def _what_to_say(missing: list[dict]) -> str:
+    """What the secretary says of rubbers left unanswered: a sitting is ended as played or
+    abandoned (ruling C5); a rubber in play is not over by its hands, so it is abandoned,
+    or its last hands are recorded first (they end it), never "finished" as it stands."""
+    sittings = any(r["sitting"] for r in missing)
+    rubbers = any(not r["sitting"] for r in missing)
+    said = []
+    if sittings:
+        said.append("say of each sitting whether it ended as played or was abandoned")
+    if rubbers:
+        said.append(
+            "record the hands that finished a rubber before closing, or say it was abandoned"
+        )
+    return capfirst("; ".join(said)) + " (with the reason)."
+
+
 def _outcomes(given) -> dict[tuple[int, int], dict]:
     """The secretary's answers, checked: [{table, rubber, outcome, reason}, ...]."""
     if given is None:
@@ -104,8 +122,8 @@ def _outcomes(given) -> dict[tuple[int, int], dict]:
         outcome = answer.get("outcome")
         if not isinstance(outcome, str) or outcome not in OUTCOMES:
             raise UserError(
-                "Say what happened: 'finished' (finished as played) or 'abandoned' (scored "
-                "as it stood).",
+                "Say what happened: 'finished' (finished as played) or 'abandoned' (its "
+                "hands stand as scored and it settles nothing).",
                 field=f"{field}.outcome",
             )
         reason = clean_reason(answer.get("reason"), field=f"{field}.reason")
@@ -141,7 +159,8 @@ def settle_unfinished(*, evening, answers, hold: Callable[[Rubber], Rubber]) -> 
             # Named as the game names them: at Call-Ace a sitting (ruling C5), not a rubber.
             "Still in play, with no answer given: "
             + "; ".join(_named(r) for r in missing)
-            + ". Say for each whether it was finished as played or abandoned (with the reason).",
+            + ". "
+            + _what_to_say(missing),
             field="rubbers",
             code="unfinished_rubbers",
             details={"rubbers": missing},
@@ -153,8 +172,9 @@ def settle_unfinished(*, evening, answers, hold: Callable[[Rubber], Rubber]) -> 
         row = hold(Rubber.objects.get(pk=rubber["id"]))
         if answer["outcome"] == "finished":
             if not rubber["sitting"]:
+                # capfirst, not str.capitalize: the players' names as written ("Gus", not "gus").
                 raise UserError(
-                    f"{_named(rubber).capitalize()} is not over by its hands: record the hands "
+                    f"{capfirst(_named(rubber))} is not over by its hands: record the hands "
                     "that finished it before closing, or say it was abandoned.",
                     field="rubbers",
                     law=row.rules.rubber_law,

@@ -287,7 +287,9 @@ def _event_from_form(post) -> dict:
                 "Write the name of the player who sits in for the absent one (law 18).",
                 field="substitute",
             )
-        event["consent"] = post.getlist("consent")
+        # His own box is hidden once he is chosen as the absent one (_board.html), but may
+        # have been ticked before: only the other three consent (law 18), so it is dropped.
+        event["consent"] = [name for name in post.getlist("consent") if name != event.get("player")]
     if kind == "dealer_choice":
         # Ruling T12: the dealer's choice of seat, and of cards and counters if said.
         for field in ("seat", "cards", "counters"):

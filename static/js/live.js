@@ -97,7 +97,11 @@ document.addEventListener("htmx:configRequest", function (event) {
   // follow, until the next form's answer: a poll's board carries none, and on a busy
   // evening, every hand at any table changing the board, the morph took it away within a
   // second and a half, before it was read. (With its id, idiomorph never morphs it into
-  // another element: it is kept where it stands or removed.)
+  // another element: it is kept where it stands or removed.) So is an element with an id
+  // marked data-poll-keeps (the board's notice of what the laws made of its last action,
+  // its question about a look-alike name); one marked data-poll-keeps="typed" (the board's
+  // undo form) only while a field in it is being typed in: what he typed is not taken
+  // from under him, and pressed, it is answered with the refusal of a board out of date.
   var polling = false; // the swap under way is a poll's
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
@@ -108,8 +112,16 @@ document.addEventListener("htmx:configRequest", function (event) {
     if (!window.Idiomorph) return;
     var callbacks = window.Idiomorph.defaults.callbacks;
     callbacks.beforeNodeRemoved = function (node) {
-      if (polling && node.id && node.classList && node.classList.contains("refusal")) return false;
+      if (!polling || !node.id || !node.classList) return;
+      var keeps = node.classList.contains("refusal") ? "" : node.getAttribute("data-poll-keeps");
+      if (keeps === "" || (keeps === "typed" && typedIn(node))) return false;
     };
+    function typedIn(node) {
+      if (node.contains(document.activeElement)) return true;
+      return Array.prototype.some.call(node.querySelectorAll("input, textarea, select"), function (field) {
+        return edited.has(field);
+      });
+    }
     // An edited <input> is still morphed, so the server can mark it (aria-invalid, a
     // class), but keeps its value and ticks; an edited <textarea>, whose value lives in its
     // text, is left whole. An edited <select> takes the server's options, which offer only

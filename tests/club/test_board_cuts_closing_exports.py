@@ -287,6 +287,22 @@ def test_a_closing_answer_of_the_wrong_kind_names_its_field(evening, outcome):
 
 
 @pytest.mark.django_db
+def test_a_rubber_said_finished_is_refused_with_its_players_named_as_written(evening):
+    """A Euchre rubber still in play is not over by its hands (ruling E1): said finished at
+    closing, it is refused, naming its players as the sheet writes them; the refusal
+    lower-cased every name ("Table 1's rubber 1 (ann & bob v cora & dan, 1 hand)")."""
+    seat_six(evening)
+    record(evening, [THREE])
+    answer = {"table": 1, "rubber": 1, "outcome": "finished"}
+    with pytest.raises(UserError) as caught:
+        evenings.evening_close(evening_id=evening.pk, rubbers=[answer])
+    assert caught.value.message.startswith(
+        "Table 1's rubber 1 (Ann & Bob v Cora & Dan, 1 hand) is not over by its hands"
+    ), caught.value.message
+    assert Evening.objects.get(pk=evening.pk).status == Evening.Status.OPEN
+
+
+@pytest.mark.django_db
 def test_a_rubber_abandoned_at_closing_is_scored_as_it_stood_and_replays(evening, client):
     seat_six(evening)
     record(evening, [THREE])

@@ -101,12 +101,14 @@ def test_a_substitute_without_a_name_is_refused_in_view(browser_page, live_serve
     table = page.locator("#table-2")
     table.locator("summary", has_text="Players come and go").click()
     form = table.locator("form:has(input[name=type][value=substitute])")
-    form.locator("input[type=checkbox]").first.check()  # a consent ticked, no name written
+    # A consent ticked (the absent player's own box is hidden: law 18), no name written.
+    consent = form.locator("input[type=checkbox]:visible").first
+    consent.check()
     form.get_by_role("button").scroll_into_view_if_needed()
     press(page, form.get_by_role("button"))
 
     refusal = page.get_by_test_id("refusal")
     assert "Write the name of the player who sits in for the absent one" in refusal.inner_text()
     in_view_and_focused(page, refusal)
-    assert form.locator("input[type=checkbox]").first.is_checked()  # kept as ticked
+    assert consent.is_checked()  # kept as ticked
     shot(page, "board-refusal-in-view-substitute-360")

@@ -121,7 +121,7 @@ def test_closing_with_a_rubber_unanswered_shows_the_service_refusal(
     click(page, "close-evening")
     said = refusal(page)
     assert "table 1's rubber 1" in said
-    assert "finished as played or abandoned" in said
+    assert "Record the hands that finished a rubber before closing, or say it was abandoned" in said
     evening.refresh_from_db()
     assert evening.status == "open" and evening.version == before
     shot(page, "words-board-close-unanswered")

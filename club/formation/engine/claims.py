@@ -54,7 +54,7 @@ class Claims(StepBase):
             raise self.fail(
                 law,
                 f"table {table.number} has {count(len(table.members), 'member')}, not six: "
-                f"{player} claims admission at it instead",
+                f"{player} may claim admission at it instead",
                 "table",
             )
         if player in table.announced:
