@@ -770,7 +770,9 @@ def rubber_remove_last_hand(
     """Take the last recorded hand off a rubber (one entered by mistake), under the same
     limits as a correction (law 5, ruling E9); it stays on record as a RemovedHand.
 
-    `rubber` is locked by the caller (club.recording.hand_remove). Sends `hand_removed`.
+    `rubber` is locked by the caller (club.recording.hand_remove). Sends `hand_removed`,
+    with the side that had won the table before (`round_won`, scoring.rollup), which the
+    hand taken off may have decided.
     """
     _check_held(rubber)
     _check_table(rubber, table)
@@ -784,6 +786,7 @@ def rubber_remove_last_hand(
     _check_evening_open(rubber)
     row = hands[-1]
     _check_may_change(rules, rubber, hands, row, reason=reason, is_secretary=is_secretary)
+    won_before = rubber.seats.filter(round_won=True).values_list("side", flat=True).first()
     removed = RemovedHand.objects.create(
         rubber=rubber,
         number=row.number,
@@ -800,8 +803,9 @@ def rubber_remove_last_hand(
         member_ids=_member_ids(rules, rubber),
     )  # fmt: skip
     hand_removed.send(
-        sender=Rubber, rubber=rubber, removed=removed, number=number, reason=reason, via=via
-    )
+        sender=Rubber, rubber=rubber, removed=removed, number=number, reason=reason, via=via,
+        won_before=won_before,
+    )  # fmt: skip
     return removed
 
 

@@ -27,7 +27,10 @@ hand_recorded = Signal()
 # was finished before), `via`.
 hand_corrected = Signal()
 
-# The last hand was taken off: `removed` (the RemovedHand row), `number`, `reason`, `via`.
+# The last hand was taken off: `removed` (the RemovedHand row), `number`, `reason`, `via`,
+# `won_before` (the side that had won the table before it was taken off, its seats'
+# `round_won` as scoring.rollup wrote them, or None). A progressive refuses it once the
+# round's players have moved on (tournaments.receivers).
 hand_removed = Signal()
 
 # A hand recorded or corrected has just won the rubber (sent after hand_recorded or

@@ -14,7 +14,7 @@ class TournamentsConfig(AppConfig):
             register_private_entries,
             register_rubber_places,
         )
-        from scoring.signals import rubber_changed
+        from scoring.signals import hand_removed, rubber_changed
         from tournaments import (
             backup,
             receivers,
@@ -29,6 +29,10 @@ class TournamentsConfig(AppConfig):
 
         # The standings' outbox row, written in the transaction that changed the rubber.
         rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")
+        # A take-off that would reopen a round its players have moved on from is refused.
+        hand_removed.connect(
+            receivers.refuse_take_off_after_moving_on, dispatch_uid="round-take-off"
+        )
         backup.register()  # the tournaments' rows in a club's backup (club/backup.py)
         # A club's directors record hands at its progressives' tables, at the API's rubber
         # doors as on the tables' pages (tournaments/views_table.py).

@@ -5,9 +5,26 @@ rewrote the rubber, so the standings' outbox row commits with the hand or not at
 (docs/architecture.md, "Standings").
 """
 
+from tournaments.corrections import take_off_refusal
+from tournaments.models import RoundTable
 from tournaments.services import standings_note_change
 
 
 def note_rubber_changed(sender, *, rubber, member_ids, **kwargs) -> None:
     """A rubber's figures changed: mark its players dirty in every tournament it counts in."""
     standings_note_change(rubber=rubber, member_ids=member_ids)
+
+
+def refuse_take_off_after_moving_on(sender, *, rubber, number, won_before=None, **kwargs) -> None:
+    """The last deal of a round's table was taken off (any door: the rubber's page, the
+    API): refused, rolling it back, when it decided a round its players have moved on
+    from (tournaments.corrections.take_off_refusal, ruling E9)."""
+    if won_before is None:
+        return  # the round was not decided: nothing has moved on from its result
+    table = RoundTable.objects.select_related("round", "rubber").filter(rubber=rubber).first()
+    if table is None:
+        return  # not a progressive's rubber
+    table.rubber = rubber  # as taken off, under its lock
+    refusal = take_off_refusal(table, number=number, won=won_before)
+    if refusal is not None:
+        raise refusal
