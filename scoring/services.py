@@ -40,7 +40,7 @@ from scoring.models import (
 )
 from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
-from scoring.rules.base import UNKNOWN_KEY, parse_stake
+from scoring.rules.base import SIDES, UNKNOWN_KEY, parse_stake
 from scoring.rules.bridge import honours_scored
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_ledger, fixed_deals_over
 from scoring.rules.games import get_game
@@ -786,7 +786,7 @@ def rubber_remove_last_hand(
     _check_evening_open(rubber)
     row = hands[-1]
     _check_may_change(rules, rubber, hands, row, reason=reason, is_secretary=is_secretary)
-    won_before = rubber.seats.filter(round_won=True).values_list("side", flat=True).first()
+    won_before = _round_won_by(rubber)
     removed = RemovedHand.objects.create(
         rubber=rubber,
         number=row.number,
@@ -807,6 +807,15 @@ def rubber_remove_last_hand(
         won_before=won_before,
     )  # fmt: skip
     return removed
+
+
+def _round_won_by(rubber: Rubber) -> str | None:
+    """The side that has won the table (its seats' `round_won`, as scoring.rollup writes
+    it): a rubber's winners, read from its row; a round of fixed deals' from its seats."""
+    if rubber.deal_limit is None:
+        won = rubber.status == Rubber.Status.COMPLETE and rubber.winner in SIDES
+        return rubber.winner if won else None
+    return rubber.seats.filter(round_won=True).values_list("side", flat=True).first()
 
 
 def rubber_abandon(*, rubber: Rubber) -> Rubber:

@@ -19,8 +19,8 @@ def refuse_take_off_after_moving_on(sender, *, rubber, number, won_before=None, 
     """The last deal of a round's table was taken off (any door: the rubber's page, the
     API): refused, rolling it back, when it decided a round its players have moved on
     from (tournaments.corrections.take_off_refusal, ruling E9)."""
-    if won_before is None:
-        return  # the round was not decided: nothing has moved on from its result
+    if won_before is None or rubber.evening_id is not None:
+        return  # undecided, or an evening's rubber: nothing has moved on from a round
     table = RoundTable.objects.select_related("round", "rubber").filter(rubber=rubber).first()
     if table is None:
         return  # not a progressive's rubber
