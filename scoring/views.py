@@ -208,6 +208,9 @@ def _fixed_deals(sheet: dict) -> dict:
         "deals": deals,
         "points": points,
         "over": fixed["over"],
+        # Who won it, for the page's status: its rubber stays in play while the deals decide
+        # the round (rulings P1, E1-E4), so the rubber's own status cannot say it is over.
+        "winner_words": winners(players, fixed["winner"]) if fixed["over"] else None,
         "verdict": verdict,
         "difference": abs(points[0] - points[1]),
         # Ruling P2: a progressive without a stake settles nothing.
