@@ -64,3 +64,26 @@ def test_a_decided_round_reads_finished_on_its_rubber_and_its_players_pages(
         assert "In progress" not in oldest
         assert page.evaluate(WIDTH) <= PHONE["width"]
         shot(page, f"round-finished-2-{'winner' if won == '1' else 'loser'}")
+
+
+def test_a_rounds_sheet_is_headed_by_its_round_and_table(
+    browser_page, live_server, club, make, commit
+):
+    """A round table's rubber is at no evening's table: its page was headed "Rubber 8", its
+    database number (scoring.views.rubber_number); now by its round and table, as the
+    tournament's pages name it, and the tab by its tournament too."""
+    tournament = make("rotation", deals=1)
+    first = seat(tournament)
+    for table in first.tables.all():
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+    second = seat(tournament)
+    rubber = second.tables.get(number=2).rubber
+
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}{reverse('rubber-detail', args=[club.slug, rubber.pk])}")
+    settled(page)
+    assert words(page.locator("h1")) == "Round 2, table 2: Euchre (Somerset Club laws, 1888)"
+    assert page.title() == f"Round 2, table 2 · {tournament.name} · {club.name}"
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-finished-3-heading")
