@@ -156,6 +156,14 @@ def scoresheet_display(sheet: dict) -> dict:
         if sheet.get("round"):
             display["round"] = _fixed_deals(sheet)
             display["ledger"] = _ledger({**sheet, "ledger": sheet["round"]["money"]})
+            if display["round"]["over"]:
+                # A decided round has no next deal (ruling P1): the game its rubber opened
+                # after the last deal ended one ("Game 2, No hand played yet, Score so
+                # far 0 0") is never played, so the sheet, and the printed round sheets,
+                # show none.
+                display["games"] = [
+                    g for g in display["games"] if g["hands"] or not g["in_progress"]
+                ]
     return display
 
 
