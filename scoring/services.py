@@ -677,10 +677,12 @@ def rubber_correct_hand(
     correct it, and must say why. The original always stays beside the correction.
 
     `rubber` is locked by the caller (club.recording.hand_correct). Sends
-    `hand_corrected` (and `rubber_finished` when the correction wins the rubber).
+    `hand_corrected`, with the side that had won the table before (`_round_won_by`), and
+    `rubber_finished` when the correction wins the rubber.
     """
     _check_held(rubber)
     was_complete = rubber.is_complete
+    won_before = _round_won_by(rubber)
     with audit_context(reason=reason.strip() or "correction"):
         row = _hand_correct(
             rubber=rubber, number=number, data=data, reason=reason, user=user,
@@ -688,7 +690,7 @@ def rubber_correct_hand(
         )  # fmt: skip
     hand_corrected.send(
         sender=Rubber, rubber=rubber, hand=row, number=number, data=data, reason=reason,
-        was_complete=was_complete, via=via,
+        was_complete=was_complete, won_before=won_before, via=via,
     )  # fmt: skip
     if rubber.is_complete and not was_complete:
         rubber_finished.send(sender=Rubber, rubber=rubber, via=via)

@@ -24,7 +24,7 @@ rubber_started = Signal()
 hand_recorded = Signal()
 
 # A hand was corrected: `hand`, `number`, `data`, `reason`, `was_complete` (the rubber
-# was finished before), `via`.
+# was finished before), `won_before` (as for `hand_removed`), `via`.
 hand_corrected = Signal()
 
 # The last hand was taken off: `removed` (the RemovedHand row), `number`, `reason`, `via`,

@@ -20,11 +20,12 @@ correction. At a progressive:
   won it, but never leave a decided round undecided (`director_may_correct`): its players
   have moved on to the next round, or risen from the last, as an evening's finished rubber
   stays finished once its table has cut in and out (law 15).
-- **A take-off** (the secretary's "Take the hand off" on the rubber's page, the API): the
-  last deal of a round may be taken off while its players are still at the table, but not
-  the deal that decided a round they have moved on from, the next round seated or the
-  tournament over (`take_off_refusal`, from tournaments.receivers on scoring's
-  `hand_removed`, whatever the door): for the same reason a correction keeps it decided.
+- **The rubber's page** (the secretary's "Take the hand off" and correction there, the
+  API): the last deal of a round may be taken off, and a deal corrected, while its
+  players are still at the table, but neither may leave undecided a round they have
+  moved on from, the next round seated or the tournament over (`reopening_refusal`, from
+  tournaments.receivers on scoring's `hand_removed` and `hand_corrected`, whatever the
+  door): for the same reason the director's correction keeps it decided.
 """
 
 from __future__ import annotations
@@ -95,12 +96,15 @@ def moved_on(table: RoundTable) -> str | None:
     return f"round {number} was the tournament's last, and the tournament is over"
 
 
-def take_off_refusal(table: RoundTable, *, number: int, won: str) -> UserError | None:
-    """The refusal of taking off deal `number`, the last, of the round at `table`, won by
-    side `won` before it was taken off and undecided since, once the round's players have
-    moved on from it (`moved_on`): a decided round stays decided (ruling E9), as the
-    director's correction keeps it (`director_may_correct`). None while they have not (a
-    deal recorded by mistake, taken off before the next round is seated)."""
+def reopening_refusal(
+    table: RoundTable, *, number: int, won: str, correction: bool = False
+) -> UserError | None:
+    """The refusal of taking off deal `number`, the last, of the round at `table` (or, with
+    `correction`, of correcting it), won by side `won` before and undecided since, once
+    the round's players have moved on from it (`moved_on`): a decided round stays decided
+    (ruling E9), as the director's correction keeps it (`director_may_correct`). None
+    while they have not (a deal recorded by mistake, taken off before the next round is
+    seated), or while a side still wins it."""
     rubber = table.rubber
     if round_won(rubber) is not None:
         return None  # still decided: nothing is reopened
@@ -108,13 +112,18 @@ def take_off_refusal(table: RoundTable, *, number: int, won: str) -> UserError |
     if why is None:
         return None
     game = get_game(rubber.ruleset)
+    label = f"{game.hand_label} {number}"
+    change = f"This correction of {label}" if correction else f"Taking off {label}"
+    instead = (
+        "Correct the figures so that one side still wins it."
+        if correction
+        else f"Correct the {game.hand_label}'s figures instead, so that one side still wins it."
+    )
     return UserError(
-        f"Taking off {game.hand_label} {number} would leave round {table.round.number} at "
-        f"table {table.number} undecided ({winners(rubber.players, won)} won it, "
-        f"{ended_by(rubber)}), but its players have moved on from it ({why}): a decided round "
-        f"stays decided. Correct the {game.hand_label}'s figures instead, so that one side "
-        "still wins it.",
-        field="number",
+        f"{change} would leave round {table.round.number} at table {table.number} undecided "
+        f"({winners(rubber.players, won)} won it, {ended_by(rubber)}), but its players have "
+        f"moved on from it ({why}): a decided round stays decided. {instead}",
+        field="hand" if correction else "number",
         law="ruling E9",
     )
 

@@ -56,3 +56,36 @@ def test_the_deciding_deal_of_a_round_moved_on_from_is_not_taken_off(
     rubber.refresh_from_db()
     assert rubber.hand_count == 3 and not RemovedHand.objects.exists()
     assert points_of(tournament) == before
+
+
+def test_a_correction_that_would_reopen_a_round_moved_on_from_is_refused_on_the_page(
+    browser_page, live_server, club, secretary, make, commit
+):
+    """Ruling E9: the rubber page's correction of round 1's last deal to the other side
+    left the round level, round 2 seated from it; refused in words, nothing changed."""
+    tournament = make("rotation", deals=2)
+    first = seat(tournament)
+    for table in first.tables.all():
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+    seat(tournament)
+    rubber = first.tables.get(number=1).rubber
+
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server)
+    page.goto(f"{live_server.url}{reverse('rubber-detail', args=[club.slug, rubber.pk])}")
+    form = page.locator("#correct-form")
+    form.locator("input[name=makers][value=EW]").check()
+    form.locator("textarea[name=reason]").fill("the makers were E-W")
+    form.get_by_test_id("correct-hand").click()
+    settled(page)
+    refusal = page.get_by_test_id("refusal")
+    refusal.wait_for()
+    words = " ".join(refusal.inner_text().split())
+    assert "This correction of hand 2 would leave round 1 at table 1 undecided (" in words
+    assert "its players have moved on from it (round 2 is seated)" in words
+    assert "a decided round stays decided" in words and "ruling E9" in words
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-take-off-2-correction-refused")
+    assert rubber.hands.get(number=2).data["makers"] == "NS"

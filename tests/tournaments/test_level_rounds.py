@@ -179,3 +179,35 @@ def test_a_round_ended_after_by_its_director_keeps_its_deciding_deal(make, commi
     assert "(round 1 was the tournament's last, and the tournament is over)" in (
         refused.value.message
     )
+
+
+def test_a_correction_on_the_rubbers_page_does_not_reopen_a_round_moved_on_from(make, commit):
+    """Ruling E9, as for the take-off: the secretary's correction on the rubber's page (no
+    director's check there) of round 1's second deal to E-W left it level, "one more
+    deal", round 2 seated from its result. Refused, nothing changed; a correction that
+    keeps a side winning it is made, as the referee's (the standings follow)."""
+    tournament = make("rotation", deals=2)
+    first = seat(tournament)
+    for table in first.tables.all():
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+    seat(tournament)
+    table = first.tables.get(number=1)
+
+    def correct(hand):
+        commit(
+            recording.hand_correct, rubber_id=table.rubber_id, number=2, data=hand,
+            is_secretary=True, reason="the makers were E-W",
+        )  # fmt: skip
+
+    with pytest.raises(UserError) as refused:
+        correct({"makers": "EW", "tricks": 3})
+    assert refused.value.law == "ruling E9" and refused.value.field == "hand"
+    assert refused.value.message.startswith(
+        "This correction of hand 2 would leave round 1 at table 1 undecided ("
+    )
+    assert "its players have moved on from it (round 2 is seated)" in refused.value.message
+    assert table.rubber.hands.get(number=2).data["makers"] == "NS"
+    assert rounds.round_as_dict(first)["tables"][0]["winner"] == "NS"
+    correct({"makers": "NS", "tricks": 5})  # a march: N-S still win it
+    assert table.rubber.hands.get(number=2).data["tricks"] == 5
