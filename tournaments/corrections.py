@@ -74,17 +74,17 @@ def director_may_correct(table: RoundTable, *, number: int) -> Authorize:
     return check
 
 
-def moved_on(table: RoundTable) -> str | None:
+def moved_on(table: RoundTable, *, lock: bool = True) -> str | None:
     """How the players of a round's `table` have moved on from it, in words, or None while
     they have not: a later round seated (from this round's result), or this round the
     tournament's last (`Tournament.last_round`) with every other table of it played out,
     so that the tournament was over with this table's result (its results declared final,
-    or not). Reads the tournament's row locked after the rubber's (core/db.py's order), so
-    that a take-off and the director seating the next round, ending the tournament or
-    declaring its results final are one before the other, never both."""
-    tournament = lock_one(
-        Tournament.objects.filter(pk=table.round.tournament_id), what="tournament"
-    )
+    or not). With `lock` (a change being made), reads the tournament's row locked after
+    the rubber's (core/db.py's order), so that a take-off and the director seating the next
+    round, ending the tournament or declaring its results final are one before the other,
+    never both; without it, as a page shows it."""
+    tournaments = Tournament.objects.filter(pk=table.round.tournament_id)
+    tournament = lock_one(tournaments, what="tournament") if lock else tournaments.get()
     number = table.round.number
     later = tournament.rounds.filter(number__gt=number).order_by("-number").first()
     if later is not None:
@@ -94,6 +94,26 @@ def moved_on(table: RoundTable) -> str | None:
     if tournament.results_final_at is not None:
         return f"the tournament is over, its results declared final {final_when(tournament)}"
     return f"round {number} was the tournament's last, and the tournament is over"
+
+
+def kept_last_deal(table: RoundTable) -> str:
+    """Why the last deal of a decided round its players have moved on from is not taken
+    off, in words for the director's table sheet, where it is said in place of the way to
+    take it off (`reopening_refusal` refuses it); "" while it may be."""
+    rubber = table.rubber
+    won = round_won(rubber)
+    if won is None or not rubber.hand_count:
+        return ""
+    why = moved_on(table, lock=False)
+    if why is None:
+        return ""
+    label = get_game(rubber.ruleset).hand_label
+    return (
+        f"Its last {label} decided round {table.round.number} at this table "
+        f"({winners(rubber.players, won)} won it, {ended_by(rubber)}), and its players have "
+        f"moved on from it ({why}): a decided round stays decided, so that {label} is not "
+        "taken off (ruling E9); correct its figures instead."
+    )
 
 
 def reopening_refusal(

@@ -23,8 +23,9 @@ def test_the_deciding_deal_of_a_round_moved_on_from_is_not_taken_off(
     """Ruling E9: round 1 decided at table 1 by its third deal (level after two, ruling
     P1), round 2 seated from its result; the secretary's take-off of that deal on the
     rubber's page (linked from the director's table sheet) reopened round 1 as "level:
-    one more deal" and changed the standings. Refused in words, naming the field, the
-    round, who won it and the ruling; nothing taken off."""
+    one more deal" and changed the standings. The table sheet no longer links to it and
+    says why; the rubber's page refuses it in words, naming the field, the round, who won
+    it and the ruling; nothing taken off."""
     tournament = make("rotation", deals=2)
     first = seat(tournament)
     for table in first.tables.all():
@@ -38,6 +39,18 @@ def test_the_deciding_deal_of_a_round_moved_on_from_is_not_taken_off(
     page = browser_page
     page.set_viewport_size(PHONE)
     log_in(page, live_server)
+    # The director's table sheet no longer offers to take it off, and says why.
+    page.goto(f"{live_server.url}/secretary/tournaments/{tournament.pk}/rounds/1/tables/1/")
+    settled(page)
+    kept = " ".join(page.get_by_test_id("kept-last-deal").inner_text().split())
+    assert kept.startswith("Its last hand decided round 1 at this table (")
+    assert "its players have moved on from it (round 2 is seated)" in kept
+    assert kept.endswith("so that hand is not taken off (ruling E9); correct its figures instead.")
+    assert page.get_by_role("link", name="Take off the last hand").count() == 0
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-take-off-0-table-sheet")
+
+    # The rubber's page, reached by its address, refuses it.
     page.goto(f"{live_server.url}{reverse('rubber-detail', args=[club.slug, rubber.pk])}")
     remove = page.locator("#remove-form")
     remove.locator("textarea[name=reason]").fill("entered wrong")
