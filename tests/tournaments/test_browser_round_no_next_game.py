@@ -62,3 +62,21 @@ def test_a_round_decided_by_the_deal_that_ends_a_game_shows_no_empty_game_after_
     decided_without_a_next_game(page.get_by_test_id("round-sheet").first)
     page.emulate_media(media="print")
     shot(page, "round-no-next-game-3-printed")
+
+
+def test_a_game_unfinished_when_the_round_ended_reads_so(browser_page, live_server, round_one):
+    """Ruling P1: one deal a round, N-S's three tricks win it with game 1 at 1 to 0. The
+    sheet said "Score so far", as if play went on; the round is over."""
+    table = round_one.rounds.get().tables.get(number=1)
+    recording.hand_record(
+        rubber_id=table.rubber_id, data={"makers": "NS", "tricks": 3, "alone": False}
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/p/{link(round_one).token}/")
+    settled(page)
+    game = words(page.locator(f"#rubber-{table.rubber_id}-game-1"))
+    assert "Score when the round ended (ruling P1) 1 0" in game
+    assert "so far" not in game
+    assert page.evaluate(WIDTH) <= PHONE["width"]
+    shot(page, "round-no-next-game-4-unfinished-game")
