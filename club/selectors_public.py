@@ -7,7 +7,7 @@ figure. An evening's results take none: an evening's rubbers are the club's, wha
 ladder counts them (tournaments.selectors.rubbers_of_private_progressives).
 """
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 
 from club.closing import abandon_reasons
 from club.history import substitutions
@@ -69,17 +69,27 @@ def evening_results(*, evening: Evening) -> dict:
 
 
 def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
-    """A player's figures across the club and his last hundred rubbers, newest first."""
+    """A player's figures across the club and his last hundred rubbers, newest first; a
+    progressive's round of fixed deals decided (`round_decided` on its seat) is counted
+    among the rounds finished and won, not the rubbers (ruling P1)."""
     figures = without_hidden(HandScore.objects.filter(member=member), hidden=hidden).aggregate(
         points=Sum("points"), hands=Count("id"), marches=Sum("march"), lone=Sum("lone_made")
     )
     seats_shown = without_hidden(RubberPlayer.objects.filter(member=member), hidden=hidden)
     # A Call-Ace sitting ended before any deal was played settles nothing and is not among
     # those finished (ruling C5, UNPLAYED_SITTING), as the evening's ledger counts them.
-    finished = seats_shown.filter(PLAYED, rubber__status=Rubber.Status.COMPLETE)
-    rubbers = finished.aggregate(
-        played=Count("id"),
-        won=Count("id", filter=~Q(side="") & Q(side=F("rubber__winner"))),
+    finished = PLAYED & Q(rubber__status=Rubber.Status.COMPLETE)
+    # A progressive's rounds of fixed deals, counted apart: their rubbers stay in play while
+    # the deals decide the round (ruling P1), so they are not among the rubbers finished; a
+    # round is over once a side of it has won it (its seats' `round_won`, scoring.rollup),
+    # as `rubbers_in_play` reads it.
+    decided = Exists(RubberPlayer.objects.filter(rubber=OuterRef("rubber"), round_won=True))
+    round_over = Q(rubber__deal_limit__isnull=False) & Q(decided)
+    rubbers = seats_shown.aggregate(
+        played=Count("id", filter=finished),
+        won=Count("id", filter=finished & ~Q(side="") & Q(side=F("rubber__winner"))),
+        rounds=Count("id", filter=round_over),
+        rounds_won=Count("id", filter=round_over & Q(round_won=True)),
     )
     # What each of his seats settled, as the standings' stake won and his scorecard read it
     # (scoring.rollup): a rubber's or a sitting's settlement (rulings M1, C5), or a
@@ -90,6 +100,7 @@ def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
     # reader of the list uses: decoding them was a good part of the page's time.
     seats = (
         seats_shown.select_related("rubber__evening__club", "rubber__table")
+        .annotate(round_decided=decided)
         .defer(*UNREAD)
         .order_by("-rubber__created_at", "-rubber_id")[:100]
     )
@@ -98,6 +109,8 @@ def player_record(*, member: Member, hidden: QuerySet | None) -> dict:
             **{key: value or 0 for key, value in figures.items()},
             "rubbers": rubbers["played"],
             "rubbers_won": rubbers["won"],
+            "rounds": rubbers["rounds"],
+            "rounds_won": rubbers["rounds_won"],
             "stake_won": money or 0,
         },
         "seats": seats,

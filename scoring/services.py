@@ -40,7 +40,7 @@ from scoring.models import (
 )
 from scoring.rollup import rollup_rubber
 from scoring.rules import RuleSet, ScoringError, get_ruleset
-from scoring.rules.base import UNKNOWN_KEY, parse_stake
+from scoring.rules.base import SIDES, UNKNOWN_KEY, parse_stake
 from scoring.rules.bridge import honours_scored
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_ledger, fixed_deals_over
 from scoring.rules.games import get_game
@@ -679,10 +679,12 @@ def rubber_correct_hand(
     correct it, and must say why. The original always stays beside the correction.
 
     `rubber` is locked by the caller (club.recording.hand_correct). Sends
-    `hand_corrected` (and `rubber_finished` when the correction wins the rubber).
+    `hand_corrected`, with the side that had won the table before (`_round_won_by`), and
+    `rubber_finished` when the correction wins the rubber.
     """
     _check_held(rubber)
     was_complete = rubber.is_complete
+    won_before = _round_won_by(rubber)
     with audit_context(reason=reason.strip() or "correction"):
         row = _hand_correct(
             rubber=rubber, number=number, data=data, reason=reason, user=user,
@@ -690,7 +692,7 @@ def rubber_correct_hand(
         )  # fmt: skip
     hand_corrected.send(
         sender=Rubber, rubber=rubber, hand=row, number=number, data=data, reason=reason,
-        was_complete=was_complete, via=via,
+        was_complete=was_complete, won_before=won_before, via=via,
     )  # fmt: skip
     if rubber.is_complete and not was_complete:
         rubber_finished.send(sender=Rubber, rubber=rubber, via=via)
@@ -772,7 +774,9 @@ def rubber_remove_last_hand(
     """Take the last recorded hand off a rubber (one entered by mistake), under the same
     limits as a correction (law 5, ruling E9); it stays on record as a RemovedHand.
 
-    `rubber` is locked by the caller (club.recording.hand_remove). Sends `hand_removed`.
+    `rubber` is locked by the caller (club.recording.hand_remove). Sends `hand_removed`,
+    with the side that had won the table before (`round_won`, scoring.rollup), which the
+    hand taken off may have decided.
     """
     _check_held(rubber)
     _check_table(rubber, table)
@@ -786,6 +790,7 @@ def rubber_remove_last_hand(
     _check_evening_open(rubber)
     row = hands[-1]
     _check_may_change(rules, rubber, hands, row, reason=reason, is_secretary=is_secretary)
+    won_before = _round_won_by(rubber)
     removed = RemovedHand.objects.create(
         rubber=rubber,
         number=row.number,
@@ -802,9 +807,19 @@ def rubber_remove_last_hand(
         member_ids=_member_ids(rules, rubber),
     )  # fmt: skip
     hand_removed.send(
-        sender=Rubber, rubber=rubber, removed=removed, number=number, reason=reason, via=via
-    )
+        sender=Rubber, rubber=rubber, removed=removed, number=number, reason=reason, via=via,
+        won_before=won_before,
+    )  # fmt: skip
     return removed
+
+
+def _round_won_by(rubber: Rubber) -> str | None:
+    """The side that has won the table (its seats' `round_won`, as scoring.rollup writes
+    it): a rubber's winners, read from its row; a round of fixed deals' from its seats."""
+    if rubber.deal_limit is None:
+        won = rubber.status == Rubber.Status.COMPLETE and rubber.winner in SIDES
+        return rubber.winner if won else None
+    return rubber.seats.filter(round_won=True).values_list("side", flat=True).first()
 
 
 def rubber_abandon(*, rubber: Rubber) -> Rubber:

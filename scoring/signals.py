@@ -24,10 +24,13 @@ rubber_started = Signal()
 hand_recorded = Signal()
 
 # A hand was corrected: `hand`, `number`, `data`, `reason`, `was_complete` (the rubber
-# was finished before), `via`.
+# was finished before), `won_before` (as for `hand_removed`), `via`.
 hand_corrected = Signal()
 
-# The last hand was taken off: `removed` (the RemovedHand row), `number`, `reason`, `via`.
+# The last hand was taken off: `removed` (the RemovedHand row), `number`, `reason`, `via`,
+# `won_before` (the side that had won the table before it was taken off, its seats'
+# `round_won` as scoring.rollup wrote them, or None). A progressive refuses it once the
+# round's players have moved on (tournaments.receivers).
 hand_removed = Signal()
 
 # A hand recorded or corrected has just won the rubber (sent after hand_recorded or

@@ -14,6 +14,7 @@ from itertools import zip_longest
 from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.text import capfirst
 
 from club.confirmations import with_confirmations
 from club.selectors import clubs_visible_to, rubber_places, rubbers_hidden_from
@@ -61,7 +62,13 @@ def rubber_page(request, club, rubber, *, error=None, posted=None, status: int =
         "error": error,
         "posted": posted,
     }
-    context["place"] = rubber_places([rubber]).get(rubber.pk)  # a progressive's round table
+    place = rubber_places([rubber]).get(rubber.pk)  # a progressive's round table
+    context["place"] = place
+    # A progressive's round table's rubber is headed by its round and table ("Round 3,
+    # table 1"), as its tournament's pages name it, never by its database number.
+    context["heading"] = (
+        capfirst(place.at) if place is not None else f"{sheet['label']} {context['number']}"
+    )
     context.update(secretary_context(request, club, rubber, posted=posted, error=error))
     return render(request, "scoring/rubber_detail.html", context, status=status)
 
@@ -84,7 +91,8 @@ def rubber_number(rubber) -> int:
     """The number a page heads a rubber (Call-Ace: a sitting) with: an evening's table's
     rubber is its place among that table's rubbers of the evening, as the board, the
     closing dialog and the log name it (rubber 2 at table 1); a rubber at no evening's
-    table keeps its database number, the one its address and the API carry."""
+    table keeps its database number, the one its address and the API carry (a
+    progressive's round table's page heads it by its round and table: `rubber_page`)."""
     if rubber.evening_id is None or rubber.table_id is None:
         return rubber.pk
     number = getattr(rubber, "number_at_table", None)
@@ -148,6 +156,14 @@ def scoresheet_display(sheet: dict) -> dict:
         if sheet.get("round"):
             display["round"] = _fixed_deals(sheet)
             display["ledger"] = _ledger({**sheet, "ledger": sheet["round"]["money"]})
+            if display["round"]["over"]:
+                # A decided round has no next deal (ruling P1): the game its rubber opened
+                # after the last deal ended one ("Game 2, No hand played yet, Score so
+                # far 0 0") is never played, so the sheet, and the printed round sheets,
+                # show none.
+                display["games"] = [
+                    g for g in display["games"] if g["hands"] or not g["in_progress"]
+                ]
     return display
 
 
@@ -208,6 +224,9 @@ def _fixed_deals(sheet: dict) -> dict:
         "deals": deals,
         "points": points,
         "over": fixed["over"],
+        # Who won it, for the page's status: its rubber stays in play while the deals decide
+        # the round (rulings P1, E1-E4), so the rubber's own status cannot say it is over.
+        "winner_words": winners(players, fixed["winner"]) if fixed["over"] else None,
         "verdict": verdict,
         "difference": abs(points[0] - points[1]),
         # Ruling P2: a progressive without a stake settles nothing.

@@ -14,7 +14,7 @@ class TournamentsConfig(AppConfig):
             register_private_entries,
             register_rubber_places,
         )
-        from scoring.signals import rubber_changed
+        from scoring.signals import hand_corrected, hand_removed, rubber_changed
         from tournaments import (
             backup,
             receivers,
@@ -29,6 +29,14 @@ class TournamentsConfig(AppConfig):
 
         # The standings' outbox row, written in the transaction that changed the rubber.
         rubber_changed.connect(receivers.note_rubber_changed, dispatch_uid="standings-outbox")
+        # A take-off or a correction that would reopen a round its players have moved on
+        # from is refused (tournaments.corrections).
+        hand_removed.connect(
+            receivers.refuse_take_off_after_moving_on, dispatch_uid="round-take-off"
+        )
+        hand_corrected.connect(
+            receivers.refuse_correction_reopening_a_round, dispatch_uid="round-correction"
+        )
         backup.register()  # the tournaments' rows in a club's backup (club/backup.py)
         # A club's directors record hands at its progressives' tables, at the API's rubber
         # doors as on the tables' pages (tournaments/views_table.py).

@@ -20,6 +20,12 @@ correction. At a progressive:
   won it, but never leave a decided round undecided (`director_may_correct`): its players
   have moved on to the next round, or risen from the last, as an evening's finished rubber
   stays finished once its table has cut in and out (law 15).
+- **The rubber's page** (the secretary's "Take the hand off" and correction there, the
+  API): the last deal of a round may be taken off, and a deal corrected, while its
+  players are still at the table, but neither may leave undecided a round they have
+  moved on from, the next round seated or the tournament over (`reopening_refusal`, from
+  tournaments.receivers on scoring's `hand_removed` and `hand_corrected`, whatever the
+  door): for the same reason the director's correction keeps it decided.
 """
 
 from __future__ import annotations
@@ -28,11 +34,12 @@ from collections.abc import Callable
 
 from club.recording import Authorize
 from club.templatetags.words import winners
+from core.db import lock_one
 from core.errors import UserError
 from scoring.models import Rubber
 from scoring.rules.games import get_game
-from tournaments.models import RoundTable
-from tournaments.table_links import ended_by, round_won
+from tournaments.models import RoundTable, Tournament
+from tournaments.table_links import ended_by, final_when, round_won, unfinished_tables
 
 
 def director_may_correct(table: RoundTable, *, number: int) -> Authorize:
@@ -65,6 +72,80 @@ def director_may_correct(table: RoundTable, *, number: int) -> Authorize:
         return stays_decided
 
     return check
+
+
+def moved_on(table: RoundTable, *, lock: bool = True) -> str | None:
+    """How the players of a round's `table` have moved on from it, in words, or None while
+    they have not: a later round seated (from this round's result), or this round the
+    tournament's last (`Tournament.last_round`) with every other table of it played out,
+    so that the tournament was over with this table's result (its results declared final,
+    or not). With `lock` (a change being made), reads the tournament's row locked after
+    the rubber's (core/db.py's order), so that a take-off and the director seating the next
+    round, ending the tournament or declaring its results final are one before the other,
+    never both; without it, as a page shows it."""
+    tournaments = Tournament.objects.filter(pk=table.round.tournament_id)
+    tournament = lock_one(tournaments, what="tournament") if lock else tournaments.get()
+    number = table.round.number
+    later = tournament.rounds.filter(number__gt=number).order_by("-number").first()
+    if later is not None:
+        return f"round {later.number} is seated"
+    if tournament.last_round != number or set(unfinished_tables(table.round)) - {table.number}:
+        return None
+    if tournament.results_final_at is not None:
+        return f"the tournament is over, its results declared final {final_when(tournament)}"
+    return f"round {number} was the tournament's last, and the tournament is over"
+
+
+def kept_last_deal(table: RoundTable) -> str:
+    """Why the last deal of a decided round its players have moved on from is not taken
+    off, in words for the director's table sheet, where it is said in place of the way to
+    take it off (`reopening_refusal` refuses it); "" while it may be."""
+    rubber = table.rubber
+    won = round_won(rubber)
+    if won is None or not rubber.hand_count:
+        return ""
+    why = moved_on(table, lock=False)
+    if why is None:
+        return ""
+    label = get_game(rubber.ruleset).hand_label
+    return (
+        f"Its last {label} decided round {table.round.number} at this table "
+        f"({winners(rubber.players, won)} won it, {ended_by(rubber)}), and its players have "
+        f"moved on from it ({why}): a decided round stays decided, so that {label} is not "
+        "taken off (ruling E9); correct its figures instead."
+    )
+
+
+def reopening_refusal(
+    table: RoundTable, *, number: int, won: str, correction: bool = False
+) -> UserError | None:
+    """The refusal of taking off deal `number`, the last, of the round at `table` (or, with
+    `correction`, of correcting it), won by side `won` before and undecided since, once
+    the round's players have moved on from it (`moved_on`): a decided round stays decided
+    (ruling E9), as the director's correction keeps it (`director_may_correct`). None
+    while they have not (a deal recorded by mistake, taken off before the next round is
+    seated), or while a side still wins it."""
+    rubber = table.rubber
+    if round_won(rubber) is not None:
+        return None  # still decided: nothing is reopened
+    why = moved_on(table)
+    if why is None:
+        return None
+    game = get_game(rubber.ruleset)
+    label = f"{game.hand_label} {number}"
+    change = f"This correction of {label}" if correction else f"Taking off {label}"
+    instead = (
+        "Correct the figures so that one side still wins it."
+        if correction
+        else f"Correct the {game.hand_label}'s figures instead, so that one side still wins it."
+    )
+    return UserError(
+        f"{change} would leave round {table.round.number} at table {table.number} undecided "
+        f"({winners(rubber.players, won)} won it, {ended_by(rubber)}), but its players have "
+        f"moved on from it ({why}): a decided round stays decided. {instead}",
+        field="hand" if correction else "number",
+        law="ruling E9",
+    )
 
 
 def corrected_words(

@@ -439,6 +439,9 @@ def tournament_end(*, tournament_id: int, after_round: int | None = None) -> Tou
     tournament.ended_after_round = tournament.rounds.order_by("-number").first().number
     tournament.ended_at = timezone.now()  # the ending's version (`ending_version`)
     tournament.save(update_fields=["ended_after_round", "ended_at"])
+    # The public standings say it is over: a version of their own, for the crowd's copies
+    # and an open page's poll are kept by version (tournaments.pagecache).
+    standings_request_full(tournament_id=tournament.pk)
     return tournament
 
 
@@ -505,6 +508,8 @@ def tournament_reopen(*, tournament_id: int, reason: str, seen: str | None = Non
     tournament.ended_after_round = None
     tournament.ended_at = None
     tournament.save(update_fields=["ended_after_round", "ended_at"])
+    # The public standings no longer say it is over: a version of their own.
+    standings_request_full(tournament_id=tournament.pk)
     return tournament
 
 

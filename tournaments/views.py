@@ -31,7 +31,7 @@ from tournaments.filters import PLAYER_MAX
 from tournaments.models import Tournament
 from tournaments.pagecache import standings_etag
 from tournaments.selectors import MAX_PAGE
-from tournaments.table_links import final_when
+from tournaments.table_links import final_when, tournament_over
 
 
 def _tournament(request, slug: str, tslug: str) -> Tournament:
@@ -72,12 +72,32 @@ def _render(
         "rows_html": rows_html(
             standings["rows"], tournament.club.slug, money=money_columns(standings["precedence"])
         ),
-        # Printed for the wall, the standings say whether they are the final results.
+        # Printed for the wall, the standings say whether they are the final results, and
+        # whether the tournament is over; inside what the page polls (#standings), so an
+        # open page says it without a reload.
         "final_when": final_when(tournament) if tournament.results_final_at else "",
+        "over_words": _over_words(tournament),
     }
     template = "tournaments/_standings.html" if fragment else "tournaments/standings.html"
     html = render_to_string(template, context, request=None if crowd else request)
     return html, standings["page"]
+
+
+def _over_words(tournament: Tournament) -> str:
+    """How a progressive is over, in words for its standings ("every table has played
+    round 4, its last"), or "" while it is not (table_links.tournament_over: its last round,
+    planned or the one its director ended it after, played out at every table). A ladder
+    has no end of its own."""
+    if tournament.kind != Tournament.Kind.PROGRESSIVE or not tournament.last_round:
+        return ""
+    latest = tournament.rounds.order_by("-number").first()
+    if not tournament_over(tournament, latest):
+        return ""
+    if tournament.ended_after_round:
+        return (
+            f"its director ended it after round {latest.number}, which every table has played out"
+        )
+    return f"every table has played round {latest.number}, its last"
 
 
 def _version_rows(tournament_id: int, number: int) -> tuple[Tournament, dict]:

@@ -127,6 +127,9 @@ def _context(
         "error": error,
         "notice": notice,
         "is_secretary": club_is_managed_by(club=club, user=request.user),
+        # The last deal of a decided round its players have moved on from is kept (ruling
+        # E9): said in place of the way to take it off.
+        "kept_last_deal": corrections.kept_last_deal(table),
         # Any deal, corrected by the director as the club's referee (ruling E9).
         "correction": (
             _correction(request, rubber, corrected, correction_error) if rubber.hand_count else None

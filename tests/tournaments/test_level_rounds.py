@@ -5,6 +5,7 @@ import pytest
 
 from club import recording
 from config.api import UserError
+from scoring.models import RemovedHand
 from scoring.rules import ScoringError
 from scoring.rules.fixed_deals import deal_past_the_end, fixed_deals_over
 from tests.tournaments.test_progressive import seat
@@ -91,3 +92,122 @@ def test_a_correction_cannot_leave_a_deal_played_after_the_round_was_over(make, 
            data={"makers": "NS", "tricks": 3}, is_secretary=True,
            reason="the makers were N-S")  # fmt: skip
     assert rounds.round_as_dict(table.round)["tables"][0]["winner"] == "NS"
+
+
+def take_off(table, number):
+    return recording.hand_remove(
+        rubber_id=table.rubber_id, number=number, is_secretary=True, reason="entered wrong"
+    )
+
+
+def points_of(tournament):
+    tournament.refresh_from_db()
+    rows = standings_published(tournament=tournament)["rows"]
+    return {row["name"]: row["metrics"]["points"] for row in rows}
+
+
+def test_the_deal_that_decided_a_round_is_not_taken_off_once_the_next_is_seated(make, commit):
+    """Ruling E9, as the director's correction reads it (tournaments.corrections): a decided
+    round stays decided once its players have moved on. The secretary's take-off of the
+    deal that decided round 1, round 2 seated from its result, reopened it ("level: one
+    more deal"), let a deal more be recorded, and changed the standings; refused, nothing
+    taken off."""
+    tournament = make("rotation", deals=2)
+    first = seat(tournament)
+    for table in first.tables.all():
+        for hand in [{"makers": "NS", "tricks": 3}, {"makers": "EW", "tricks": 3}]:
+            deal(commit, table, hand)
+        deal(commit, table, {"makers": "NS", "tricks": 3})  # P1: N-S ahead after a level two
+    seat(tournament)
+    before = points_of(tournament)
+    table = first.tables.get(number=1)
+
+    with pytest.raises(UserError) as refused:
+        take_off(table, 3)
+    assert refused.value.law == "ruling E9" and refused.value.field == "number"
+    message = refused.value.message
+    assert message.startswith("Taking off hand 3 would leave round 1 at table 1 undecided (")
+    assert "won it, ruling P1), but its players have moved on from it (round 2 is " in message
+    assert "a decided round stays decided" in message
+    table.rubber.refresh_from_db()
+    assert (
+        table.rubber.hand_count == 3
+        and not RemovedHand.objects.filter(rubber=table.rubber).exists()
+    )
+    assert rounds.round_as_dict(first)["tables"][0]["winner"] == "NS"
+    assert points_of(tournament) == before
+
+
+def test_the_last_rounds_deciding_deal_is_kept_once_the_tournament_is_over(make, commit):
+    """Ruling E9: in the last round the players have moved on once every table has its
+    result (the tournament over, ended by its director or its results declared final): its
+    deciding deal is not taken off. While another table still plays, a deal recorded by
+    mistake is taken off as before (the round in play at the table, ruling P1)."""
+    tournament = make("rotation", deals=1)
+    tournament.rounds_planned = 1
+    tournament.save(update_fields=["rounds_planned"])
+    first = seat(tournament)
+    one, two = first.tables.order_by("number")
+    deal(commit, one, {"makers": "NS", "tricks": 3})
+    take_off(one, 1)  # table 2 still playing: the tournament is not over
+    deal(commit, one, {"makers": "EW", "tricks": 3})
+    deal(commit, two, {"makers": "NS", "tricks": 3})
+
+    with pytest.raises(UserError) as refused:
+        take_off(one, 1)
+    assert refused.value.law == "ruling E9"
+    assert "(round 1 was the tournament's last, and the tournament is over)" in (
+        refused.value.message
+    )
+    rounds.tournament_results_final(tournament_id=tournament.pk)
+    with pytest.raises(UserError) as refused:
+        take_off(two, 1)
+    assert "(the tournament is over, its results declared final at " in refused.value.message
+    assert one.rubber.hands.count() == 1 and two.rubber.hands.count() == 1
+
+
+def test_a_round_ended_after_by_its_director_keeps_its_deciding_deal(make, commit):
+    """Ruling E9: a progressive its director ended after round 1 is over; the deal that
+    decided a table of it is not taken off."""
+    tournament = make("rotation", deals=1)
+    first = seat(tournament)
+    for table in first.tables.all():
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+    rounds.tournament_end(tournament_id=tournament.pk)
+    with pytest.raises(UserError) as refused:
+        take_off(first.tables.get(number=2), 1)
+    assert "(round 1 was the tournament's last, and the tournament is over)" in (
+        refused.value.message
+    )
+
+
+def test_a_correction_on_the_rubbers_page_does_not_reopen_a_round_moved_on_from(make, commit):
+    """Ruling E9, as for the take-off: the secretary's correction on the rubber's page (no
+    director's check there) of round 1's second deal to E-W left it level, "one more
+    deal", round 2 seated from its result. Refused, nothing changed; a correction that
+    keeps a side winning it is made, as the referee's (the standings follow)."""
+    tournament = make("rotation", deals=2)
+    first = seat(tournament)
+    for table in first.tables.all():
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+        deal(commit, table, {"makers": "NS", "tricks": 3})
+    seat(tournament)
+    table = first.tables.get(number=1)
+
+    def correct(hand):
+        commit(
+            recording.hand_correct, rubber_id=table.rubber_id, number=2, data=hand,
+            is_secretary=True, reason="the makers were E-W",
+        )  # fmt: skip
+
+    with pytest.raises(UserError) as refused:
+        correct({"makers": "EW", "tricks": 3})
+    assert refused.value.law == "ruling E9" and refused.value.field == "hand"
+    assert refused.value.message.startswith(
+        "This correction of hand 2 would leave round 1 at table 1 undecided ("
+    )
+    assert "its players have moved on from it (round 2 is seated)" in refused.value.message
+    assert table.rubber.hands.get(number=2).data["makers"] == "NS"
+    assert rounds.round_as_dict(first)["tables"][0]["winner"] == "NS"
+    correct({"makers": "NS", "tricks": 5})  # a march: N-S still win it
+    assert table.rubber.hands.get(number=2).data["tricks"] == 5

@@ -304,7 +304,10 @@ def test_the_public_standings_say_the_results_are_final(round_one, commit):
     play_out(round_one)
     before = client.get(url).content.decode()  # the crowd's copy of this version is kept
     assert 'data-testid="results-final"' not in before
-    assert "The standings update by themselves while play goes on." in before
+    # Played out, it is over before its results are final: the page no longer says it
+    # updates while play goes on (tests/tournaments/test_browser_standings_over.py).
+    assert "<strong>The tournament is over</strong>: every table has played round 1" in before
+    assert "The standings update by themselves while play goes on." not in before
     commit(rounds.tournament_results_final, tournament_id=round_one.pk)
     round_one.refresh_from_db()
     page = client.get(url).content.decode()
