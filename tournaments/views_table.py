@@ -225,7 +225,8 @@ def _correct(request, tournament, table: RoundTable):
     rubber.refresh_from_db()
     later = tournament.rounds.filter(number__gt=table.round.number).exists()
     words = corrections.corrected_words(table, number=number, before=before, later_rounds=later)
-    messages.success(request, " ".join(words))
+    # Said beside the corrections, where the page goes (its head is off a phone's screen).
+    messages.success(request, " ".join(words), extra_tags="in-place")
     url = reverse("tournament-table", args=[tournament.pk, table.round.number, table.number])
     return redirect(f"{url}#corrections")
 

@@ -124,7 +124,13 @@ def test_the_director_corrects_the_last_deal_on_the_sheet_after_the_results_are_
     form.get_by_test_id("correct-hand").click()
     page.wait_for_url(re.compile(r"/rounds/1/tables/2/#corrections$"))
     seats = round_one.rounds.get(number=1).seating["tables"][1]["seats"]
-    said = " ".join(page.locator("ul.messages").inner_text().split())
+    # Said beside the corrections, in view where the page went (it was at the page's head,
+    # off a phone's screen, the page scrolled to the corrections).
+    corrected = page.get_by_test_id("corrected")
+    assert corrected.is_visible() and page.locator("ul.messages li").count() == 0
+    top = corrected.evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"], top
+    said = " ".join(corrected.inner_text().split())
     assert said == (
         "Hand 1 corrected; the original stays beside it (ruling E9). Round 1 at table 2 is now "
         f"won by {seats['E']} & {seats['W']} (E-W), no longer by {seats['N']} & {seats['S']} "
