@@ -89,9 +89,14 @@ def _replay_event(evening: Evening, event: dict) -> None:
     kind = event.get("type")
     if "reason" in event:
         event = {**event, "reason": _reason(event["reason"])}
+    # A log exported before a Bridge hand was checked against its dealer's side replays
+    # as it was recorded (club.seating.check_declaring_side).
     if kind == "hand":
         recording.hand_record(
-            evening_id=evening.pk, table_number=event["table"], data=event["hand"]
+            evening_id=evening.pk,
+            table_number=event["table"],
+            data=event["hand"],
+            declaring_checked=False,
         )
     elif kind == "correction":
         recording.hand_correct(
@@ -102,6 +107,7 @@ def _replay_event(evening: Evening, event: dict) -> None:
             data=event["hand"],
             reason=event.get("reason", ""),
             is_secretary=True,
+            declaring_checked=False,
         )
     elif kind == "hand_removed":
         recording.hand_remove(

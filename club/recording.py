@@ -139,6 +139,7 @@ def hand_record(
     expected_number: int | None = None,
     meant_rubber: int | None = None,
     authorize: Authorize | None = None,
+    declaring_checked: bool = True,
 ) -> Hand:
     """Record the next hand of a rubber: the one named by id, or the one in progress at
     an evening's table (`evening_id`, `table_number`). A rubber named by id at an
@@ -157,6 +158,9 @@ def hand_record(
     club.evenings.rubber_to_change).
     `authorize(rubber)`, with a rubber named by id: the door's check that its caller may
     write to it, made on the rubber locked (scoring.api.write_access; `Authorize`).
+    `declaring_checked`: at Bridge, a hand declared by the dealer's adversaries is refused
+    (club.seating.check_declaring_side); an evening's log replayed passes False, its hands
+    having been recorded before that check was made.
     """
     if meant_rubber is not None and (evening_id is None or rubber_id is not None):
         raise TypeError("meant_rubber: with evening_id and table_number, not rubber_id.")
@@ -172,7 +176,8 @@ def hand_record(
             raise UserError("This rubber is not the table's current one.", field="hand")
         if expected_number is not None:
             _check_expected_number(rubber, expected_number)
-        seating.check_declaring_side(rubber, data, rubber.hand_count + 1)
+        if declaring_checked:
+            seating.check_declaring_side(rubber, data, rubber.hand_count + 1)
         hand = scoring.rubber_record_hand(
             rubber=rubber,
             data=data,
@@ -268,6 +273,7 @@ def hand_correct(
     changed_at: datetime | None = None,
     authorize: Authorize | None = None,
     reader: str = "phone",
+    declaring_checked: bool = True,
 ) -> Hand:
     """Correct hand `number` of a rubber (law 5, ruling E9) and re-score the hands after
     it. The rubber is named by id, or by its evening's table and its ordinal there
@@ -292,7 +298,8 @@ def hand_correct(
         doing="corrects", authorize=authorize,
     ) as (rubber, evening, changed):  # fmt: skip
         _check_unchanged(rubber, number, changed_at, reader=reader)
-        seating.check_declaring_side(rubber, data, number)
+        if declaring_checked:  # as hand_record's
+            seating.check_declaring_side(rubber, data, number)
         hand = scoring.rubber_correct_hand(
             rubber=rubber,
             number=number,

@@ -91,3 +91,17 @@ def test_the_phone_says_which_side_declares_when_the_other_is_chosen(
     form.get_by_test_id("record-hand").click()
     page.get_by_test_id("phone-notice").filter(has_text="Hand 2 recorded.").wait_for()
     assert Hand.objects.get(rubber__table=tables.bridge, number=2).data["declarer"] == "EW"
+
+
+def test_a_log_exported_before_the_check_replays_as_it_was_recorded(bridge):
+    # A hand recorded before the service checked the declaring side (the phone took "E-W"
+    # on N-S's deal) is in the club's exported logs: replayed, it is kept as it was, not
+    # refused, so the evening replays whole (docs/evening-log.md).
+    from club import evening_log
+
+    evening = bridge.evening
+    log = evening_log.evening_export(evening=evening)
+    entry = next(event for event in log["events"] if event["type"] == "hand")
+    entry["hand"]["declarer"] = "EW"  # Ann dealt hand 1: N-S declare
+    replayed = evening_log.evening_replay(log=log, club=evening.club)
+    assert Hand.objects.get(rubber__evening=replayed, number=1).data["declarer"] == "EW"
