@@ -208,10 +208,15 @@ def abandoned_at_last_close(*, evening) -> list[Rubber]:
     ]
 
 
-def abandon_reasons(*, evening) -> dict[int, str]:
-    """Rubber id -> the reason the secretary gave, when closing, for abandoning it."""
+def abandon_reasons(*, evening, events=None) -> dict[int, str]:
+    """Rubber id -> the reason the secretary gave, when closing, for abandoning it.
+    `events`: the evening's log entries already read, in order, its `close` among them."""
     reasons: dict[tuple[int, int], str] = {}
-    for data in evening.events.filter(type="close").order_by("seq").values_list("data", flat=True):
+    if events is None:
+        closes = evening.events.filter(type="close").order_by("seq").values_list("data", flat=True)
+    else:
+        closes = [event.data for event in events if event.type == "close"]
+    for data in closes:
         for answer in data.get("rubbers", []) or []:
             if answer.get("outcome") == "abandoned":
                 reasons[(answer["table"], answer["rubber"])] = answer.get("reason", "")

@@ -178,13 +178,20 @@ def evening_history(*, evening: Evening, limit: int = 60) -> dict:
     }
 
 
-def substitutions(*, evening: Evening) -> dict[int, list[str]]:
+#: The log entries `substitutions` reads (with `close`, what abandon_reasons reads).
+SUBSTITUTION_ENTRIES = ("substitute", "undo")
+
+
+def substitutions(*, evening: Evening, events=None) -> dict[int, list[str]]:
     """Who sat in for whom in each rubber of the evening, from its log (law 18, ruling T6):
     rubber id -> ["Kit for Ann"], for the sheets that book a rubber to its players. The
     rubber booked to the absent player (T6) was played by the substitute: the club's book
     names him. A substitution undone is none. A substitute sits in for the rubber in play
-    at his table when he is appointed: the last begun there before it."""
-    entries = list(evening.events.filter(type__in=("substitute", "undo")).order_by("seq"))
+    at his table when he is appointed: the last begun there before it. `events`: the
+    evening's log entries already read, in order, those of SUBSTITUTION_ENTRIES among them."""
+    if events is None:
+        events = evening.events.filter(type__in=SUBSTITUTION_ENTRIES).order_by("seq")
+    entries = [event for event in events if event.type in SUBSTITUTION_ENTRIES]
     undone = undone_seqs(entries)
     made = [e for e in entries if e.type == "substitute" and e.seq not in undone]
     if not made:

@@ -10,7 +10,7 @@ ladder counts them (tournaments.selectors.rubbers_of_private_progressives).
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 
 from club.closing import abandon_reasons
-from club.history import substitutions
+from club.history import SUBSTITUTION_ENTRIES, substitutions
 from club.models import Club, Evening, Member
 from club.selectors import without_hidden
 from scoring.models import HandScore, Rubber, RubberPlayer, Settlement
@@ -48,14 +48,17 @@ def evening_results(*, evening: Evening) -> dict:
     abandoned when the evening closed carries the secretary's reason (`closed_why`), as
     on the board; any other abandoned rubber was its table's when it broke up."""
     rubbers = list(evening.rubbers.select_related("table").order_by("created_at", "id"))
-    reasons = abandon_reasons(evening=evening)
+    # The log's entries both read, in one query: the closing's answers, the substitutions.
+    read = evening.events.filter(type__in=("close", *SUBSTITUTION_ENTRIES)).order_by("seq")
+    events = list(read.only("seq", "type", "data", "created_at"))
+    reasons = abandon_reasons(evening=evening, events=events)
     started_at_table: dict[int, int] = {}
     for rubber in sorted(rubbers, key=lambda r: r.pk):
         # Its number at its table (rubber 2 at table 1), as the board and its sheet's
         # heading count them (scoring.views.rubber_number: by id).
         started_at_table[rubber.table_id] = started_at_table.get(rubber.table_id, 0) + 1
         rubber.number_at_table = started_at_table[rubber.table_id]
-    sat_in = substitutions(evening=evening)  # who played for whom (law 18)
+    sat_in = substitutions(evening=evening, events=events)  # who played for whom (law 18)
     for rubber in rubbers:
         rubber.closed_why = reasons.get(rubber.pk, "")
         rubber.sat_in = sat_in.get(rubber.pk, [])

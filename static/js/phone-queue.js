@@ -979,14 +979,17 @@
     var live = document.getElementById("table-live");
     if (!live || sending || load().length) return;
     // A refusal shown (its hand in the form as it was sent) stays until the player acts on
-    // it, while the table is at the same stage; once another phone has recorded or taken
-    // back a hand since, its words ("the next is hand 7: send it again") no longer hold:
-    // it goes, and the page says how the table has moved on, the form kept as it is.
+    // it: a hand's own fault (law 102 ticked without a lone hand) is still to be put right
+    // whatever the other phone does. A refusal about the hand's number ("hand 6 is already
+    // recorded ... the next is hand 7: send it again") no longer holds once another phone
+    // has recorded or taken back a hand since: it goes, and the page says how the table
+    // has moved on, the form kept as it is.
     var refusing = live.querySelector("[data-testid=phone-error]");
     var samePhase = fresh.dataset.phase === live.dataset.phase;
     var sameNext = fresh.dataset.nextNumber === live.dataset.nextNumber;
+    var ofTheNumber = refusing && refusing.dataset.field === "expected_number";
     if (busyWith(live) || (refusing && samePhase)) {
-      if (refusing && !(samePhase && sameNext)) refusing.remove();
+      if (ofTheNumber && !(samePhase && sameNext)) refusing.remove();
       showMovedOn(live, fresh, detail.serverResponse);
       freshenAround(live, fresh);
       return;
