@@ -290,12 +290,13 @@ def _partnership(evening: Evening) -> bool:
     return RULESETS[evening.ruleset].partnership
 
 
-def _start(evening: Evening, number: int, players, user, *, after: Rubber | None = None) -> Rubber:
+def _start(
+    evening: Evening, number: int, players, user, *, after: Rubber | None = None, dealer=None
+) -> Rubber:
     """Start the rubber (Call-Ace: the sitting) in play at table `number`; a sitting begun
-    as `after`, the table's last, ended is dealt first as law 3 has it (`sitting_dealer`)."""
-    first = ""
-    if not _partnership(evening):
-        first = sitting_dealer(after, players, evening_state(evening).table(number).dealer)
+    as `after`, the table's last, ended is dealt first as law 3 has it (`sitting_dealer`),
+    `dealer` being the table's as the evening now stands (its first jack's)."""
+    first = sitting_dealer(after, players, dealer) if not _partnership(evening) else ""
     return scoring.rubber_start(
         club=evening.club,
         evening=evening,
@@ -346,7 +347,9 @@ def _sync_sittings(evening: Evening, after: EveningState, user, held: set[int]) 
             scoring.rubber_close(rubber=hold(held, sitting))
             ended, sitting = sitting, None
         if sitting is None and playing and len(table.playing) >= 4:
-            _start(evening, table.number, list(table.playing), user, after=ended)
+            _start(
+                evening, table.number, list(table.playing), user, after=ended, dealer=table.dealer
+            )
 
 
 def _apply(
@@ -542,7 +545,8 @@ def _table_rubber(evening: Evening, number: int) -> Rubber:
         # Call-Ace: the last sitting was settled; the same players sit on in a new one,
         # the deal passing on from it (law 3).
         last = Rubber.objects.filter(table=table).order_by("-created_at", "-id").first()
-        rubber = _start(evening, number, list(engine_table.playing), None, after=last)
+        playing, dealer = list(engine_table.playing), engine_table.dealer
+        rubber = _start(evening, number, playing, None, after=last, dealer=dealer)
     if rubber is None:
         raise UserError(
             f"No rubber is in progress at table {number}: the players cut for partners and "

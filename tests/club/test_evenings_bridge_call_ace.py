@@ -159,6 +159,8 @@ def test_law_3_the_deal_passes_on_from_one_sitting_to_the_next(club):
     world = bridge_and_call_ace_in_play(club)  # five; order[0] dealt deal 1
     table, order = world.call_ace, world.call_ace_order
     evening = table.evening
+    # The first sitting is dealt first by the first jack's dealer (law 1), as thrown.
+    assert Rubber.objects.filter(table=table).get().first_dealer == order[0]
     for maker in order[1:3]:  # deals 2 and 3, dealt by order[1] and order[2]
         recording.hand_record(
             evening_id=evening.pk, table_number=1, data={"maker": maker, "tricks": 3}
