@@ -12,7 +12,7 @@ import pytest
 from club import recording
 from club.models import Evening
 from scoring.models import Rubber
-from tests.browser import PHONE, settled, shot
+from tests.browser import PHONE, settled, shot, words
 from tests.club.test_browser_board_live import (
     board_shown,
     click,
@@ -22,10 +22,6 @@ from tests.club.test_browser_board_live import (
 from tests.worlds import call_ace_jack_drawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def words(locator) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def test_a_rubber_in_play_is_offered_only_what_can_be_done(

@@ -11,14 +11,10 @@ import pytest
 
 from club import evenings
 from club.models import Evening
-from tests.browser import PHONE, log_in, settled, shot
+from tests.browser import PHONE, log_in, settled, shot, words
 from tests.club.test_browser_board_live import board_shown, open_evening, seat_four
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def words(locator) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def test_an_announcement_at_a_table_short_of_six_says_he_may_claim(

@@ -7,18 +7,13 @@ import pytest
 from django.urls import reverse
 
 from club.models import Member
-from tests.browser import settled, shot
+from tests.browser import PHONE, settled, shot, words
 from tests.tournaments.test_level_rounds import deal
 from tests.tournaments.test_progressive import seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
-
-
-def words(locator) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def test_a_decided_round_reads_finished_on_its_rubber_and_its_players_pages(

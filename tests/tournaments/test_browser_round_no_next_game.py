@@ -6,17 +6,12 @@ artifacts/screenshots/round-no-next-game-*.png."""
 import pytest
 
 from club import recording
-from tests.browser import log_in, settled, shot
+from tests.browser import PHONE, log_in, settled, shot, words
 from tests.tournaments.test_table_phone import link
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
-
-
-def words(locator) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def test_a_round_decided_by_the_deal_that_ends_a_game_shows_no_empty_game_after_it(

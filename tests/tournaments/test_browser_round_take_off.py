@@ -7,13 +7,12 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import RemovedHand
-from tests.browser import log_in, settled, shot
+from tests.browser import PHONE, log_in, settled, shot
 from tests.tournaments.test_level_rounds import deal, points_of
 from tests.tournaments.test_progressive import seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 WIDTH = "document.documentElement.scrollWidth"
 
 

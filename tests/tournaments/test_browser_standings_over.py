@@ -8,19 +8,14 @@ import pytest
 from django.urls import reverse
 
 from club import recording
-from tests.browser import polled, shot
+from tests.browser import PHONE, polled, shot, words
 from tests.tournaments.test_progressive import seat
 from tournaments import rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 360, "height": 740}
 POLL_MS = 2_000  # templates/tournaments/standings.html: every 2s
 WIDTH = "document.documentElement.scrollWidth"
-
-
-def words(locator) -> str:
-    return " ".join(locator.inner_text().split())
 
 
 def poll_until_shown(page, fragment: str, testid: str) -> None:
